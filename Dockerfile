@@ -1,0 +1,32 @@
+# syntax=docker/dockerfile:1
+# tankbot: build with cgo (SQLite through go-sqlite3), run on slim Debian as
+# a non-root user with the database on the /data volume.
+
+FROM golang:1.26-bookworm AS build
+WORKDIR /src
+# Modules first, so source edits do not refetch them.
+COPY go.mod go.sum ./
+RUN go mod download
+COPY . .
+RUN CGO_ENABLED=1 go build -trimpath -ldflags="-s -w" -o /out/tankbot ./cmd/tankbot
+
+FROM debian:bookworm-slim
+# CA certificates for HTTPS to Discord; tzdata for correct local times.
+RUN apt-get update \
+ && apt-get install -y --no-install-recommends ca-certificates tzdata \
+ && rm -rf /var/lib/apt/lists/* \
+ && useradd --system --uid 10001 --home-dir /data --shell /usr/sbin/nologin tankbot \
+ && mkdir -p /data && chown tankbot:tankbot /data
+COPY --from=build /out/tankbot /usr/local/bin/tankbot
+USER tankbot
+VOLUME ["/data"]
+# Configuration comes from the environment (TANKBOT_TOKEN, TANKBOT_APP_ID,
+# ...); see config.example.yaml for every setting.
+ENV TANKBOT_DB=/data/tankbot.db \
+    TANKBOT_LOG_FORMAT=json
+WORKDIR /data
+# run stops cleanly on SIGTERM (docker stop): in-flight answers finish, the
+# database is closed.
+STOPSIGNAL SIGTERM
+ENTRYPOINT ["/usr/local/bin/tankbot"]
+CMD ["run"]

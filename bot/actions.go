@@ -1,0 +1,130 @@
+package bot
+
+import (
+	"context"
+	"strconv"
+)
+
+// gameAction routes a game button, menu or modal by its custom id.
+func (b *Bot) gameAction(ctx context.Context, r *req, id customID) ([]Reply, error) {
+	g, err := b.loadGame(ctx, id.id)
+	if err != nil {
+		return nil, err
+	}
+	switch id.action {
+	case "flip":
+		pos, last, err := b.replayLast(ctx, g)
+		if err != nil {
+			return nil, err
+		}
+		flip := true
+		if side, ok := g.player(r.User.ID); ok && side == 1 {
+			flip = false
+		}
+		reply, err := b.boardReply(ctx, r, g, pos, last, "", flip)
+		if err != nil {
+			return nil, err
+		}
+		reply.Ephemeral = true
+		return []Reply{reply}, nil
+	case "rematch":
+		return b.rematch(ctx, r, g)
+	}
+	if _, ok := g.player(r.User.ID); !ok {
+		return nil, refuse("refuse.notplayer", strconv.FormatInt(g.ID, 10))
+	}
+	if g.Status != gmActive {
+		return nil, refuse("refuse.finished", strconv.FormatInt(g.ID, 10))
+	}
+	if id.ply != g.Ply {
+		return nil, refuse("refuse.stale")
+	}
+	switch id.action {
+	case "resign":
+		return b.resign(ctx, r, g)
+	case "move":
+		text := id.arg
+		if len(r.Values) > 0 {
+			text = r.Values[0]
+		}
+		return b.play(ctx, r, g, id.ply, text)
+	case "type":
+		if _, _, err := b.mustMove(r, g); err != nil {
+			return nil, err
+		}
+		if r.Kind == KindModal {
+			if len(r.Values) == 0 {
+				return nil, refuse("refuse.nomove")
+			}
+			return b.play(ctx, r, g, id.ply, r.Values[0])
+		}
+		return []Reply{{Modal: &Modal{
+			CustomID: gameID(g.ID, g.Ply, "type"),
+			Title:    r.t("modal.title"),
+			Inputs:   []Input{{CustomID: "move", Label: r.t("modal.label"), Placeholder: "e3 > e5n", Required: true}},
+		}}}, nil
+	}
+	if h, ok := extraActions[id.action]; ok {
+		return h(b, ctx, r, g, id)
+	}
+	return nil, refuse("refuse.unknown")
+}
+
+// extraActions are game buttons implemented in other files (draw, takeback).
+var extraActions = map[string]func(*Bot, context.Context, *req, *gameRec, customID) ([]Reply, error){}
+
+// rematch offers the same game with colours swapped, as a challenge to the
+// other player.
+func (b *Bot) rematch(ctx context.Context, r *req, g *gameRec) ([]Reply, error) {
+	side, ok := g.player(r.User.ID)
+	if !ok {
+		return nil, refuse("refuse.notplayer", strconv.FormatInt(g.ID, 10))
+	}
+	if g.Status == gmActive {
+		return nil, refuse("rematch.notover")
+	}
+	opp := g.user(1 - side)
+	pend, err := b.st.pendingChallenges(ctx, r.User.ID)
+	if err != nil {
+		return nil, wrap("pending challenges", err)
+	}
+	for _, c := range pend {
+		if c.Challenger.ID == opp.ID || c.Opponent.ID == opp.ID {
+			return nil, refuse("refuse.duplicate", opp.Name)
+		}
+	}
+	color := "black" // the challenger played white: swap
+	if side == 1 {
+		color = "white"
+	}
+	c := &challengeRec{
+		Challenger: r.User, Opponent: opp, Game: g.Game, Variant: g.Variant, Start: g.Start,
+		Clock: g.Clock, Color: color, GuildID: g.GuildID, ChannelID: g.ChannelID,
+		Status: chPending, Expires: b.clk.Now().Add(b.cfg.ChallengeExpiry), Rematch: g.ID,
+	}
+	tc, _ := parseClock(g.Clock)
+	return b.postChallenge(ctx, r, c, tc)
+}
+
+func init() {
+	extraCommands["rematch"] = func(b *Bot, ctx context.Context, r *req) ([]Reply, error) {
+		g, err := b.findFinished(ctx, r)
+		if err != nil {
+			return nil, err
+		}
+		return b.rematch(ctx, r, g)
+	}
+}
+
+// findFinished is findGame for /rematch: the named game, or the caller's
+// latest game in this channel (which may be over).
+func (b *Bot) findFinished(ctx context.Context, r *req) (*gameRec, error) {
+	if r.Options["game"] != "" {
+		return b.findGame(ctx, r)
+	}
+	g, err := b.st.lastGame(ctx, r.User.ID, r.ChannelID)
+	if err != nil {
+		return nil, refuse("refuse.nogame")
+	}
+	return g, nil
+}

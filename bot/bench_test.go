@@ -1,0 +1,91 @@
+package bot
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"sort"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+// BenchmarkMove measures one move handled end to end in process: parse,
+// validate, SQLite compare-and-set commit, clocks and events, PNG render,
+// reply. Many games are played concurrently; each op is one move. It
+// reports per-move latency percentiles and throughput.
+func BenchmarkMove(b *testing.B) {
+	st, err := OpenSQLite(filepath.Join(b.TempDir(), "bench.db"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer st.Close()
+	clk := &fakeClock{t: t0}
+	bt := New(Config{}, st, clk, &fakeNotifier{}, nil)
+	ctx := context.Background()
+	const games = 32
+	type table struct {
+		mu      sync.Mutex
+		id      int64
+		players [2]User
+	}
+	tables := make([]*table, games)
+	for i := range tables {
+		w, k := User{ID: fmt.Sprintf("w%d", i), Name: "w"}, User{ID: fmt.Sprintf("b%d", i), Name: "b"}
+		c := Command{Name: "challenge", User: w, GuildID: "g", ChannelID: fmt.Sprintf("c%d", i),
+			Options: map[string]string{"opponent": k.ID, "color": "white", "clock": "10m+5s"}, Users: map[string]User{k.ID: k}}
+		rs := bt.Handle(ctx, c)
+		acc := Command{Kind: KindComponent, CustomID: rs[0].Components[0][0].CustomID, User: k, GuildID: "g", ChannelID: c.ChannelID}
+		for _, r := range bt.Handle(ctx, acc) {
+			if r.Board {
+				tables[i] = &table{id: r.GameID, players: [2]User{w, k}}
+			}
+		}
+	}
+	var next atomic.Int64
+	lat := make([]time.Duration, 0, b.N)
+	var latMu sync.Mutex
+	b.ResetTimer()
+	start := time.Now()
+	b.SetParallelism(4)
+	b.RunParallel(func(pb *testing.PB) {
+		var mine []time.Duration
+		for pb.Next() {
+			tb := tables[next.Add(1)%games]
+			tb.mu.Lock()
+			g, err := bt.st.game(ctx, tb.id)
+			if err != nil {
+				b.Error(err)
+			}
+			if g.Status != gmActive { // restart a finished table
+				tb.mu.Unlock()
+				continue
+			}
+			pos, _ := g.position()
+			moves := pos.LegalMoves()
+			mv := pos.FormatMove(moves[(g.Ply*7)%len(moves)])
+			u := tb.players[int(pos.Turn())]
+			t := time.Now()
+			rs := bt.Handle(ctx, Command{Name: "move", User: u, GuildID: "g", ChannelID: g.ChannelID, Options: map[string]string{"move": mv}})
+			mine = append(mine, time.Since(t))
+			tb.mu.Unlock()
+			if len(rs) == 0 || rs[0].Ephemeral || len(rs[0].Files) != 1 {
+				b.Errorf("move %s refused: %+v", mv, rs)
+				return
+			}
+		}
+		latMu.Lock()
+		lat = append(lat, mine...)
+		latMu.Unlock()
+	})
+	elapsed := time.Since(start)
+	b.StopTimer()
+	if len(lat) == 0 {
+		return
+	}
+	sort.Slice(lat, func(i, j int) bool { return lat[i] < lat[j] })
+	b.ReportMetric(float64(lat[len(lat)/2].Microseconds())/1000, "p50-ms")
+	b.ReportMetric(float64(lat[len(lat)*99/100].Microseconds())/1000, "p99-ms")
+	b.ReportMetric(float64(len(lat))/elapsed.Seconds(), "moves/s")
+}

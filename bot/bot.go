@@ -1,0 +1,182 @@
+// Package bot holds tankbot's transport-free handlers: challenges, moves,
+// boards, clocks and the scheduler. Transports (bot/discord, bot/console,
+// tests) turn what users do into Commands and send back the Replies.
+package bot
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"runtime/debug"
+	"strings"
+	"time"
+
+	"github.com/tankbot/tankbot/bot/i18n"
+)
+
+// Config tunes the bot.
+type Config struct {
+	// ChallengeExpiry is how long an unanswered challenge stays open
+	// (default 24 h).
+	ChallengeExpiry time.Duration
+	// DefaultLocale is used when neither /settings nor the command has one.
+	DefaultLocale string
+	// PNGDir, when set (the console), is where board images are also written.
+	PNGDir string
+	// DefaultClocks maps a variant ("basic16") or a game ("camelot") to its
+	// default clock preset; unset entries use the rulebook's defaults.
+	DefaultClocks map[string]string
+	// ThreadPerGame is the default of /challenge's thread option.
+	ThreadPerGame bool
+}
+
+// Bot is the handler core. It is safe for concurrent use.
+type Bot struct {
+	cfg Config
+	st  repo
+	clk Clock
+	n   Notifier
+	log *slog.Logger
+}
+
+// New builds the bot on a Storage (see OpenSQLite), the time source, the
+// transport's Notifier (nil: out-of-band posts are dropped) and a logger.
+func New(cfg Config, st Storage, clk Clock, n Notifier, log *slog.Logger) *Bot {
+	return newBot(cfg, st, clk, n, log)
+}
+
+func newBot(cfg Config, st repo, clk Clock, n Notifier, log *slog.Logger) *Bot {
+	if cfg.ChallengeExpiry <= 0 {
+		cfg.ChallengeExpiry = 24 * time.Hour
+	}
+	if cfg.DefaultLocale == "" {
+		cfg.DefaultLocale = i18n.English
+	}
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	return &Bot{cfg: cfg, st: st, clk: clk, n: n, log: log}
+}
+
+// refusal is a player-facing refusal: a catalog key and its args. Handlers
+// return it as an error; Handle turns it into an ephemeral reply.
+type refusal struct {
+	key  string
+	args []string
+	// extra lines (already translated), e.g. engine alternatives
+	extra []string
+}
+
+func (r *refusal) Error() string { return r.key }
+
+func refuse(key string, args ...string) error { return &refusal{key: key, args: args} }
+
+// req is one command being handled: the command and the caller's locale.
+type req struct {
+	Command
+	loc string
+}
+
+func (r *req) t(key string, args ...string) string { return i18n.T(r.loc, key, args...) }
+
+// Handle runs one command and returns the replies to send. It never panics:
+// a bug becomes an ephemeral apology and a log line.
+func (b *Bot) Handle(ctx context.Context, c Command) (out []Reply) {
+	r := &req{Command: c, loc: b.locale(ctx, c)}
+	defer func() {
+		if p := recover(); p != nil {
+			b.log.Error("handler panic", "panic", p, "command", c.Name, "custom_id", c.CustomID, "stack", string(debug.Stack()))
+			out = []Reply{{Ephemeral: true, Content: r.t("refuse.internal")}}
+		}
+	}()
+	replies, err := b.dispatch(ctx, r)
+	if err != nil {
+		var rf *refusal
+		if errors.As(err, &rf) {
+			lines := []string{r.t(rf.key, rf.args...)}
+			lines = append(lines, rf.extra...)
+			return []Reply{{Ephemeral: true, Content: strings.Join(lines, "\n")}}
+		}
+		b.log.Error("handler failed", "err", err, "command", c.Name, "custom_id", c.CustomID)
+		return []Reply{{Ephemeral: true, Content: r.t("refuse.internal")}}
+	}
+	return replies
+}
+
+func (b *Bot) dispatch(ctx context.Context, r *req) ([]Reply, error) {
+	switch r.Kind {
+	case KindComponent, KindModal:
+		id, ok := parseCustomID(r.CustomID)
+		if !ok {
+			return nil, refuse("refuse.unknown")
+		}
+		if id.kind == 'c' {
+			return b.challengeAction(ctx, r, id.id, id.action)
+		}
+		return b.gameAction(ctx, r, id)
+	}
+	switch r.Name {
+	case "challenge":
+		return b.challenge(ctx, r)
+	case "accept":
+		return b.acceptCommand(ctx, r)
+	case "move":
+		return b.moveCommand(ctx, r)
+	case "board":
+		return b.boardCommand(ctx, r)
+	case "resign":
+		return b.resignCommand(ctx, r)
+	case "help":
+		return []Reply{{Ephemeral: true, Content: r.t("help.text")}}, nil
+	}
+	if h, ok := extraCommands[r.Name]; ok {
+		return h(b, ctx, r)
+	}
+	return nil, refuse("refuse.unknown")
+}
+
+// extraCommands are the commands beyond the core set, registered by the
+// files that implement them.
+var extraCommands = map[string]func(*Bot, context.Context, *req) ([]Reply, error){}
+
+// locale picks the caller's language: /settings, then the Discord locale,
+// then the configured default.
+func (b *Bot) locale(ctx context.Context, c Command) string {
+	if c.User.ID != "" && b.st != nil {
+		if s, err := b.st.settings(ctx, c.User.ID); err == nil && s.Locale != "" {
+			return s.Locale
+		}
+	}
+	if l := i18n.Normalize(c.Locale); l != "" {
+		return l
+	}
+	return b.cfg.DefaultLocale
+}
+
+// RunScheduler calls Tick every interval until ctx ends. Events that fell due
+// while the bot was down fire on the first pass.
+func (b *Bot) RunScheduler(ctx context.Context, every time.Duration) error {
+	if every <= 0 {
+		every = time.Second
+	}
+	t := time.NewTicker(every)
+	defer t.Stop()
+	for {
+		if err := b.Tick(ctx); err != nil && ctx.Err() == nil {
+			b.log.Error("scheduler tick", "err", err)
+		}
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-t.C:
+		}
+	}
+}
+
+func wrap(op string, err error) error {
+	if err == nil {
+		return nil
+	}
+	return fmt.Errorf("%s: %w", op, err)
+}

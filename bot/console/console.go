@@ -1,0 +1,318 @@
+// Package console drives the bot's handlers from text lines, so every flow
+// can be tried without Discord:
+//
+//	alice: /challenge bob game:tank map:basic20 clock:10m+5s
+//	bob: /accept
+//	alice: /move e3 > e5n
+//	bob: click g:1:1:resign
+//	bob: submit g:1:1:type e3 > e5n
+//	wait 10m        (advance the clock, then run the scheduler)
+//	tick            (run the scheduler)
+//
+// In hot-seat mode a line without "name:" is a move by the player to move.
+package console
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"io"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/tankbot/tankbot/bot"
+)
+
+// Console is a text transport: it turns lines into Commands and prints the
+// Replies. It is also the bot's Notifier.
+type Console struct {
+	Bot     *bot.Bot
+	Out     io.Writer
+	Clock   *Clock
+	PNGDir  string // where the bot writes board images (printed as paths)
+	Guild   string
+	Channel string
+	Locale  string
+	// Threads makes CreateThread succeed (else it reports ErrNoThreads).
+	Threads bool
+
+	mu      sync.Mutex
+	next    string // the user the last turn ping mentioned (hot seat)
+	threads int
+}
+
+// Clock is a settable time source: real time (or a fixed start) plus
+// whatever "wait" added.
+type Clock struct {
+	mu    sync.Mutex
+	start time.Time // zero: wall clock
+	off   time.Duration
+}
+
+// NewClock returns a clock at start; a zero start follows the wall clock.
+func NewClock(start time.Time) *Clock { return &Clock{start: start} }
+
+// Now is the current time.
+func (c *Clock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.start.IsZero() {
+		return time.Now().Add(c.off)
+	}
+	return c.start.Add(c.off)
+}
+
+// Advance moves the clock forward.
+func (c *Clock) Advance(d time.Duration) {
+	c.mu.Lock()
+	c.off += d
+	c.mu.Unlock()
+}
+
+// Post prints an out-of-band message (flag-falls, reminders, expiries).
+func (c *Console) Post(_ context.Context, channelID string, r bot.Reply) (string, error) {
+	c.print("#"+channelID, r)
+	return "", nil
+}
+
+// CreateThread opens a pretend thread, or refuses like a channel where the
+// bot may not create threads.
+func (c *Console) CreateThread(_ context.Context, channelID, _, name string) (string, error) {
+	if !c.Threads {
+		return "", fmt.Errorf("console: %w", bot.ErrNoThreads)
+	}
+	c.mu.Lock()
+	c.threads++
+	id := fmt.Sprintf("%s-thread%d", channelID, c.threads)
+	c.mu.Unlock()
+	fmt.Fprintf(c.Out, "(thread %s opened: %s)\n", id, name)
+	return id, nil
+}
+
+// Run executes lines until EOF or "quit". Errors in a line are printed and
+// the loop goes on; only a write failure stops it.
+func (c *Console) Run(ctx context.Context, in io.Reader) error {
+	sc := bufio.NewScanner(in)
+	sc.Buffer(make([]byte, 64*1024), 1024*1024)
+	for sc.Scan() {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		line := strings.TrimSpace(sc.Text())
+		if line == "quit" || line == "exit" {
+			return nil
+		}
+		if err := c.Exec(ctx, line); err != nil {
+			fmt.Fprintln(c.Out, "error:", err)
+		}
+	}
+	return sc.Err()
+}
+
+// Exec runs one line.
+func (c *Console) Exec(ctx context.Context, line string) error {
+	line = strings.TrimSpace(line)
+	if line == "" || strings.HasPrefix(line, "#") {
+		return nil
+	}
+	switch f := strings.Fields(line); f[0] {
+	case "wait":
+		if len(f) != 2 {
+			return fmt.Errorf("usage: wait <duration>, e.g. wait 10m")
+		}
+		d, err := time.ParseDuration(f[1])
+		if err != nil || d < 0 {
+			return fmt.Errorf("bad duration %q", f[1])
+		}
+		c.Clock.Advance(d)
+		return c.Bot.Tick(ctx)
+	case "tick":
+		return c.Bot.Tick(ctx)
+	}
+	who, rest, ok := splitSpeaker(line)
+	if !ok {
+		c.mu.Lock()
+		who = c.next
+		c.mu.Unlock()
+		if who == "" {
+			return fmt.Errorf("say who acts: \"alice: /move e3 > e5n\"")
+		}
+		rest = line
+		if !strings.HasPrefix(rest, "/") && !strings.HasPrefix(rest, "click ") && !strings.HasPrefix(rest, "submit ") {
+			rest = "/move " + rest
+		}
+	}
+	cmd, err := c.parse(who, rest)
+	if err != nil {
+		return err
+	}
+	for _, r := range c.Bot.Handle(ctx, cmd) {
+		where := ""
+		if r.ChannelID != "" {
+			where = "#" + r.ChannelID
+		}
+		if r.Ephemeral {
+			where = "(only " + who + ")"
+		}
+		c.print(where, r)
+	}
+	return nil
+}
+
+// splitSpeaker splits "alice: rest" into its parts.
+func splitSpeaker(line string) (who, rest string, ok bool) {
+	i := strings.Index(line, ":")
+	if i <= 0 || strings.ContainsAny(line[:i], " /") {
+		return "", "", false
+	}
+	return strings.TrimSpace(line[:i]), strings.TrimSpace(line[i+1:]), true
+}
+
+// positional names the option a command's bare words fill.
+var positional = map[string]string{
+	"challenge": "opponent", "move": "move", "accept": "challenge", "history": "game",
+	"rules": "game", "resign": "game", "draw": "game", "takeback": "game", "abort": "game",
+	"rematch": "game", "board": "game", "settings": "language",
+}
+
+// userOptions are the options that name a user.
+var userOptions = map[string]bool{"opponent": true}
+
+func (c *Console) parse(who, rest string) (bot.Command, error) {
+	u := bot.User{ID: who, Name: who}
+	cmd := bot.Command{User: u, GuildID: c.Guild, ChannelID: c.Channel, Locale: c.Locale,
+		Options: map[string]string{}, Users: map[string]bot.User{}}
+	f := strings.Fields(rest)
+	switch {
+	case f[0] == "click" || f[0] == "submit":
+		if len(f) < 2 {
+			return cmd, fmt.Errorf("usage: %s <custom-id> [value]", f[0])
+		}
+		cmd.Kind = bot.KindComponent
+		if f[0] == "submit" {
+			cmd.Kind = bot.KindModal
+		}
+		cmd.CustomID = f[1]
+		if len(f) > 2 {
+			cmd.Values = []string{strings.Join(f[2:], " ")}
+		}
+		return cmd, nil
+	case strings.HasPrefix(f[0], "/"):
+		cmd.Name = strings.ToLower(strings.TrimPrefix(f[0], "/"))
+	default:
+		return cmd, fmt.Errorf("a command starts with / (or is click/submit): %q", rest)
+	}
+	key, bare := "", []string{}
+	for _, tok := range f[1:] {
+		if k, v, ok := strings.Cut(tok, ":"); ok && isKey(k) {
+			key = strings.ToLower(k)
+			cmd.Options[key] = v
+			continue
+		}
+		if key != "" {
+			cmd.Options[key] += " " + tok
+			continue
+		}
+		bare = append(bare, tok)
+	}
+	if len(bare) > 0 {
+		name, ok := positional[cmd.Name]
+		if !ok {
+			return cmd, fmt.Errorf("/%s takes no bare words: %q", cmd.Name, strings.Join(bare, " "))
+		}
+		cmd.Options[name] = strings.Join(bare, " ")
+	}
+	for k, v := range cmd.Options {
+		v = strings.TrimSpace(v)
+		cmd.Options[k] = v
+		if userOptions[k] {
+			cmd.Users[v] = bot.User{ID: v, Name: v, Bot: strings.HasSuffix(strings.ToLower(v), "bot")}
+		}
+	}
+	return cmd, nil
+}
+
+func isKey(k string) bool {
+	if k == "" || len(k) > 12 {
+		return false
+	}
+	for _, r := range k {
+		if r < 'a' || r > 'z' {
+			return false
+		}
+	}
+	return true
+}
+
+// print writes one reply: where it goes, text, embed, board, files and
+// buttons with their custom ids (to click).
+func (c *Console) print(where string, r bot.Reply) {
+	var sb strings.Builder
+	if where != "" {
+		sb.WriteString(where + " ")
+	}
+	if r.Content != "" {
+		sb.WriteString(r.Content + "\n")
+	}
+	if e := r.Embed; e != nil {
+		sb.WriteString("== " + e.Title + " ==\n")
+		if e.Description != "" {
+			sb.WriteString(e.Description + "\n")
+		}
+		for _, f := range e.Fields {
+			sb.WriteString(f.Name + ": " + f.Value + "\n")
+		}
+	}
+	if r.Position != "" {
+		sb.WriteString(TextBoard(r.Position))
+	}
+	for _, f := range r.Files {
+		if c.PNGDir != "" && strings.HasSuffix(f.Name, ".png") {
+			sb.WriteString("image: " + filepath.Join(c.PNGDir, f.Name) + "\n")
+		} else {
+			sb.WriteString(fmt.Sprintf("file: %s (%d bytes)\n", f.Name, len(f.Data)))
+			if strings.HasPrefix(f.ContentType, "text/") {
+				sb.Write(f.Data)
+			}
+		}
+	}
+	for _, row := range r.Components {
+		for _, comp := range row {
+			if comp.Kind == bot.Select {
+				sb.WriteString("[menu " + comp.Placeholder + "] " + comp.CustomID + ":")
+				for _, o := range comp.Options {
+					sb.WriteString(" " + o.Value)
+				}
+				sb.WriteString("\n")
+				continue
+			}
+			sb.WriteString("[" + comp.Label + "] " + comp.CustomID + "  ")
+		}
+		sb.WriteString("\n")
+	}
+	if r.Modal != nil {
+		sb.WriteString("(form " + r.Modal.Title + ": submit " + r.Modal.CustomID + " <text>)\n")
+	}
+	if r.ChannelID != "" && len(r.Mentions) == 1 && r.Embed == nil {
+		c.mu.Lock()
+		c.next = r.Mentions[0]
+		c.mu.Unlock()
+	}
+	fmt.Fprint(c.Out, sb.String())
+}
+
+// HotSeat starts a local game between "white" and "black" on a map (a
+// variant name or a start position) and makes bare lines moves of the
+// player to move.
+func (c *Console) HotSeat(ctx context.Context, game, startPos, clock string) error {
+	line := "white: /challenge black color:white thread:false game:" + game + " clock:" + clock
+	if startPos != "" {
+		line += " map:" + startPos
+	}
+	if err := c.Exec(ctx, line); err != nil {
+		return err
+	}
+	return c.Exec(ctx, "black: /accept")
+}

@@ -1,0 +1,206 @@
+// Package discord is tankbot's thin discordgo adapter: it registers the
+// core's slash commands, turns interactions into bot.Commands, sends the
+// bot.Replies back within Discord's deadlines and implements bot.Notifier
+// for everything posted outside an interaction.
+package discord
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log"
+	"log/slog"
+	"net/http"
+	"sync"
+	"time"
+
+	"github.com/bwmarrin/discordgo"
+
+	"github.com/tankbot/tankbot/bot"
+)
+
+// Core is what the adapter needs from the handlers; *bot.Bot satisfies it.
+type Core interface {
+	Handle(ctx context.Context, c bot.Command) []bot.Reply
+	Suggest(ctx context.Context, c bot.Command, focused string) []bot.Choice
+	Commands() []bot.CommandSpec
+}
+
+// Store is what the adapter needs from the database: a place for the
+// hash of the registered command definitions.
+type Store interface {
+	// GetMeta returns "" and no error for a key never set.
+	GetMeta(ctx context.Context, key string) (string, error)
+	SetMeta(ctx context.Context, key, value string) error
+}
+
+// BoardRecorder is implemented by a Store that keeps the id of the message
+// showing each game's board; the adapter records it after sending a reply
+// marked Board.
+type BoardRecorder interface {
+	SetBoardMessage(ctx context.Context, gameID int64, channelID, messageID string) error
+}
+
+// Options configure the adapter.
+type Options struct {
+	Token   string // bot token, without the "Bot " prefix
+	AppID   string
+	GuildID string // development guild: commands appear there at once
+	Log     *slog.Logger
+	// Client replaces the HTTP client (tests point it at a fake Discord).
+	Client *http.Client
+	// Sleep waits between retries; tests make it instant.
+	Sleep func(ctx context.Context, d time.Duration) error
+	// DirectWindow is how long a handler may run before the interaction
+	// is deferred (Discord allows 3 s for the first response).
+	DirectWindow time.Duration
+}
+
+// Adapter connects the core to Discord.
+type Adapter struct {
+	opts Options
+	s    *discordgo.Session
+	st   Store
+	log  *slog.Logger
+
+	mu       sync.Mutex
+	core     Core
+	closing  bool
+	inflight sync.WaitGroup
+	remove   func()
+	ctx      context.Context // interactions' context, ended by Close
+	// onDone, set by tests, hears that an interaction was fully answered.
+	onDone func(id string)
+	cancel context.CancelFunc
+}
+
+// New prepares a session without connecting: the adapter is the core's
+// Notifier, so it exists before the core.
+func New(opts Options, st Store) (*Adapter, error) {
+	if opts.Token == "" {
+		return nil, errors.New("no bot token")
+	}
+	if opts.AppID == "" {
+		return nil, errors.New("no application id")
+	}
+	if opts.Log == nil {
+		opts.Log = slog.New(slog.DiscardHandler)
+	}
+	if opts.Sleep == nil {
+		opts.Sleep = sleepCtx
+	}
+	if opts.DirectWindow <= 0 {
+		opts.DirectWindow = 2 * time.Second
+	}
+	s, err := discordgo.New("Bot " + opts.Token)
+	if err != nil {
+		return nil, fmt.Errorf("discord session: %w", err)
+	}
+	// Guilds (not privileged) keeps channels and threads in the state, so
+	// an interaction in a thread is known as one.
+	s.Identify.Intents = discordgo.IntentsGuilds
+	s.StateEnabled = true
+	s.LogLevel = discordgo.LogWarning
+	if opts.Client != nil {
+		s.Client = opts.Client
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	return &Adapter{opts: opts, s: s, st: st, log: opts.Log, ctx: ctx, cancel: cancel}, nil
+}
+
+// RouteLibraryLogs sends discordgo's own log lines (which may quote URLs
+// with interaction tokens) to l, which should be redacting. discordgo's
+// logger is a package variable: call this once per process.
+func RouteLibraryLogs(l *slog.Logger) {
+	discordgo.Logger = func(msgL, caller int, format string, a ...interface{}) {
+		level := slog.LevelInfo
+		switch msgL {
+		case discordgo.LogError:
+			level = slog.LevelError
+		case discordgo.LogWarning:
+			level = slog.LevelWarn
+		case discordgo.LogDebug:
+			level = slog.LevelDebug
+		}
+		l.Log(context.Background(), level, fmt.Sprintf(format, a...), "source", "discordgo")
+	}
+	// Anything discordgo prints with the standard logger goes the same way.
+	log.SetOutput(slogWriter{l})
+}
+
+type slogWriter struct{ l *slog.Logger }
+
+func (w slogWriter) Write(p []byte) (int, error) {
+	w.l.Info(string(p), "source", "log")
+	return len(p), nil
+}
+
+// Start registers the commands when they changed, connects to the gateway
+// and starts routing interactions to core.
+func (a *Adapter) Start(ctx context.Context, core Core) error {
+	a.mu.Lock()
+	a.core = core
+	a.mu.Unlock()
+	if _, err := a.registerCommands(ctx, core.Commands()); err != nil {
+		return err
+	}
+	a.remove = a.s.AddHandler(func(_ *discordgo.Session, ic *discordgo.InteractionCreate) {
+		a.interaction(ic.Interaction)
+	})
+	a.s.AddHandler(func(_ *discordgo.Session, r *discordgo.Ready) {
+		a.log.Info("connected to Discord", "user", r.User.Username, "guilds", len(r.Guilds))
+	})
+	if err := a.s.Open(); err != nil {
+		return fmt.Errorf("connect to Discord gateway: %w", err)
+	}
+	return nil
+}
+
+// Close stops taking interactions, waits (until ctx ends) for those in
+// flight to be answered and disconnects.
+func (a *Adapter) Close(ctx context.Context) error {
+	a.mu.Lock()
+	a.closing = true
+	a.mu.Unlock()
+	if a.remove != nil {
+		a.remove()
+	}
+	done := make(chan struct{})
+	go func() { a.inflight.Wait(); close(done) }()
+	var err error
+	select {
+	case <-done:
+	case <-ctx.Done():
+		err = fmt.Errorf("interactions still in flight: %w", ctx.Err())
+	}
+	a.cancel()
+	if cerr := a.s.Close(); cerr != nil && err == nil {
+		err = fmt.Errorf("close gateway: %w", cerr)
+	}
+	return err
+}
+
+// begin admits one interaction unless the adapter is closing.
+func (a *Adapter) begin() (Core, bool) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.closing || a.core == nil {
+		return nil, false
+	}
+	a.inflight.Add(1)
+	return a.core, true
+}
+
+func (a *Adapter) recordBoard(ctx context.Context, r bot.Reply, channelID, messageID string) {
+	if !r.Board || r.GameID == 0 || messageID == "" || r.Ephemeral {
+		return
+	}
+	br, ok := a.st.(BoardRecorder)
+	if !ok {
+		return
+	}
+	if err := br.SetBoardMessage(ctx, r.GameID, channelID, messageID); err != nil {
+		// The move itself is saved; only the link to the message is lost.
+		a.log.Warn("record board message", "game", r.GameID, "err", err)
+	}
+}

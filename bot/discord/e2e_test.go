@@ -1,0 +1,475 @@
+package discord
+
+import (
+	"context"
+	"encoding/json"
+	"log/slog"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/tankbot/tankbot/bot"
+	"github.com/tankbot/tankbot/engine"
+	"github.com/tankbot/tankbot/engine/games"
+)
+
+// checkMap is an 8×8 Tank Chess position where White's LT on d2 puts the
+// black CLT (d8, rear towards White) in CHECK with any move.
+const checkMap = "...cn..../......../......../......../......../......../...Ln..../.......Cs w 1"
+
+const gameChannel = "400"
+
+type fakeClock struct {
+	mu sync.Mutex
+	t  time.Time
+}
+
+func (c *fakeClock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.t
+}
+
+func (c *fakeClock) advance(d time.Duration) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.t = c.t.Add(d)
+}
+
+// e2e is the real bot and its SQLite file behind the adapter and the fake
+// Discord. The adapter's meta (the command hash) lives in meta, which
+// outlives restarts like the database would.
+type e2e struct {
+	*harness
+	b  *bot.Bot
+	st bot.Storage
+}
+
+type world struct {
+	f    *fakeDiscord
+	db   string
+	clk  *fakeClock
+	logs *syncBuffer
+	meta *memStore
+}
+
+func startBot(t *testing.T, w *world) *e2e {
+	t.Helper()
+	st, err := bot.OpenSQLite(w.db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, clk, logs := w.f, w.clk, w.logs
+	h := newHarness(t, f, w.meta, logs, 10*time.Second)
+	log := slog.New(NewRedactingHandler(slog.NewJSONHandler(h.logs, &slog.HandlerOptions{Level: slog.LevelDebug}), testToken))
+	b := bot.New(bot.Config{ThreadPerGame: false}, st, clk, h.a, log)
+	h.start(b)
+	e := &e2e{harness: h, b: b, st: st}
+	t.Cleanup(func() { e.stop() })
+	return e
+}
+
+// stop closes the adapter then the store, as run does.
+func (e *e2e) stop() {
+	_ = e.close()
+	_ = e.st.Close()
+}
+
+func newWorld(t *testing.T) *world {
+	t.Helper()
+	w := &world{f: newFakeDiscord(t), db: filepath.Join(t.TempDir(), "tankbot.db"),
+		clk: &fakeClock{t: time.Date(2026, 1, 2, 15, 4, 5, 0, time.UTC)}, logs: &syncBuffer{}, meta: newMemStore()}
+	t.Cleanup(func() { assertNoSecrets(t, w.logs) })
+	return w
+}
+
+var seenTokens struct {
+	mu sync.Mutex
+	t  []string
+}
+
+func assertNoSecrets(t *testing.T, logs *syncBuffer) {
+	out := logs.String()
+	if out == "" {
+		t.Error("nothing was logged")
+	}
+	seenTokens.mu.Lock()
+	defer seenTokens.mu.Unlock()
+	for _, s := range append([]string{testToken}, seenTokens.t...) {
+		if strings.Contains(out, s) {
+			t.Errorf("the log holds the secret %q", s)
+		}
+	}
+}
+
+func (e *e2e) do(ev map[string]any) []*call {
+	seenTokens.mu.Lock()
+	seenTokens.t = append(seenTokens.t, ev["token"].(string))
+	seenTokens.mu.Unlock()
+	return e.interact(ev)
+}
+
+// response is the interaction's callback.
+func response(t *testing.T, calls []*call) *call {
+	t.Helper()
+	return one(t, calls, "POST", "/callback")
+}
+
+// customIDs lists the component ids of a message payload.
+func customIDs(c *call) []string {
+	var out []string
+	rows, _ := data(c)["components"].([]any)
+	for _, r := range rows {
+		cs, _ := r.(map[string]any)["components"].([]any)
+		for _, x := range cs {
+			if id, ok := x.(map[string]any)["custom_id"].(string); ok {
+				out = append(out, id)
+			}
+		}
+	}
+	return out
+}
+
+func idWith(t *testing.T, c *call, re string) string {
+	t.Helper()
+	rx := regexp.MustCompile(re)
+	for _, id := range customIDs(c) {
+		if rx.MatchString(id) {
+			return id
+		}
+	}
+	t.Fatalf("no component matching %s in %v", re, customIDs(c))
+	return ""
+}
+
+func text(c *call) string {
+	d := data(c)
+	s, _ := d["content"].(string)
+	if es, ok := d["embeds"].([]any); ok {
+		for _, e := range es {
+			em := e.(map[string]any)
+			for _, k := range []string{"title", "description"} {
+				if v, ok := em[k].(string); ok {
+					s += "\n" + v
+				}
+			}
+		}
+	}
+	return s
+}
+
+func refused(t *testing.T, calls []*call, what string) {
+	t.Helper()
+	cb := response(t, calls)
+	if cb.Payload["type"].(float64) != 4 || flags(cb) != 64 {
+		t.Errorf("%s: not an ephemeral answer: %v", what, cb.Payload)
+	}
+	if posts := find(calls, "POST", "/channels/"); len(posts) != 0 {
+		t.Errorf("%s: a refusal posted to a channel", what)
+	}
+	if len(cb.Files) != 0 {
+		t.Errorf("%s: a refusal carried a board", what)
+	}
+}
+
+// ping checks a turn ping to user in the game channel.
+func ping(t *testing.T, calls []*call, user string) {
+	t.Helper()
+	p := one(t, calls, "POST", "/channels/"+gameChannel+"/messages")
+	am := p.Payload["allowed_mentions"].(map[string]any)
+	users, _ := am["users"].([]any)
+	if len(am["parse"].([]any)) != 0 || len(users) != 1 || users[0] != user || !strings.Contains(p.Payload["content"].(string), "<@"+user+">") {
+		t.Errorf("turn ping: %v", p.Payload)
+	}
+}
+
+// game plays positions alongside the bot to pick legal moves.
+type game struct {
+	t   *testing.T
+	pos engine.Position
+}
+
+func newGame(t *testing.T, start string) *game {
+	r, err := games.Lookup("tank")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := r.Decode(start)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &game{t: t, pos: p}
+}
+
+func (g *game) play(move string) {
+	g.t.Helper()
+	m, err := g.pos.ParseMove(move)
+	if err != nil {
+		g.t.Fatalf("move %q: %v", move, err)
+	}
+	if g.pos, err = g.pos.Play(m); err != nil {
+		g.t.Fatalf("move %q: %v", move, err)
+	}
+}
+
+// anyMove is a legal move that does not end the game.
+func (g *game) anyMove() string {
+	for _, m := range g.pos.LegalMoves() {
+		if q, err := g.pos.Play(m); err == nil && !q.Status().Over() {
+			return g.pos.FormatMove(m)
+		}
+	}
+	g.t.Fatal("no quiet legal move")
+	return ""
+}
+
+// startGame challenges bob on the check map and has him accept; alice is
+// White. It returns the board response and the game's button ids.
+func (e *e2e) startGame(t *testing.T, clock string) (board *call, gameID string) {
+	t.Helper()
+	calls := e.do(e.slash(alice, gameChannel, "challenge", "opponent", userRef(bob), "map", checkMap, "clock", clock, "color", "white", "thread", false))
+	ch := response(t, calls)
+	if flags(ch) == 64 {
+		t.Fatalf("challenge refused: %s", text(ch))
+	}
+	accept := idWith(t, ch, `^c:\d+:accept$`)
+	msg := e.f.originalOf(ch)
+	calls = e.do(e.click(bob, gameChannel, msg, accept))
+	board = response(t, calls)
+	checkPNG(t, board)
+	ping(t, calls, alice.id)
+	resign := idWith(t, board, `^g:\d+:0:resign$`)
+	return board, strings.Split(resign, ":")[1]
+}
+
+func TestE2EGame(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t)
+	f := w.f
+	e := startBot(t, w)
+	g := newGame(t, checkMap)
+	board, id := e.startGame(t, "30m")
+	if typ := board.Payload["type"].(float64); typ != 7 {
+		t.Errorf("accepting should turn the challenge into the board (type 7), got %v", typ)
+	}
+
+	// Alice picks her move from autocomplete and plays it with /move.
+	calls := e.do(e.autocomplete(alice, gameChannel, "move", "move", "move", ""))
+	choices := data(response(t, calls))["choices"].([]any)
+	if len(choices) == 0 || len(choices) > 25 {
+		t.Fatalf("%d autocomplete choices", len(choices))
+	}
+	first := choices[0].(map[string]any)["value"].(string)
+	calls = e.do(e.slash(alice, gameChannel, "move", "move", first))
+	r := response(t, calls)
+	checkPNG(t, r)
+	if !strings.Contains(text(r), "CHECK") {
+		t.Errorf("no CHECK announced: %s", text(r))
+	}
+	ping(t, calls, bob.id)
+	g.play(first)
+
+	// Bob types his move in the modal opened by the board's button.
+	typeID := idWith(t, r, `^g:`+id+`:1:type$`)
+	calls = e.do(e.click(bob, gameChannel, f.originalOf(r), typeID))
+	modal := response(t, calls)
+	if modal.Payload["type"].(float64) != 9 {
+		t.Fatalf("type button did not open a modal: %v", modal.Payload)
+	}
+	mv := g.anyMove()
+	calls = e.do(e.modalSubmit(bob, gameChannel, data(modal)["custom_id"].(string), mv))
+	r = response(t, calls)
+	checkPNG(t, r)
+	ping(t, calls, alice.id)
+	g.play(mv)
+
+	// Alice uses the move picker (a select menu carries the move).
+	mv = g.anyMove()
+	calls = e.do(e.click(alice, gameChannel, f.originalOf(r), "g:"+id+":2:move", mv))
+	r = response(t, calls)
+	checkPNG(t, r)
+	ping(t, calls, bob.id)
+	g.play(mv)
+
+	// Bob resigns with the board's button.
+	calls = e.do(e.click(bob, gameChannel, f.originalOf(r), idWith(t, r, `^g:`+id+`:3:resign$`)))
+	r = response(t, calls)
+	if !strings.Contains(text(r), "resignation") {
+		t.Errorf("resignation not announced: %s", text(r))
+	}
+	for _, c := range find(calls, "", "") {
+		if len(c.Files) > 0 {
+			checkPNG(t, c)
+		}
+	}
+}
+
+func TestE2ERefusals(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t)
+	f := w.f
+	e := startBot(t, w)
+	g := newGame(t, checkMap)
+	board, id := e.startGame(t, "30m")
+	msg := f.originalOf(board)
+	resign0 := "g:" + id + ":0:resign"
+
+	refused(t, e.do(e.click(carol, gameChannel, msg, resign0)), "non-player clicks resign")
+	refused(t, e.do(e.slash(bob, gameChannel, "move", "move", g.anyMove())), "move out of turn")
+	refused(t, e.do(e.click(alice, gameChannel, msg, "g:"+id+":zz:resign")), "malformed custom id")
+	refused(t, e.do(e.click(alice, gameChannel, msg, "nonsense")), "custom id without a kind")
+	refused(t, e.do(e.slash(alice, gameChannel, "nosuchcommand")), "unknown command")
+
+	// Nothing changed: Alice's move at ply 0 still plays.
+	mv := g.anyMove()
+	calls := e.do(e.slash(alice, gameChannel, "move", "move", mv))
+	checkPNG(t, response(t, calls))
+	g.play(mv)
+	// Now the ply-0 button is stale.
+	refused(t, e.do(e.click(alice, gameChannel, msg, resign0)), "stale button")
+}
+
+func TestE2EFlagFallBySchedulerAndRetriedPost(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t)
+	f := w.f
+	e := startBot(t, w)
+	_, id := e.startGame(t, "10m")
+	w.clk.advance(11 * time.Minute)
+	// Discord fails the announcement once: it is retried, not lost or doubled.
+	f.failNext("POST", "/channels/"+gameChannel+"/messages", 500, 0, 1)
+	from := f.count()
+	if err := e.b.Tick(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	calls := f.callsFrom(from)
+	posts := find(calls, "POST", "/channels/"+gameChannel+"/messages")
+	var flag int
+	for _, p := range posts {
+		if strings.Contains(text(p), "ran out of time") && strings.Contains(text(p), "#"+id) {
+			flag++
+		}
+	}
+	if flag != 1 {
+		t.Errorf("%d flag-fall announcements, want 1 (calls: %d)", flag, len(calls))
+	}
+	if calls[0].Status != 500 {
+		t.Errorf("the injected failure did not hit the announcement")
+	}
+	// The game is over: a move is refused.
+	refused(t, e.do(e.slash(alice, gameChannel, "move", "move", "H1 > H1N", "game", id)), "move after flag-fall")
+}
+
+func TestE2ERestartMidGame(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t)
+	f := w.f
+	e := startBot(t, w)
+	checkRegistration(t, f)
+	g := newGame(t, checkMap)
+	_, id := e.startGame(t, "30m")
+	mv := g.anyMove()
+	r := response(t, e.do(e.slash(alice, gameChannel, "move", "move", mv)))
+	g.play(mv)
+	typeID := idWith(t, r, `^g:`+id+`:1:type$`)
+	msg := f.originalOf(r)
+	e.stop()
+
+	from := f.count()
+	e = startBot(t, w)
+	if n := len(find(f.callsFrom(from), "PUT", "/commands")); n != 0 {
+		t.Errorf("the restart registered the unchanged commands again (%d calls)", n)
+	}
+	// The button drawn before the restart still opens the modal, and the
+	// move typed there plays.
+	modal := response(t, e.do(e.click(bob, gameChannel, msg, typeID)))
+	if modal.Payload["type"].(float64) != 9 {
+		t.Fatalf("old button after restart: %v", modal.Payload)
+	}
+	mv = g.anyMove()
+	calls := e.do(e.modalSubmit(bob, gameChannel, data(modal)["custom_id"].(string), mv))
+	checkPNG(t, response(t, calls))
+	ping(t, calls, alice.id)
+	g.play(mv)
+	// And so does /move.
+	mv = g.anyMove()
+	checkPNG(t, response(t, e.do(e.slash(alice, gameChannel, "move", "move", mv))))
+}
+
+// checkRegistration looks at the core's commands as registered at start-up.
+func checkRegistration(t *testing.T, f *fakeDiscord) {
+	t.Helper()
+	put := one(t, f.callsFrom(0), "PUT", "/applications/"+testApp+"/guilds/"+testGuild+"/commands")
+	var cmds []map[string]any
+	if err := json.Unmarshal(put.RawJSON, &cmds); err != nil {
+		t.Fatal(err)
+	}
+	byName := map[string]map[string]any{}
+	for _, c := range cmds {
+		byName[c["name"].(string)] = c
+		loc, _ := c["description_localizations"].(map[string]any)
+		if loc["th"] == nil || loc["pt-BR"] == nil {
+			t.Errorf("/%s lacks th or pt-BR descriptions: %v", c["name"], loc)
+		}
+	}
+	for _, n := range []string{"challenge", "move", "board", "resign"} {
+		if byName[n] == nil {
+			t.Errorf("/%s not registered", n)
+		}
+	}
+	var auto, choices bool
+	for _, o := range byName["challenge"]["options"].([]any) {
+		om := o.(map[string]any)
+		auto = auto || om["autocomplete"] == true
+		cs, _ := om["choices"].([]any)
+		choices = choices || len(cs) > 0
+	}
+	if !auto || !choices {
+		t.Errorf("/challenge options lack autocomplete or choices")
+	}
+}
+
+func TestE2EThreadPerGame(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t)
+	f := w.f
+	e := startBot(t, w)
+	challenge := func() (string, string) {
+		cb := response(t, e.do(e.slash(alice, gameChannel, "challenge", "opponent", userRef(bob), "map", checkMap, "color", "white", "thread", true)))
+		return idWith(t, cb, `^c:\d+:accept$`), f.originalOf(cb)
+	}
+
+	accept, msg := challenge()
+	calls := e.do(e.click(bob, gameChannel, msg, accept))
+	th := one(t, calls, "POST", "/channels/"+gameChannel+"/messages/"+msg+"/threads")
+	thread := f.lastThreadID()
+	if th.Payload["name"] == "" || thread == "" {
+		t.Fatalf("thread %v", th.Payload)
+	}
+	// The board and the ping go to the thread; the challenge message says so.
+	posts := find(calls, "POST", "/channels/"+thread+"/messages")
+	if len(posts) != 2 {
+		t.Fatalf("%d posts in the thread", len(posts))
+	}
+	checkPNG(t, posts[0])
+	if cb := response(t, calls); cb.Payload["type"].(float64) != 7 {
+		t.Errorf("challenge message not updated: %v", cb.Payload)
+	}
+
+	// Without the permission, the game is played in the channel.
+	accept, msg = challenge()
+	f.failNext("POST", "/threads", 403, 50013, 1)
+	calls = e.do(e.click(bob, gameChannel, msg, accept))
+	var board bool
+	for _, c := range calls {
+		if strings.Contains(c.Path, "/channels/"+gameChannel+"/") || strings.HasSuffix(c.Path, "/callback") || strings.Contains(c.Path, "/webhooks/") {
+			board = board || len(c.Files) > 0
+		}
+	}
+	if !board {
+		t.Error("no board in the channel after the thread was refused")
+	}
+}

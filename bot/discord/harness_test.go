@@ -1,0 +1,235 @@
+package discord
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"log/slog"
+	"sync"
+	"testing"
+	"time"
+)
+
+const (
+	testApp   = "555"
+	testGuild = "777"
+	testToken = "BOT-TOKEN-must-never-be-logged"
+)
+
+type who struct{ id, name string }
+
+// userRef is a user option's value.
+type userRef who
+
+var (
+	alice = who{"201", "alice"}
+	bob   = who{"202", "bob"}
+	carol = who{"203", "carol"}
+)
+
+// syncBuffer collects log output from several goroutines.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// memStore is the adapter's Store in memory.
+type memStore struct {
+	mu     sync.Mutex
+	meta   map[string]string
+	boards map[int64]string // game → channel/message
+}
+
+func newMemStore() *memStore { return &memStore{meta: map[string]string{}, boards: map[int64]string{}} }
+
+func (m *memStore) GetMeta(_ context.Context, k string) (string, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.meta[k], nil
+}
+
+func (m *memStore) SetMeta(_ context.Context, k, v string) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.meta[k] = v
+	return nil
+}
+
+func (m *memStore) SetBoardMessage(_ context.Context, game int64, ch, msg string) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.boards[game] = ch + "/" + msg
+	return nil
+}
+
+func (m *memStore) board(game int64) string {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.boards[game]
+}
+
+// harness is one adapter connected to the fake Discord.
+type harness struct {
+	t      *testing.T
+	f      *fakeDiscord
+	a      *Adapter
+	logs   *syncBuffer
+	done   chan string
+	n      int
+	tokens []string // every interaction token sent, to check the logs
+}
+
+func startHarness(t *testing.T, f *fakeDiscord, core Core, st Store, logs *syncBuffer, window time.Duration) *harness {
+	t.Helper()
+	h := newHarness(t, f, st, logs, window)
+	h.start(core)
+	return h
+}
+
+// newHarness makes the adapter without connecting it: the core needs it as
+// its Notifier before start.
+func newHarness(t *testing.T, f *fakeDiscord, st Store, logs *syncBuffer, window time.Duration) *harness {
+	t.Helper()
+	if logs == nil {
+		logs = &syncBuffer{}
+	}
+	h := &harness{t: t, f: f, logs: logs, done: make(chan string, 64)}
+	l := slog.New(NewRedactingHandler(slog.NewJSONHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}), testToken))
+	a, err := New(Options{
+		Token: testToken, AppID: testApp, GuildID: testGuild, Log: l, Client: f.client(),
+		Sleep:        func(context.Context, time.Duration) error { return nil },
+		DirectWindow: window,
+	}, st)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a.onDone = func(id string) { h.done <- id }
+	h.a = a
+	return h
+}
+
+func (h *harness) start(core Core) {
+	h.t.Helper()
+	if err := h.a.Start(context.Background(), core); err != nil {
+		h.t.Fatal(err)
+	}
+	select {
+	case <-h.f.ready:
+	case <-time.After(10 * time.Second):
+		h.t.Fatal("no IDENTIFY reached the fake gateway")
+	}
+	h.t.Cleanup(func() { _ = h.close() })
+}
+
+func (h *harness) close() error {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	return h.a.Close(ctx)
+}
+
+// interact dispatches an interaction and returns the REST calls made while
+// answering it.
+func (h *harness) interact(ev map[string]any) []*call {
+	h.t.Helper()
+	from := h.f.count()
+	h.f.dispatch("INTERACTION_CREATE", ev)
+	h.wait(ev["id"].(string))
+	return h.f.callsFrom(from)
+}
+
+func (h *harness) wait(id string) {
+	h.t.Helper()
+	timeout := time.After(20 * time.Second)
+	for {
+		select {
+		case got := <-h.done:
+			if got == id {
+				return
+			}
+		case <-timeout:
+			h.t.Fatalf("interaction %s was not answered", id)
+		}
+	}
+}
+
+func (h *harness) base(typ int, u who, channel string, data map[string]any) map[string]any {
+	h.n++
+	id := fmt.Sprint(50000 + h.n)
+	tok := fmt.Sprintf("itok-%d-SECRET", h.n)
+	h.tokens = append(h.tokens, tok)
+	return map[string]any{
+		"id": id, "application_id": testApp, "type": typ, "token": tok, "version": 1,
+		"guild_id": testGuild, "channel_id": channel, "locale": "en-US",
+		"member": map[string]any{"user": map[string]any{"id": u.id, "username": u.name, "global_name": u.name}},
+		"data":   data,
+	}
+}
+
+// options builds slash options from name, value pairs (string, bool or
+// userRef values); focused names the option being typed, if any.
+func options(focused string, kv ...any) ([]any, map[string]any) {
+	var opts []any
+	users := map[string]any{}
+	for k := 0; k+1 < len(kv); k += 2 {
+		name := kv[k].(string)
+		o := map[string]any{"name": name}
+		switch v := kv[k+1].(type) {
+		case string:
+			o["type"], o["value"] = 3, v
+		case bool:
+			o["type"], o["value"] = 5, v
+		case userRef:
+			o["type"], o["value"] = 6, v.id
+			users[v.id] = map[string]any{"id": v.id, "username": v.name}
+		}
+		if name == focused {
+			o["focused"] = true
+		}
+		opts = append(opts, o)
+	}
+	return opts, users
+}
+
+func (h *harness) slash(u who, channel, name string, kv ...any) map[string]any {
+	opts, users := options("", kv...)
+	return h.base(2, u, channel, map[string]any{"id": "1", "name": name, "type": 1, "options": opts, "resolved": map[string]any{"users": users}})
+}
+
+func (h *harness) autocomplete(u who, channel, name, focused string, kv ...any) map[string]any {
+	opts, _ := options(focused, kv...)
+	return h.base(4, u, channel, map[string]any{"id": "1", "name": name, "type": 1, "options": opts})
+}
+
+func (h *harness) click(u who, channel, messageID, customID string, values ...string) map[string]any {
+	d := map[string]any{"custom_id": customID, "component_type": 2}
+	if len(values) > 0 {
+		d["component_type"], d["values"] = 3, values
+	}
+	ev := h.base(3, u, channel, d)
+	ev["message"] = map[string]any{"id": messageID, "channel_id": channel}
+	// A component interaction's original is the message it is on.
+	h.f.mu.Lock()
+	h.f.originals[ev["token"].(string)] = messageID
+	h.f.mu.Unlock()
+	return ev
+}
+
+func (h *harness) modalSubmit(u who, channel, customID string, values ...string) map[string]any {
+	var rows []any
+	for k, v := range values {
+		rows = append(rows, map[string]any{"type": 1, "components": []any{map[string]any{"type": 4, "custom_id": fmt.Sprint("f", k), "value": v}}})
+	}
+	return h.base(5, u, channel, map[string]any{"custom_id": customID, "components": rows})
+}

@@ -1,0 +1,126 @@
+package discord
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+
+	"github.com/bwmarrin/discordgo"
+
+	"github.com/tankbot/tankbot/bot"
+)
+
+var optionTypes = map[bot.OptionType]discordgo.ApplicationCommandOptionType{
+	bot.String:     discordgo.ApplicationCommandOptionString,
+	bot.UserOption: discordgo.ApplicationCommandOptionUser,
+	bot.Bool:       discordgo.ApplicationCommandOptionBoolean,
+	bot.Integer:    discordgo.ApplicationCommandOptionInteger,
+}
+
+// toApplicationCommands converts the core's command definitions.
+func toApplicationCommands(specs []bot.CommandSpec) []*discordgo.ApplicationCommand {
+	out := make([]*discordgo.ApplicationCommand, 0, len(specs))
+	for _, s := range specs {
+		ac := &discordgo.ApplicationCommand{
+			Type:                     discordgo.ChatApplicationCommand,
+			Name:                     s.Name,
+			Description:              s.Description,
+			NameLocalizations:        localePtr(s.NameLocalizations),
+			DescriptionLocalizations: localePtr(s.DescriptionLocalizations),
+			Options:                  []*discordgo.ApplicationCommandOption{},
+		}
+		for _, o := range s.Options {
+			ao := &discordgo.ApplicationCommandOption{
+				Type:                     optionTypes[o.Type],
+				Name:                     o.Name,
+				Description:              o.Description,
+				DescriptionLocalizations: localeMap(o.DescriptionLocalizations),
+				Required:                 o.Required,
+				// Discord refuses choices together with autocomplete.
+				Autocomplete: o.Autocomplete && len(o.Choices) == 0,
+			}
+			for _, c := range o.Choices {
+				ao.Choices = append(ao.Choices, &discordgo.ApplicationCommandOptionChoice{Name: c.Name, Value: c.Value})
+			}
+			ac.Options = append(ac.Options, ao)
+		}
+		out = append(out, ac)
+	}
+	return out
+}
+
+func localeMap(m map[string]string) map[discordgo.Locale]string {
+	if len(m) == 0 {
+		return nil
+	}
+	out := make(map[discordgo.Locale]string, len(m))
+	for k, v := range m {
+		if v != "" {
+			out[discordgo.Locale(k)] = v
+		}
+	}
+	return out
+}
+
+func localePtr(m map[string]string) *map[discordgo.Locale]string {
+	lm := localeMap(m)
+	if lm == nil {
+		return nil
+	}
+	return &lm
+}
+
+// commandsHash identifies a set of definitions: JSON of maps is sorted by
+// key, so the same definitions always hash the same.
+func commandsHash(cmds []*discordgo.ApplicationCommand) (string, error) {
+	b, err := json.Marshal(cmds)
+	if err != nil {
+		return "", fmt.Errorf("hash commands: %w", err)
+	}
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:]), nil
+}
+
+// metaKey is per application and guild so that switching the development
+// guild on or off registers again.
+func metaKey(appID, guildID string) string {
+	k := "discord.commands." + appID
+	if guildID != "" {
+		k += ".guild." + guildID
+	}
+	return k
+}
+
+// registerCommands overwrites the application's commands when their
+// definitions changed since the last registration. It reports whether it
+// registered.
+func (a *Adapter) registerCommands(ctx context.Context, specs []bot.CommandSpec) (bool, error) {
+	cmds := toApplicationCommands(specs)
+	h, err := commandsHash(cmds)
+	if err != nil {
+		return false, err
+	}
+	key := metaKey(a.opts.AppID, a.opts.GuildID)
+	old, err := a.st.GetMeta(ctx, key)
+	if err != nil {
+		return false, fmt.Errorf("read command hash: %w", err)
+	}
+	if old == h {
+		a.log.Info("commands unchanged, not registering", "count", len(cmds), "guild", a.opts.GuildID)
+		return false, nil
+	}
+	err = a.retry(ctx, "register commands", func() error {
+		_, err := a.s.ApplicationCommandBulkOverwrite(a.opts.AppID, a.opts.GuildID, cmds, discordgo.WithContext(ctx))
+		return err
+	})
+	if err != nil {
+		return false, err
+	}
+	if err := a.st.SetMeta(ctx, key, h); err != nil {
+		return true, fmt.Errorf("save command hash: %w", err)
+	}
+	a.log.Info("registered commands", "count", len(cmds), "guild", a.opts.GuildID)
+	return true, nil
+}

@@ -1,0 +1,179 @@
+package bot
+
+import (
+	"context"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+type fakeClock struct {
+	mu sync.Mutex
+	t  time.Time
+}
+
+func (c *fakeClock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.t
+}
+
+func (c *fakeClock) Advance(d time.Duration) {
+	c.mu.Lock()
+	c.t = c.t.Add(d)
+	c.mu.Unlock()
+}
+
+type post struct {
+	Channel string
+	Reply   Reply
+}
+
+type fakeNotifier struct {
+	mu        sync.Mutex
+	posts     []post
+	noThreads bool
+	threads   int
+}
+
+func (n *fakeNotifier) Post(_ context.Context, ch string, r Reply) (string, error) {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	n.posts = append(n.posts, post{ch, r})
+	return "m", nil
+}
+
+func (n *fakeNotifier) CreateThread(_ context.Context, ch, _, name string) (string, error) {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	if n.noThreads {
+		return "", ErrNoThreads
+	}
+	n.threads++
+	return ch + "/" + name, nil
+}
+
+func (n *fakeNotifier) all() []post {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	return append([]post(nil), n.posts...)
+}
+
+type harness struct {
+	t   *testing.T
+	b   *Bot
+	clk *fakeClock
+	n   *fakeNotifier
+	ctx context.Context
+	loc string // Command.Locale of every command
+}
+
+var t0 = time.Date(2026, 1, 2, 15, 4, 5, 0, time.UTC)
+
+func newHarness(t *testing.T, cfg Config) *harness {
+	t.Helper()
+	clk := &fakeClock{t: t0}
+	n := &fakeNotifier{}
+	return &harness{t: t, b: newBot(cfg, newTestRepo(t), clk, n, nil), clk: clk, n: n, ctx: context.Background()}
+}
+
+func user(name string) User { return User{ID: "id-" + name, Name: name} }
+
+// slash runs a slash command by name with "k=v" options.
+func (h *harness) slash(who User, name string, opts ...string) []Reply {
+	h.t.Helper()
+	c := Command{Kind: KindSlash, Name: name, User: who, GuildID: "guild", ChannelID: "chan", Locale: h.loc, Options: map[string]string{}, Users: map[string]User{}}
+	for _, o := range opts {
+		k, v, _ := strings.Cut(o, "=")
+		c.Options[k] = v
+		if k == "opponent" {
+			u := user(v)
+			if strings.HasSuffix(v, "bot") {
+				u.Bot = true
+			}
+			c.Options[k] = u.ID
+			c.Users[u.ID] = u
+		}
+	}
+	return h.b.Handle(h.ctx, c)
+}
+
+func (h *harness) click(who User, id string, values ...string) []Reply {
+	h.t.Helper()
+	return h.b.Handle(h.ctx, Command{Kind: KindComponent, CustomID: id, Values: values, User: who, GuildID: "guild", ChannelID: "chan", Locale: h.loc})
+}
+
+// customIDs lists the custom ids of a reply's components.
+func customIDs(rs []Reply) []string {
+	var out []string
+	for _, r := range rs {
+		for _, row := range r.Components {
+			for _, c := range row {
+				out = append(out, c.CustomID)
+			}
+		}
+	}
+	return out
+}
+
+func findID(t *testing.T, rs []Reply, suffix string) string {
+	t.Helper()
+	for _, id := range customIDs(rs) {
+		if strings.HasSuffix(id, ":"+suffix) {
+			return id
+		}
+	}
+	t.Fatalf("no button %q in %+v", suffix, rs)
+	return ""
+}
+
+func text(rs []Reply) string {
+	var sb strings.Builder
+	for _, r := range rs {
+		sb.WriteString(r.Content + "\n")
+		if r.Embed != nil {
+			sb.WriteString(r.Embed.Title + "\n" + r.Embed.Description + "\n")
+			for _, f := range r.Embed.Fields {
+				sb.WriteString(f.Name + ": " + f.Value + "\n")
+			}
+		}
+	}
+	return sb.String()
+}
+
+// mustRefuse checks rs is one ephemeral reply containing want.
+func mustRefuse(t *testing.T, rs []Reply, want string) {
+	t.Helper()
+	if len(rs) != 1 || !rs[0].Ephemeral || !strings.Contains(rs[0].Content, want) {
+		t.Fatalf("want an ephemeral refusal containing %q, got %+v", want, rs)
+	}
+}
+
+func mustNotRefuse(t *testing.T, rs []Reply) {
+	t.Helper()
+	if len(rs) == 0 {
+		t.Fatal("no reply")
+	}
+	if len(rs) == 1 && rs[0].Ephemeral {
+		t.Fatalf("refused: %s", rs[0].Content)
+	}
+}
+
+// startGame has alice challenge bob (alice white) and bob accept; it
+// returns the game id.
+func (h *harness) startGame(opts ...string) int64 {
+	h.t.Helper()
+	alice, bob := user("alice"), user("bob")
+	rs := h.slash(alice, "challenge", append([]string{"opponent=bob", "color=white"}, opts...)...)
+	mustNotRefuse(h.t, rs)
+	rs = h.click(bob, findID(h.t, rs, "accept"))
+	mustNotRefuse(h.t, rs)
+	for _, r := range rs {
+		if r.Board {
+			return r.GameID
+		}
+	}
+	h.t.Fatalf("accept posted no board: %+v", rs)
+	return 0
+}

@@ -1,0 +1,66 @@
+package bot
+
+import (
+	"strconv"
+	"strings"
+)
+
+// Custom ids are stateless so buttons stay valid across restarts:
+//
+//	g:<gameID>:<ply>:<action>[:<arg>]   game buttons and menus
+//	c:<challengeID>:<action>            challenge buttons
+//
+// The ply pins a game button to the position it was drawn for; a click
+// whose ply no longer matches is stale and refused.
+
+type customID struct {
+	kind   byte // 'g' or 'c'
+	id     int64
+	ply    int
+	action string
+	arg    string
+}
+
+func gameID(game int64, ply int, action string, arg ...string) string {
+	s := "g:" + strconv.FormatInt(game, 10) + ":" + strconv.Itoa(ply) + ":" + action
+	if len(arg) > 0 && arg[0] != "" {
+		s += ":" + arg[0]
+	}
+	return s
+}
+
+func challengeCustomID(ch int64, action string) string {
+	return "c:" + strconv.FormatInt(ch, 10) + ":" + action
+}
+
+func parseCustomID(s string) (customID, bool) {
+	parts := strings.SplitN(s, ":", 5)
+	if len(parts) < 3 {
+		return customID{}, false
+	}
+	id, err := strconv.ParseInt(parts[1], 10, 64)
+	if err != nil || id <= 0 {
+		return customID{}, false
+	}
+	switch parts[0] {
+	case "c":
+		if len(parts) != 3 {
+			return customID{}, false
+		}
+		return customID{kind: 'c', id: id, action: parts[2]}, true
+	case "g":
+		if len(parts) < 4 {
+			return customID{}, false
+		}
+		ply, err := strconv.Atoi(parts[2])
+		if err != nil || ply < 0 {
+			return customID{}, false
+		}
+		c := customID{kind: 'g', id: id, ply: ply, action: parts[3]}
+		if len(parts) == 5 {
+			c.arg = parts[4]
+		}
+		return c, true
+	}
+	return customID{}, false
+}

@@ -1,0 +1,134 @@
+package bot
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strconv"
+	"time"
+
+	"github.com/tankbot/tankbot/bot/i18n"
+	"github.com/tankbot/tankbot/engine"
+)
+
+// boardReply builds the message that carries a game's board: header,
+// whose turn, clocks, outcome, the PNG and the action buttons.
+func (b *Bot) boardReply(ctx context.Context, r *req, g *gameRec, pos engine.Position, last engine.Move, head string, flip bool) (Reply, error) {
+	id := strconv.FormatInt(g.ID, 10)
+	desc := head
+	add := func(s string) {
+		if desc != "" {
+			desc += "\n"
+		}
+		desc += s
+	}
+	tc, _ := parseClock(g.Clock)
+	now := b.clk.Now()
+	if g.Status == gmActive {
+		turn := int(pos.Turn())
+		add(r.t("game.turn", g.user(turn).Name, r.t("game."+engine.Side(turn).String())))
+	} else {
+		add(resultText(r.loc, g))
+	}
+	e := &Embed{Title: r.t("game.title", id, g.Game+" "+variantLabelG(g)), Description: desc}
+	if !tc.untimed() {
+		e.Fields = append(e.Fields,
+			Field{Name: r.t("game.sideplayer", r.t("game.white"), g.White.Name), Value: fmtDuration(g.remaining(tc, 0, now)), Inline: true},
+			Field{Name: r.t("game.sideplayer", r.t("game.black"), g.Black.Name), Value: fmtDuration(g.remaining(tc, 1, now)), Inline: true})
+	}
+	if g.Last != "" {
+		e.Fields = append(e.Fields, Field{Name: r.t("game.lastmove"), Value: g.Last + suffix(pos), Inline: true})
+	}
+	e.Footer = r.t("game.ply", strconv.Itoa(g.Ply))
+	reply := Reply{Embed: e, GameID: g.ID, Board: true, Position: pos.Encode()}
+	png, err := renderPNG(pos, last, flip)
+	if err != nil {
+		b.log.Warn("render board", "game", g.ID, "err", err)
+	} else if png != nil {
+		name := "board-" + id + "-" + strconv.Itoa(g.Ply) + ".png"
+		reply.Files = []File{{Name: name, ContentType: "image/png", Data: png}}
+		e.Image = name
+		if b.cfg.PNGDir != "" {
+			path := filepath.Join(b.cfg.PNGDir, name)
+			if err := os.WriteFile(path, png, 0o644); err != nil {
+				b.log.Warn("write png", "path", path, "err", err)
+			}
+		}
+	}
+	if g.Status == gmActive {
+		reply.Components = b.gameButtons(r, g)
+	} else {
+		reply.Components = [][]Component{{{Kind: Button, CustomID: gameID(g.ID, g.Ply, "rematch"), Label: r.t("btn.rematch"), Style: Primary}}}
+	}
+	return reply, nil
+}
+
+func variantLabelG(g *gameRec) string {
+	if g.Variant != "" {
+		return g.Variant
+	}
+	return "custom"
+}
+
+func (b *Bot) gameButtons(r *req, g *gameRec) [][]Component {
+	row := []Component{
+		{Kind: Button, CustomID: gameID(g.ID, g.Ply, "type"), Label: r.t("btn.type"), Style: Primary},
+		{Kind: Button, CustomID: gameID(g.ID, g.Ply, "flip"), Label: r.t("btn.flip"), Style: Secondary},
+		{Kind: Button, CustomID: gameID(g.ID, g.Ply, "draw"), Label: r.t("btn.draw"), Style: Secondary},
+		{Kind: Button, CustomID: gameID(g.ID, g.Ply, "resign"), Label: r.t("btn.resign"), Style: Danger},
+	}
+	return [][]Component{row}
+}
+
+// resultText is "White wins — by resignation".
+func resultText(loc string, g *gameRec) string {
+	reason := g.Reason
+	if i18n.Has("reason." + g.Reason) {
+		reason = i18n.T(loc, "reason."+g.Reason)
+	}
+	return i18n.T(loc, "game.over", i18n.T(loc, "result."+g.Result), reason)
+}
+
+// turnPing is the new message that mentions the player to move, with their
+// deadline.
+func (b *Bot) turnPing(r *req, g *gameRec, tc timeControl) Reply {
+	pos, err := g.position()
+	side := g.Turn
+	if err == nil {
+		side = int(pos.Turn())
+	}
+	u := g.user(side)
+	id := strconv.FormatInt(g.ID, 10)
+	var text string
+	if d := g.deadline(tc); !d.IsZero() {
+		text = r.t("game.yourturn", "<@"+u.ID+">", id, discordTime(d))
+	} else {
+		text = r.t("game.yourturn.nodeadline", "<@"+u.ID+">", id)
+	}
+	return Reply{ChannelID: g.ChannelID, Content: text, Mentions: []string{u.ID}}
+}
+
+// scheduleClock schedules the flag-fall and reminders of the side to move.
+// Events carry the ply: those of an earlier turn are dropped when claimed.
+func (b *Bot) scheduleClock(ctx context.Context, g *gameRec, tc timeControl) error {
+	d := g.deadline(tc)
+	if d.IsZero() {
+		return nil
+	}
+	evs := []event{{Kind: evFlag, Ref: g.ID, Ply: g.Ply, Due: d}}
+	if tc.PerMove > 0 {
+		for _, before := range []time.Duration{24 * time.Hour, time.Hour} {
+			if tc.PerMove > before {
+				evs = append(evs, event{Kind: evRemind, Ref: g.ID, Ply: g.Ply, Due: d.Add(-before)})
+			}
+		}
+	} else if low := tc.Initial / 10; g.Remaining[g.Turn] > low {
+		evs = append(evs, event{Kind: evRemind, Ref: g.ID, Ply: g.Ply, Due: d.Add(-low)})
+	}
+	for _, e := range evs {
+		if err := b.st.schedule(ctx, e); err != nil {
+			return wrap("schedule", err)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,126 @@
+package bot
+
+import (
+	"context"
+	"strconv"
+
+	"github.com/tankbot/tankbot/engine"
+)
+
+// Takebacks: the player who just moved may ask to take that move back
+// before the opponent replies; the opponent accepts or declines with
+// buttons. Time is not refunded: the opponent's thinking time so far is
+// charged to them, and the requester's clock continues from what it showed.
+
+func init() {
+	extraCommands["takeback"] = func(b *Bot, ctx context.Context, r *req) ([]Reply, error) {
+		g, err := b.findGame(ctx, r)
+		if err != nil {
+			return nil, err
+		}
+		return b.askTakeback(ctx, r, g)
+	}
+	extraActions["tbyes"] = (*Bot).acceptTakeback
+	extraActions["tbno"] = func(b *Bot, ctx context.Context, r *req, g *gameRec, _ customID) ([]Reply, error) {
+		side, _ := g.player(r.User.ID)
+		if g.Takeback != 2-side {
+			return nil, refuse("takeback.none")
+		}
+		g.Takeback = 0
+		g.Rev++
+		if ok, err := b.st.saveGame(ctx, g, ""); err != nil || !ok {
+			return nil, orRaced(err)
+		}
+		return []Reply{{Update: true, Content: r.t("takeback.declined", r.User.Name)}}, nil
+	}
+}
+
+func (b *Bot) askTakeback(ctx context.Context, r *req, g *gameRec) ([]Reply, error) {
+	side, ok := g.player(r.User.ID)
+	if !ok {
+		return nil, refuse("refuse.notplayer", strconv.FormatInt(g.ID, 10))
+	}
+	if g.Status != gmActive {
+		return nil, refuse("refuse.finished", strconv.FormatInt(g.ID, 10))
+	}
+	pos, err := g.position()
+	if err != nil {
+		return nil, err
+	}
+	if g.Ply == 0 || int(pos.Turn()) == side {
+		return nil, refuse("takeback.nothing")
+	}
+	if g.Takeback == side+1 {
+		return nil, refuse("draw.pending")
+	}
+	g.Takeback = side + 1
+	g.Rev++
+	if ok, err := b.st.saveGame(ctx, g, ""); err != nil || !ok {
+		return nil, orRaced(err)
+	}
+	opp := g.user(1 - side)
+	return []Reply{{
+		Content:  r.t("takeback.asked", r.User.Name, "<@"+opp.ID+">"),
+		Mentions: []string{opp.ID},
+		Components: [][]Component{{
+			{Kind: Button, CustomID: gameID(g.ID, g.Ply, "tbyes"), Label: r.t("btn.accept"), Style: Success},
+			{Kind: Button, CustomID: gameID(g.ID, g.Ply, "tbno"), Label: r.t("btn.decline"), Style: Danger},
+		}},
+	}}, nil
+}
+
+func (b *Bot) acceptTakeback(ctx context.Context, r *req, g *gameRec, _ customID) ([]Reply, error) {
+	side, _ := g.player(r.User.ID)
+	if g.Takeback != 2-side {
+		return nil, refuse("takeback.none")
+	}
+	rules, _ := lookupGame(g.Game)
+	start, err := rules.Decode(g.Start)
+	if err != nil {
+		return nil, wrap("decode start", err)
+	}
+	log, err := b.st.moveLog(ctx, g.ID)
+	if err != nil || len(log) == 0 {
+		return nil, wrap("move log", err)
+	}
+	prev, err := engine.Replay(start, log[:len(log)-1])
+	if err != nil {
+		return nil, wrap("replay", err)
+	}
+	tc, _ := parseClock(g.Clock)
+	now := b.clk.Now()
+	if tc.Initial > 0 {
+		g.Remaining[side] = max(0, g.Remaining[side]-now.Sub(g.TurnStart))
+	}
+	mover := int(prev.Position().Turn())
+	g.Pos = prev.Position().Encode()
+	g.Turn = int(prev.Position().Turn())
+	g.Ply--
+	g.Moves[mover]--
+	g.Last = ""
+	if n := len(log); n >= 2 {
+		g.Last = log[n-2]
+	}
+	g.TurnStart = now
+	g.Takeback, g.DrawOffer = 0, 0
+	g.Rev++
+	ok, err := b.st.takeBack(ctx, g)
+	if err != nil || !ok {
+		return nil, orRaced(err)
+	}
+	if err := b.st.cancelEvents(ctx, g.ID, evFlag, evRemind); err != nil {
+		return nil, wrap("cancel events", err)
+	}
+	if err := b.scheduleClock(ctx, g, tc); err != nil {
+		return nil, err
+	}
+	_, last, err := b.replayLast(ctx, g)
+	if err != nil {
+		return nil, err
+	}
+	reply, err := b.boardReply(ctx, r, g, prev.Position(), last, r.t("takeback.done"), false)
+	if err != nil {
+		return nil, err
+	}
+	return []Reply{reply, b.turnPing(r, g, tc)}, nil
+}

@@ -1,0 +1,188 @@
+package bot
+
+import (
+	"context"
+	"errors"
+	"time"
+)
+
+// This file is the contract between the transport-free handlers and the
+// transports that drive them (the Discord adapter, the console, tests). A
+// transport turns what a user did into a Command, hands it to Bot.Handle (or
+// Bot.Suggest for autocomplete) and sends the Replies back; out-of-band posts
+// (flag-falls, reminders, expiries) go through the transport's Notifier.
+
+// User is a person (or a bot account) as the transport knows them.
+type User struct {
+	ID   string
+	Name string // display name, for messages and thread names
+	Bot  bool   // true for bot accounts: they cannot be challenged
+}
+
+// Kind says what sort of interaction a Command comes from.
+type Kind int
+
+const (
+	// KindSlash is a slash command (/move e2 > e5n) or a console line.
+	KindSlash Kind = iota
+	// KindComponent is a click on a button or a choice in a select menu.
+	KindComponent
+	// KindModal is a submitted form (the "type a move" modal).
+	KindModal
+)
+
+// Command is one thing a user did, free of any transport.
+type Command struct {
+	Kind Kind
+	// Name is the slash command without its slash ("challenge", "move", ...).
+	// For components and modals it is empty and CustomID says what was clicked.
+	Name string
+	// Options are the slash command's options by name, as text; a user
+	// option holds the user's id and its details are in Users.
+	Options map[string]string
+	// Users holds the users named in options, by id.
+	Users map[string]User
+	// CustomID is the component's or modal's custom id (1-100 characters),
+	// e.g. "g:42:17:resign" or "c:7:accept".
+	CustomID string
+	// Values are a select menu's chosen values, or a modal's fields in order.
+	Values []string
+
+	User      User
+	GuildID   string
+	ChannelID string // the channel, or the thread when used inside a thread
+	ThreadID  string // set (equal to ChannelID) when used inside a thread
+	ParentID  string // the thread's parent channel, when ThreadID is set
+	MessageID string // for components: the message the component is on
+	Locale    string // the user's Discord locale ("en-US", "th", "pt-BR")
+}
+
+// Reply is one message the transport sends back.
+type Reply struct {
+	// Ephemeral replies are seen only by the user who acted (errors and
+	// refusals always are).
+	Ephemeral bool
+	// Update asks the transport to edit the message the component is on
+	// instead of sending a new one.
+	Update  bool
+	Content string
+	Embed   *Embed
+	Files   []File
+	// Components are rows of buttons or one select menu per row (Discord
+	// allows 5 rows, 5 buttons a row, 25 options a menu).
+	Components [][]Component
+	// Mentions are the user ids this message may ping; nobody else is
+	// pinged whatever the content says.
+	Mentions []string
+	// ChannelID, when set, sends the reply as a new message in that channel
+	// rather than as the interaction's response (used for turn pings and for
+	// the first board of a game in its new thread).
+	ChannelID string
+	// Modal, when set, opens a form instead of sending a message.
+	Modal *Modal
+	// GameID and Board mark the reply that carries a game's board, so the
+	// transport can record the message id (SetBoardMessage) after sending.
+	GameID int64
+	Board  bool
+	// Position is the encoded position a Board reply shows, for transports
+	// that draw text (the console).
+	Position string
+}
+
+// Embed is a rich message block.
+type Embed struct {
+	Title       string
+	Description string
+	Fields      []Field
+	Color       int
+	Image       string // name of an attached File to show ("board.png")
+	Footer      string
+}
+
+// Field is one name/value pair of an embed.
+type Field struct {
+	Name, Value string
+	Inline      bool
+}
+
+// File is an attachment.
+type File struct {
+	Name        string
+	ContentType string
+	Data        []byte
+}
+
+// ComponentKind distinguishes buttons from select menus.
+type ComponentKind int
+
+const (
+	Button ComponentKind = iota
+	Select
+)
+
+// Style of a button.
+type Style int
+
+const (
+	Primary Style = iota
+	Secondary
+	Success
+	Danger
+)
+
+// Component is a button or a select menu.
+type Component struct {
+	Kind        ComponentKind
+	CustomID    string
+	Label       string // button label or menu placeholder
+	Style       Style
+	Disabled    bool
+	Options     []Option // select menu options (at most 25)
+	Placeholder string
+}
+
+// Option is one choice of a select menu.
+type Option struct {
+	Label, Value, Description string
+}
+
+// Modal is a form with text inputs.
+type Modal struct {
+	CustomID string
+	Title    string
+	Inputs   []Input
+}
+
+// Input is one text field of a modal.
+type Input struct {
+	CustomID    string
+	Label       string
+	Placeholder string
+	Required    bool
+}
+
+// Choice is one autocomplete suggestion: Name is shown, Value is inserted.
+type Choice struct {
+	Name, Value string
+}
+
+// Notifier is implemented by a transport for everything that is not an
+// answer to an interaction: flag-falls, reminders, expiries and turn pings
+// after Discord's 15-minute interaction window, and the game's own thread.
+type Notifier interface {
+	// Post sends r as a new message in channelID and returns its id.
+	Post(ctx context.Context, channelID string, r Reply) (messageID string, err error)
+	// CreateThread opens a public thread under channelID (on the message
+	// messageID when set) and returns its id. A transport that cannot
+	// returns ErrNoThreads (wrapped) and the game is played in the channel.
+	CreateThread(ctx context.Context, channelID, messageID, name string) (threadID string, err error)
+}
+
+// Clock is the time source; tests inject a fake one so they never sleep.
+type Clock interface {
+	Now() time.Time
+}
+
+// ErrNoThreads is returned (wrapped) by Notifier.CreateThread when the bot
+// may not create threads in that channel.
+var ErrNoThreads = errors.New("cannot create threads here")

@@ -1,0 +1,59 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/tankbot/tankbot/bot"
+	"github.com/tankbot/tankbot/bot/console"
+)
+
+func init() {
+	register("play", "play locally: a hot-seat game, or any bot command as text", func(args []string, stdout, stderr io.Writer) error {
+		return runPlay(context.Background(), args, os.Stdin, stdout, stderr)
+	})
+}
+
+// runPlay is the play subcommand with its input injected (tests feed it).
+func runPlay(ctx context.Context, args []string, in io.Reader, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("play", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	db := fs.String("db", bot.DefaultPath(), "SQLite database file")
+	pngDir := fs.String("png", filepath.Join(os.TempDir(), "tankbot-boards"), "directory for board images")
+	game := fs.String("game", "tank", "game of the hot-seat game")
+	mapName := fs.String("map", "", "map or start position of the hot-seat game (default: the game's first)")
+	clock := fs.String("clock", "untimed", "clock of the hot-seat game")
+	lang := fs.String("lang", "en", "language: en, th, pt-BR")
+	noGame := fs.Bool("no-game", false, "start no hot-seat game; type commands like 'alice: /challenge bob'")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return fmt.Errorf("unexpected arguments %q", fs.Args())
+	}
+	if err := os.MkdirAll(*pngDir, 0o755); err != nil {
+		return fmt.Errorf("png dir: %w", err)
+	}
+	st, err := bot.OpenSQLite(*db)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	clk := console.NewClock(time.Time{})
+	c := &console.Console{Out: stdout, Clock: clk, PNGDir: *pngDir, Guild: "local", Channel: "table", Locale: *lang}
+	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
+	c.Bot = bot.New(bot.Config{PNGDir: *pngDir, DefaultLocale: *lang}, st, clk, c, log)
+	fmt.Fprintf(stdout, "tankbot play — database %s, boards in %s. Type moves like 'e3 > e5n', commands like 'alice: /board', 'quit' to leave.\n", *db, *pngDir)
+	if !*noGame {
+		if err := c.HotSeat(ctx, *game, *mapName, *clock); err != nil {
+			return err
+		}
+	}
+	return c.Run(ctx, in)
+}

@@ -1,0 +1,54 @@
+package main
+
+// render draws a position as a PNG with the bot's renderer.
+
+import (
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/tankbot/tankbot/imaging"
+)
+
+func init() {
+	register("render", "draw a position as a PNG (--game --position [--last MOVE] [--flip] --out FILE|-)", runRender)
+}
+
+// runRender draws --position, or, with --last, the position after that move
+// (which must be legal in --position) with the move highlighted.
+func runRender(args []string, stdout, _ io.Writer) error {
+	g := newGameFlags("render")
+	last := g.fs.String("last", "", "a move legal in --position: draw the position after it, with the move highlighted")
+	flip := g.fs.Bool("flip", false, "draw from Black's side")
+	out := g.fs.String("out", "", "PNG file to write, - for standard output")
+	pos, err := g.parse(args)
+	if err != nil {
+		return err
+	}
+	if *out == "" {
+		return fmt.Errorf("--out is required (a file name, or - for standard output)")
+	}
+	opt := imaging.Options{Flip: *flip}
+	if *last != "" {
+		m, err := pos.ParseMove(*last)
+		if err != nil {
+			return fmt.Errorf("--last %q: %w", *last, err)
+		}
+		if pos, err = pos.Play(m); err != nil {
+			return fmt.Errorf("--last %q: %w", *last, err)
+		}
+		opt.Last = m
+	}
+	png, err := imaging.Render(pos, opt)
+	if err != nil {
+		return err
+	}
+	if *out == "-" {
+		_, err = stdout.Write(png)
+		return err
+	}
+	if err := os.WriteFile(*out, png, 0o644); err != nil {
+		return fmt.Errorf("write %s: %w", *out, err)
+	}
+	return nil
+}

@@ -1,0 +1,53 @@
+package games
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestLookup(t *testing.T) {
+	r, err := Lookup(" Tank ")
+	if err != nil || r.Name() != "tank" {
+		t.Fatalf("Lookup(tank) = %v, %v", r, err)
+	}
+	_, err = Lookup("chess")
+	if err == nil || !strings.Contains(err.Error(), "known games: tank") {
+		t.Errorf("Lookup(chess) error %v", err)
+	}
+	seen := map[string]bool{}
+	for _, g := range All() {
+		if seen[g.Name()] {
+			t.Errorf("game %s listed twice", g.Name())
+		}
+		seen[g.Name()] = true
+		if len(g.Variants()) == 0 {
+			t.Errorf("game %s has no variants", g.Name())
+		}
+	}
+}
+
+func TestPosition(t *testing.T) {
+	r, _ := Lookup("tank")
+	def, err := Position(r, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	named, err := Position(r, "BASIC16")
+	if err != nil || named.Encode() != def.Encode() {
+		t.Fatalf("default and basic16 differ: %v", err)
+	}
+	b20, err := Position(r, "basic20")
+	if err != nil {
+		t.Fatal(err)
+	}
+	enc, err := Position(r, b20.Encode())
+	if err != nil || enc.Encode() != b20.Encode() {
+		t.Fatalf("encoded position: %v", err)
+	}
+	if _, err := Position(r, "basic99"); err == nil || !strings.Contains(err.Error(), "basic16, basic20") {
+		t.Errorf("unknown variant error %v", err)
+	}
+	if _, err := Position(r, "x/y w"); err == nil || !strings.Contains(err.Error(), "tank position") {
+		t.Errorf("bad position error %v", err)
+	}
+}

@@ -1,0 +1,139 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+// TestConcurrentMoves has many goroutines race to append to the same games:
+// each ply must have exactly one winner and every log must be gapless.
+func TestConcurrentMoves(t *testing.T) {
+	ctx := context.Background()
+	s := open(t, filepath.Join(t.TempDir(), "t.db"), nil)
+	const games, workers, plies = 4, 6, 30
+	ids := make([]int64, games)
+	for i := range ids {
+		g, err := s.CreateGame(ctx, newGame(fmt.Sprint("c", i), "a", "b"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		ids[i] = g.ID
+	}
+	var wins [games][plies + 1]atomic.Int32
+	var wg sync.WaitGroup
+	for w := range workers {
+		for gi, id := range ids {
+			wg.Go(func() {
+				for {
+					g, err := s.Game(ctx, id)
+					if err != nil {
+						t.Error(err)
+						return
+					}
+					if g.Ply >= plies {
+						return
+					}
+					n := g.Ply + 1
+					err = s.AppendMove(ctx, id, g.Ply, MoveRecord{Side: g.Ply % 2, Notation: fmt.Sprintf("w%d-%d", w, n), Position: fmt.Sprint("p", n)}, GameUpdate{})
+					switch {
+					case err == nil:
+						wins[gi][n].Add(1)
+					case errors.Is(err, ErrStalePly):
+					default:
+						t.Error(err)
+						return
+					}
+				}
+			})
+		}
+	}
+	wg.Wait()
+	for gi, id := range ids {
+		g, ms, err := s.LoadGame(ctx, id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if g.Ply != plies || len(ms) != plies || g.Position != fmt.Sprint("p", plies) {
+			t.Fatalf("game %d: ply %d, %d moves", id, g.Ply, len(ms))
+		}
+		for i, m := range ms {
+			if m.Ply != i+1 {
+				t.Fatalf("game %d: log gap at %d: %+v", id, i, m)
+			}
+			if c := wins[gi][i+1].Load(); c != 1 {
+				t.Fatalf("game %d ply %d: %d winners", id, i+1, c)
+			}
+		}
+	}
+}
+
+// TestConcurrentAccept: only one of many simultaneous accepts wins.
+func TestConcurrentAccept(t *testing.T) {
+	ctx := context.Background()
+	s := open(t, filepath.Join(t.TempDir(), "t.db"), nil)
+	c, err := s.CreateChallenge(ctx, Challenge{Challenger: "a", Kind: "tank", Channel: "c", Expires: t0})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var won atomic.Int32
+	var wg sync.WaitGroup
+	for i := range 8 {
+		wg.Go(func() {
+			_, err := s.AcceptChallenge(ctx, c.ID, newGame("c", "a", fmt.Sprint("u", i)))
+			switch {
+			case err == nil:
+				won.Add(1)
+			case !errors.Is(err, ErrNotPending):
+				t.Error(err)
+			}
+		})
+	}
+	wg.Wait()
+	if won.Load() != 1 {
+		t.Fatalf("%d accepts won", won.Load())
+	}
+	if gs, _ := s.ChannelGames(ctx, "c"); len(gs) != 1 {
+		t.Fatalf("%d games created", len(gs))
+	}
+}
+
+// TestConcurrentClaims: schedulers racing on one file each get a due event
+// at most once, and together all of them.
+func TestConcurrentClaims(t *testing.T) {
+	ctx := context.Background()
+	s := open(t, filepath.Join(t.TempDir(), "t.db"), nil)
+	const n = 200
+	for i := range n {
+		if _, err := s.Schedule(ctx, Event{Kind: "flag", Ref: int64(i), Due: t0}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var seen [n]atomic.Int32
+	var wg sync.WaitGroup
+	for range 6 {
+		wg.Go(func() {
+			for range 20 {
+				es, err := s.ClaimDue(ctx, t0, time.Hour)
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				for _, e := range es {
+					seen[e.Ref].Add(1)
+				}
+			}
+		})
+	}
+	wg.Wait()
+	for i := range seen {
+		if c := seen[i].Load(); c != 1 {
+			t.Fatalf("event %d claimed %d times", i, c)
+		}
+	}
+}

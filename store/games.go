@@ -1,0 +1,396 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/tankbot/tankbot/store/clock"
+)
+
+// Game statuses.
+const (
+	StatusActive   = "active"
+	StatusFinished = "finished"
+)
+
+// Game is one game's row. Positions are the engine's encoded positions; the
+// store never looks inside them.
+type Game struct {
+	ID         int64
+	Rev        int64 // bumped by every write; UpdateGame compares it
+	Kind       string
+	Variant    string
+	Guild      string
+	Channel    string
+	Thread     string    // "" when not played in a thread
+	Players    [2]string // Discord user id playing side 0 and side 1
+	Start      string
+	Position   string // after Ply moves
+	Ply        int
+	Status     string
+	Result     string
+	Reason     string
+	Clock      string // clock.Settings.String()
+	ClockState clock.State
+	DrawOffer  int // 0 none, 1 side 0 offers, 2 side 1 offers
+	Takeback   int // same encoding
+	MessageID  string
+	Extra      string // opaque to the store (caller's JSON)
+	Created    time.Time
+	Updated    time.Time
+}
+
+// MoveRecord is one entry of a game's append-only log.
+type MoveRecord struct {
+	Ply      int // 1 for the first move
+	Side     int
+	Notation string
+	Position string // after the move
+	Spent    time.Duration
+	At       time.Time
+}
+
+// Outcome ends a game.
+type Outcome struct {
+	Result string
+	Reason string
+}
+
+// GameUpdate is the mutable part of a game written with a move, takeback or
+// update. Every field is written as given, except that an empty MessageID
+// keeps the stored one.
+type GameUpdate struct {
+	Position   string // ignored by UpdateGame (the position changes only with the log)
+	ClockState clock.State
+	DrawOffer  int
+	Takeback   int
+	MessageID  string
+	Extra      string
+	Outcome    *Outcome // non-nil finishes the game in the same transaction
+}
+
+const gameCols = `id, rev, kind, variant, guild, channel, thread, player0, player1, start_pos, pos, ply, status, result, reason,
+	clock, left0, left1, turn_start, to_move, draw_offer, takeback, message_id, extra, created_at, updated_at`
+
+type scanner interface{ Scan(...any) error }
+
+func scanGame(r scanner) (*Game, error) {
+	var g Game
+	var l0, l1, ts, created, updated int64
+	err := r.Scan(&g.ID, &g.Rev, &g.Kind, &g.Variant, &g.Guild, &g.Channel, &g.Thread, &g.Players[0], &g.Players[1],
+		&g.Start, &g.Position, &g.Ply, &g.Status, &g.Result, &g.Reason, &g.Clock, &l0, &l1, &ts, &g.ClockState.ToMove,
+		&g.DrawOffer, &g.Takeback, &g.MessageID, &g.Extra, &created, &updated)
+	if err != nil {
+		return nil, err
+	}
+	g.ClockState.Left = [2]time.Duration{time.Duration(l0), time.Duration(l1)}
+	g.ClockState.TurnStart = fromNanos(ts)
+	g.Created, g.Updated = fromNanos(created), fromNanos(updated)
+	return &g, nil
+}
+
+// CreateGame inserts g (ID, Rev, Ply, times are set by the store; Position
+// defaults to Start, Status to active) and returns it as stored.
+// ErrActiveGameExists when the thread, or the pair in the channel, already
+// has an active game.
+func (s *Store) CreateGame(ctx context.Context, g Game) (*Game, error) {
+	var out *Game
+	err := s.tx(ctx, func(tx *sql.Tx) error {
+		var err error
+		out, err = s.insertGame(ctx, tx, g)
+		return err
+	})
+	return out, err
+}
+
+func (s *Store) insertGame(ctx context.Context, tx *sql.Tx, g Game) (*Game, error) {
+	now := s.now()
+	if g.Position == "" {
+		g.Position = g.Start
+	}
+	if g.Status == "" {
+		g.Status = StatusActive
+	}
+	if g.Clock == "" {
+		g.Clock = "none"
+	}
+	row := tx.QueryRowContext(ctx, `INSERT INTO games(kind, variant, guild, channel, thread, player0, player1, start_pos, pos, ply, status,
+		result, reason, clock, left0, left1, turn_start, to_move, draw_offer, takeback, message_id, extra, created_at, updated_at)
+		VALUES(?,?,?,?,?,?,?,?,?,0,?,?,?,?,?,?,?,?,?,?,?,?,?,?) RETURNING `+gameCols,
+		g.Kind, g.Variant, g.Guild, g.Channel, g.Thread, g.Players[0], g.Players[1], g.Start, g.Position, g.Status,
+		g.Result, g.Reason, g.Clock, int64(g.ClockState.Left[0]), int64(g.ClockState.Left[1]), nanos(g.ClockState.TurnStart),
+		g.ClockState.ToMove, g.DrawOffer, g.Takeback, g.MessageID, g.Extra, now.UnixNano(), now.UnixNano())
+	out, err := scanGame(row)
+	if isUnique(err) {
+		return nil, fmt.Errorf("create game in %s: %w", g.Channel, ErrActiveGameExists)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("create game: %w", err)
+	}
+	return out, nil
+}
+
+// Game reads one game; ErrNotFound when absent.
+func (s *Store) Game(ctx context.Context, id int64) (*Game, error) {
+	g, err := scanGame(s.r.QueryRowContext(ctx, `SELECT `+gameCols+` FROM games WHERE id=?`, id))
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, fmt.Errorf("game %d: %w", id, ErrNotFound)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("game %d: %w", id, err)
+	}
+	return g, nil
+}
+
+// LoadGame reads a game and its whole move log in one read transaction, so
+// the two agree.
+func (s *Store) LoadGame(ctx context.Context, id int64) (*Game, []MoveRecord, error) {
+	tx, err := s.r.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
+	if err != nil {
+		return nil, nil, fmt.Errorf("load game %d: %w", id, err)
+	}
+	defer tx.Rollback()
+	g, err := scanGame(tx.QueryRowContext(ctx, `SELECT `+gameCols+` FROM games WHERE id=?`, id))
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, nil, fmt.Errorf("game %d: %w", id, ErrNotFound)
+	}
+	if err != nil {
+		return nil, nil, fmt.Errorf("load game %d: %w", id, err)
+	}
+	ms, err := moves(ctx, tx, id)
+	if err != nil {
+		return nil, nil, fmt.Errorf("load game %d: %w", id, err)
+	}
+	return g, ms, nil
+}
+
+// Moves is a game's log in ply order.
+func (s *Store) Moves(ctx context.Context, id int64) ([]MoveRecord, error) {
+	ms, err := moves(ctx, s.r, id)
+	if err != nil {
+		return nil, fmt.Errorf("moves of game %d: %w", id, err)
+	}
+	return ms, nil
+}
+
+type querier interface {
+	QueryContext(context.Context, string, ...any) (*sql.Rows, error)
+}
+
+func moves(ctx context.Context, q querier, id int64) ([]MoveRecord, error) {
+	rows, err := q.QueryContext(ctx, `SELECT ply, side, notation, pos, spent, at FROM moves WHERE game_id=? ORDER BY ply`, id)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []MoveRecord
+	for rows.Next() {
+		var m MoveRecord
+		var spent, at int64
+		if err := rows.Scan(&m.Ply, &m.Side, &m.Notation, &m.Position, &spent, &at); err != nil {
+			return nil, err
+		}
+		m.Spent, m.At = time.Duration(spent), fromNanos(at)
+		out = append(out, m)
+	}
+	return out, rows.Err()
+}
+
+// casUpdate writes u onto game id if its ply is still expectedPly, setting
+// the ply to newPly; ErrStalePly (or ErrNotFound) otherwise.
+func (s *Store) casUpdate(ctx context.Context, tx *sql.Tx, id int64, expectedPly, newPly int, u GameUpdate) error {
+	status, result, reason := StatusActive, "", ""
+	if u.Outcome != nil {
+		status, result, reason = StatusFinished, u.Outcome.Result, u.Outcome.Reason
+	}
+	res, err := tx.ExecContext(ctx, `UPDATE games SET rev=rev+1, pos=?, ply=?, status=?, result=?, reason=?, left0=?, left1=?, turn_start=?,
+		to_move=?, draw_offer=?, takeback=?, message_id=COALESCE(NULLIF(?, ''), message_id), extra=?, updated_at=? WHERE id=? AND ply=? AND status=?`,
+		u.Position, newPly, status, result, reason, int64(u.ClockState.Left[0]), int64(u.ClockState.Left[1]), nanos(u.ClockState.TurnStart),
+		u.ClockState.ToMove, u.DrawOffer, u.Takeback, u.MessageID, u.Extra, s.now().UnixNano(), id, expectedPly, StatusActive)
+	if err != nil {
+		return err
+	}
+	if n, err := res.RowsAffected(); err != nil || n == 1 {
+		return err
+	}
+	return staleOrMissing(ctx, tx, id)
+}
+
+func staleOrMissing(ctx context.Context, tx *sql.Tx, id int64) error {
+	var one int
+	if err := tx.QueryRowContext(ctx, `SELECT 1 FROM games WHERE id=?`, id).Scan(&one); errors.Is(err, sql.ErrNoRows) {
+		return ErrNotFound
+	}
+	return ErrStalePly
+}
+
+// AppendMove records m as ply expectedPly+1 and writes u (u.Position should
+// be m.Position), all in one transaction, if the game is active and still at
+// expectedPly. Otherwise nothing changes and the error is ErrStalePly.
+func (s *Store) AppendMove(ctx context.Context, gameID int64, expectedPly int, m MoveRecord, u GameUpdate) error {
+	m.Ply = expectedPly + 1
+	if u.Position == "" {
+		u.Position = m.Position
+	}
+	if m.At.IsZero() {
+		m.At = s.now()
+	}
+	err := s.tx(ctx, func(tx *sql.Tx) error {
+		if err := s.casUpdate(ctx, tx, gameID, expectedPly, m.Ply, u); err != nil {
+			return err
+		}
+		_, err := tx.ExecContext(ctx, `INSERT INTO moves(game_id, ply, side, notation, pos, spent, at) VALUES(?,?,?,?,?,?,?)`,
+			gameID, m.Ply, m.Side, m.Notation, m.Position, int64(m.Spent), nanos(m.At))
+		if isUnique(err) {
+			return ErrStalePly
+		}
+		return err
+	})
+	if err != nil {
+		return fmt.Errorf("append move %d to game %d: %w", m.Ply, gameID, err)
+	}
+	return nil
+}
+
+// Takeback drops the last n moves of an active game at expectedPly and
+// writes u; u.Position defaults to the position after the remaining log (or
+// the start).
+func (s *Store) Takeback(ctx context.Context, gameID int64, expectedPly, n int, u GameUpdate) error {
+	if n < 1 || n > expectedPly {
+		return fmt.Errorf("take back %d of %d moves in game %d: out of range", n, expectedPly, gameID)
+	}
+	newPly := expectedPly - n
+	err := s.tx(ctx, func(tx *sql.Tx) error {
+		if u.Position == "" {
+			q := `SELECT pos FROM moves WHERE game_id=? AND ply=?`
+			args := []any{gameID, newPly}
+			if newPly == 0 {
+				q, args = `SELECT start_pos FROM games WHERE id=?`, []any{gameID}
+			}
+			if err := tx.QueryRowContext(ctx, q, args...).Scan(&u.Position); errors.Is(err, sql.ErrNoRows) {
+				return staleOrMissing(ctx, tx, gameID)
+			} else if err != nil {
+				return err
+			}
+		}
+		if err := s.casUpdate(ctx, tx, gameID, expectedPly, newPly, u); err != nil {
+			return err
+		}
+		_, err := tx.ExecContext(ctx, `DELETE FROM moves WHERE game_id=? AND ply>?`, gameID, newPly)
+		return err
+	})
+	if err != nil {
+		return fmt.Errorf("take back %d moves in game %d: %w", n, gameID, err)
+	}
+	return nil
+}
+
+// FinishGame ends an active game still at expectedPly with o.
+func (s *Store) FinishGame(ctx context.Context, gameID int64, expectedPly int, o Outcome) error {
+	err := s.tx(ctx, func(tx *sql.Tx) error {
+		res, err := tx.ExecContext(ctx, `UPDATE games SET rev=rev+1, status=?, result=?, reason=?, draw_offer=0, takeback=0, updated_at=?
+			WHERE id=? AND ply=? AND status=?`, StatusFinished, o.Result, o.Reason, s.now().UnixNano(), gameID, expectedPly, StatusActive)
+		if err != nil {
+			return err
+		}
+		if n, err := res.RowsAffected(); err != nil || n == 1 {
+			return err
+		}
+		return staleOrMissing(ctx, tx, gameID)
+	})
+	if err != nil {
+		return fmt.Errorf("finish game %d: %w", gameID, err)
+	}
+	return nil
+}
+
+// UpdateGame writes u's offers, clock state, message id and extra (not the
+// position) if the game's revision is still expectedRev; ErrStalePly
+// otherwise. A non-nil u.Outcome finishes the game.
+func (s *Store) UpdateGame(ctx context.Context, gameID, expectedRev int64, u GameUpdate) error {
+	status, result, reason := StatusActive, "", ""
+	if u.Outcome != nil {
+		status, result, reason = StatusFinished, u.Outcome.Result, u.Outcome.Reason
+	}
+	err := s.tx(ctx, func(tx *sql.Tx) error {
+		res, err := tx.ExecContext(ctx, `UPDATE games SET rev=rev+1, status=?, result=?, reason=?, left0=?, left1=?, turn_start=?, to_move=?,
+			draw_offer=?, takeback=?, message_id=COALESCE(NULLIF(?, ''), message_id), extra=?, updated_at=? WHERE id=? AND rev=? AND status=?`,
+			status, result, reason, int64(u.ClockState.Left[0]), int64(u.ClockState.Left[1]), nanos(u.ClockState.TurnStart), u.ClockState.ToMove,
+			u.DrawOffer, u.Takeback, u.MessageID, u.Extra, s.now().UnixNano(), gameID, expectedRev, StatusActive)
+		if err != nil {
+			return err
+		}
+		if n, err := res.RowsAffected(); err != nil || n == 1 {
+			return err
+		}
+		return staleOrMissing(ctx, tx, gameID)
+	})
+	if err != nil {
+		return fmt.Errorf("update game %d: %w", gameID, err)
+	}
+	return nil
+}
+
+// SetMessageID records the board message of a game (any status).
+func (s *Store) SetMessageID(ctx context.Context, gameID int64, messageID string) error {
+	return s.tx(ctx, func(tx *sql.Tx) error {
+		res, err := tx.ExecContext(ctx, `UPDATE games SET message_id=?, updated_at=? WHERE id=?`, messageID, s.now().UnixNano(), gameID)
+		if err != nil {
+			return fmt.Errorf("set message of game %d: %w", gameID, err)
+		}
+		if n, _ := res.RowsAffected(); n == 0 {
+			return fmt.Errorf("game %d: %w", gameID, ErrNotFound)
+		}
+		return nil
+	})
+}
+
+func (s *Store) games(ctx context.Context, q string, args ...any) ([]*Game, error) {
+	rows, err := s.r.QueryContext(ctx, `SELECT `+gameCols+` FROM games WHERE `+q, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []*Game
+	for rows.Next() {
+		g, err := scanGame(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, g)
+	}
+	return out, rows.Err()
+}
+
+// ActiveGames are a guild's active games, oldest first.
+func (s *Store) ActiveGames(ctx context.Context, guild string) ([]*Game, error) {
+	gs, err := s.games(ctx, `guild=? AND status=? ORDER BY id`, guild, StatusActive)
+	if err != nil {
+		return nil, fmt.Errorf("active games of %s: %w", guild, err)
+	}
+	return gs, nil
+}
+
+// ChannelGames are the active games played in a channel or thread.
+func (s *Store) ChannelGames(ctx context.Context, channel string) ([]*Game, error) {
+	gs, err := s.games(ctx, `(channel=? OR thread=?) AND status=? ORDER BY id`, channel, channel, StatusActive)
+	if err != nil {
+		return nil, fmt.Errorf("games in %s: %w", channel, err)
+	}
+	return gs, nil
+}
+
+// LastGame is user's most recent game (any status) in a channel or thread.
+func (s *Store) LastGame(ctx context.Context, user, channel string) (*Game, error) {
+	gs, err := s.games(ctx, `(channel=? OR thread=?) AND (player0=? OR player1=?) ORDER BY id DESC LIMIT 1`, channel, channel, user, user)
+	if err != nil {
+		return nil, fmt.Errorf("last game of %s in %s: %w", user, channel, err)
+	}
+	if len(gs) == 0 {
+		return nil, fmt.Errorf("last game of %s in %s: %w", user, channel, ErrNotFound)
+	}
+	return gs[0], nil
+}

@@ -1,0 +1,223 @@
+// Package store keeps tankbot's games, move logs, challenges, scheduled
+// events, players and settings in one SQLite file. It knows nothing of game
+// rules: positions and moves are opaque strings.
+package store
+
+import (
+	"context"
+	"database/sql"
+	"embed"
+	"errors"
+	"fmt"
+	"net/url"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/mattn/go-sqlite3"
+)
+
+// Errors callers branch on (errors.Is).
+var (
+	ErrNotFound           = errors.New("store: not found")
+	ErrStalePly           = errors.New("store: the game moved on (stale ply)")
+	ErrActiveGameExists   = errors.New("store: an active game already exists there for these players")
+	ErrNotPending         = errors.New("store: challenge is no longer pending")
+	ErrDuplicateChallenge = errors.New("store: a pending challenge between these players already exists")
+	ErrSchemaTooNew       = errors.New("store: database schema is newer than this binary")
+)
+
+//go:embed migrations/*.sql
+var migrationFS embed.FS
+
+// Store is an open database. Writes go through one connection (SQLite has
+// one writer; queueing in database/sql beats busy retries), reads through a
+// small pool that WAL lets run beside the writer.
+type Store struct {
+	w, r *sql.DB
+	path string
+	now  func() time.Time
+}
+
+// Option configures Open.
+type Option func(*Store)
+
+// WithNow sets the time source for created/updated stamps (tests).
+func WithNow(now func() time.Time) Option { return func(s *Store) { s.now = now } }
+
+// DefaultPath is where the database lives unless configured:
+// $XDG_CONFIG_HOME/tankbot/tankbot.db (os.UserConfigDir), else ./tankbot.db.
+func DefaultPath() string {
+	if dir, err := os.UserConfigDir(); err == nil {
+		return filepath.Join(dir, "tankbot", "tankbot.db")
+	}
+	return "tankbot.db"
+}
+
+// Open opens (creating it and its directory if needed) the database at path
+// and brings its schema up to date.
+func Open(ctx context.Context, path string, opts ...Option) (*Store, error) {
+	s := &Store{path: path, now: time.Now}
+	for _, o := range opts {
+		o(s)
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return nil, fmt.Errorf("open %s: %w", path, err)
+	}
+	base := "file:" + (&url.URL{Path: path}).EscapedPath() + "?_journal_mode=WAL&_busy_timeout=10000&_foreign_keys=on&_synchronous=NORMAL"
+	w, err := sql.Open("sqlite3", base+"&_txlock=immediate")
+	if err != nil {
+		return nil, fmt.Errorf("open %s: %w", path, err)
+	}
+	w.SetMaxOpenConns(1)
+	w.SetConnMaxIdleTime(0)
+	if err := migrate(ctx, w, s.now); err != nil {
+		w.Close()
+		return nil, fmt.Errorf("open %s: %w", path, err)
+	}
+	r, err := sql.Open("sqlite3", base+"&_query_only=true")
+	if err != nil {
+		w.Close()
+		return nil, fmt.Errorf("open %s: %w", path, err)
+	}
+	r.SetMaxOpenConns(4)
+	s.w, s.r = w, r
+	return s, nil
+}
+
+// Close closes both pools.
+func (s *Store) Close() error {
+	return errors.Join(s.r.Close(), s.w.Close())
+}
+
+// Path is the database file.
+func (s *Store) Path() string { return s.path }
+
+type migration struct {
+	version int
+	name    string
+}
+
+func migrations() ([]migration, error) {
+	entries, err := migrationFS.ReadDir("migrations")
+	if err != nil {
+		return nil, err
+	}
+	var out []migration
+	for _, e := range entries {
+		num, _, ok := strings.Cut(e.Name(), "_")
+		v, err := strconv.Atoi(num)
+		if !ok || err != nil || !strings.HasSuffix(e.Name(), ".sql") {
+			return nil, fmt.Errorf("migration file %q is not NNNN_name.sql", e.Name())
+		}
+		out = append(out, migration{v, e.Name()})
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].version < out[j].version })
+	for i, m := range out {
+		if m.version != i+1 {
+			return nil, fmt.Errorf("migrations are not numbered 1..n: %s", m.name)
+		}
+	}
+	return out, nil
+}
+
+// migrate applies, in order and each in its own transaction with its
+// schema_version row, the embedded migrations the database has not seen.
+func migrate(ctx context.Context, db *sql.DB, now func() time.Time) error {
+	ms, err := migrations()
+	if err != nil {
+		return err
+	}
+	if _, err := db.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS schema_version (version INTEGER PRIMARY KEY, applied_at INTEGER NOT NULL)`); err != nil {
+		return fmt.Errorf("migrate: %w", err)
+	}
+	var cur int
+	if err := db.QueryRowContext(ctx, `SELECT COALESCE(MAX(version), 0) FROM schema_version`).Scan(&cur); err != nil {
+		return fmt.Errorf("migrate: %w", err)
+	}
+	if cur > len(ms) {
+		return fmt.Errorf("database is at schema version %d but this tankbot knows versions up to %d; run a newer tankbot (or restore a backup): %w", cur, len(ms), ErrSchemaTooNew)
+	}
+	for _, m := range ms[cur:] {
+		body, err := migrationFS.ReadFile("migrations/" + m.name)
+		if err != nil {
+			return err
+		}
+		err = inTx(ctx, db, func(tx *sql.Tx) error {
+			if _, err := tx.ExecContext(ctx, string(body)); err != nil {
+				return err
+			}
+			_, err := tx.ExecContext(ctx, `INSERT INTO schema_version(version, applied_at) VALUES(?, ?)`, m.version, now().UnixNano())
+			return err
+		})
+		if err != nil {
+			return fmt.Errorf("migration %s: %w", m.name, err)
+		}
+	}
+	return nil
+}
+
+// SchemaVersion is the version recorded in the database.
+func (s *Store) SchemaVersion(ctx context.Context) (int, error) {
+	var v int
+	err := s.r.QueryRowContext(ctx, `SELECT COALESCE(MAX(version), 0) FROM schema_version`).Scan(&v)
+	return v, err
+}
+
+func inTx(ctx context.Context, db *sql.DB, fn func(*sql.Tx) error) error {
+	tx, err := db.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	if err := fn(tx); err != nil {
+		tx.Rollback()
+		return err
+	}
+	return tx.Commit()
+}
+
+// tx runs fn in a write transaction (BEGIN IMMEDIATE on the writer).
+func (s *Store) tx(ctx context.Context, fn func(*sql.Tx) error) error {
+	return inTx(ctx, s.w, fn)
+}
+
+// Backup writes a consistent copy of the database to path (which must not
+// exist) with VACUUM INTO; safe while the bot runs.
+func (s *Store) Backup(ctx context.Context, path string) error {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return fmt.Errorf("backup to %s: %w", path, err)
+	}
+	if _, err := s.w.ExecContext(ctx, `VACUUM INTO ?`, path); err != nil {
+		return fmt.Errorf("backup to %s: %w", path, err)
+	}
+	return nil
+}
+
+// Check runs PRAGMA integrity_check and returns its verdict ("ok" when sound).
+func (s *Store) Check(ctx context.Context) (string, error) {
+	var res string
+	err := s.w.QueryRowContext(ctx, `PRAGMA integrity_check`).Scan(&res)
+	return res, err
+}
+
+func isUnique(err error) bool {
+	var se sqlite3.Error
+	return errors.As(err, &se) && (se.ExtendedCode == sqlite3.ErrConstraintUnique || se.ExtendedCode == sqlite3.ErrConstraintPrimaryKey)
+}
+
+func nanos(t time.Time) int64 {
+	if t.IsZero() {
+		return 0
+	}
+	return t.UnixNano()
+}
+
+func fromNanos(n int64) time.Time {
+	if n == 0 {
+		return time.Time{}
+	}
+	return time.Unix(0, n).UTC()
+}
