@@ -9,6 +9,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/tankbot/tankbot/store/clock"
 )
 
 // BenchmarkMove measures one move handled end to end in process: parse,
@@ -21,7 +23,7 @@ func BenchmarkMove(b *testing.B) {
 		b.Fatal(err)
 	}
 	defer st.Close()
-	clk := &fakeClock{t: t0}
+	clk := clock.NewFake(t0)
 	bt := New(Config{}, st, clk, &fakeNotifier{}, nil)
 	ctx := context.Background()
 	const games = 32

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/tankbot/tankbot/engine"
+	"github.com/tankbot/tankbot/store/clock"
 )
 
 var alice, bob, carol = user("alice"), user("bob"), user("carol")
@@ -509,7 +510,7 @@ func TestRestart(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	clk := &fakeClock{t: t0}
+	clk := clock.NewFake(t0)
 	n := &fakeNotifier{}
 	h := &harness{t: t, b: New(Config{}, st, clk, n, nil), clk: clk, n: n, ctx: context.Background()}
 	id := h.startGame("clock=10m")

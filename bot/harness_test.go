@@ -6,24 +6,9 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/tankbot/tankbot/store/clock"
 )
-
-type fakeClock struct {
-	mu sync.Mutex
-	t  time.Time
-}
-
-func (c *fakeClock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.t
-}
-
-func (c *fakeClock) Advance(d time.Duration) {
-	c.mu.Lock()
-	c.t = c.t.Add(d)
-	c.mu.Unlock()
-}
 
 type post struct {
 	Channel string
@@ -63,7 +48,7 @@ func (n *fakeNotifier) all() []post {
 type harness struct {
 	t   *testing.T
 	b   *Bot
-	clk *fakeClock
+	clk *clock.Fake
 	n   *fakeNotifier
 	ctx context.Context
 	loc string // Command.Locale of every command
@@ -73,7 +58,7 @@ var t0 = time.Date(2026, 1, 2, 15, 4, 5, 0, time.UTC)
 
 func newHarness(t *testing.T, cfg Config) *harness {
 	t.Helper()
-	clk := &fakeClock{t: t0}
+	clk := clock.NewFake(t0)
 	n := &fakeNotifier{}
 	return &harness{t: t, b: newBot(cfg, newTestRepo(t), clk, n, nil), clk: clk, n: n, ctx: context.Background()}
 }

@@ -174,6 +174,13 @@ func (a *Adapter) Close(ctx context.Context) error {
 		err = fmt.Errorf("interactions still in flight: %w", ctx.Err())
 	}
 	a.cancel()
+	// A heartbeat that fails because we are closing would otherwise make
+	// discordgo reconnect behind our back and keep a gateway session open
+	// after shutdown. The session lock orders this write before the
+	// heartbeat's own Close and reconnect check.
+	a.s.Lock()
+	a.s.ShouldReconnectOnError = false
+	a.s.Unlock()
 	if cerr := a.s.Close(); cerr != nil && err == nil {
 		err = fmt.Errorf("close gateway: %w", cerr)
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/tankbot/tankbot/bot"
 	"github.com/tankbot/tankbot/engine"
 	"github.com/tankbot/tankbot/engine/games"
+	"github.com/tankbot/tankbot/store/clock"
 )
 
 // checkMap is an 8×8 Tank Chess position where White's LT on d2 puts the
@@ -21,23 +22,6 @@ import (
 const checkMap = "...cn..../......../......../......../......../......../...Ln..../.......Cs w 1"
 
 const gameChannel = "400"
-
-type fakeClock struct {
-	mu sync.Mutex
-	t  time.Time
-}
-
-func (c *fakeClock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.t
-}
-
-func (c *fakeClock) advance(d time.Duration) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.t = c.t.Add(d)
-}
 
 // e2e is the real bot and its SQLite file behind the adapter and the fake
 // Discord. The adapter's meta (the command hash) lives in meta, which
@@ -51,7 +35,7 @@ type e2e struct {
 type world struct {
 	f    *fakeDiscord
 	db   string
-	clk  *fakeClock
+	clk  *clock.Fake
 	logs *syncBuffer
 	meta *memStore
 }
@@ -81,7 +65,7 @@ func (e *e2e) stop() {
 func newWorld(t *testing.T) *world {
 	t.Helper()
 	w := &world{f: newFakeDiscord(t), db: filepath.Join(t.TempDir(), "tankbot.db"),
-		clk: &fakeClock{t: time.Date(2026, 1, 2, 15, 4, 5, 0, time.UTC)}, logs: &syncBuffer{}, meta: newMemStore()}
+		clk: clock.NewFake(time.Date(2026, 1, 2, 15, 4, 5, 0, time.UTC)), logs: &syncBuffer{}, meta: newMemStore()}
 	t.Cleanup(func() { assertNoSecrets(t, w.logs) })
 	return w
 }
@@ -338,7 +322,7 @@ func TestE2EFlagFallBySchedulerAndRetriedPost(t *testing.T) {
 	f := w.f
 	e := startBot(t, w)
 	_, id := e.startGame(t, "10m")
-	w.clk.advance(11 * time.Minute)
+	w.clk.Advance(11 * time.Minute)
 	// Discord fails the announcement once: it is retried, not lost or doubled.
 	f.failNext("POST", "/channels/"+gameChannel+"/messages", 500, 0, 1)
 	from := f.count()

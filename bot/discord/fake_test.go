@@ -241,7 +241,10 @@ func (f *fakeDiscord) gateway(w http.ResponseWriter, r *http.Request) {
 	f.conn = conn
 	f.seq = 0
 	f.wmu.Unlock()
-	f.send(map[string]any{"op": 10, "d": map[string]any{"heartbeat_interval": 45000}})
+	// Handshake replies go to this connection, not to f.conn: a test may
+	// run two sessions against one fake (a restart), and a reply sent to
+	// the other session's socket would leave this one waiting forever.
+	f.sendOn(conn, map[string]any{"op": 10, "d": map[string]any{"heartbeat_interval": 45000}})
 	for {
 		_, msg, err := conn.ReadMessage()
 		if err != nil {
@@ -255,9 +258,9 @@ func (f *fakeDiscord) gateway(w http.ResponseWriter, r *http.Request) {
 		}
 		switch m.Op {
 		case 1:
-			f.send(map[string]any{"op": 11})
+			f.sendOn(conn, map[string]any{"op": 11})
 		case 2:
-			f.dispatch("READY", map[string]any{
+			f.dispatchOn(conn, "READY", map[string]any{
 				"v": 9, "session_id": "fake-session",
 				"user":        map[string]any{"id": "100", "username": "tankbot", "bot": true},
 				"application": map[string]any{"id": testApp},
@@ -271,29 +274,36 @@ func (f *fakeDiscord) gateway(w http.ResponseWriter, r *http.Request) {
 			// discordgo resumes after a failed heartbeat (e.g. one racing
 			// Close); answering keeps its Open from holding the session
 			// lock forever.
-			f.dispatch("RESUMED", map[string]any{})
+			f.dispatchOn(conn, "RESUMED", map[string]any{})
 		}
 	}
 }
 
-func (f *fakeDiscord) send(v any) {
+// sendOn writes one gateway payload to conn (nil: the newest connection).
+func (f *fakeDiscord) sendOn(conn *websocket.Conn, v any) {
 	f.wmu.Lock()
 	defer f.wmu.Unlock()
-	if f.conn == nil {
+	if conn == nil {
+		conn = f.conn
+	}
+	if conn == nil {
 		f.t.Errorf("gateway: no connection")
 		return
 	}
-	if err := f.conn.WriteJSON(v); err != nil {
+	if err := conn.WriteJSON(v); err != nil {
 		f.t.Logf("gateway write: %v", err)
 	}
 }
 
-func (f *fakeDiscord) dispatch(event string, d any) {
+// dispatch sends an event to the newest connection: the live session.
+func (f *fakeDiscord) dispatch(event string, d any) { f.dispatchOn(nil, event, d) }
+
+func (f *fakeDiscord) dispatchOn(conn *websocket.Conn, event string, d any) {
 	f.wmu.Lock()
 	f.seq++
 	s := f.seq
 	f.wmu.Unlock()
-	f.send(map[string]any{"op": 0, "t": event, "s": s, "d": d})
+	f.sendOn(conn, map[string]any{"op": 0, "t": event, "s": s, "d": d})
 }
 
 // originalOf is the message an interaction's callback produced (or, for a
