@@ -6,9 +6,9 @@ import (
 	"math/rand/v2"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/tankbot/tankbot/engine"
+	"github.com/tankbot/tankbot/store/clock"
 )
 
 // challenge handles /challenge [opponent] game map clock color thread.
@@ -72,14 +72,17 @@ func (b *Bot) challenge(ctx context.Context, r *req) ([]Reply, error) {
 	now := b.clk.Now()
 	c := &challengeRec{
 		Challenger: r.User, Opponent: opp, Game: rules.Name(), Variant: variant, Start: start,
-		Clock: preset, Color: color, Thread: thread, GuildID: r.GuildID, ChannelID: r.ChannelID,
+		Clock: tc.String(), Color: color, Thread: thread, GuildID: r.GuildID, ChannelID: r.ChannelID,
 		Status: chPending, Expires: now.Add(b.cfg.ChallengeExpiry),
 	}
 	return b.postChallenge(ctx, r, c, tc)
 }
 
-func (b *Bot) postChallenge(ctx context.Context, r *req, c *challengeRec, tc timeControl) ([]Reply, error) {
+func (b *Bot) postChallenge(ctx context.Context, r *req, c *challengeRec, tc clock.Settings) ([]Reply, error) {
 	id, err := b.st.createChallenge(ctx, c)
+	if errors.Is(err, errDuplicate) {
+		return nil, refuse("refuse.duplicate", c.Opponent.Name)
+	}
 	if err != nil {
 		return nil, wrap("create challenge", err)
 	}
@@ -90,9 +93,9 @@ func (b *Bot) postChallenge(ctx context.Context, r *req, c *challengeRec, tc tim
 	var text string
 	what := variantLabel(c)
 	if c.Opponent.ID == "" {
-		text = r.t("challenge.open", c.Challenger.Name, c.Game, what, tc.describe(r.loc))
+		text = r.t("challenge.open", c.Challenger.Name, c.Game, what, describeClock(r.loc, tc))
 	} else {
-		text = r.t("challenge.to", c.Challenger.Name, c.Opponent.Name, c.Game, what, tc.describe(r.loc))
+		text = r.t("challenge.to", c.Challenger.Name, c.Opponent.Name, c.Game, what, describeClock(r.loc, tc))
 	}
 	if c.Color != "random" {
 		text += "\n" + r.t("challenge.colorpick", c.Challenger.Name, r.t("color."+c.Color))
@@ -260,14 +263,6 @@ func (b *Bot) challengeAction(ctx context.Context, r *req, id int64, action stri
 		if r.User.Bot {
 			return nil, refuse("refuse.botopp")
 		}
-		ok, err := b.st.setChallengeStatus(ctx, c.ID, chAccepted)
-		if err != nil {
-			return nil, wrap("accept challenge", err)
-		}
-		if !ok {
-			return nil, refuse("refuse.chaltaken")
-		}
-		_ = b.st.cancelEvents(ctx, c.ID, evExpire)
 		return b.startGame(ctx, r, c, r.User)
 	}
 	return nil, refuse("refuse.unknown")
@@ -310,8 +305,9 @@ func (b *Bot) startGame(ctx context.Context, r *req, c *challengeRec, taker User
 	g := &gameRec{
 		Rev: 1, Game: c.Game, Variant: c.Variant, Start: c.Start, Pos: start.Encode(), Turn: int(start.Turn()),
 		White: white, Black: black, GuildID: c.GuildID, ChannelID: c.ChannelID,
-		Clock: c.Clock, Remaining: [2]time.Duration{tc.Initial, tc.Initial}, TurnStart: now, Status: gmActive,
+		Clock: tc.String(), ClockState: clock.Start(tc, now), Status: gmActive,
 	}
+	g.ClockState.ToMove = g.Turn
 	var out []Reply
 	if c.Thread && b.n != nil {
 		tid, err := b.n.CreateThread(ctx, c.ChannelID, r.MessageID, r.t("game.threadname", white.Name, black.Name))
@@ -327,15 +323,24 @@ func (b *Bot) startGame(ctx context.Context, r *req, c *challengeRec, taker User
 			b.log.Warn("create thread", "err", err)
 		}
 	}
-	id, err := b.st.createGame(ctx, g)
-	if err != nil {
-		return nil, wrap("create game", err)
+	if g.ChannelID != c.ChannelID {
+		g.Parent = c.ChannelID
 	}
-	g.ID = id
+	g, err = b.st.acceptChallenge(ctx, c.ID, g)
+	switch {
+	case errors.Is(err, errTaken):
+		return nil, refuse("refuse.chaltaken")
+	case errors.Is(err, errActiveGame):
+		return nil, refuse("refuse.activegame", c.Challenger.Name, taker.Name)
+	case err != nil:
+		return nil, wrap("accept challenge", err)
+	}
+	_ = b.st.cancelEvents(ctx, c.ID, evExpire)
+	id := g.ID
 	if err := b.scheduleClock(ctx, g, tc); err != nil {
 		return nil, err
 	}
-	head := r.t("game.started", strconv.FormatInt(id, 10), white.Name, black.Name, c.Game+" "+variantLabel(c), tc.describe(r.loc))
+	head := r.t("game.started", strconv.FormatInt(id, 10), white.Name, black.Name, c.Game+" "+variantLabel(c), describeClock(r.loc, tc))
 	board, err := b.boardReply(ctx, r, g, start, nil, head, false)
 	if err != nil {
 		return nil, err

@@ -43,6 +43,6 @@ func FuzzParseClock(f *testing.F) {
 		if tc.Initial < 0 || tc.Increment < 0 || tc.PerMove < 0 || tc.PerMove > 0 && tc.Initial > 0 {
 			t.Fatalf("%q parsed to %+v", s, tc)
 		}
-		_ = tc.describe("en")
+		_ = describeClock("en", tc)
 	})
 }

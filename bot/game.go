@@ -5,6 +5,7 @@ import (
 	"errors"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/tankbot/tankbot/bot/i18n"
 	"github.com/tankbot/tankbot/engine"
@@ -135,29 +136,27 @@ func (b *Bot) play(ctx context.Context, r *req, g *gameRec, ply int, text string
 			outcome = o
 		}
 	}
-	if tc.Initial > 0 {
-		left := g.Remaining[side] - now.Sub(g.TurnStart)
-		if left <= 0 {
-			// The flag fell before the move arrived: the scheduler may
-			// simply not have run yet. Time decides, not the move.
-			return b.flagFall(ctx, r.loc, g, g.Ply)
-		}
-		g.Remaining[side] = left + tc.Increment
-	} else if tc.PerMove > 0 && !now.Before(g.TurnStart.Add(tc.PerMove)) {
+	if g.ClockState.Flagged(tc, now) {
+		// The flag fell before the move arrived: the scheduler may
+		// simply not have run yet. Time decides, not the move.
 		return b.flagFall(ctx, r.loc, g, g.Ply)
 	}
+	var spent time.Duration
+	g.ClockState, spent = g.ClockState.Apply(tc, now)
+	// The engine says who moves next (the Gungi draft does not always
+	// alternate).
+	g.ClockState.ToMove = int(next.Turn())
 	g.Pos = next.Encode()
 	g.Turn = int(next.Turn())
 	g.Ply++
 	g.Rev++
 	g.Last = note
-	g.TurnStart = now
 	g.DrawOffer, g.Takeback = 0, 0
 	g.Moves[side]++
 	if outcome.Over() {
 		g.Status, g.Result, g.Reason = gmFinished, outcome.Result.String(), string(outcome.Reason)
 	}
-	ok, err := b.st.saveGame(ctx, g, note)
+	ok, err := b.st.saveGame(ctx, g, &moveRec{Notation: note, Side: side, Spent: spent})
 	if err != nil {
 		return nil, wrap("save move", err)
 	}
@@ -331,19 +330,27 @@ func (b *Bot) resign(ctx context.Context, r *req, g *gameRec) ([]Reply, error) {
 	return b.finish(ctx, r.loc, g, o, r.t("resign.done", r.User.Name))
 }
 
-// finish ends g with an outcome decided off the board and announces it.
-func (b *Bot) finish(ctx context.Context, loc string, g *gameRec, o engine.Outcome, head string) ([]Reply, error) {
+// end saves g finished with o and cancels its clock events.
+func (b *Bot) end(ctx context.Context, g *gameRec, o engine.Outcome) error {
 	g.Rev++
 	g.Status, g.Result, g.Reason = gmFinished, o.Result.String(), string(o.Reason)
 	g.DrawOffer, g.Takeback = 0, 0
-	ok, err := b.st.saveGame(ctx, g, "")
+	ok, err := b.st.saveGame(ctx, g, nil)
 	if err != nil {
-		return nil, wrap("end game", err)
+		return wrap("end game", err)
 	}
 	if !ok {
-		return nil, refuse("refuse.raced")
+		return refuse("refuse.raced")
 	}
 	_ = b.st.cancelEvents(ctx, g.ID, evFlag, evRemind)
+	return nil
+}
+
+// finish ends g with an outcome decided off the board and announces it.
+func (b *Bot) finish(ctx context.Context, loc string, g *gameRec, o engine.Outcome, head string) ([]Reply, error) {
+	if err := b.end(ctx, g, o); err != nil {
+		return nil, err
+	}
 	pos, err := g.position()
 	if err != nil {
 		return nil, err

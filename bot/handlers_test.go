@@ -191,8 +191,8 @@ func TestMoveFlow(t *testing.T) {
 		t.Errorf("move reply: %s", text(rs))
 	}
 	g := h.game(id)
-	if g.Ply != 1 || g.Remaining[0] != 29*time.Minute || !g.TurnStart.Equal(h.clk.Now()) {
-		t.Errorf("after move: ply %d remaining %v", g.Ply, g.Remaining)
+	if g.Ply != 1 || g.ClockState.Left[0] != 29*time.Minute || !g.ClockState.TurnStart.Equal(h.clk.Now()) {
+		t.Errorf("after move: ply %d remaining %v", g.Ply, g.ClockState.Left)
 	}
 	var ping bool
 	for _, r := range rs {
@@ -494,8 +494,8 @@ func TestTakeback(t *testing.T) {
 	rs = h.click(bob, findID(t, rs, "tbyes"))
 	mustNotRefuse(t, rs)
 	g := h.game(id)
-	if g.Ply != 0 || g.Pos != before || g.Remaining[1] != 29*time.Minute {
-		t.Fatalf("after takeback: ply %d remaining %v", g.Ply, g.Remaining)
+	if g.Ply != 0 || g.Pos != before || g.ClockState.Left[1] != 29*time.Minute {
+		t.Fatalf("after takeback: ply %d remaining %v", g.Ply, g.ClockState.Left)
 	}
 	checkReplay(t, h, id)
 	mustNotRefuse(t, h.slash(alice, "move", "move="+h.legalMove(id, nil)))
@@ -526,8 +526,8 @@ func TestRestart(t *testing.T) {
 	h.clk.Advance(2 * time.Minute)
 	mustNotRefuse(t, h.slash(bob, "move", "move="+h.legalMove(id, nil)))
 	g := h.game(id)
-	if g.Ply != 2 || g.Remaining[1] != 8*time.Minute {
-		t.Fatalf("after restart: ply %d remaining %v", g.Ply, g.Remaining)
+	if g.Ply != 2 || g.ClockState.Left[1] != 8*time.Minute {
+		t.Fatalf("after restart: ply %d remaining %v", g.Ply, g.ClockState.Left)
 	}
 	checkReplay(t, h, id)
 	// Down for an hour: alice's flag fell meanwhile and fires at once.

@@ -95,7 +95,7 @@ func record(loc string, g *gameRec, start engine.Position, log []string) (string
 		line(i18n.T(loc, "history.start", g.Start))
 	}
 	line(i18n.T(loc, "history.players", g.White.Name, g.Black.Name))
-	line(i18n.T(loc, "history.clock", tc.describe(loc)))
+	line(i18n.T(loc, "history.clock", describeClock(loc, tc)))
 	line("")
 	pos := start
 	for i, n := range log {

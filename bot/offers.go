@@ -39,7 +39,7 @@ func init() {
 		}
 		g.DrawOffer = 0
 		g.Rev++
-		if ok, err := b.st.saveGame(ctx, g, ""); err != nil || !ok {
+		if ok, err := b.st.saveGame(ctx, g, nil); err != nil || !ok {
 			return nil, orRaced(err)
 		}
 		return []Reply{{Update: true, Content: r.t("draw.declined", r.User.Name)}}, nil
@@ -70,7 +70,7 @@ func (b *Bot) draw(ctx context.Context, r *req, g *gameRec) ([]Reply, error) {
 	}
 	g.DrawOffer = side + 1
 	g.Rev++
-	if ok, err := b.st.saveGame(ctx, g, ""); err != nil || !ok {
+	if ok, err := b.st.saveGame(ctx, g, nil); err != nil || !ok {
 		return nil, orRaced(err)
 	}
 	opp := g.user(1 - side)
@@ -97,7 +97,7 @@ func (b *Bot) abort(ctx context.Context, r *req, g *gameRec) ([]Reply, error) {
 	}
 	g.Rev++
 	g.Status, g.Result, g.Reason = gmFinished, engine.Ongoing.String(), string(engine.ReasonAborted)
-	if ok, err := b.st.saveGame(ctx, g, ""); err != nil || !ok {
+	if ok, err := b.st.saveGame(ctx, g, nil); err != nil || !ok {
 		return nil, orRaced(err)
 	}
 	_ = b.st.cancelEvents(ctx, g.ID, evFlag, evRemind)

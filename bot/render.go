@@ -9,6 +9,7 @@ import (
 
 	"github.com/tankbot/tankbot/bot/i18n"
 	"github.com/tankbot/tankbot/engine"
+	"github.com/tankbot/tankbot/store/clock"
 )
 
 // boardReply builds the message that carries a game's board: header,
@@ -31,7 +32,7 @@ func (b *Bot) boardReply(ctx context.Context, r *req, g *gameRec, pos engine.Pos
 		add(resultText(r.loc, g))
 	}
 	e := &Embed{Title: r.t("game.title", id, g.Game+" "+variantLabelG(g)), Description: desc}
-	if !tc.untimed() {
+	if tc.Timed() {
 		e.Fields = append(e.Fields,
 			Field{Name: r.t("game.sideplayer", r.t("game.white"), g.White.Name), Value: fmtDuration(g.remaining(tc, 0, now)), Inline: true},
 			Field{Name: r.t("game.sideplayer", r.t("game.black"), g.Black.Name), Value: fmtDuration(g.remaining(tc, 1, now)), Inline: true})
@@ -91,7 +92,7 @@ func resultText(loc string, g *gameRec) string {
 
 // turnPing is the new message that mentions the player to move, with their
 // deadline.
-func (b *Bot) turnPing(r *req, g *gameRec, tc timeControl) Reply {
+func (b *Bot) turnPing(r *req, g *gameRec, tc clock.Settings) Reply {
 	pos, err := g.position()
 	side := g.Turn
 	if err == nil {
@@ -110,19 +111,19 @@ func (b *Bot) turnPing(r *req, g *gameRec, tc timeControl) Reply {
 
 // scheduleClock schedules the flag-fall and reminders of the side to move.
 // Events carry the ply: those of an earlier turn are dropped when claimed.
-func (b *Bot) scheduleClock(ctx context.Context, g *gameRec, tc timeControl) error {
+func (b *Bot) scheduleClock(ctx context.Context, g *gameRec, tc clock.Settings) error {
 	d := g.deadline(tc)
 	if d.IsZero() {
 		return nil
 	}
 	evs := []event{{Kind: evFlag, Ref: g.ID, Ply: g.Ply, Due: d}}
-	if tc.PerMove > 0 {
+	if tc.Kind == clock.Correspondence {
 		for _, before := range []time.Duration{24 * time.Hour, time.Hour} {
 			if tc.PerMove > before {
 				evs = append(evs, event{Kind: evRemind, Ref: g.ID, Ply: g.Ply, Due: d.Add(-before)})
 			}
 		}
-	} else if low := tc.Initial / 10; g.Remaining[g.Turn] > low {
+	} else if low := tc.Initial / 10; g.ClockState.Left[g.ClockState.ToMove] > low {
 		evs = append(evs, event{Kind: evRemind, Ref: g.ID, Ply: g.Ply, Due: d.Add(-low)})
 	}
 	for _, e := range evs {

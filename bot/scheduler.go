@@ -6,10 +6,17 @@ import (
 	"strconv"
 
 	"github.com/tankbot/tankbot/engine"
+	"github.com/tankbot/tankbot/store/clock"
 )
 
+// maxAttempts is how often an event whose handling fails (Discord down, say)
+// is tried before it is given up.
+const maxAttempts = 5
+
 // Tick runs one scheduler pass: it claims every due event and acts on it.
-// Claiming removes the event, so two bots on one file never fire it twice.
+// A claim is a lease, so two bots on one file never fire an event at once,
+// and one that dies mid-way lets it fire again; handled events are
+// completed.
 func (b *Bot) Tick(ctx context.Context) error {
 	evs, err := b.st.claimDue(ctx, b.clk.Now())
 	if err != nil {
@@ -19,6 +26,13 @@ func (b *Bot) Tick(ctx context.Context) error {
 	for _, e := range evs {
 		if err := b.fire(ctx, e); err != nil {
 			errs = append(errs, wrap(e.Kind+" "+strconv.FormatInt(e.Ref, 10), err))
+			if e.Attempts < maxAttempts {
+				continue // leased: it comes back after the lease
+			}
+			b.log.Error("dropping event after repeated failures", "kind", e.Kind, "ref", e.Ref, "attempts", e.Attempts)
+		}
+		if err := b.st.complete(ctx, e.ID); err != nil {
+			errs = append(errs, wrap("complete "+e.Kind, err))
 		}
 	}
 	return errors.Join(errs...)
@@ -60,14 +74,42 @@ func (b *Bot) fire(ctx context.Context, e event) error {
 				}
 				return err
 			}
-			for _, r := range replies {
-				if err := b.post(ctx, g.ChannelID, r); err != nil {
-					return err
+			if err := b.postAll(ctx, g, replies); err != nil {
+				// The game is over; only the news is missing. Finishing
+				// cancelled this event, so the announcement gets its own.
+				if serr := b.st.schedule(ctx, event{Kind: evAnnounce, Ref: g.ID, Ply: g.Ply, Due: b.clk.Now()}); serr != nil {
+					return errors.Join(err, wrap("schedule announcement", serr))
 				}
+				return err
 			}
 			return nil
 		}
 		return b.remind(ctx, g)
+	case evAnnounce:
+		g, err := b.st.game(ctx, e.Ref)
+		if errors.Is(err, errNotFound) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		if g.Status != gmFinished || g.Ply != e.Ply || g.Reason != string(engine.ReasonTimeout) {
+			return nil
+		}
+		replies, err := b.flagReplies(ctx, loc, g)
+		if err != nil {
+			return err
+		}
+		return b.postAll(ctx, g, replies)
+	}
+	return nil
+}
+
+func (b *Bot) postAll(ctx context.Context, g *gameRec, replies []Reply) error {
+	for _, r := range replies {
+		if err := b.post(ctx, g.ChannelID, r); err != nil {
+			return err
+		}
 	}
 	return nil
 }
@@ -84,17 +126,27 @@ func (b *Bot) flagFall(ctx context.Context, loc string, g *gameRec, ply int) ([]
 		return nil, err
 	}
 	loser := int(pos.Turn())
-	u := g.user(loser)
-	head := b.tFor(ctx, u.ID, "flag.fell", u.Name, strconv.FormatInt(g.ID, 10))
-	replies, err := b.finish(ctx, loc, g, engine.Win(engine.Side(1-loser), engine.ReasonTimeout), head)
+	if err := b.end(ctx, g, engine.Win(engine.Side(1-loser), engine.ReasonTimeout)); err != nil {
+		return nil, err
+	}
+	return b.flagReplies(ctx, loc, g)
+}
+
+// flagReplies announce a game lost on time, in its channel, to both players.
+func (b *Bot) flagReplies(ctx context.Context, loc string, g *gameRec) ([]Reply, error) {
+	pos, err := g.position()
 	if err != nil {
 		return nil, err
 	}
-	for i := range replies {
-		replies[i].ChannelID = g.ChannelID
-		replies[i].Mentions = []string{g.White.ID, g.Black.ID}
+	u := g.user(int(pos.Turn()))
+	head := b.tFor(ctx, u.ID, "flag.fell", u.Name, strconv.FormatInt(g.ID, 10))
+	reply, err := b.boardReply(ctx, &req{loc: loc}, g, pos, nil, head, false)
+	if err != nil {
+		return nil, err
 	}
-	return replies, nil
+	reply.ChannelID = g.ChannelID
+	reply.Mentions = []string{g.White.ID, g.Black.ID}
+	return []Reply{reply}, nil
 }
 
 func (b *Bot) remind(ctx context.Context, g *gameRec) error {
@@ -106,7 +158,7 @@ func (b *Bot) remind(ctx context.Context, g *gameRec) error {
 	u := g.user(int(pos.Turn()))
 	id := strconv.FormatInt(g.ID, 10)
 	var text string
-	if tc.PerMove > 0 {
+	if tc.Kind == clock.Correspondence {
 		text = b.tFor(ctx, u.ID, "remind.deadline", "<@"+u.ID+">", id, discordTime(g.deadline(tc)))
 	} else {
 		left := g.remaining(tc, int(pos.Turn()), b.clk.Now())

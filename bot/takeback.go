@@ -28,7 +28,7 @@ func init() {
 		}
 		g.Takeback = 0
 		g.Rev++
-		if ok, err := b.st.saveGame(ctx, g, ""); err != nil || !ok {
+		if ok, err := b.st.saveGame(ctx, g, nil); err != nil || !ok {
 			return nil, orRaced(err)
 		}
 		return []Reply{{Update: true, Content: r.t("takeback.declined", r.User.Name)}}, nil
@@ -55,7 +55,7 @@ func (b *Bot) askTakeback(ctx context.Context, r *req, g *gameRec) ([]Reply, err
 	}
 	g.Takeback = side + 1
 	g.Rev++
-	if ok, err := b.st.saveGame(ctx, g, ""); err != nil || !ok {
+	if ok, err := b.st.saveGame(ctx, g, nil); err != nil || !ok {
 		return nil, orRaced(err)
 	}
 	opp := g.user(1 - side)
@@ -89,9 +89,6 @@ func (b *Bot) acceptTakeback(ctx context.Context, r *req, g *gameRec, _ customID
 	}
 	tc, _ := parseClock(g.Clock)
 	now := b.clk.Now()
-	if tc.Initial > 0 {
-		g.Remaining[side] = max(0, g.Remaining[side]-now.Sub(g.TurnStart))
-	}
 	mover := int(prev.Position().Turn())
 	g.Pos = prev.Position().Encode()
 	g.Turn = int(prev.Position().Turn())
@@ -101,7 +98,7 @@ func (b *Bot) acceptTakeback(ctx context.Context, r *req, g *gameRec, _ customID
 	if n := len(log); n >= 2 {
 		g.Last = log[n-2]
 	}
-	g.TurnStart = now
+	g.rewind(tc, g.Turn, now)
 	g.Takeback, g.DrawOffer = 0, 0
 	g.Rev++
 	ok, err := b.st.takeBack(ctx, g)

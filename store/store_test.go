@@ -36,7 +36,7 @@ func TestOpenCreatesDirAndMigrates(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "a b", "c#?%", "tank.db")
 	s := open(t, path, nil)
 	v, err := s.SchemaVersion(ctx)
-	if err != nil || v != 1 {
+	if err != nil || v != 2 {
 		t.Fatalf("version %d, %v", v, err)
 	}
 	if err := s.SetMeta(ctx, "cmdhash", "abc"); err != nil {
@@ -45,7 +45,7 @@ func TestOpenCreatesDirAndMigrates(t *testing.T) {
 	s.Close()
 	// Reopening an existing file applies nothing twice and keeps the data.
 	s2 := open(t, path, nil)
-	if v, _ := s2.SchemaVersion(ctx); v != 1 {
+	if v, _ := s2.SchemaVersion(ctx); v != 2 {
 		t.Fatalf("version after reopen %d", v)
 	}
 	if got, err := s2.Meta(ctx, "cmdhash"); err != nil || got != "abc" {
@@ -132,6 +132,13 @@ func TestGameLifecycle(t *testing.T) {
 	if _, err := s.CreateGame(ctx, th); !errors.Is(err, ErrActiveGameExists) {
 		t.Fatalf("second game in a thread: %v", err)
 	}
+	// A thread is a place of its own: the pair playing in c1 may play
+	// another game in one of c1's threads.
+	th = newGame("c1", "alice", "bob")
+	th.Thread = "t10"
+	if _, err := s.CreateGame(ctx, th); err != nil {
+		t.Fatalf("the pair's game in a thread: %v", err)
+	}
 
 	cs, _ := clock.ParseSettings(g.Clock)
 	st, spent := g.ClockState.Apply(cs, fc.Advance(3*time.Second))
@@ -192,7 +199,7 @@ func TestGameLifecycle(t *testing.T) {
 		t.Fatalf("after second update %+v", got)
 	}
 
-	if gs, _ := s.ActiveGames(ctx, "g1"); len(gs) != 3 {
+	if gs, _ := s.ActiveGames(ctx, "g1"); len(gs) != 4 {
 		t.Fatalf("active games %d", len(gs))
 	}
 	if gs, _ := s.ChannelGames(ctx, "t9"); len(gs) != 1 {

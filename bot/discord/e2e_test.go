@@ -14,6 +14,7 @@ import (
 	"github.com/tankbot/tankbot/bot"
 	"github.com/tankbot/tankbot/engine"
 	"github.com/tankbot/tankbot/engine/games"
+	"github.com/tankbot/tankbot/store"
 	"github.com/tankbot/tankbot/store/clock"
 )
 
@@ -24,8 +25,8 @@ const checkMap = "...cn..../......../......../......../......../......../...Ln..
 const gameChannel = "400"
 
 // e2e is the real bot and its SQLite file behind the adapter and the fake
-// Discord. The adapter's meta (the command hash) lives in meta, which
-// outlives restarts like the database would.
+// Discord. The adapter keeps its command hash and board message ids in the
+// same store, as run does.
 type e2e struct {
 	*harness
 	b  *bot.Bot
@@ -37,17 +38,17 @@ type world struct {
 	db   string
 	clk  *clock.Fake
 	logs *syncBuffer
-	meta *memStore
 }
 
 func startBot(t *testing.T, w *world) *e2e {
 	t.Helper()
-	st, err := bot.OpenSQLite(w.db)
+	db, err := store.Open(context.Background(), w.db)
 	if err != nil {
 		t.Fatal(err)
 	}
+	st := bot.NewStorage(db)
 	f, clk, logs := w.f, w.clk, w.logs
-	h := newHarness(t, f, w.meta, logs, 10*time.Second)
+	h := newHarness(t, f, FromStore(db), logs, 10*time.Second)
 	log := slog.New(NewRedactingHandler(slog.NewJSONHandler(h.logs, &slog.HandlerOptions{Level: slog.LevelDebug}), testToken))
 	b := bot.New(bot.Config{ThreadPerGame: false}, st, clk, h.a, log)
 	h.start(b)
@@ -65,7 +66,7 @@ func (e *e2e) stop() {
 func newWorld(t *testing.T) *world {
 	t.Helper()
 	w := &world{f: newFakeDiscord(t), db: filepath.Join(t.TempDir(), "tankbot.db"),
-		clk: clock.NewFake(time.Date(2026, 1, 2, 15, 4, 5, 0, time.UTC)), logs: &syncBuffer{}, meta: newMemStore()}
+		clk: clock.NewFake(time.Date(2026, 1, 2, 15, 4, 5, 0, time.UTC)), logs: &syncBuffer{}}
 	t.Cleanup(func() { assertNoSecrets(t, w.logs) })
 	return w
 }

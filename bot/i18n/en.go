@@ -75,6 +75,7 @@ var en = map[string]string{
 	"refuse.nochallenge":    "That challenge no longer exists.",
 	"refuse.chalexpired":    "That challenge has expired.",
 	"refuse.chaltaken":      "That challenge has already been answered.",
+	"refuse.activegame":     "{0} and {1} already have a game going in this channel: finish it first, or play in a thread.",
 	"refuse.notyours":       "This challenge is addressed to someone else.",
 	"refuse.ownchallenge":   "You cannot accept your own challenge.",
 	"refuse.onlychallenger": "Only the challenger can cancel.",

@@ -75,6 +75,7 @@ var ptBR = map[string]string{
 	"refuse.nochallenge":    "Esse desafio não existe mais.",
 	"refuse.chalexpired":    "Esse desafio expirou.",
 	"refuse.chaltaken":      "Esse desafio já foi respondido.",
+	"refuse.activegame":     "{0} e {1} já têm uma partida em andamento neste canal: terminem-na primeiro ou joguem em um tópico.",
 	"refuse.notyours":       "Este desafio é para outra pessoa.",
 	"refuse.ownchallenge":   "Você não pode aceitar seu próprio desafio.",
 	"refuse.onlychallenger": "Só quem desafiou pode cancelar.",

@@ -75,6 +75,7 @@ var th = map[string]string{
 	"refuse.nochallenge":    "คำท้านี้ไม่มีอยู่แล้ว",
 	"refuse.chalexpired":    "คำท้านี้หมดอายุแล้ว",
 	"refuse.chaltaken":      "คำท้านี้ถูกตอบไปแล้ว",
+	"refuse.activegame":     "{0} กับ {1} มีเกมที่ยังเล่นอยู่ในช่องนี้แล้ว: เล่นให้จบก่อน หรือเล่นในเธรด",
 	"refuse.notyours":       "คำท้านี้ส่งถึงคนอื่น",
 	"refuse.ownchallenge":   "คุณรับคำท้าของตัวเองไม่ได้",
 	"refuse.onlychallenger": "เฉพาะผู้ท้าเท่านั้นที่ยกเลิกได้",

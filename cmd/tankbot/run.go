@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"database/sql"
 	"errors"
 	"flag"
 	"fmt"
@@ -17,6 +16,7 @@ import (
 
 	"github.com/tankbot/tankbot/bot"
 	"github.com/tankbot/tankbot/bot/discord"
+	"github.com/tankbot/tankbot/store"
 )
 
 func init() {
@@ -73,23 +73,19 @@ func (systemClock) Now() time.Time { return time.Now() }
 // interactions, in-flight ones finished, scheduler stopped, store closed.
 // client, when set, replaces the HTTP client (tests).
 func serve(ctx context.Context, cfg config, log *slog.Logger, client *http.Client) error {
-	st, err := bot.OpenSQLite(cfg.Database)
+	db, err := store.Open(ctx, cfg.Database)
 	if err != nil {
 		return fmt.Errorf("open database: %w", err)
 	}
+	st := bot.NewStorage(db)
 	defer func() {
 		if err := st.Close(); err != nil {
 			log.Error("close database", "err", err)
 		}
 	}()
-	meta, err := openMeta(cfg.Database)
-	if err != nil {
-		return err
-	}
-	defer meta.db.Close()
 	a, err := discord.New(discord.Options{
 		Token: cfg.Token, AppID: cfg.AppID, GuildID: cfg.GuildID, Log: log, Client: client,
-	}, meta)
+	}, discord.FromStore(db))
 	if err != nil {
 		return err
 	}
@@ -119,37 +115,5 @@ func serve(ctx context.Context, cfg config, log *slog.Logger, client *http.Clien
 	err = a.Close(closeCtx)
 	stopSched()
 	<-schedDone
-	return err
-}
-
-// metaStore keeps the adapter's command-definitions hash in a small table
-// of the bot's database. Interim: the bot core runs on its own SQLite
-// storage until store.Store (GetMeta/SetMeta/SetBoardMessage) is published;
-// then that replaces this type.
-type metaStore struct{ db *sql.DB }
-
-func openMeta(path string) (*metaStore, error) {
-	db, err := sql.Open("sqlite3", "file:"+path+"?_busy_timeout=5000")
-	if err != nil {
-		return nil, fmt.Errorf("open %s: %w", path, err)
-	}
-	if _, err := db.Exec(`CREATE TABLE IF NOT EXISTS discord_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)`); err != nil {
-		db.Close()
-		return nil, fmt.Errorf("migrate %s: %w", path, err)
-	}
-	return &metaStore{db: db}, nil
-}
-
-func (m *metaStore) GetMeta(ctx context.Context, key string) (string, error) {
-	var v string
-	err := m.db.QueryRowContext(ctx, `SELECT value FROM discord_meta WHERE key = ?`, key).Scan(&v)
-	if errors.Is(err, sql.ErrNoRows) {
-		return "", nil
-	}
-	return v, err
-}
-
-func (m *metaStore) SetMeta(ctx context.Context, key, value string) error {
-	_, err := m.db.ExecContext(ctx, `INSERT INTO discord_meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value`, key, value)
 	return err
 }

@@ -61,32 +61,6 @@ func TestNewLoggerRedactsToken(t *testing.T) {
 	}
 }
 
-func TestMetaStoreSurvivesReopen(t *testing.T) {
-	ctx := t.Context()
-	path := filepath.Join(t.TempDir(), "t.db")
-	m, err := openMeta(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if v, err := m.GetMeta(ctx, "k"); err != nil || v != "" {
-		t.Fatalf("unset key: %q %v", v, err)
-	}
-	for _, v := range []string{"a", "b"} {
-		if err := m.SetMeta(ctx, "k", v); err != nil {
-			t.Fatal(err)
-		}
-	}
-	m.db.Close()
-	m, err = openMeta(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer m.db.Close()
-	if v, err := m.GetMeta(ctx, "k"); err != nil || v != "b" {
-		t.Errorf("after reopen: %q %v", v, err)
-	}
-}
-
 // toServer sends every request to srv, whatever its host.
 type toServer struct{ srv *httptest.Server }
 

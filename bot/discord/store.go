@@ -1,0 +1,36 @@
+package discord
+
+import (
+	"context"
+	"errors"
+
+	"github.com/tankbot/tankbot/store"
+)
+
+// FromStore gives the adapter its Store on the bot's database: the command
+// definitions hash in the store's meta table and each game's board message.
+func FromStore(st *store.Store) interface {
+	Store
+	BoardRecorder
+} {
+	return storeMeta{st}
+}
+
+type storeMeta struct{ st *store.Store }
+
+func (s storeMeta) GetMeta(ctx context.Context, key string) (string, error) {
+	v, err := s.st.Meta(ctx, key)
+	if errors.Is(err, store.ErrNotFound) {
+		return "", nil
+	}
+	return v, err
+}
+
+func (s storeMeta) SetMeta(ctx context.Context, key, value string) error {
+	return s.st.SetMeta(ctx, key, value)
+}
+
+// SetBoardMessage ignores channelID: the game row knows where it is played.
+func (s storeMeta) SetBoardMessage(ctx context.Context, gameID int64, _, messageID string) error {
+	return s.st.SetMessageID(ctx, gameID, messageID)
+}

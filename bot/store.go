@@ -1,0 +1,314 @@
+package bot
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/tankbot/tankbot/store"
+)
+
+// Storage is where the bot keeps challenges, games, move logs, scheduled
+// events and player settings: the store package on a SQLite file, seen
+// through the handlers' narrow repo seam.
+type Storage interface {
+	repo
+	Close() error
+}
+
+// DefaultPath is where the bot keeps its database unless told.
+func DefaultPath() string { return store.DefaultPath() }
+
+// OpenSQLite opens (creating and migrating if needed) the database at path.
+func OpenSQLite(path string) (Storage, error) {
+	st, err := store.Open(context.Background(), path)
+	if err != nil {
+		return nil, err
+	}
+	return &storeRepo{st: st}, nil
+}
+
+// NewStorage adapts an open store (the caller keeps using it, e.g. for
+// meta entries; Close closes it).
+func NewStorage(st *store.Store) Storage { return &storeRepo{st: st} }
+
+// claimLease is how long a claimed event stays ours: a bot that dies while
+// firing it lets it fire again after this.
+const claimLease = 2 * time.Minute
+
+// storeRepo adapts *store.Store to repo. Bot-only fields without a column
+// (player names, last move, move counts, the thread flag) travel in the
+// rows' opaque Extra as JSON.
+type storeRepo struct{ st *store.Store }
+
+func (s *storeRepo) Close() error { return s.st.Close() }
+
+// Store is the underlying store, for the transport's own records.
+func (s *storeRepo) Store() *store.Store { return s.st }
+
+func notFound(err error) error {
+	if errors.Is(err, store.ErrNotFound) {
+		return fmt.Errorf("%w: %w", errNotFound, err)
+	}
+	return err
+}
+
+func (s *storeRepo) settings(ctx context.Context, id string) (userSettings, error) {
+	p, err := s.st.Player(ctx, id)
+	if errors.Is(err, store.ErrNotFound) {
+		return userSettings{}, nil
+	}
+	if err != nil {
+		return userSettings{}, err
+	}
+	return userSettings{Locale: p.Locale, Flip: p.Flip}, nil
+}
+
+func (s *storeRepo) saveSettings(ctx context.Context, id string, u userSettings) error {
+	p, err := s.st.Player(ctx, id)
+	if err != nil && !errors.Is(err, store.ErrNotFound) {
+		return err
+	}
+	p.ID, p.Locale, p.Flip = id, u.Locale, u.Flip
+	return s.st.PutPlayer(ctx, p)
+}
+
+type challengeExtra struct {
+	ChallengerName string `json:"cn,omitempty"`
+	OpponentName   string `json:"on,omitempty"`
+	Thread         bool   `json:"thread,omitempty"`
+	Rematch        int64  `json:"rematch,omitempty"`
+}
+
+func (s *storeRepo) createChallenge(ctx context.Context, c *challengeRec) (int64, error) {
+	x, _ := json.Marshal(challengeExtra{c.Challenger.Name, c.Opponent.Name, c.Thread, c.Rematch})
+	out, err := s.st.CreateChallenge(ctx, store.Challenge{
+		Challenger: c.Challenger.ID, Challenged: c.Opponent.ID, Kind: c.Game, Variant: c.Variant, Start: c.Start,
+		Clock: c.Clock, Side: c.Color, Guild: c.GuildID, Channel: c.ChannelID, Expires: c.Expires, Extra: string(x),
+	})
+	if errors.Is(err, store.ErrDuplicateChallenge) {
+		return 0, fmt.Errorf("%w: %w", errDuplicate, err)
+	}
+	if err != nil {
+		return 0, err
+	}
+	return out.ID, nil
+}
+
+func fromChallenge(c *store.Challenge) (*challengeRec, error) {
+	var x challengeExtra
+	if c.Extra != "" {
+		if err := json.Unmarshal([]byte(c.Extra), &x); err != nil {
+			return nil, fmt.Errorf("challenge %d: extra: %w", c.ID, err)
+		}
+	}
+	return &challengeRec{
+		ID: c.ID, Challenger: User{ID: c.Challenger, Name: x.ChallengerName}, Opponent: User{ID: c.Challenged, Name: x.OpponentName},
+		Game: c.Kind, Variant: c.Variant, Start: c.Start, Clock: c.Clock, Color: c.Side, Thread: x.Thread,
+		GuildID: c.Guild, ChannelID: c.Channel, Status: c.Status, Expires: c.Expires, Rematch: x.Rematch,
+	}, nil
+}
+
+func (s *storeRepo) challenge(ctx context.Context, id int64) (*challengeRec, error) {
+	c, err := s.st.Challenge(ctx, id)
+	if err != nil {
+		return nil, notFound(err)
+	}
+	return fromChallenge(c)
+}
+
+func (s *storeRepo) setChallengeStatus(ctx context.Context, id int64, status string) (bool, error) {
+	err := s.st.SetChallengeStatus(ctx, id, status)
+	if errors.Is(err, store.ErrNotPending) {
+		return false, nil
+	}
+	return err == nil, notFound(err)
+}
+
+func (s *storeRepo) acceptChallenge(ctx context.Context, id int64, g *gameRec) (*gameRec, error) {
+	out, err := s.st.AcceptChallenge(ctx, id, toGame(g))
+	switch {
+	case errors.Is(err, store.ErrNotPending):
+		return nil, fmt.Errorf("%w: %w", errTaken, err)
+	case errors.Is(err, store.ErrActiveGameExists):
+		return nil, fmt.Errorf("%w: %w", errActiveGame, err)
+	case err != nil:
+		return nil, notFound(err)
+	}
+	return fromGame(out)
+}
+
+func (s *storeRepo) pendingChallenges(ctx context.Context, user string) ([]*challengeRec, error) {
+	cs, err := s.st.PendingChallenges(ctx, user)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]*challengeRec, 0, len(cs))
+	for _, c := range cs {
+		r, err := fromChallenge(c)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, r)
+	}
+	return out, nil
+}
+
+type gameExtra struct {
+	WhiteName string `json:"wn,omitempty"`
+	BlackName string `json:"bn,omitempty"`
+	Last      string `json:"last,omitempty"`
+	Moves     [2]int `json:"moves"`
+}
+
+func extraOf(g *gameRec) string {
+	x, _ := json.Marshal(gameExtra{g.White.Name, g.Black.Name, g.Last, g.Moves})
+	return string(x)
+}
+
+func toGame(g *gameRec) store.Game {
+	row := store.Game{
+		Kind: g.Game, Variant: g.Variant, Guild: g.GuildID, Channel: g.ChannelID,
+		Players: [2]string{g.White.ID, g.Black.ID}, Start: g.Start, Position: g.Pos, Ply: g.Ply,
+		Status: g.Status, Result: g.Result, Reason: g.Reason, Clock: g.Clock, ClockState: g.ClockState,
+		DrawOffer: g.DrawOffer, Takeback: g.Takeback, Extra: extraOf(g),
+	}
+	if g.Parent != "" {
+		row.Channel, row.Thread = g.Parent, g.ChannelID
+	}
+	return row
+}
+
+func fromGame(r *store.Game) (*gameRec, error) {
+	var x gameExtra
+	if r.Extra != "" {
+		if err := json.Unmarshal([]byte(r.Extra), &x); err != nil {
+			return nil, fmt.Errorf("game %d: extra: %w", r.ID, err)
+		}
+	}
+	g := &gameRec{
+		ID: r.ID, Rev: int(r.Rev), Game: r.Kind, Variant: r.Variant, Start: r.Start, Pos: r.Position, Ply: r.Ply,
+		Turn: r.ClockState.ToMove, Last: x.Last,
+		White: User{ID: r.Players[0], Name: x.WhiteName}, Black: User{ID: r.Players[1], Name: x.BlackName},
+		GuildID: r.Guild, ChannelID: r.Channel, Clock: r.Clock, ClockState: r.ClockState,
+		Status: r.Status, Result: r.Result, Reason: r.Reason, DrawOffer: r.DrawOffer, Takeback: r.Takeback,
+		Moves: x.Moves, MessageID: r.MessageID,
+	}
+	if r.Thread != "" {
+		g.Parent, g.ChannelID = r.Channel, r.Thread
+	}
+	return g, nil
+}
+
+func (s *storeRepo) game(ctx context.Context, id int64) (*gameRec, error) {
+	r, err := s.st.Game(ctx, id)
+	if err != nil {
+		return nil, notFound(err)
+	}
+	return fromGame(r)
+}
+
+func update(g *gameRec) store.GameUpdate {
+	u := store.GameUpdate{
+		Position: g.Pos, ClockState: g.ClockState, DrawOffer: g.DrawOffer, Takeback: g.Takeback, Extra: extraOf(g),
+	}
+	if g.Status == gmFinished {
+		u.Outcome = &store.Outcome{Result: g.Result, Reason: g.Reason}
+	}
+	return u
+}
+
+// stale turns the store's compare-and-set failure into the repo's false.
+func stale(err error) (bool, error) {
+	if errors.Is(err, store.ErrStalePly) {
+		return false, nil
+	}
+	return err == nil, notFound(err)
+}
+
+func (s *storeRepo) saveGame(ctx context.Context, g *gameRec, m *moveRec) (bool, error) {
+	if m == nil {
+		return stale(s.st.UpdateGame(ctx, g.ID, int64(g.Rev-1), update(g)))
+	}
+	err := s.st.AppendMove(ctx, g.ID, g.Ply-1, store.MoveRecord{
+		Side: m.Side, Notation: m.Notation, Position: g.Pos, Spent: m.Spent,
+	}, update(g))
+	return stale(err)
+}
+
+func (s *storeRepo) takeBack(ctx context.Context, g *gameRec) (bool, error) {
+	// g.Ply is already the ply after the takeback: one move goes.
+	return stale(s.st.Takeback(ctx, g.ID, g.Ply+1, 1, update(g)))
+}
+
+func (s *storeRepo) gameList(rows []*store.Game, err error) ([]*gameRec, error) {
+	if err != nil {
+		return nil, err
+	}
+	out := make([]*gameRec, 0, len(rows))
+	for _, r := range rows {
+		g, err := fromGame(r)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, g)
+	}
+	return out, nil
+}
+
+func (s *storeRepo) activeGames(ctx context.Context, guild string) ([]*gameRec, error) {
+	return s.gameList(s.st.ActiveGames(ctx, guild))
+}
+
+func (s *storeRepo) channelGames(ctx context.Context, channel string) ([]*gameRec, error) {
+	return s.gameList(s.st.ChannelGames(ctx, channel))
+}
+
+func (s *storeRepo) lastGame(ctx context.Context, user, channel string) (*gameRec, error) {
+	r, err := s.st.LastGame(ctx, user, channel)
+	if err != nil {
+		return nil, notFound(err)
+	}
+	return fromGame(r)
+}
+
+func (s *storeRepo) moveLog(ctx context.Context, id int64) ([]string, error) {
+	ms, err := s.st.Moves(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]string, len(ms))
+	for i, m := range ms {
+		out[i] = m.Notation
+	}
+	return out, nil
+}
+
+func (s *storeRepo) setBoardMessage(ctx context.Context, id int64, messageID string) error {
+	return notFound(s.st.SetMessageID(ctx, id, messageID))
+}
+
+func (s *storeRepo) schedule(ctx context.Context, e event) error {
+	_, err := s.st.Schedule(ctx, store.Event{Kind: e.Kind, Ref: e.Ref, Ply: e.Ply, Due: e.Due, Payload: e.Arg})
+	return err
+}
+
+func (s *storeRepo) cancelEvents(ctx context.Context, ref int64, kinds ...string) error {
+	return s.st.CancelEvents(ctx, ref, kinds...)
+}
+
+func (s *storeRepo) claimDue(ctx context.Context, now time.Time) ([]event, error) {
+	evs, err := s.st.ClaimDue(ctx, now, claimLease)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]event, len(evs))
+	for i, e := range evs {
+		out[i] = event{ID: e.ID, Kind: e.Kind, Ref: e.Ref, Ply: e.Ply, Due: e.Due, Arg: e.Payload, Attempts: e.Attempts}
+	}
+	return out, nil
+}
+
+func (s *storeRepo) complete(ctx context.Context, id int64) error { return s.st.Complete(ctx, id) }
