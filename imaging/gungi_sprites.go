@@ -1,0 +1,248 @@
+package imaging
+
+import (
+	"image"
+	"math"
+	"strconv"
+
+	"github.com/fogleman/gg"
+	"github.com/tankbot/tankbot/engine"
+	"github.com/tankbot/tankbot/engine/gungi"
+)
+
+// Gungi tiles, each drawn on first use and kept: a board piece (kind ×
+// side × direction × square background: at most 13·2·2·6 = 312), a tower
+// chip (13·2·6), a tier number (2·6), a hand slot (kind × side × direction
+// × count 0–9), the hand titles and footers. A tower is composed at frame
+// time from a piece tile and its chips, so the cache never holds one tile
+// per possible tower.
+
+type komaKey struct {
+	kind gungi.Kind
+	side engine.Side
+	up   bool // points up the screen
+	bg   uint8
+}
+
+type chipKey struct {
+	kind gungi.Kind
+	side engine.Side
+	bg   uint8
+}
+
+type slotKey struct {
+	kind  gungi.Kind
+	side  engine.Side
+	up    bool
+	count uint8
+}
+
+type badgeKey struct {
+	h  int
+	bg uint8
+}
+
+type titleKey struct {
+	side  engine.Side
+	ready bool
+}
+
+var (
+	gungiKoma    cache[komaKey, *tile]
+	gungiChips   cache[chipKey, *tile]
+	gungiBadges  cache[badgeKey, *tile]
+	gungiSlots   cache[slotKey, *tile]
+	gungiTitles  cache[titleKey, *tile]
+	gungiFooters cache[[2]int, *tile]
+	gungiBox     cache[int, *tile]
+)
+
+// gpaint is paint for any palette index as background (paint takes named
+// keys only).
+func gpaint(w, h int, bg uint8, draw func(dc *gg.Context)) *tile {
+	dc := gg.NewContext(w, h)
+	dc.SetColor(palette[bg])
+	dc.Clear()
+	draw(dc)
+	return quantise(dc.Image().(*image.RGBA))
+}
+
+// komaColours: body, outline, letter. White is light with a dark outline,
+// Black dark with a light outline, so the sides differ in lightness and
+// outline and read on either Discord theme.
+func komaColours(side engine.Side) (body, line, text uint8) {
+	if side == engine.Black {
+		return cBlackHull, cBlackLine, cBlackLine
+	}
+	return cWhiteTurret, cWhiteLine, cInk
+}
+
+// komaPath is a shogi piece's pentagon centred on (cx, cy), w×h, its point
+// up or down the screen.
+func komaPath(dc *gg.Context, cx, cy, w, h float64, up bool) {
+	s := 1.0
+	if !up {
+		s = -1
+	}
+	for i, v := range [][2]float64{{0, -.5}, {.40, -.29}, {.49, .5}, {-.49, .5}, {-.40, -.29}} {
+		x, y := cx+v[0]*w*s, cy+v[1]*h*s
+		if i == 0 {
+			dc.MoveTo(x, y)
+		} else {
+			dc.LineTo(x, y)
+		}
+	}
+	dc.ClosePath()
+}
+
+// drawKoma draws one piece: the pentagon in its owner's colours and the
+// GFEN letter upright (turning Latin letters would make M read as W). A
+// Marshal gets a gold inner outline. A ghost is a kind with none left in
+// hand: outline and letter only, dimmed.
+func drawKoma(dc *gg.Context, cx, cy, w, h float64, k gungi.Kind, side engine.Side, up, ghost bool) {
+	body, line, text := komaColours(side)
+	lw := math.Max(1.6, w*0.05)
+	komaPath(dc, cx, cy, w, h, up)
+	if ghost {
+		dc.SetColor(palette[gGhost])
+		dc.SetLineWidth(lw * 0.8)
+		dc.Stroke()
+		text = gGhost
+	} else {
+		dc.SetColor(palette[body])
+		dc.FillPreserve()
+		dc.SetColor(palette[line])
+		dc.SetLineWidth(lw)
+		dc.Stroke()
+		if k == gungi.Marshal {
+			komaPath(dc, cx, cy, w*0.78, h*0.8, up)
+			dc.SetColor(palette[cFlag])
+			dc.SetLineWidth(lw)
+			dc.Stroke()
+		}
+	}
+	// The letter sits in the wide part of the pentagon.
+	ly := cy + h*0.08
+	if !up {
+		ly = cy - h*0.08
+	}
+	dc.SetFontFace(face(h * 0.5))
+	dc.SetColor(palette[text])
+	dc.DrawStringAnchored(string(k.Letter()), cx, ly, 0.5, 0.38)
+}
+
+// boardKoma is a piece on the board: gKomaReg × gIn, the pentagon centred.
+// A lone piece is drawn with it in the middle of its square; a tower's top
+// with it on the left, beside the tower column.
+func boardKoma(k komaKey) *tile {
+	return gungiKoma.get(k, func() *tile {
+		return gpaint(gKomaReg, gIn, k.bg, func(dc *gg.Context) {
+			drawKoma(dc, gKomaReg/2.0, gIn/2.0, gKomaW, gKomaH, k.kind, k.side, k.up, false)
+		})
+	})
+}
+
+// towerChip is one level of a tower in the column beside its top piece:
+// the owner's colours and the kind's letter.
+func towerChip(k chipKey) *tile {
+	return gungiChips.get(k, func() *tile {
+		return gpaint(gColW, gChipH, k.bg, func(dc *gg.Context) {
+			body, line, text := komaColours(k.side)
+			dc.DrawRoundedRectangle(1.5, 1, gColW-3, gChipH-2, 3)
+			dc.SetColor(palette[body])
+			dc.FillPreserve()
+			dc.SetColor(palette[line])
+			dc.SetLineWidth(1.4)
+			dc.Stroke()
+			dc.SetFontFace(face(11))
+			dc.SetColor(palette[text])
+			dc.DrawStringAnchored(string(k.kind.Letter()), gColW/2.0, gChipH/2.0, 0.5, 0.38)
+		})
+	})
+}
+
+// tierBadge is a tower's height over its chips.
+func tierBadge(h int, bg uint8) *tile {
+	return gungiBadges.get(badgeKey{h, bg}, func() *tile {
+		return gpaint(gColW, gBadgeH, bg, func(dc *gg.Context) {
+			dc.SetFontFace(face(15))
+			dc.SetColor(palette[gTierInk])
+			dc.DrawStringAnchored(strconv.Itoa(h), gColW/2.0, gBadgeH/2.0, 0.5, 0.38)
+		})
+	})
+}
+
+// handBox is the rounded box behind one side's hand.
+func handBox() *tile {
+	return gungiBox.get(0, func() *tile {
+		return gpaint(gPanelW, gBoxH, cFrame, func(dc *gg.Context) {
+			dc.DrawRoundedRectangle(0.5, 0.5, gPanelW-1, gBoxH-1, 8)
+			dc.SetColor(palette[gPanel])
+			dc.Fill()
+		})
+	})
+}
+
+// handTitle names the side with a chip in its colours, and says READY
+// once it has finished its draft.
+func handTitle(side engine.Side, ready bool) *tile {
+	return gungiTitles.get(titleKey{side, ready}, func() *tile {
+		w, h := gPanelW-12, 24
+		return gpaint(w, h, gPanel, func(dc *gg.Context) {
+			body, line, _ := komaColours(side)
+			r := 8.0
+			dc.DrawCircle(r+2, float64(h)/2, r)
+			dc.SetColor(palette[body])
+			dc.FillPreserve()
+			dc.SetColor(palette[line])
+			dc.SetLineWidth(2)
+			dc.Stroke()
+			name := "White's hand"
+			if side == engine.Black {
+				name = "Black's hand"
+			}
+			dc.SetFontFace(face(15))
+			dc.SetColor(palette[gPanelTxt])
+			dc.DrawStringAnchored(name, 2*r+10, float64(h)/2, 0, 0.38)
+			if ready {
+				dc.SetFontFace(face(12))
+				tw, _ := dc.MeasureString("READY")
+				dc.DrawRoundedRectangle(float64(w)-tw-12, 3, tw+10, float64(h)-6, 4)
+				dc.SetColor(palette[cEscape])
+				dc.Fill()
+				dc.SetColor(palette[cInk])
+				dc.DrawStringAnchored("READY", float64(w)-7-tw/2, float64(h)/2, 0.5, 0.38)
+			}
+		})
+	})
+}
+
+// handSlot is one kind in a hand: the piece and its count, or a ghost of
+// it when none are left, so every kind keeps its place from frame to
+// frame.
+func handSlot(k slotKey) *tile {
+	return gungiSlots.get(k, func() *tile {
+		return gpaint(gSlotW, gSlotH, gPanel, func(dc *gg.Context) {
+			const w, h = 32.0, 42.0
+			drawKoma(dc, 4+w/2, gSlotH/2.0, w, h, k.kind, k.side, k.up, k.count == 0)
+			if k.count == 0 {
+				return
+			}
+			dc.SetFontFace(face(16))
+			dc.SetColor(palette[gPanelTxt])
+			dc.DrawStringAnchored("×"+strconv.Itoa(int(k.count)), 4+w+4, gSlotH/2.0+h*0.22, 0, 0.38)
+		})
+	})
+}
+
+// handFooter is a side's totals: in hand, and on the board (drops need
+// fewer than 26 there, rules §4).
+func handFooter(inHand, onBoard int) *tile {
+	return gungiFooters.get([2]int{inHand, onBoard}, func() *tile {
+		return gpaint(gPanelW-12, 18, gPanel, func(dc *gg.Context) {
+			dc.SetFontFace(face(12))
+			dc.SetColor(palette[gDimTxt])
+			dc.DrawStringAnchored(strconv.Itoa(inHand)+" in hand · "+strconv.Itoa(onBoard)+"/26 on board", 0, 9, 0, 0.38)
+		})
+	})
+}
