@@ -14,6 +14,8 @@ import (
 func TestLiteralKeysExist(t *testing.T) {
 	call := regexp.MustCompile(`(?:\.t|refuse|i18n\.T\(\w+|tFor\(ctx, [^,]+)\(?,? ?"([a-z][a-z0-9-]*\.[a-z0-9.*/-]+)"`)
 	files, _ := filepath.Glob("*.go")
+	more, _ := filepath.Glob("movepick/*.go")
+	files = append(files, more...)
 	n := 0
 	for _, f := range files {
 		if strings.HasSuffix(f, "_test.go") {

@@ -73,6 +73,7 @@ func variantLabelG(g *gameRec) string {
 
 func (b *Bot) gameButtons(r *req, g *gameRec) [][]Component {
 	row := []Component{
+		{Kind: Button, CustomID: gameID(g.ID, g.Ply, "pick"), Label: r.t("btn.pick"), Style: Primary},
 		{Kind: Button, CustomID: gameID(g.ID, g.Ply, "type"), Label: r.t("btn.type"), Style: Primary},
 		{Kind: Button, CustomID: gameID(g.ID, g.Ply, "flip"), Label: r.t("btn.flip"), Style: Secondary},
 		{Kind: Button, CustomID: gameID(g.ID, g.Ply, "draw"), Label: r.t("btn.draw"), Style: Secondary},

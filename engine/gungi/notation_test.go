@@ -107,7 +107,7 @@ func TestForgivingNotation(t *testing.T) {
 		t.Errorf("error text %q", e.Error())
 	}
 	// Steps of each kind.
-	for in, want := range map[string]string{"Pe3-e4": "e3|-e4", "Cc2^c3": "c2|^c3", "T*e4": "*T|e4"} {
+	for in, want := range map[string]string{"Pe3-e4": "Pe3|e4|-", "Cc2^c3": "Cc2|c3|^", "T*e4": "*T|e4"} {
 		m, _ := p.ParseMove(in)
 		if got := strings.Join(m.Steps(), "|"); got != want {
 			t.Errorf("steps of %s: %s", in, got)

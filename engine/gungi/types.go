@@ -186,8 +186,9 @@ func (m Move) String() string {
 	return string(m.Piece.Letter()) + m.From.String() + string(m.Kind.sep()) + m.To.String()
 }
 
-// Steps is the guided picker's path: [from, kind+to] for board moves,
-// ["*P", to] for drops, ["ready"] for ready.
+// Steps is the guided picker's path: [piece+from, to, kind] for board moves
+// ("Ke3", "e4", "-" move, "x" attack or "^" stack: attack and stack may
+// both reach one square), ["*P", to] for drops, ["ready"] for ready.
 func (m Move) Steps() []string {
 	switch m.Kind {
 	case KindReady, KindComplete:
@@ -195,5 +196,5 @@ func (m Move) Steps() []string {
 	case KindDrop:
 		return []string{"*" + string(m.Piece.Letter()), m.To.String()}
 	}
-	return []string{m.From.String(), string(m.Kind.sep()) + m.To.String()}
+	return []string{string(m.Piece.Letter()) + m.From.String(), m.To.String(), string(m.Kind.sep())}
 }

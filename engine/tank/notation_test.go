@@ -34,15 +34,15 @@ func TestNotationForgiving(t *testing.T) {
 		}
 	}
 	m, _ := p.ParseTankMove("d2 d2ne d6")
-	if got := m.Steps(); strings.Join(got, "|") != "D2|D2NE|D6" {
+	if got := m.Steps(); strings.Join(got, "|") != "D2|D2|NE|D6" {
 		t.Errorf("steps %q", got)
 	}
 	e, _ := p.ParseTankMove("a4 off")
-	if got := e.Steps(); strings.Join(got, "|") != "A4|OFF|" {
+	if got := e.Steps(); strings.Join(got, "|") != "A4|OFF||" {
 		t.Errorf("escape steps %q", got)
 	}
 	n, _ := p.ParseTankMove("d2 d4")
-	if got := n.Steps(); strings.Join(got, "|") != "D2|D4N|" {
+	if got := n.Steps(); strings.Join(got, "|") != "D2|D4|N|" {
 		t.Errorf("steps %q", got)
 	}
 }
@@ -145,7 +145,7 @@ func checkNotationRoundTrip(t *testing.T, p *Position) {
 			t.Fatalf("%s: lower-case %q: %v", p.Encode(), s, err)
 		}
 		st := m.Steps()
-		if len(st) != 3 || st[0] != squareName(m.From) {
+		if len(st) != 4 || st[0] != squareName(m.From) {
 			t.Fatalf("steps %q of %s", st, s)
 		}
 	}

@@ -181,17 +181,20 @@ func (p *Position) Perft(depth int) uint64 {
 	return b.perft(depth)
 }
 
-// Steps splits the move for the guided picker: the piece's square, the
-// destination with facing ("E5N") or "OFF", and the target ("K12" or "").
+// Steps splits the move for the guided picker into the piece's square, the
+// destination ("E5" or "OFF"), the final facing ("N", "" for an escape) and
+// the target ("K12", "" for no shot). Destination and facing are separate
+// steps so that a menu lists squares first (up to dozens of them) and the
+// few facings of one square next.
 func (m Move) Steps() []string {
 	if m.Escape {
-		return []string{squareName(m.From), "OFF", ""}
+		return []string{squareName(m.From), "OFF", "", ""}
 	}
 	t := ""
 	if m.HasTarget {
 		t = squareName(m.Target)
 	}
-	return []string{squareName(m.From), squareName(m.To) + m.Facing.String(), t}
+	return []string{squareName(m.From), squareName(m.To), m.Facing.String(), t}
 }
 
 // String is the canonical notation of the move.
@@ -213,4 +216,19 @@ func (p *Position) FormatMove(m engine.Move) string {
 		return "?"
 	}
 	return mv.String()
+}
+
+// PieceName is the short name of the piece on a square written in notation
+// ("HT" for "C3"), or "" for an empty, blocked or unreadable square. The
+// guided move picker labels its choices with it.
+func (p *Position) PieceName(square string) string {
+	toks, err := lexMove(square)
+	if err != nil || len(toks) != 1 || !toks[0].isSq {
+		return ""
+	}
+	c := p.At(toks[0].sq)
+	if c.Piece.Kind == None || c.Obstacle || c.Piece.Wreck {
+		return ""
+	}
+	return c.Piece.Kind.String()
 }

@@ -1,0 +1,113 @@
+package bot
+
+import (
+	"context"
+	"errors"
+	"strconv"
+	"strings"
+
+	"github.com/tankbot/tankbot/bot/movepick"
+)
+
+// The guided move picker (bot/movepick holds the state machine). Its
+// whole state travels in custom ids, so it survives restarts and a click
+// on a picker drawn for an earlier ply is refused as stale:
+//
+//	g:<game>:<ply>:pick            open, or a choice in the menu (value = state)
+//	g:<game>:<ply>:pick:<state>    the Back button
+//	g:<game>:<ply>:pickok:<state>  Confirm: play the picked move
+
+func init() {
+	extraActions["pick"] = (*Bot).pick
+	extraActions["pickok"] = (*Bot).pickConfirm
+}
+
+// pick shows the picker's menu for the clicked state: the first menu as a
+// new message only the player sees, later ones by editing that message.
+func (b *Bot) pick(ctx context.Context, r *req, g *gameRec, id customID) ([]Reply, error) {
+	_, pos, err := b.mustMove(r, g)
+	if err != nil {
+		return nil, err
+	}
+	state := id.arg
+	if len(r.Values) > 0 {
+		state = r.Values[0]
+	}
+	m, err := movepick.Open(pos, state, r.loc)
+	if err != nil {
+		return nil, pickerErr(err)
+	}
+	reply := Reply{Ephemeral: true, Update: id.arg != "" || len(r.Values) > 0, Content: pickerText(r, m)}
+	var nav []Component
+	if m.CanBack {
+		nav = append(nav, Component{Kind: Button, CustomID: gameID(g.ID, g.Ply, "pick", m.Back), Label: r.t("btn.back"), Style: Secondary})
+	}
+	if m.Complete() {
+		nav = append([]Component{{Kind: Button, CustomID: gameID(g.ID, g.Ply, "pickok", m.State), Label: r.t("btn.confirm"), Style: Success}}, nav...)
+		reply.Components = [][]Component{nav}
+		return []Reply{reply}, nil
+	}
+	menu := Component{Kind: Select, CustomID: gameID(g.ID, g.Ply, "pick"), Placeholder: r.t(promptKey(m))}
+	for _, o := range m.Options {
+		opt := Option{Label: o.Label, Value: o.State}
+		if o.Nav == movepick.NavNone && o.Moves > 1 {
+			opt.Description = r.t("movepick.moves", strconv.Itoa(o.Moves))
+		}
+		menu.Options = append(menu.Options, opt)
+	}
+	reply.Components = [][]Component{{menu}}
+	if len(nav) > 0 {
+		reply.Components = append(reply.Components, nav)
+	}
+	return []Reply{reply}, nil
+}
+
+// pickConfirm plays the move the picker's state completes.
+func (b *Bot) pickConfirm(ctx context.Context, r *req, g *gameRec, id customID) ([]Reply, error) {
+	_, pos, err := b.mustMove(r, g)
+	if err != nil {
+		return nil, err
+	}
+	m, err := movepick.Open(pos, id.arg, r.loc)
+	if err != nil {
+		return nil, pickerErr(err)
+	}
+	if !m.Complete() {
+		return nil, refuse("refuse.pickincomplete")
+	}
+	return b.play(ctx, r, g, id.ply, m.Notation)
+}
+
+// pickerText says what has been chosen and what to choose next.
+func pickerText(r *req, m *movepick.Menu) string {
+	if m.Complete() {
+		return r.t("movepick.ready", m.Notation)
+	}
+	var chosen []string
+	for _, c := range m.Chosen {
+		chosen = append(chosen, c.Label)
+	}
+	text := r.t(promptKey(m)) + "."
+	if len(chosen) > 0 {
+		text = r.t("picker.prompt", strings.Join(chosen, " · ")) + "\n" + text
+	}
+	if m.Pages > 1 {
+		text += " (" + r.t("movepick.page", strconv.Itoa(m.Page+1), strconv.Itoa(m.Pages)) + ")"
+	}
+	return text
+}
+
+// pickerErr turns the picker's errors into refusals: a state that does not
+// fit the position is stale (the ply check passed, so it was forged).
+func pickerErr(err error) error {
+	switch {
+	case errors.Is(err, movepick.ErrMalformed), errors.Is(err, movepick.ErrStale):
+		return refuse("refuse.stale")
+	case errors.Is(err, movepick.ErrNoMoves):
+		return refuse("refuse.nolegal")
+	}
+	return wrap("move picker", err)
+}
+
+// promptKey is the catalog key of what the menu asks for (movepick.Prompts).
+func promptKey(m *movepick.Menu) string { return "movepick.prompt." + m.Prompt }
