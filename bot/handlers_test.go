@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/tankbot/tankbot/engine"
+	"github.com/tankbot/tankbot/engine/tank"
 	"github.com/tankbot/tankbot/store/clock"
 )
 
@@ -553,8 +554,8 @@ func TestRestart(t *testing.T) {
 
 func TestCustomMapRefusals(t *testing.T) {
 	h := newHarness(t, Config{})
-	// A wrecked CLT: a finished game cannot start.
-	mustRefuse(t, h.slash(alice, "challenge", "opponent=bob", "map=....xcs.../......../......../......../......../......../......../...Cn.... w 1"), "finished")
+	// A wrecked CLT: a map holds no wrecks.
+	mustRefuse(t, h.slash(alice, "challenge", "opponent=bob", "map=....xcs.../......../......../......../......../......../......../...Cn.... w 1"), "wreck")
 	// Bad TFEN: the engine's reason, translated.
 	h.loc = "pt-BR"
 	mustRefuse(t, h.slash(alice, "challenge", "opponent=bob", "map=......../........ w 1"), "não é válido")
@@ -588,4 +589,22 @@ func TestEveryGame(t *testing.T) {
 			checkReplay(t, h, id)
 		})
 	}
+}
+
+// A custom tank map must obey the map rules (§8), not only parse.
+func TestCustomMapValidated(t *testing.T) {
+	h := newHarness(t, Config{})
+	basic, _ := tank.StartPosition("basic16")
+	good := basic.Encode()
+	rs := h.slash(alice, "challenge", "opponent=bob", "map="+good)
+	mustNotRefuse(t, rs)
+	// One obstacle more on White's side only: no longer point symmetric.
+	ranks := strings.Split(strings.Fields(good)[0], "/")
+	// The mirror of the first square of rank index 8 is the last of index 7.
+	if ranks[8][0] != '.' || ranks[7][15] != '.' {
+		t.Fatalf("basic16 changed: %q %q", ranks[7], ranks[8])
+	}
+	ranks[8] = "#" + ranks[8][1:]
+	bad := strings.Join(ranks, "/") + " w 1"
+	mustRefuse(t, h.slash(alice, "challenge", "opponent=carol", "map="+bad), "point symmetric")
 }

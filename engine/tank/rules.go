@@ -54,3 +54,13 @@ func StartPosition(name string) (*Position, error) {
 	}
 	return nil, engine.Errorf(CodeUnknownMap, Messages[CodeUnknownMap], name, strings.Join(names, ", "))
 }
+
+// ValidateStart checks that a custom position can start a game (rules §8);
+// the bot calls it for /challenge map:<TFEN>. See ValidateMap.
+func (rules) ValidateStart(p engine.Position) error {
+	tp, ok := p.(*Position)
+	if !ok {
+		return engine.Errorf(CodeNotTankMove, "not a Tank Chess position")
+	}
+	return ValidateMap(tp)
+}
