@@ -9,6 +9,7 @@ import (
 
 	"github.com/tankbot/tankbot/bot/i18n"
 	"github.com/tankbot/tankbot/engine"
+	"github.com/tankbot/tankbot/engine/gungi"
 	"github.com/tankbot/tankbot/store/clock"
 )
 
@@ -30,6 +31,9 @@ func (b *Bot) boardReply(ctx context.Context, r *req, g *gameRec, pos engine.Pos
 		add(r.t("game.turn", g.user(turn).Name, r.t("game."+engine.Side(turn).String())))
 	} else {
 		add(resultText(r.loc, g))
+	}
+	for _, f := range facts(r.loc, pos) {
+		add(f)
 	}
 	e := &Embed{Title: r.t("game.title", id, g.Game+" "+variantLabelG(g)), Description: desc}
 	if tc.Timed() {
@@ -57,7 +61,7 @@ func (b *Bot) boardReply(ctx context.Context, r *req, g *gameRec, pos engine.Pos
 		}
 	}
 	if g.Status == gmActive {
-		reply.Components = b.gameButtons(r, g)
+		reply.Components = b.gameButtons(r, g, pos)
 	} else {
 		reply.Components = [][]Component{{{Kind: Button, CustomID: gameID(g.ID, g.Ply, "rematch"), Label: r.t("btn.rematch"), Style: Primary}}}
 	}
@@ -71,7 +75,7 @@ func variantLabelG(g *gameRec) string {
 	return "custom"
 }
 
-func (b *Bot) gameButtons(r *req, g *gameRec) [][]Component {
+func (b *Bot) gameButtons(r *req, g *gameRec, pos engine.Position) [][]Component {
 	row := []Component{
 		{Kind: Button, CustomID: gameID(g.ID, g.Ply, "pick"), Label: r.t("btn.pick"), Style: Primary},
 		{Kind: Button, CustomID: gameID(g.ID, g.Ply, "type"), Label: r.t("btn.type"), Style: Primary},
@@ -79,7 +83,50 @@ func (b *Bot) gameButtons(r *req, g *gameRec) [][]Component {
 		{Kind: Button, CustomID: gameID(g.ID, g.Ply, "draw"), Label: r.t("btn.draw"), Style: Secondary},
 		{Kind: Button, CustomID: gameID(g.ID, g.Ply, "resign"), Label: r.t("btn.resign"), Style: Danger},
 	}
-	return [][]Component{row}
+	rows := [][]Component{row}
+	if d, ok := pos.(drafter); ok && d.InDraft() {
+		// Gungi: finish the mover's draft from a formation in one click.
+		var draft []Component
+		for _, f := range gungi.Formations {
+			draft = append(draft, Component{Kind: Button, CustomID: gameID(g.ID, g.Ply, "move", "ready:"+f.Name), Label: r.t("btn.formation", f.Name), Style: Secondary})
+		}
+		rows = append(rows, draft)
+	}
+	return rows
+}
+
+// drafter is a position with a setup phase before play (Gungi's draft).
+type drafter interface{ InDraft() bool }
+
+// facts states what the position says beside the board (Camelot castle
+// moves left, Gungi hands and draft), each through the catalog key
+// "fact.<key>"; side names in the arguments are translated.
+func facts(loc string, pos engine.Position) []string {
+	d, ok := pos.(engine.Describer)
+	if !ok {
+		return nil
+	}
+	var out []string
+	for _, f := range d.Facts() {
+		key := "fact." + f.Key
+		if !i18n.Has(key) {
+			continue
+		}
+		args := make([]string, len(f.Args))
+		for i, a := range f.Args {
+			switch a {
+			case "white", "black":
+				a = i18n.T(loc, "game."+a)
+			case "placing":
+				a = i18n.T(loc, "fact.gungi.placing")
+			case "placing-alone":
+				a = i18n.T(loc, "fact.gungi.placing-alone")
+			}
+			args[i] = a
+		}
+		out = append(out, i18n.T(loc, key, args...))
+	}
+	return out
 }
 
 // resultText is "White wins — by resignation".
