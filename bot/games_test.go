@@ -3,6 +3,7 @@ package bot
 import (
 	"strings"
 	"testing"
+	"time"
 )
 
 // The board message states the facts of the game beside the picture:
@@ -57,4 +58,69 @@ func TestGungiFinishDraftButton(t *testing.T) {
 	// The old button is stale now.
 	mustRefuse(t, h.click(bob, btn), "earlier position")
 	checkReplay(t, h, id)
+}
+
+// A flag-fall whose announcement cannot be posted (Discord down) is decided
+// at once and announced again once posting works, exactly once.
+func TestFlagFallAnnouncedAfterPostFailure(t *testing.T) {
+	h := newHarness(t, Config{})
+	id := h.startGame("clock=10m+5s")
+	h.clk.Advance(9*time.Minute + time.Second) // the low-time reminder
+	if err := h.b.Tick(h.ctx); err != nil || len(h.n.all()) != 1 {
+		t.Fatalf("reminder: %v, %d posts", err, len(h.n.all()))
+	}
+	h.n.fail = 1
+	h.clk.Advance(time.Minute)
+	if err := h.b.Tick(h.ctx); err == nil {
+		t.Fatal("a failed post should be reported by Tick")
+	}
+	if g := h.game(id); g.Status != gmFinished || g.Reason != "timeout" {
+		t.Fatalf("the flag fell but the game is %s %s", g.Status, g.Reason)
+	}
+	if n := len(h.n.all()); n != 1 {
+		t.Fatalf("%d posts after the failed one, want 1", n)
+	}
+	if err := h.b.Tick(h.ctx); err != nil {
+		t.Fatal(err)
+	}
+	ps := h.n.all()
+	if len(ps) != 2 || !strings.Contains(text([]Reply{ps[1].Reply}), "ran out of time") {
+		t.Fatalf("re-announcement missing: %d posts", len(ps))
+	}
+	// Nothing more fires later.
+	h.clk.Advance(time.Hour)
+	if err := h.b.Tick(h.ctx); err != nil {
+		t.Fatal(err)
+	}
+	if n := len(h.n.all()); n != 2 {
+		t.Fatalf("%d posts, want 2", n)
+	}
+}
+
+// In Camelot a side with fewer than two pieces cannot win (§4), so when
+// its opponent's flag falls the game is drawn, not won.
+func TestCamelotFlagAgainstLoneSideIsDraw(t *testing.T) {
+	h := newHarness(t, Config{})
+	empty12 := "............"
+	ranks := []string{"..", "........", ".........."}
+	for i := 0; i < 10; i++ {
+		ranks = append(ranks, empty12)
+	}
+	ranks = append(ranks, "..........", "........", "..")
+	ranks[3] = "...........m"  // rank 13: Black's only piece
+	ranks[12] = "M.M........." // rank 4: White's two Men
+	cfen := strings.Join(ranks, "/") + " w 00 1"
+	id := h.startGame("game=camelot", "map="+cfen, "clock=10m+5s")
+	h.clk.Advance(10*time.Minute + time.Second)
+	if err := h.b.Tick(h.ctx); err != nil {
+		t.Fatal(err)
+	}
+	g := h.game(id)
+	if g.Result != "1/2-1/2" || g.Reason != "timeout-draw" {
+		t.Fatalf("after White's flag: result %q reason %q", g.Result, g.Reason)
+	}
+	ps := h.n.all()
+	if len(ps) == 0 || !strings.Contains(text([]Reply{ps[len(ps)-1].Reply}), "could not have won") {
+		t.Fatalf("no draw announcement in %d posts", len(ps))
+	}
 }

@@ -2,6 +2,7 @@ package bot
 
 import (
 	"context"
+	"errors"
 	"strings"
 	"sync"
 	"testing"
@@ -20,11 +21,16 @@ type fakeNotifier struct {
 	posts     []post
 	noThreads bool
 	threads   int
+	fail      int // the next fail posts return an error (Discord down)
 }
 
 func (n *fakeNotifier) Post(_ context.Context, ch string, r Reply) (string, error) {
 	n.mu.Lock()
 	defer n.mu.Unlock()
+	if n.fail > 0 {
+		n.fail--
+		return "", errors.New("fake notifier: post failed")
+	}
 	n.posts = append(n.posts, post{ch, r})
 	return "m", nil
 }

@@ -93,7 +93,7 @@ func (b *Bot) fire(ctx context.Context, e event) error {
 		if err != nil {
 			return err
 		}
-		if g.Status != gmFinished || g.Ply != e.Ply || g.Reason != string(engine.ReasonTimeout) {
+		if g.Status != gmFinished || g.Ply != e.Ply || (g.Reason != string(engine.ReasonTimeout) && g.Reason != string(engine.ReasonTimeoutDraw)) {
 			return nil
 		}
 		replies, err := b.flagReplies(ctx, loc, g)
@@ -114,9 +114,10 @@ func (b *Bot) postAll(ctx context.Context, g *gameRec, replies []Reply) error {
 	return nil
 }
 
-// flagFall ends g on time: the side to move loses. Tank Chess has no rule
-// making a player who cannot win only draw, so a flag always loses (see
-// docs/bot.md).
+// flagFall ends g on time: the side to move loses, unless the game's rules
+// say the opponent cannot win at all (engine.Winnable: Camelot with fewer
+// than two pieces), then it is a draw. Tank Chess and Gungi have no such
+// rule, so there a flag always loses (see docs/bot.md).
 func (b *Bot) flagFall(ctx context.Context, loc string, g *gameRec, ply int) ([]Reply, error) {
 	if g.Ply != ply || g.Status != gmActive {
 		return nil, refuse("refuse.stale")
@@ -126,7 +127,11 @@ func (b *Bot) flagFall(ctx context.Context, loc string, g *gameRec, ply int) ([]
 		return nil, err
 	}
 	loser := int(pos.Turn())
-	if err := b.end(ctx, g, engine.Win(engine.Side(1-loser), engine.ReasonTimeout)); err != nil {
+	o := engine.Win(engine.Side(1-loser), engine.ReasonTimeout)
+	if w, ok := pos.(engine.Winnable); ok && !w.CanWin(engine.Side(1-loser)) {
+		o = engine.Drawn(engine.ReasonTimeoutDraw)
+	}
+	if err := b.end(ctx, g, o); err != nil {
 		return nil, err
 	}
 	return b.flagReplies(ctx, loc, g)

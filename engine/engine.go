@@ -106,6 +106,13 @@ type Repeatable interface {
 	RepetitionKey() string
 }
 
+// Winnable is implemented by positions of games whose rules say a side may
+// lack the material to win at all (Camelot: fewer than two pieces). When the
+// flag falls against a side whose opponent cannot win, the game is drawn.
+type Winnable interface {
+	CanWin(s Side) bool
+}
+
 // Describer is implemented by positions that have facts worth stating in the
 // message beside the board (Camelot castle moves left, Gungi hands, the draft).
 type Describer interface {

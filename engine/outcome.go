@@ -32,6 +32,9 @@ const (
 	ReasonResignation Reason = "resignation"
 	ReasonAgreement   Reason = "agreement"
 	ReasonTimeout     Reason = "timeout"
+	// ReasonTimeoutDraw: the flag fell but the opponent could not have won
+	// (see Winnable).
+	ReasonTimeoutDraw Reason = "timeout-draw"
 	ReasonAborted     Reason = "aborted"
 	ReasonRepetition  Reason = "repetition"
 	ReasonNoMoves     Reason = "no-moves"

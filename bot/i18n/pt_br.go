@@ -231,4 +231,5 @@ var ptBR = map[string]string{
 	"fact.gungi.placing-alone":       "coloca sozinho (o adversário está pronto)",
 	"fact.gungi.hand":                "{0}: {1} na mão ({2}), {3}/26 no tabuleiro.",
 	"btn.formation":                  "Terminar montagem: {0}",
+	"reason.timeout-draw":            "por tempo, mas o adversário não poderia vencer",
 }

@@ -98,6 +98,10 @@ func (p *Position) Facts() []engine.Fact {
 	}}
 }
 
+// CanWin reports whether s has the material to win (§4): every win needs two
+// pieces, so a side with fewer can at best draw.
+func (p *Position) CanWin(s engine.Side) bool { return p.count(s) >= 2 }
+
 func (p *Position) count(s engine.Side) int {
 	n := 0
 	for _, c := range p.board {
