@@ -45,7 +45,7 @@ func (b *Bot) boardReply(ctx context.Context, r *req, g *gameRec, pos engine.Pos
 		e.Fields = append(e.Fields, Field{Name: r.t("game.lastmove"), Value: g.Last + suffix(pos), Inline: true})
 	}
 	e.Footer = r.t("game.ply", strconv.Itoa(g.Ply))
-	reply := Reply{Embed: e, GameID: g.ID, Board: true, Position: pos.Encode()}
+	reply := Reply{Embed: e, GameID: g.ID, Board: true, Position: pos.Encode(), Game: g.Game}
 	png, err := renderPNG(pos, last, flip)
 	if err != nil {
 		b.log.Warn("render board", "game", g.ID, "err", err)

@@ -84,9 +84,10 @@ type Reply struct {
 	// transport can record the message id (SetBoardMessage) after sending.
 	GameID int64
 	Board  bool
-	// Position is the encoded position a Board reply shows, for transports
-	// that draw text (the console).
+	// Position is the encoded position a Board reply shows and Game its
+	// game's name, for transports that draw text (the console).
 	Position string
+	Game     string
 }
 
 // Embed is a rich message block.

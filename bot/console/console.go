@@ -266,7 +266,7 @@ func (c *Console) print(where string, r bot.Reply) {
 		}
 	}
 	if r.Position != "" {
-		sb.WriteString(TextBoard(r.Position))
+		sb.WriteString(TextBoard(r.Game, r.Position))
 	}
 	for _, f := range r.Files {
 		if c.PNGDir != "" && strings.HasSuffix(f.Name, ".png") {

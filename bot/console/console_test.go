@@ -273,7 +273,7 @@ func firstMove(t *testing.T, tfen string) string {
 }
 
 func TestTextBoard(t *testing.T) {
-	got := TextBoard(duel)
+	got := TextBoard("tank", duel)
 	if !strings.Contains(got, "cs") || !strings.Contains(got, "Cn") || strings.Count(got, "\n") != 10 {
 		t.Fatalf("text board:\n%s", got)
 	}
@@ -290,4 +290,16 @@ func FuzzParse(f *testing.F) {
 		}
 		_, _ = c.parse("who", line)
 	})
+}
+
+// Gungi towers and lower-case pieces that look like tank facings ("n" is a
+// Black Spy) are one square each.
+func TestTextBoardGungi(t *testing.T) {
+	got := TextBoard("gungi", "m......nn/9/9/9/..(GGY)....../9/9/9/4M4 b wb - 16")
+	if !strings.Contains(got, "   n   n\n") || !strings.Contains(got, "(GGY)") {
+		t.Fatalf("gungi text board:\n%s", got)
+	}
+	if strings.Count(got, "(GGY)") != 1 || !strings.Contains(got, "  m   .") {
+		t.Fatalf("gungi rank split wrongly:\n%s", got)
+	}
 }
