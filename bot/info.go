@@ -142,7 +142,15 @@ func (b *Bot) rulesCommand(ctx context.Context, r *req) ([]Reply, error) {
 	}
 	reply := Reply{Ephemeral: true, Content: r.t(key)}
 	if vs := rules.Variants(); len(vs) > 0 {
-		if p, err := rules.Start(vs[0].Name); err == nil {
+		// The first variant's start, except Gungi's empty draft board:
+		// its quick formation shows the pieces.
+		example := vs[0].Name
+		for _, v := range vs {
+			if v.Name == "quick" {
+				example = v.Name
+			}
+		}
+		if p, err := rules.Start(example); err == nil {
 			if png, err := renderPNG(p, nil, false); err == nil {
 				reply.Files = []File{{Name: "rules-" + rules.Name() + ".png", ContentType: "image/png", Data: png}}
 			}
