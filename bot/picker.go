@@ -13,12 +13,18 @@ import (
 // whole state travels in custom ids, so it survives restarts and a click
 // on a picker drawn for an earlier ply is refused as stale:
 //
-//	g:<game>:<ply>:pick            open, or a choice in the menu (value = state)
-//	g:<game>:<ply>:pick:<state>    the Back button
-//	g:<game>:<ply>:pickok:<state>  Confirm: play the picked move
+//	g:<game>:<ply>:pick             the board's button: open the picker
+//	g:<game>:<ply>:picksel          the menu (the chosen value is the state)
+//	g:<game>:<ply>:pickgo[:<state>] the Back button
+//	g:<game>:<ply>:pickok:<state>   Confirm: play the picked move
+//
+// Each component of one message has its own action, so no two share a
+// custom id (Discord refuses duplicates).
 
 func init() {
 	extraActions["pick"] = (*Bot).pick
+	extraActions["picksel"] = (*Bot).pick
+	extraActions["pickgo"] = (*Bot).pick
 	extraActions["pickok"] = (*Bot).pickConfirm
 }
 
@@ -37,17 +43,17 @@ func (b *Bot) pick(ctx context.Context, r *req, g *gameRec, id customID) ([]Repl
 	if err != nil {
 		return nil, pickerErr(err)
 	}
-	reply := Reply{Ephemeral: true, Update: id.arg != "" || len(r.Values) > 0, Content: pickerText(r, m)}
+	reply := Reply{Ephemeral: true, Update: id.action != "pick", Content: pickerText(r, m)}
 	var nav []Component
 	if m.CanBack {
-		nav = append(nav, Component{Kind: Button, CustomID: gameID(g.ID, g.Ply, "pick", m.Back), Label: r.t("btn.back"), Style: Secondary})
+		nav = append(nav, Component{Kind: Button, CustomID: gameID(g.ID, g.Ply, "pickgo", m.Back), Label: r.t("btn.back"), Style: Secondary})
 	}
 	if m.Complete() {
 		nav = append([]Component{{Kind: Button, CustomID: gameID(g.ID, g.Ply, "pickok", m.State), Label: r.t("btn.confirm"), Style: Success}}, nav...)
 		reply.Components = [][]Component{nav}
 		return []Reply{reply}, nil
 	}
-	menu := Component{Kind: Select, CustomID: gameID(g.ID, g.Ply, "pick"), Placeholder: r.t(promptKey(m))}
+	menu := Component{Kind: Select, CustomID: gameID(g.ID, g.Ply, "picksel"), Placeholder: r.t(promptKey(m))}
 	for _, o := range m.Options {
 		opt := Option{Label: o.Label, Value: o.State}
 		if o.Nav == movepick.NavNone && o.Moves > 1 {

@@ -11,6 +11,14 @@ func menuOf(t *testing.T, rs []Reply) *Component {
 	if len(rs) != 1 || !rs[0].Ephemeral {
 		t.Fatalf("picker reply: %+v", rs)
 	}
+	// Discord refuses a message whose components share a custom id.
+	seen := map[string]bool{}
+	for _, id := range customIDs(rs) {
+		if seen[id] {
+			t.Fatalf("custom id %q used twice in one message", id)
+		}
+		seen[id] = true
+	}
 	for _, row := range rs[0].Components {
 		for i := range row {
 			if row[i].Kind == Select {
@@ -74,6 +82,9 @@ func TestPickerPlaysAMove(t *testing.T) {
 				t.Fatalf("no Back button after a choice: %+v", rs[0].Components)
 			}
 			rs = h.click(who, back)
+			if !rs[0].Update {
+				t.Fatal("Back should edit the picker message")
+			}
 			if m := menuOf(t, rs); m == nil || len(m.Options) != len(menu.Options) {
 				t.Fatalf("Back did not return to the first menu: %+v", rs)
 			}

@@ -18,9 +18,10 @@ import (
 	"github.com/tankbot/tankbot/store/clock"
 )
 
-// checkMap is an 8×8 Tank Chess position where White's LT on d2 puts the
-// black CLT (d8, rear towards White) in CHECK with any move.
-const checkMap = "...cn..../......../......../......../......../......../...Ln..../.......Cs w 1"
+// checkMap is a valid 8×8 custom map (§8: point symmetric, one CLT and one
+// LT a side) on which White has moves that announce CHECK
+// (see game.checkMove).
+const checkMap = ".......cs/.......ls/......../......../......../......../Ln......./Cn....... w 1"
 
 const gameChannel = "400"
 
@@ -200,6 +201,23 @@ func (g *game) play(move string) {
 	}
 }
 
+// checkMove is a legal move that announces CHECK without ending the game.
+func (g *game) checkMove() string {
+	for _, m := range g.pos.LegalMoves() {
+		q, err := g.pos.Play(m)
+		if err != nil || q.Status().Over() {
+			continue
+		}
+		for _, a := range q.Announcements() {
+			if a.Kind == engine.AnnounceCheck {
+				return g.pos.FormatMove(m)
+			}
+		}
+	}
+	g.t.Fatal("no checking move")
+	return ""
+}
+
 // anyMove is a legal move that does not end the game.
 func (g *game) anyMove() string {
 	for _, m := range g.pos.LegalMoves() {
@@ -247,7 +265,18 @@ func TestE2EGame(t *testing.T) {
 	if len(choices) == 0 || len(choices) > 25 {
 		t.Fatalf("%d autocomplete choices", len(choices))
 	}
-	first := choices[0].(map[string]any)["value"].(string)
+	// She types most of a checking move and takes the matching choice.
+	want := g.checkMove()
+	calls = e.do(e.autocomplete(alice, gameChannel, "move", "move", "move", want[:len(want)-1]))
+	first := ""
+	for _, c := range data(response(t, calls))["choices"].([]any) {
+		if v := c.(map[string]any)["value"].(string); v == want {
+			first = v
+		}
+	}
+	if first == "" {
+		t.Fatalf("autocomplete for %q does not offer %q", want[:len(want)-1], want)
+	}
 	calls = e.do(e.slash(alice, gameChannel, "move", "move", first))
 	r := response(t, calls)
 	checkPNG(t, r)
