@@ -4,9 +4,6 @@ import (
 	"bytes"
 	"image"
 	"image/color"
-	"image/png"
-	"os"
-	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -117,39 +114,7 @@ func TestCamelotGolden(t *testing.T) {
 			if w, h := got.Bounds().Dx(), got.Bounds().Dy(); w != 821 || h != 1117 {
 				t.Errorf("image %d×%d, want 821×1117", w, h)
 			}
-			path := filepath.Join("testdata", "golden", sc.name+".png")
-			if *update {
-				if err := os.WriteFile(path, b, 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			f, err := os.ReadFile(path)
-			if err != nil {
-				t.Fatalf("%v (run: go test ./imaging -run TestCamelotGolden -update)", err)
-			}
-			want, err := png.Decode(bytes.NewReader(f))
-			if err != nil {
-				t.Fatal(err)
-			}
-			if got.Bounds() != want.Bounds() {
-				t.Fatalf("size %v, golden %v", got.Bounds(), want.Bounds())
-			}
-			diff, total := 0, 0
-			r := got.Bounds()
-			for y := r.Min.Y; y < r.Max.Y; y++ {
-				for x := r.Min.X; x < r.Max.X; x++ {
-					total++
-					if !near(got.At(x, y), want.At(x, y), goldenChannelTol) {
-						diff++
-					}
-				}
-			}
-			if share := float64(diff) / float64(total); share > goldenShareTol {
-				bad := filepath.Join(t.TempDir(), sc.name+".png")
-				_ = os.WriteFile(bad, b, 0o644)
-				t.Errorf("%d of %d pixels (%.3f%%) differ from %s; got image at %s", diff, total, 100*share, path, bad)
-			}
+			checkGolden(t, sc.name, got, b)
 		})
 	}
 }

@@ -4,9 +4,6 @@ import (
 	"bytes"
 	"image"
 	"image/color"
-	"image/png"
-	"os"
-	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -82,39 +79,7 @@ func TestGungiGolden(t *testing.T) {
 			if len(b) > 60_000 {
 				t.Errorf("PNG is %d bytes, want ≤ 60 KB", len(b))
 			}
-			path := filepath.Join("testdata", "golden", "gungi_"+sc.name+".png")
-			if *update {
-				if err := os.WriteFile(path, b, 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			f, err := os.ReadFile(path)
-			if err != nil {
-				t.Fatalf("%v (run: go test ./imaging -run TestGungiGolden -update)", err)
-			}
-			want, err := png.Decode(bytes.NewReader(f))
-			if err != nil {
-				t.Fatal(err)
-			}
-			if got.Bounds() != want.Bounds() {
-				t.Fatalf("size %v, golden %v", got.Bounds(), want.Bounds())
-			}
-			diff, total := 0, 0
-			r := got.Bounds()
-			for y := r.Min.Y; y < r.Max.Y; y++ {
-				for x := r.Min.X; x < r.Max.X; x++ {
-					total++
-					if !near(got.At(x, y), want.At(x, y), goldenChannelTol) {
-						diff++
-					}
-				}
-			}
-			if share := float64(diff) / float64(total); share > goldenShareTol {
-				bad := filepath.Join(t.TempDir(), sc.name+".png")
-				_ = os.WriteFile(bad, b, 0o644)
-				t.Errorf("%d of %d pixels (%.3f%%) differ from %s; got image at %s", diff, total, 100*share, path, bad)
-			}
+			checkGolden(t, "gungi_"+sc.name, got, b)
 		})
 	}
 }

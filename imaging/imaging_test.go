@@ -47,40 +47,48 @@ func TestGolden(t *testing.T) {
 		t.Run(sc.name, func(t *testing.T) {
 			pos, opt := sc.position(t)
 			got, b := render(t, pos, opt)
-			path := filepath.Join("testdata", "golden", sc.name+".png")
-			if *update {
-				if err := os.WriteFile(path, b, 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			f, err := os.ReadFile(path)
-			if err != nil {
-				t.Fatalf("%v (run: go test ./imaging -run TestGolden -update)", err)
-			}
-			want, err := png.Decode(bytes.NewReader(f))
-			if err != nil {
-				t.Fatal(err)
-			}
-			if got.Bounds() != want.Bounds() {
-				t.Fatalf("size %v, golden %v", got.Bounds(), want.Bounds())
-			}
-			diff, total := 0, 0
-			r := got.Bounds()
-			for y := r.Min.Y; y < r.Max.Y; y++ {
-				for x := r.Min.X; x < r.Max.X; x++ {
-					total++
-					if !near(got.At(x, y), want.At(x, y), goldenChannelTol) {
-						diff++
-					}
-				}
-			}
-			if share := float64(diff) / float64(total); share > goldenShareTol {
-				bad := filepath.Join(t.TempDir(), sc.name+".png")
-				_ = os.WriteFile(bad, b, 0o644)
-				t.Errorf("%d of %d pixels (%.3f%%) differ from %s; got image at %s", diff, total, 100*share, path, bad)
-			}
+			checkGolden(t, sc.name, got, b)
 		})
+	}
+}
+
+// checkGolden compares a rendered image with testdata/golden/<name>.png
+// within the tolerances, or rewrites the file with -update. The golden tests
+// of all games share it; run `go test ./imaging -run Golden -update`.
+func checkGolden(t *testing.T, name string, got *image.Paletted, b []byte) {
+	t.Helper()
+	path := filepath.Join("testdata", "golden", name+".png")
+	if *update {
+		if err := os.WriteFile(path, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	f, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run: go test ./imaging -run Golden -update)", err)
+	}
+	want, err := png.Decode(bytes.NewReader(f))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Bounds() != want.Bounds() {
+		t.Fatalf("size %v, golden %v", got.Bounds(), want.Bounds())
+	}
+	diff, total := 0, 0
+	r := got.Bounds()
+	for y := r.Min.Y; y < r.Max.Y; y++ {
+		for x := r.Min.X; x < r.Max.X; x++ {
+			total++
+			if !near(got.At(x, y), want.At(x, y), goldenChannelTol) {
+				diff++
+			}
+		}
+	}
+	if share := float64(diff) / float64(total); share > goldenShareTol {
+		bad := filepath.Join(t.TempDir(), name+".png")
+		_ = os.WriteFile(bad, b, 0o644)
+		t.Errorf("%d of %d pixels (%.3f%%) differ from %s; got image at %s", diff, total, 100*share, path, bad)
 	}
 }
 
