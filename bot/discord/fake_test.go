@@ -139,6 +139,13 @@ func (f *fakeDiscord) serve(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
+	// Discord refuses a message whose components share a custom id.
+	if dup := duplicateCustomID(c.Payload); dup != "" {
+		c.Status = 400
+		writeJSON(w, 400, map[string]any{"message": "Invalid Form Body", "code": 50035, "errors": "duplicate custom_id " + dup})
+		f.t.Errorf("fake discord: %s: custom id %q used twice in one message", r.Method, dup)
+		return
+	}
 	c.Status = 200
 	p := strings.Split(strings.TrimPrefix(r.URL.Path, "/api/v9/"), "/")
 	switch {
@@ -182,6 +189,33 @@ func (f *fakeDiscord) serve(w http.ResponseWriter, r *http.Request) {
 		c.Status = 404
 		writeJSON(w, 404, map[string]any{"message": "fake: no route", "code": 0})
 	}
+}
+
+// duplicateCustomID returns a custom id used twice among the components of
+// a message payload (a callback's "data" or a message body), or "".
+func duplicateCustomID(payload map[string]any) string {
+	msg := payload
+	if d, ok := payload["data"].(map[string]any); ok {
+		msg = d
+	}
+	rows, _ := msg["components"].([]any)
+	seen := map[string]bool{}
+	for _, row := range rows {
+		rm, _ := row.(map[string]any)
+		comps, _ := rm["components"].([]any)
+		for _, c := range comps {
+			cm, _ := c.(map[string]any)
+			id, _ := cm["custom_id"].(string)
+			if id == "" {
+				continue
+			}
+			if seen[id] {
+				return id
+			}
+			seen[id] = true
+		}
+	}
+	return ""
 }
 
 func writeJSON(w http.ResponseWriter, status int, v any) {
