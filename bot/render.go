@@ -9,7 +9,6 @@ import (
 
 	"github.com/tankbot/tankbot/bot/i18n"
 	"github.com/tankbot/tankbot/engine"
-	"github.com/tankbot/tankbot/engine/gungi"
 	"github.com/tankbot/tankbot/store/clock"
 )
 
@@ -84,19 +83,23 @@ func (b *Bot) gameButtons(r *req, g *gameRec, pos engine.Position) [][]Component
 		{Kind: Button, CustomID: gameID(g.ID, g.Ply, "resign"), Label: r.t("btn.resign"), Style: Danger},
 	}
 	rows := [][]Component{row}
-	if d, ok := pos.(drafter); ok && d.InDraft() {
-		// Gungi: finish the mover's draft from a formation in one click.
-		var draft []Component
-		for _, f := range gungi.Formations {
-			draft = append(draft, Component{Kind: Button, CustomID: gameID(g.ID, g.Ply, "move", "ready:"+f.Name), Label: r.t("btn.formation", f.Name), Style: Secondary})
+	// Moves that stand for many (Gungi: finish my draft from a formation),
+	// at most one row of five.
+	if sc, ok := pos.(engine.Shortcuts); ok {
+		var extra []Component
+		for _, s := range sc.Shortcuts() {
+			key := "shortcut." + s.Key
+			if !i18n.Has(key) || len(extra) == 5 || len(gameID(g.ID, g.Ply, "move", s.Move)) > 100 {
+				continue
+			}
+			extra = append(extra, Component{Kind: Button, CustomID: gameID(g.ID, g.Ply, "move", s.Move), Label: i18n.T(r.loc, key, s.Args...), Style: Secondary})
 		}
-		rows = append(rows, draft)
+		if len(extra) > 0 {
+			rows = append(rows, extra)
+		}
 	}
 	return rows
 }
-
-// drafter is a position with a setup phase before play (Gungi's draft).
-type drafter interface{ InDraft() bool }
 
 // facts states what the position says beside the board (Camelot castle
 // moves left, Gungi hands and draft), each through the catalog key

@@ -113,6 +113,21 @@ type Winnable interface {
 	CanWin(s Side) bool
 }
 
+// Shortcuts is implemented by positions that offer moves outside
+// LegalMoves which stand for many actions at once (Gungi: finish your draft
+// from a formation). The bot shows each as a button.
+type Shortcuts interface {
+	Shortcuts() []Shortcut
+}
+
+// Shortcut is one such move: its notation (playable with ParseMove and
+// Play) and a translatable label (catalog key "shortcut.<Key>" with Args).
+type Shortcut struct {
+	Move string
+	Key  string
+	Args []string
+}
+
 // Describer is implemented by positions that have facts worth stating in the
 // message beside the board (Camelot castle moves left, Gungi hands, the draft).
 type Describer interface {

@@ -230,6 +230,6 @@ var en = map[string]string{
 	"fact.gungi.placing":             "places a piece",
 	"fact.gungi.placing-alone":       "places alone (the opponent is ready)",
 	"fact.gungi.hand":                "{0}: {1} in hand ({2}), {3}/26 on the board.",
-	"btn.formation":                  "Finish my draft: {0}",
+	"shortcut.gungi.finish-draft":    "Finish my draft: {0}",
 	"reason.timeout-draw":            "on time, but the opponent could not have won",
 }

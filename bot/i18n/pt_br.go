@@ -230,6 +230,6 @@ var ptBR = map[string]string{
 	"fact.gungi.placing":             "coloca uma peça",
 	"fact.gungi.placing-alone":       "coloca sozinho (o adversário está pronto)",
 	"fact.gungi.hand":                "{0}: {1} na mão ({2}), {3}/26 no tabuleiro.",
-	"btn.formation":                  "Terminar montagem: {0}",
+	"shortcut.gungi.finish-draft":    "Terminar montagem: {0}",
 	"reason.timeout-draw":            "por tempo, mas o adversário não poderia vencer",
 }

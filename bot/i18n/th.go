@@ -230,6 +230,6 @@ var th = map[string]string{
 	"fact.gungi.placing":             "วางหมาก",
 	"fact.gungi.placing-alone":       "วางต่อคนเดียว (อีกฝ่ายพร้อมแล้ว)",
 	"fact.gungi.hand":                "{0}: ในมือ {1} ตัว ({2}) บนกระดาน {3}/26",
-	"btn.formation":                  "จัดทัพที่เหลือแบบ {0}",
+	"shortcut.gungi.finish-draft":    "จัดทัพที่เหลือแบบ {0}",
 	"reason.timeout-draw":            "หมดเวลา แต่อีกฝ่ายไม่มีทางชนะ",
 }

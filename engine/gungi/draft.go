@@ -185,3 +185,21 @@ func (p *Position) playComplete(m Move) (engine.Position, error) {
 	}
 	return p.CompleteDraft(p.turn, Formations[i].Name)
 }
+
+// Shortcuts offers, during the draft, to finish the mover's own draft from
+// each named formation ("ready:quick"), once its Marshal is placed or not:
+// CompleteDraft places what the formation still needs.
+func (p *Position) Shortcuts() []engine.Shortcut {
+	if !p.InDraft() || p.ready[p.turn] {
+		return nil
+	}
+	out := make([]engine.Shortcut, 0, len(Formations))
+	for i, f := range Formations {
+		m := Move{Kind: KindComplete, Piece: Kind(i), From: NoSquare, To: NoSquare}
+		if _, err := p.playComplete(m); err != nil {
+			continue // the pieces placed so far do not fit this formation
+		}
+		out = append(out, engine.Shortcut{Move: m.String(), Key: "gungi.finish-draft", Args: []string{f.Name}})
+	}
+	return out
+}
