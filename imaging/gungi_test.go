@@ -1,11 +1,9 @@
 package imaging
 
 import (
-	"bytes"
 	"image"
 	"image/color"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/tankbot/tankbot/engine"
@@ -299,43 +297,14 @@ func TestGungiErrors(t *testing.T) {
 }
 
 func TestGungiConcurrent(t *testing.T) {
-	type job struct {
-		pos  engine.Position
-		opt  Options
-		want []byte
-	}
-	var jobs []job
+	var jobs []renderJob
 	for _, sc := range gungiScenes {
 		pos, opt := sc.position(t)
 		_, b := render(t, pos, opt)
-		jobs = append(jobs, job{pos, opt, b})
+		jobs = append(jobs, renderJob{pos, opt, b})
 	}
 	resetGungiCaches()
-	var wg sync.WaitGroup
-	errs := make(chan string, 64)
-	for g := 0; g < 6; g++ {
-		wg.Add(1)
-		go func(g int) {
-			defer wg.Done()
-			for i := range jobs {
-				j := jobs[(i+g)%len(jobs)]
-				b, err := Render(j.pos, j.opt)
-				if err != nil {
-					errs <- err.Error()
-					return
-				}
-				if !bytes.Equal(b, j.want) {
-					errs <- "concurrent render differs from a sequential one"
-					return
-				}
-			}
-		}(g)
-	}
-	wg.Wait()
-	close(errs)
-	for e := range errs {
-		t.Error(e)
-	}
+	checkConcurrentRenders(t, jobs, 1)
 }
 
 // resetGungiCaches empties the Gungi caches, as at process start (the

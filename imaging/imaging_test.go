@@ -244,25 +244,35 @@ func joinRows(rows []string) string {
 }
 
 func TestConcurrentRender(t *testing.T) {
-	type job struct {
-		pos  engine.Position
-		opt  Options
-		want []byte
-	}
-	var jobs []job
+	var jobs []renderJob
 	for _, sc := range scenarios {
 		pos, opt := sc.position(t)
 		_, b := render(t, pos, opt)
-		jobs = append(jobs, job{pos, opt, b})
+		jobs = append(jobs, renderJob{pos, opt, b})
 	}
 	resetCaches() // make the goroutines race to build the caches too
+	checkConcurrentRenders(t, jobs, 1)
+}
+
+// renderJob is a position to draw and the bytes a sequential render gave.
+type renderJob struct {
+	pos  engine.Position
+	opt  Options
+	want []byte
+}
+
+// checkConcurrentRenders has 6 goroutines render every job rounds times,
+// each starting at a different job, and fails if any render errs or differs
+// from the sequential one. Run with -race.
+func checkConcurrentRenders(t *testing.T, jobs []renderJob, rounds int) {
+	t.Helper()
 	var wg sync.WaitGroup
 	errs := make(chan string, 64)
 	for g := 0; g < 6; g++ {
 		wg.Add(1)
 		go func(g int) {
 			defer wg.Done()
-			for i := range jobs {
+			for i := range rounds * len(jobs) {
 				j := jobs[(i+g)%len(jobs)]
 				b, err := Render(j.pos, j.opt)
 				if err != nil {
