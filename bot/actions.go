@@ -61,7 +61,7 @@ func (b *Bot) gameAction(ctx context.Context, r *req, id customID) ([]Reply, err
 		return []Reply{{Modal: &Modal{
 			CustomID: gameID(g.ID, g.Ply, "type"),
 			Title:    r.t("modal.title"),
-			Inputs:   []Input{{CustomID: "move", Label: r.t("modal.label"), Placeholder: moveExample[g.Game], Required: true}},
+			Inputs:   []Input{{CustomID: "move", Label: r.t("modal.label"), Placeholder: MoveExample(g.Game), Required: true}},
 		}}}, nil
 	}
 	if h, ok := extraActions[id.action]; ok {
@@ -70,8 +70,16 @@ func (b *Bot) gameAction(ctx context.Context, r *req, id customID) ([]Reply, err
 	return nil, refuse("refuse.unknown")
 }
 
-// moveExample is a move in each game's notation, shown in the move form.
-var moveExample = map[string]string{"tank": "e3 > e5n", "camelot": "F5-F6, E8xE10", "gungi": "Pe3-e4, P*e5"}
+// MoveExample is a move or two in the game's notation, for the move form and
+// the console's banner; unknown games get Tank Chess's.
+func MoveExample(game string) string {
+	if ex, ok := moveExamples[game]; ok {
+		return ex
+	}
+	return moveExamples["tank"]
+}
+
+var moveExamples = map[string]string{"tank": "e3 > e5n", "camelot": "F5-F6, E8xE10", "gungi": "Pe3-e4, P*e5"}
 
 // extraActions are game buttons implemented in other files (draw, takeback).
 var extraActions = map[string]func(*Bot, context.Context, *req, *gameRec, customID) ([]Reply, error){}

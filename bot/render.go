@@ -88,11 +88,11 @@ func (b *Bot) gameButtons(r *req, g *gameRec, pos engine.Position) [][]Component
 	if sc, ok := pos.(engine.Shortcuts); ok {
 		var extra []Component
 		for _, s := range sc.Shortcuts() {
-			key := "shortcut." + s.Key
-			if !i18n.Has(key) || len(extra) == 5 || len(gameID(g.ID, g.Ply, "move", s.Move)) > 100 {
+			key, id := "shortcut."+s.Key, gameID(g.ID, g.Ply, "move", s.Move)
+			if !i18n.Has(key) || len(extra) == 5 || len(id) > 100 {
 				continue
 			}
-			extra = append(extra, Component{Kind: Button, CustomID: gameID(g.ID, g.Ply, "move", s.Move), Label: i18n.T(r.loc, key, s.Args...), Style: Secondary})
+			extra = append(extra, Component{Kind: Button, CustomID: id, Label: i18n.T(r.loc, key, s.Args...), Style: Secondary})
 		}
 		if len(extra) > 0 {
 			rows = append(rows, extra)

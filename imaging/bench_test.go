@@ -2,6 +2,8 @@ package imaging
 
 import (
 	"testing"
+
+	"github.com/tankbot/tankbot/engine"
 )
 
 // go test ./imaging -run '^$' -bench . -benchtime 2s
@@ -15,21 +17,25 @@ func BenchmarkRender(b *testing.B) {
 		}
 		pos, opt := sc.position(b)
 		label := map[string]string{"shot": "basic16", "checkescape": "basic20"}[name]
-		b.Run(label, func(b *testing.B) {
-			size := 0
-			b.ReportAllocs()
-			c0 := cpuTime()
-			for b.Loop() {
-				out, err := Render(pos, opt)
-				if err != nil {
-					b.Fatal(err)
-				}
-				size = len(out)
-			}
-			reportCPU(b, c0)
-			b.ReportMetric(float64(size), "png-bytes")
-		})
+		b.Run(label, func(b *testing.B) { benchRender(b, pos, opt) })
 	}
+}
+
+// benchRender times Render of one position, PNG included, and reports its
+// CPU time and PNG size. The render benchmarks of every game use it.
+func benchRender(b *testing.B, pos engine.Position, opt Options) {
+	size := 0
+	b.ReportAllocs()
+	c0 := cpuTime()
+	for b.Loop() {
+		out, err := Render(pos, opt)
+		if err != nil {
+			b.Fatal(err)
+		}
+		size = len(out)
+	}
+	reportCPU(b, c0)
+	b.ReportMetric(float64(size), "png-bytes")
 }
 
 // BenchmarkColdRender is the first image of a process: font parsing, the

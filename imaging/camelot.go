@@ -239,19 +239,10 @@ func camRoute(cv canvas, b *camBoard, m *camMove) {
 	}
 }
 
-// camStep is one leap: a line from the centre of the square left, ending in
-// an arrow head short of the centre of the square landed on.
+// camStep is one leap: a line from near the centre of the square left to an
+// arrow head short of the centre of the square landed on.
 func camStep(cv canvas, a, z pt, cell, w float64, col uint8) {
-	l := math.Hypot(z.x-a.x, z.y-a.y)
-	if l == 0 {
-		return
-	}
-	ux, uy := (z.x-a.x)/l, (z.y-a.y)/l
-	s := pt{a.x + ux*cell*0.18, a.y + uy*cell*0.18}
-	tip := pt{z.x - ux*cell*0.16, z.y - uy*cell*0.16}
-	head := cell * 0.30
-	cv.line(s, pt{tip.x - ux*head*0.8, tip.y - uy*head*0.8}, w, col, 0, 0)
-	cv.arrowHead(tip, ux, uy, head, col)
+	arrow(cv, a, z, 0.18, 0.16, cell, w, col, false)
 }
 
 // camCanterCol is a clear blue from the colour cube (exact in the palette).

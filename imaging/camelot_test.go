@@ -352,19 +352,6 @@ func TestCamelotConcurrentRender(t *testing.T) {
 func BenchmarkRenderCamelot(b *testing.B) {
 	for _, name := range []string{"camelot_start", "camelot_charge"} {
 		pos, opt := camScenario(b, name).position(b)
-		b.Run(strings.TrimPrefix(name, "camelot_"), func(b *testing.B) {
-			size := 0
-			b.ReportAllocs()
-			c0 := cpuTime()
-			for b.Loop() {
-				out, err := Render(pos, opt)
-				if err != nil {
-					b.Fatal(err)
-				}
-				size = len(out)
-			}
-			reportCPU(b, c0)
-			b.ReportMetric(float64(size), "png-bytes")
-		})
+		b.Run(strings.TrimPrefix(name, "camelot_"), func(b *testing.B) { benchRender(b, pos, opt) })
 	}
 }

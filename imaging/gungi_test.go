@@ -324,19 +324,6 @@ func resetGungiCaches() {
 func BenchmarkRenderGungi(b *testing.B) {
 	for _, name := range []string{"midgame", "check", "draft_start"} {
 		pos, opt := gungiScenario(b, name)
-		b.Run(name, func(b *testing.B) {
-			size := 0
-			b.ReportAllocs()
-			c0 := cpuTime()
-			for b.Loop() {
-				out, err := Render(pos, opt)
-				if err != nil {
-					b.Fatal(err)
-				}
-				size = len(out)
-			}
-			reportCPU(b, c0)
-			b.ReportMetric(float64(size), "png-bytes")
-		})
+		b.Run(name, func(b *testing.B) { benchRender(b, pos, opt) })
 	}
 }

@@ -173,13 +173,19 @@ func mover(p *tank.Position) engine.Side {
 // ray is a straight line of fire from the shooter's square towards the
 // target's, ending in an arrow head short of the target's centre.
 func ray(cv canvas, a, z pt, cell, w float64, col uint8, dashed bool) {
+	arrow(cv, a, z, 0.32, 0.30, cell, w, col, dashed)
+}
+
+// arrow is a straight line from a towards z, starting from*cell past a's
+// centre and ending in an arrow head whose tip is to*cell short of z's.
+func arrow(cv canvas, a, z pt, from, to, cell, w float64, col uint8, dashed bool) {
 	l := math.Hypot(z.x-a.x, z.y-a.y)
 	if l == 0 {
 		return
 	}
 	ux, uy := (z.x-a.x)/l, (z.y-a.y)/l
-	s := pt{a.x + ux*cell*0.32, a.y + uy*cell*0.32}
-	tip := pt{z.x - ux*cell*0.30, z.y - uy*cell*0.30}
+	s := pt{a.x + ux*cell*from, a.y + uy*cell*from}
+	tip := pt{z.x - ux*cell*to, z.y - uy*cell*to}
 	head := cell * 0.30
 	e := pt{tip.x - ux*head*0.8, tip.y - uy*head*0.8}
 	dash, gap := 0.0, 0.0

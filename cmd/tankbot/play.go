@@ -49,11 +49,7 @@ func runPlay(ctx context.Context, args []string, in io.Reader, stdout, stderr io
 	c := &console.Console{Out: stdout, Clock: clk, PNGDir: *pngDir, Guild: "local", Channel: "table", Locale: *lang}
 	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
 	c.Bot = bot.New(bot.Config{PNGDir: *pngDir, DefaultLocale: *lang}, st, clk, c, log)
-	example := map[string]string{"tank": "e3 > e5n", "camelot": "F5-F6", "gungi": "M*e9"}[*game]
-	if example == "" {
-		example = "e3 > e5n"
-	}
-	fmt.Fprintf(stdout, "tankbot play — database %s, boards in %s. Type moves like '%s', commands like 'alice: /board', 'quit' to leave.\n", *db, *pngDir, example)
+	fmt.Fprintf(stdout, "tankbot play — database %s, boards in %s. Type moves like '%s', commands like 'alice: /board', 'quit' to leave.\n", *db, *pngDir, bot.MoveExample(*game))
 	if !*noGame {
 		if err := c.HotSeat(ctx, *game, *mapName, *clock); err != nil {
 			return err
