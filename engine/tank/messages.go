@@ -5,10 +5,11 @@ import "github.com/tankbot/tankbot/engine"
 // Error codes of Tank Chess. Every code the package can produce is in
 // Messages with its English template.
 const (
+	CodeTFENEmpty       = "tank.tfen-empty"
 	CodeTFENFields      = "tank.tfen-fields"
 	CodeTFENSize        = "tank.tfen-size"
-	CodeTFENLong        = "tank.tfen-rank-long"
-	CodeTFENShort       = "tank.tfen-rank-short"
+	CodeTFENRankCount   = "tank.tfen-rank-count"
+	CodeTFENRankWidth   = "tank.tfen-rank-width"
 	CodeTFENToken       = "tank.tfen-token"
 	CodeTFENSide        = "tank.tfen-side"
 	CodeTFENMoveNumber  = "tank.tfen-move-number"
@@ -32,6 +33,7 @@ const (
 	CodeGameOver     = "tank.game-over"
 	CodeNotTankMove  = "tank.not-a-tank-move"
 	CodeSyntax       = "tank.syntax"
+	CodeSuffix       = "tank.bad-suffix"
 	CodeBadSquare    = "tank.bad-square"
 	CodeNoPiece      = "tank.no-piece"
 	CodeNotYours     = "tank.not-yours"
@@ -56,10 +58,11 @@ const (
 // Messages maps every error code of the package to its English template;
 // {0}, {1}, ... are the Args of the *engine.Error.
 var Messages = map[string]string{
+	CodeTFENEmpty:       "the position is empty: give a map name or a TFEN",
 	CodeTFENFields:      "a position has 2 to 4 fields (ranks, side to move, move number, 'escaped'), not {0}",
 	CodeTFENSize:        "a board has 8 to 26 ranks, this one has {0}",
-	CodeTFENLong:        "rank {0} has more than {1} squares",
-	CodeTFENShort:       "rank {0} has {1} squares, it needs {2}",
+	CodeTFENRankCount:   "{0} ranks given, but the ranks have {1} squares and a {1}×{1} board needs {1} ranks",
+	CodeTFENRankWidth:   "rank {0} has {1} squares, but a board of {2} ranks is {2}×{2} and needs {2} squares in every rank",
 	CodeTFENToken:       "rank {0}, column {1} ({2}): cannot read {3}",
 	CodeTFENSide:        "the side to move must be w or b, not {0}",
 	CodeTFENMoveNumber:  "the move number must be a whole number from 1, not {0}",
@@ -83,6 +86,7 @@ var Messages = map[string]string{
 	CodeGameOver:     "the game is over",
 	CodeNotTankMove:  "that is not a Tank Chess move",
 	CodeSyntax:       "cannot read the move {0}: {1}",
+	CodeSuffix:       "a move cannot end with {0}: the only endings are + (CHECK), - (ESCAPE) and +- (both)",
 	CodeBadSquare:    "{0} is not a square of this board",
 	CodeNoPiece:      "there is no piece on {0}",
 	CodeNotYours:     "the piece on {0} is not yours",

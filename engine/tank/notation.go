@@ -4,6 +4,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/tankbot/tankbot/engine"
 )
@@ -22,19 +23,20 @@ type token struct {
 }
 
 func lexMove(s string) ([]token, error) {
-	u := strings.ToUpper(s)
+	u := asciiUpper(s) // byte for byte, so indices into u are indices into s
 	toks := make([]token, 0, 8)
 	for i := 0; i < len(u); {
 		ch := u[i]
 		switch {
-		case ch == ' ' || ch == '\t' || ch == '>' || ch == '-' || ch == '+' || ch == ',' || ch == '(' || ch == ')' || ch == '!' || ch == '?':
+		case ch == ' ' || ch == '\t' || ch == '>' || ch == '-' || ch == '+' || ch == ',' || ch == '(' || ch == ')':
 			i++
 			continue
 		case ch >= 'A' && ch <= 'Z':
 		case ch >= '0' && ch <= '9':
 			return nil, syntaxErr(s, "a rank number must follow a file letter")
 		default:
-			return nil, syntaxErr(s, "unexpected character "+strconv.QuoteRune(rune(s[i])))
+			r, _ := utf8.DecodeRuneInString(s[i:])
+			return nil, syntaxErr(s, "unexpected character "+strconv.QuoteRune(r))
 		}
 		j := i
 		for j < len(u) && u[j] >= 'A' && u[j] <= 'Z' {
@@ -62,6 +64,34 @@ func lexMove(s string) ([]token, error) {
 	return toks, nil
 }
 
+// asciiUpper upper-cases ASCII letters only: strings.ToUpper may change
+// the byte length of other characters.
+func asciiUpper(s string) string {
+	b := []byte(s)
+	for i, c := range b {
+		if c >= 'a' && c <= 'z' {
+			b[i] = c - ('a' - 'A')
+		}
+	}
+	return string(b)
+}
+
+// cutSuffix splits off the announcement a player may append (rules §10:
+// + CHECK, - ESCAPE, +- both) and refuses any other ending made of those
+// marks ("++", "+-+-", "!"), which would otherwise read as separators.
+func cutSuffix(s string) (string, *engine.Error) {
+	end := len(s)
+	for end > 0 && strings.IndexByte(" \t+-!?", s[end-1]) >= 0 {
+		end--
+	}
+	mark := strings.Join(strings.Fields(s[end:]), "")
+	switch mark {
+	case "", "+", "-", "+-":
+		return s[:end], nil
+	}
+	return "", engine.Errorf(CodeSuffix, Messages[CodeSuffix], strconv.Quote(mark))
+}
+
 func parseDir(w string) (Dir, bool) {
 	for d, n := range dirNames {
 		if w == n {
@@ -81,7 +111,11 @@ type moveSpec struct {
 
 func parseSpec(s string) (moveSpec, error) {
 	var sp moveSpec
-	toks, err := lexMove(s)
+	body, serr := cutSuffix(s)
+	if serr != nil {
+		return sp, serr
+	}
+	toks, err := lexMove(body)
 	if err != nil {
 		return sp, err
 	}

@@ -3,6 +3,7 @@ package tank
 import (
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/tankbot/tankbot/engine"
 )
@@ -63,6 +64,12 @@ func TestNotationErrors(t *testing.T) {
 		{"d2 d4 n ne", CodeSyntax, "NE"},
 		{"d2 d4 d6 d7", CodeSyntax, "d7"},
 		{"d2 * d4", CodeSyntax, "'*'"},
+		{"d2 > d4é", CodeSyntax, "unexpected character 'é'"},
+		{"ช2 > d4", CodeSyntax, "unexpected character 'ช'"},
+		{"d2 > d4n++", CodeSuffix, `end with "++"`},
+		{"d2 > d4n +-+-", CodeSuffix, `"+-+-"`},
+		{"d2 > d4n !", CodeSuffix, `"!"`},
+		{"d2 > d4n-+", CodeSuffix, `"-+"`},
 		{"d2 d12345", CodeSyntax, "too long"},
 		{"i9 > i8", CodeBadSquare, "I9"},
 		{"d2 d4 (z1)", CodeBadSquare, "Z1"},
@@ -170,11 +177,15 @@ func FuzzParseMove(f *testing.F) {
 	for _, s := range []string{"d2 > d2ne (d6)", "A4 > OFF", "d2-d4", "xk12", "e2e5n", "a4 off (h8)", "z99 > a0", "d2 d2 nex d6 +-"} {
 		f.Add(s)
 	}
+	f.Add("d2 > d4 é++")
 	f.Fuzz(func(t *testing.T, s string) {
 		m, err := p.ParseTankMove(s)
 		if err != nil {
 			if _, ok := err.(*engine.Error); !ok {
 				t.Fatalf("error %v is not an *engine.Error", err)
+			}
+			if utf8.ValidString(s) && !utf8.ValidString(err.Error()) {
+				t.Fatalf("the error for %q splits a character: %q", s, err.Error())
 			}
 			return
 		}

@@ -20,36 +20,48 @@ var facingNames = [8]string{"n", "ne", "e", "se", "s", "sw", "w", "nw"}
 // (rules §9). Errors are *engine.Error values naming the rank and column.
 func ParseTFEN(s string) (*Position, error) {
 	fields := strings.Fields(s)
+	if len(fields) == 0 {
+		// An empty string is a mistake, never a silent request for the default map.
+		return nil, tfenErr(CodeTFENEmpty)
+	}
 	if len(fields) < 2 || len(fields) > 4 {
 		return nil, tfenErr(CodeTFENFields, strconv.Itoa(len(fields)))
 	}
 	rows := strings.Split(fields[0], "/")
 	n := len(rows)
+	// Read every rank first, so that a board of the wrong shape is named
+	// for what it is (too few ranks, not square) rather than by the first
+	// rank that happens to disagree with the rank count.
+	cells := make([][]byte, n)
+	for i, row := range rows {
+		rank := n - i // 1-based rank as written
+		for j := 0; j < len(row); {
+			c, size, err := parseToken(row[j:], rank, len(cells[i]))
+			if err != nil {
+				return nil, err
+			}
+			cells[i] = append(cells[i], c)
+			j += size
+		}
+	}
+	if w := len(cells[0]); w != n && w >= minSize && w <= maxSize && sameWidth(cells) {
+		return nil, tfenErr(CodeTFENRankCount, strconv.Itoa(n), strconv.Itoa(w))
+	}
 	if n < minSize || n > maxSize {
 		return nil, tfenErr(CodeTFENSize, strconv.Itoa(n))
 	}
 	b := newBoard(n, n)
 	clts := [2]int{}
-	for i, row := range rows {
-		rank := n - i // 1-based rank as written
-		col := 0
-		for j := 0; j < len(row); {
-			if col >= n {
-				return nil, tfenErr(CodeTFENLong, strconv.Itoa(rank), strconv.Itoa(n))
-			}
-			c, size, err := parseToken(row[j:], rank, col)
-			if err != nil {
-				return nil, err
-			}
+	for i, row := range cells {
+		rank := n - i
+		if len(row) != n {
+			return nil, tfenErr(CodeTFENRankWidth, strconv.Itoa(rank), strconv.Itoa(len(row)), strconv.Itoa(n))
+		}
+		for col, c := range row {
 			if c&kindMask == byte(CLT) {
 				clts[cellSide(c)]++
 			}
 			b.cells[b.index(col, rank-1)] = c
-			j += size
-			col++
-		}
-		if col != n {
-			return nil, tfenErr(CodeTFENShort, strconv.Itoa(rank), strconv.Itoa(col), strconv.Itoa(n))
 		}
 	}
 	switch fields[1] {
@@ -101,14 +113,42 @@ func ParseTFEN(s string) (*Position, error) {
 	return newPosition(b, moveNo), nil
 }
 
+// sameWidth reports whether every rank has as many squares as the first.
+func sameWidth(rows [][]byte) bool {
+	for _, r := range rows {
+		if len(r) != len(rows[0]) {
+			return false
+		}
+	}
+	return true
+}
+
+// fileName is the letter of a 0-based column, or its number past z.
+func fileName(col int) string {
+	if col < 26 {
+		return string(rune('a' + col))
+	}
+	return strconv.Itoa(col + 1)
+}
+
+// quoteStart quotes the first n characters (runes, not bytes) of s, so a
+// player who typed "é" reads "é" back, not half of its bytes.
+func quoteStart(s string, n int) string {
+	end := len(s)
+	for k := range s {
+		if n == 0 {
+			end = k
+			break
+		}
+		n--
+	}
+	return strconv.Quote(s[:end])
+}
+
 // parseToken reads one square token at the start of s.
 func parseToken(s string, rank, col int) (c byte, size int, err error) {
 	bad := func() (byte, int, error) {
-		tok := s
-		if len(tok) > 4 {
-			tok = tok[:4]
-		}
-		return 0, 0, tfenErr(CodeTFENToken, strconv.Itoa(rank), strconv.Itoa(col+1), string(rune('a'+col)), tok)
+		return 0, 0, tfenErr(CodeTFENToken, strconv.Itoa(rank), strconv.Itoa(col+1), fileName(col), quoteStart(s, 4))
 	}
 	switch s[0] {
 	case '.':

@@ -3,6 +3,7 @@ package tank
 import (
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/tankbot/tankbot/engine"
 )
@@ -191,12 +192,21 @@ func TestTFENErrors(t *testing.T) {
 	cases := []struct {
 		s, code, contains string
 	}{
-		{"", CodeTFENFields, ""},
+		{"", CodeTFENEmpty, "empty"},
+		{" \t ", CodeTFENEmpty, "empty"},
 		{rows, CodeTFENFields, ""},
 		{rows + " w 1 escaped x", CodeTFENFields, ""},
-		{strings.Repeat("......../", 6) + "........ w", CodeTFENSize, "7"},
-		{strings.Replace(ok, "......../", "........./", 1), CodeTFENLong, "rank 7 has more than 8"},
-		{strings.Replace(ok, "/......../", "/......./", 1), CodeTFENShort, "rank 7 has 7 squares"},
+		{strings.Repeat("......./", 6) + "....... w", CodeTFENSize, "7"},
+		{strings.Repeat("......../", 6) + "........ w", CodeTFENRankCount, "7 ranks given, but the ranks have 8 squares and a 8×8 board needs 8 ranks"},
+		{strings.Replace(ok, "......../", "........./", 1), CodeTFENRankWidth, "rank 7 has 9 squares, but a board of 8 ranks is 8×8"},
+		{strings.Replace(ok, "/......../", "/......./", 1), CodeTFENRankWidth, "rank 7 has 7 squares"},
+		// The wrong shape is named as such, not as a bad rank.
+		{strings.Repeat("................/", 2) + "................ w 1", CodeTFENRankCount, "3 ranks given, but the ranks have 16 squares and a 16×16 board needs 16 ranks"},
+		{strings.Repeat("................/", 8) + "................ w 1", CodeTFENRankCount, "9 ranks given"},
+		{strings.Repeat("................/", 8) + "........ w 1", CodeTFENRankWidth, "rank 9 has 16 squares, but a board of 9 ranks is 9×9"},
+		// Non-ASCII input is quoted as the characters it is.
+		{strings.Replace(ok, "/......../", "/...é..../", 1), CodeTFENToken, `rank 7, column 4 (d): cannot read "é..."`},
+		{strings.Replace(ok, "/......../", "/...ช/", 1), CodeTFENToken, `cannot read "ช"`},
 		{strings.Replace(ok, "/......../", "/...Q..../", 1), CodeTFENToken, "rank 7, column 4 (d)"},
 		{strings.Replace(ok, "/......../", "/...Lx.../", 1), CodeTFENToken, "rank 7, column 4 (d)"},
 		{strings.Replace(ok, "/......../", "/...x..../", 1), CodeTFENToken, "rank 7, column 4"},
@@ -275,6 +285,10 @@ func TestUnknownMap(t *testing.T) {
 	if _, err := Rules.Decode("nonsense"); errCode(err) != CodeTFENFields {
 		t.Errorf("decode: %v", err)
 	}
+	// Start("") picks the default map; Decode("") is a mistake.
+	if _, err := Rules.Decode(""); errCode(err) != CodeTFENEmpty {
+		t.Errorf("decode of an empty string: %v", err)
+	}
 }
 
 func TestMessagesComplete(t *testing.T) {
@@ -292,11 +306,15 @@ func FuzzParseTFEN(f *testing.F) {
 	f.Add(build(8, "w", "a1=Cn", "h8=cs", "d4=xMne"))
 	f.Add(build(8, "b", "a1=Ln") + " escaped")
 	f.Add("x/y z")
+	f.Add("...é..../ช w")
 	f.Fuzz(func(t *testing.T, s string) {
 		p, err := ParseTFEN(s)
 		if err != nil {
 			if _, ok := err.(*engine.Error); !ok {
 				t.Fatalf("error %v is not an *engine.Error", err)
+			}
+			if utf8.ValidString(s) && !utf8.ValidString(err.Error()) {
+				t.Fatalf("the error for %q splits a character: %q", s, err.Error())
 			}
 			return
 		}
