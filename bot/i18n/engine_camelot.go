@@ -31,6 +31,9 @@ var ptCamelot = map[string]string{
 	"camelot.own-castle":          "uma peça só entra no próprio castelo por salto",
 	"camelot.stuck-in-castle":     "uma peça no castelo inimigo nunca pode sair dele",
 	"camelot.syntax":              "não consigo ler {0}: escreva um lance como E7-E8, D6^D8^F8 ou E8xE10",
+	"camelot.trailing":            "não consigo ler {0}: um lance termina na sua última casa, {1} não pode vir depois (lances de Camelot não levam sinal de xeque nem de captura)",
+	"camelot.bad-char":            "não consigo ler {0}: {1} não faz parte de um lance (escreva casas como E7 com - ^ ou x entre elas)",
+	"camelot.cfen-empty":          "a posição está vazia: dê uma CFEN ou deixe o mapa de fora para a posição inicial",
 	"camelot.unknown-variant":     "variante de Camelot desconhecida {0}; a única é start",
 }
 
@@ -58,5 +61,8 @@ var thCamelot = map[string]string{
 	"camelot.own-castle":          "หมากเข้าปราสาทของตนได้ด้วยการกระโดดเท่านั้น",
 	"camelot.stuck-in-castle":     "หมากในปราสาทศัตรูออกไม่ได้อีก",
 	"camelot.syntax":              "อ่าน {0} ไม่ได้ เขียนตาเดินแบบ E7-E8, D6^D8^F8 หรือ E8xE10",
+	"camelot.trailing":            "อ่าน {0} ไม่ได้: ตาเดินจบที่ช่องสุดท้าย จะมี {1} ตามหลังไม่ได้ (ตาเดินของคาเมล็อตไม่มีเครื่องหมายรุกหรือกิน)",
+	"camelot.bad-char":            "อ่าน {0} ไม่ได้: {1} ไม่ใช่ส่วนหนึ่งของตาเดิน (เขียนช่องแบบ E7 โดยมี - ^ หรือ x คั่น)",
+	"camelot.cfen-empty":          "ตำแหน่งว่างเปล่า: ให้ CFEN หรือไม่ต้องระบุแผนที่เพื่อใช้ตำแหน่งเริ่มต้น",
 	"camelot.unknown-variant":     "ไม่รู้จักรูปแบบ Camelot {0} มีแค่ start",
 }

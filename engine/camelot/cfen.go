@@ -13,6 +13,9 @@ var pieceChar = [5]byte{0, 'M', 'K', 'm', 'k'}
 // *engine.Error values naming the rank and square that are wrong.
 func ParseCFEN(s string) (*Position, error) {
 	fields := strings.Fields(s)
+	if len(fields) == 0 {
+		return nil, errorf(codeCFENEmpty)
+	}
 	if len(fields) < 3 || len(fields) > 4 {
 		return nil, errorf(codeCFENFields, strconv.Itoa(len(fields)))
 	}
@@ -22,9 +25,10 @@ func ParseCFEN(s string) (*Position, error) {
 	}
 	p := &Position{moveNum: 1}
 	var counts [2]int
-	for i, row := range rows {
+	for i, text := range rows {
 		r := ranks - 1 - i
 		lo, hi := rowSpan[r][0], rowSpan[r][1]
+		row := []rune(text) // count and quote characters, not bytes
 		if len(row) != hi-lo+1 {
 			return nil, errorf(codeCFENRankLength, strconv.Itoa(r+1), strconv.Itoa(hi-lo+1), strconv.Itoa(len(row)))
 		}

@@ -13,11 +13,15 @@ func TestCFENErrors(t *testing.T) {
 	cases := []struct {
 		in, code, msg string
 	}{
-		{"", codeCFENFields, "got 0 fields"},
+		{"", codeCFENEmpty, "empty"},
+		{"  ", codeCFENEmpty, "empty"},
 		{rows, codeCFENFields, "got 1 fields"},
 		{"../.. w 00", codeCFENRanks, "got 2"},
 		{strings.Replace(rows, "..kmmmmmmk..", "..kmmmmmmk.", 1) + " w 00", codeCFENRankLength, "rank 11 must list 12 squares, got 11"},
 		{strings.Replace(rows, "...kmmmmk...", "...kmmqmk...", 1) + " w 00", codeCFENPiece, "rank 10, square G10: \"q\" is not a piece"},
+		// A non-ASCII character counts as one square and is quoted whole.
+		{strings.Replace(rows, "...kmmmmk...", "...kmmémk...", 1) + " w 00", codeCFENPiece, "rank 10, square G10: \"é\" is not a piece"},
+		{strings.Replace(rows, "...kmmmmk...", "...kmmชk...", 1) + " w 00", codeCFENRankLength, "rank 10 must list 12 squares, got 11"},
 		{rows + " x 00", codeCFENSide, "got x"},
 		{rows + " w 3", codeCFENCastles, "got 3"},
 		{rows + " w 30", codeCFENCastles, "got 30"},
@@ -73,6 +77,23 @@ func TestMoveErrors(t *testing.T) {
 		}
 		if e.Msg != engine.Fill(Messages[e.Code], e.Args) {
 			t.Errorf("%s: message does not come from Messages", e.Code)
+		}
+	}
+	// Marks after the last square and stray characters are named.
+	for _, c := range []struct{ in, code, contains string }{
+		{"E7-E8+", codeTrailing, `"+" cannot follow it`},
+		{"E7-E8++", codeTrailing, `"++" cannot follow it`},
+		{"E7-E8 +-+-", codeTrailing, `"+-+-"`},
+		{"E7-E8zz", codeTrailing, `"zz"`},
+		{"E7-E8-", codeTrailing, `'-'`},
+		{"E7-E8é", codeTrailing, `"é"`},
+		{"Eé7-E8", codeBadChar, `'é' has no place`},
+		{"E7+E8", codeBadChar, `'+' has no place`},
+	} {
+		_, err := p.ParseMove(c.in)
+		var e *engine.Error
+		if !errors.As(err, &e) || e.Code != c.code || !strings.Contains(e.Msg, c.contains) {
+			t.Errorf("ParseMove(%q) = %v, want %s containing %s", c.in, err, c.code, c.contains)
 		}
 	}
 	// Forgiving input: case, spaces, other separators.

@@ -3,6 +3,9 @@ package camelot
 import (
 	"strings"
 	"testing"
+	"unicode/utf8"
+
+	"github.com/tankbot/tankbot/engine"
 )
 
 func FuzzCFEN(f *testing.F) {
@@ -10,9 +13,11 @@ func FuzzCFEN(f *testing.F) {
 	f.Add("../......../........../............/............/............/............/............/............/............/............/............/............/........../......../M. b 21 9")
 	f.Add(strings.Replace(StartCFEN, "w 00 1", "b 22", 1))
 	f.Add("../.. w 00")
+	f.Add("..é/.. w 00")
 	f.Fuzz(func(t *testing.T, s string) {
 		p, err := ParseCFEN(s)
 		if err != nil {
+			checkErrorText(t, s, err)
 			return
 		}
 		q, err := ParseCFEN(p.Encode())
@@ -30,7 +35,7 @@ func FuzzCFEN(f *testing.F) {
 }
 
 func FuzzParseMove(f *testing.F) {
-	for _, s := range []string{"E7-E8", "d6^d8^f8", "C6^E8^C8xE10xC10", "E8xE10", "F16-G16", "e7 e8", "x", "A99-B1", "L16", "^^"} {
+	for _, s := range []string{"E7-E8", "d6^d8^f8", "C6^E8^C8xE10xC10", "E8xE10", "F16-G16", "e7 e8", "x", "A99-B1", "L16", "^^", "E7-E8++", "Eé7"} {
 		f.Add(s)
 	}
 	p, err := ParseCFEN(StartCFEN)
@@ -43,6 +48,7 @@ func FuzzParseMove(f *testing.F) {
 		for _, pos := range []*Position{p, mid} {
 			m, err := pos.ParseMove(s)
 			if err != nil {
+				checkErrorText(t, s, err)
 				continue
 			}
 			if _, err := pos.Play(m); err != nil {
@@ -50,4 +56,16 @@ func FuzzParseMove(f *testing.F) {
 			}
 		}
 	})
+}
+
+// checkErrorText fails unless err is an *engine.Error whose text keeps the
+// characters of valid input whole.
+func checkErrorText(t *testing.T, s string, err error) {
+	t.Helper()
+	if _, ok := err.(*engine.Error); !ok {
+		t.Fatalf("error %v for %q is not an *engine.Error", err, s)
+	}
+	if utf8.ValidString(s) && !utf8.ValidString(err.Error()) {
+		t.Fatalf("the error for %q splits a character: %q", s, err.Error())
+	}
 }

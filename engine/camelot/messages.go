@@ -5,6 +5,7 @@ import "github.com/tankbot/tankbot/engine"
 // Error codes.
 const (
 	codeUnknownVariant = "camelot.unknown-variant"
+	codeCFENEmpty      = "camelot.cfen-empty"
 	codeCFENFields     = "camelot.cfen-fields"
 	codeCFENRanks      = "camelot.cfen-ranks"
 	codeCFENRankLength = "camelot.cfen-rank-length"
@@ -16,6 +17,8 @@ const (
 	codeForeignMove    = "camelot.foreign-move"
 	codeIllegal        = "camelot.illegal"
 	codeSyntax         = "camelot.syntax"
+	codeTrailing       = "camelot.trailing"
+	codeBadChar        = "camelot.bad-char"
 	codeNoSquare       = "camelot.no-square"
 	codeNoPiece        = "camelot.no-piece"
 	codeNotYours       = "camelot.not-yours"
@@ -34,6 +37,7 @@ const (
 // template; {0}, {1}, ... are filled from engine.Error.Args.
 var Messages = map[string]string{
 	codeUnknownVariant: "unknown Camelot variant {0}; the only one is start",
+	codeCFENEmpty:      "the position is empty: give a CFEN or leave the map out for the start position",
 	codeCFENFields:     "a CFEN needs rows, side and castle moves (and an optional move number), got {0} fields",
 	codeCFENRanks:      "a CFEN needs 16 ranks separated by /, got {0}",
 	codeCFENRankLength: "rank {0} must list {1} squares, got {2}",
@@ -45,6 +49,8 @@ var Messages = map[string]string{
 	codeForeignMove:    "that is not a Camelot move",
 	codeIllegal:        "{0} is not a legal move",
 	codeSyntax:         "cannot read {0}: write a move like E7-E8, D6^D8^F8 or E8xE10",
+	codeTrailing:       "cannot read {0}: a move ends with its last square, {1} cannot follow it (Camelot moves carry no check or capture marks)",
+	codeBadChar:        "cannot read {0}: {1} has no place in a move (write squares like E7 with - ^ or x between them)",
 	codeNoSquare:       "{0} is not a square of the Camelot board",
 	codeNoPiece:        "there is no piece on {0}",
 	codeNotYours:       "the piece on {0} is not yours",

@@ -1,6 +1,7 @@
 package camelot
 
 import (
+	"strconv"
 	"strings"
 
 	"github.com/tankbot/tankbot/engine"
@@ -56,7 +57,7 @@ func readMove(s string) (written, *engine.Error) {
 		}
 		sq, n, ok := parseSquare(t[i:])
 		if !ok {
-			return w, errorf(codeSyntax, strings.ToValidUTF8(w.text, "?"))
+			return w, unreadable(w, t[i:], sep)
 		}
 		if sq == noSq {
 			return w, errorf(codeNoSquare, strings.ToUpper(t[i:i+n]))
@@ -68,10 +69,35 @@ func readMove(s string) (written, *engine.Error) {
 		sep = 0
 		i += n
 	}
-	if sep != 0 || len(w.sqs) < 2 {
+	if sep != 0 {
+		return w, errorf(codeTrailing, w.text, strconv.QuoteRune(rune(sep)))
+	}
+	if len(w.sqs) < 2 {
 		return w, errorf(codeSyntax, w.text)
 	}
 	return w, nil
+}
+
+// unreadable says what stopped readMove at rest: marks after the last
+// square ("E7-E8+", "E8xE10!!"), a character that has no place in a move
+// (quoted as the character it is), or else the general syntax.
+func unreadable(w written, rest string, sep byte) *engine.Error {
+	text := strings.ToValidUTF8(w.text, "?")
+	if len(w.sqs) > 0 && sep == 0 && !strings.ContainsAny(rest, "0123456789") {
+		return errorf(codeTrailing, text, strconv.Quote(strings.ToValidUTF8(rest, "?")))
+	}
+	for _, r := range rest {
+		if !isMoveChar(r) {
+			return errorf(codeBadChar, text, strconv.QuoteRune(r))
+		}
+	}
+	return errorf(codeSyntax, text)
+}
+
+// isMoveChar reports whether r can appear in a move: square letters and
+// digits, and the separators readMove accepts.
+func isMoveChar(r rune) bool {
+	return r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || strings.ContainsRune("-^x:*", r)
 }
 
 // ParseMove reads a move: the full route (any valid route with the same
