@@ -3,6 +3,7 @@ package gungi
 import (
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/tankbot/tankbot/engine"
 )
@@ -76,6 +77,9 @@ func (p *Position) handString(s engine.Side) string {
 // Decode parses a GFEN position and checks it could arise in a game.
 func Decode(s string) (*Position, error) {
 	fields := strings.Fields(s)
+	if len(fields) == 0 {
+		return nil, errorf(CodeGFENEmpty)
+	}
 	if len(fields) < 4 || len(fields) > 5 {
 		return nil, errorf(CodeGFENFields, strconv.Itoa(len(fields)))
 	}
@@ -125,62 +129,70 @@ func (p *Position) decodeBoard(board string) error {
 	}
 	for i, row := range ranks {
 		r := 8 - i
-		f := 0
-		cell := func(pcs []piece) error {
-			if f > 8 {
-				return errorf(CodeGFENRankWidth, strconv.Itoa(r+1))
-			}
-			sq := Sq(f, r)
+		cells, err := readRank(row, r)
+		if err != nil {
+			return err
+		}
+		if len(cells) != 9 {
+			return errorf(CodeGFENRankWidth, strconv.Itoa(r+1), strconv.Itoa(len(cells)))
+		}
+		for f, pcs := range cells {
 			for _, pc := range pcs {
-				p.push(sq, pc)
+				p.push(Sq(f, r), pc)
 				p.onBoard[pc.side()]++
 			}
-			f++
-			return nil
-		}
-		for j := 0; j < len(row); j++ {
-			c := row[j]
-			switch {
-			case c == '.':
-				if err := cell(nil); err != nil {
-					return err
-				}
-			case c == '(':
-				end := strings.IndexByte(row[j:], ')')
-				if end < 0 {
-					return errorf(CodeGFENTower, row[j:], strconv.Itoa(r+1))
-				}
-				inner := row[j+1 : j+end]
-				if len(inner) < 1 || len(inner) > 3 {
-					return errorf(CodeGFENTower, row[j:j+end+1], strconv.Itoa(r+1))
-				}
-				var pcs []piece
-				for k := 0; k < len(inner); k++ {
-					pc, ok := letterPiece(inner[k])
-					if !ok {
-						return errorf(CodeGFENChar, string(inner[k]), strconv.Itoa(r+1))
-					}
-					pcs = append(pcs, pc)
-				}
-				if err := cell(pcs); err != nil {
-					return err
-				}
-				j += end
-			default:
-				pc, ok := letterPiece(c)
-				if !ok {
-					return errorf(CodeGFENChar, string(c), strconv.Itoa(r+1))
-				}
-				if err := cell([]piece{pc}); err != nil {
-					return err
-				}
-			}
-		}
-		if f != 9 {
-			return errorf(CodeGFENRankWidth, strconv.Itoa(r+1))
 		}
 	}
 	return nil
+}
+
+// readRank reads the cells of one rank (r is 0-based), however many there
+// are, so a rank of the wrong width is reported with its real width.
+func readRank(row string, r int) ([][]piece, error) {
+	var cells [][]piece
+	rank := strconv.Itoa(r + 1)
+	for j := 0; j < len(row); j++ {
+		switch c := row[j]; c {
+		case '.':
+			cells = append(cells, nil)
+		case '(':
+			end := strings.IndexByte(row[j:], ')')
+			if end < 0 {
+				return nil, errorf(CodeGFENTower, strconv.Quote(row[j:]), rank)
+			}
+			inner := []rune(row[j+1 : j+end])
+			if len(inner) < 1 || len(inner) > 3 {
+				return nil, errorf(CodeGFENTower, strconv.Quote(row[j:j+end+1]), rank)
+			}
+			var pcs []piece
+			for _, ch := range inner {
+				pc, ok := runePiece(ch)
+				if !ok {
+					return nil, errorf(CodeGFENChar, strconv.QuoteRune(ch), rank)
+				}
+				pcs = append(pcs, pc)
+			}
+			cells = append(cells, pcs)
+			j += end
+		default:
+			ch, size := utf8.DecodeRuneInString(row[j:])
+			pc, ok := runePiece(ch)
+			if !ok {
+				return nil, errorf(CodeGFENChar, strconv.QuoteRune(ch), rank)
+			}
+			cells = append(cells, []piece{pc})
+			j += size - 1
+		}
+	}
+	return cells, nil
+}
+
+// runePiece is letterPiece for any character: only ASCII letters are pieces.
+func runePiece(ch rune) (piece, bool) {
+	if ch >= utf8.RuneSelf {
+		return 0, false
+	}
+	return letterPiece(byte(ch))
 }
 
 func letterPiece(c byte) (piece, bool) {

@@ -5,6 +5,7 @@ import "github.com/tankbot/tankbot/engine"
 // Error codes: every *engine.Error this package returns has one of these.
 const (
 	CodeSyntax           = "gungi.syntax"
+	CodeSuffix           = "gungi.bad-suffix"
 	CodeNoSuchMove       = "gungi.no-such-move"
 	CodeAmbiguous        = "gungi.ambiguous"
 	CodeGameOver         = "gungi.game-over"
@@ -35,6 +36,7 @@ const (
 	CodeFormation        = "gungi.formation"
 	CodeFormationUnknown = "gungi.formation-unknown"
 	CodeUnknownVariant   = "gungi.unknown-variant"
+	CodeGFENEmpty        = "gungi.gfen-empty"
 	CodeGFENFields       = "gungi.gfen-fields"
 	CodeGFENRanks        = "gungi.gfen-ranks"
 	CodeGFENRankWidth    = "gungi.gfen-rank-width"
@@ -58,6 +60,7 @@ const (
 // Messages maps every error code to its English template.
 var Messages = map[string]string{
 	CodeSyntax:           "cannot read {0} as a move (write e.g. Pe3-e4, Pe3xe4, Ke2^d4, P*e5 or ready)",
+	CodeSuffix:           "a move cannot end with {0}: the only endings are + (check) and # (checkmate)",
 	CodeNoSuchMove:       "{0} is not a legal move here",
 	CodeAmbiguous:        "{0} could be several moves: say which",
 	CodeGameOver:         "the game is over: there is no legal move",
@@ -88,9 +91,10 @@ var Messages = map[string]string{
 	CodeFormation:        "cannot read the formation {0}: {1}",
 	CodeFormationUnknown: "there is no formation called {0} (try {1})",
 	CodeUnknownVariant:   "there is no Gungi variant called {0} (try {1})",
+	CodeGFENEmpty:        "the position is empty: give a GFEN or a variant name (draft, quick)",
 	CodeGFENFields:       "a GFEN has 4 or 5 fields (board, side, ready, hands, turn number), not {0}",
 	CodeGFENRanks:        "the GFEN board needs 9 ranks separated by /, not {0}",
-	CodeGFENRankWidth:    "rank {0} of the GFEN board does not have exactly 9 cells",
+	CodeGFENRankWidth:    "rank {0} of the GFEN board has {1} cells, but the board is 9×9 and every rank needs 9",
 	CodeGFENChar:         "unexpected character {0} in rank {1} of the GFEN board",
 	CodeGFENTower:        "bad tower {0} in rank {1}: write 1 to 3 pieces in parentheses, bottom first",
 	CodeGFENSide:         "the side to act must be w or b, not {0}",

@@ -29,14 +29,31 @@ type written struct {
 	to    Square
 }
 
+// cutSuffix splits off what follows a move's last square: nothing, or the
+// check mark a player may append (+ check, # checkmate). Anything else
+// there ("++", "+-+-", "zz") is refused by name rather than as bad syntax.
+func cutSuffix(s string) (string, *engine.Error) {
+	end := strings.LastIndexAny(s, "0123456789") + 1
+	if end == 0 {
+		return s, nil // no square at all: parseWritten says why
+	}
+	switch mark := strings.Join(strings.Fields(s[end:]), ""); mark {
+	case "", "+", "#":
+		return s[:end], nil
+	default:
+		return "", errorf(CodeSuffix, strconv.Quote(mark))
+	}
+}
+
 // parseWritten reads the notation of §8 forgivingly: any case, spaces,
-// check marks, the piece letter and the separator optional.
+// the piece letter and the separator optional. The check mark is cut off
+// before (cutSuffix).
 func parseWritten(s string) (written, bool) {
 	var t []byte
 	for i := 0; i < len(s); i++ {
 		c := s[i]
 		switch {
-		case c == ' ' || c == '\t' || c == '+' || c == '#' || c == '!' || c == '?':
+		case c == ' ' || c == '\t':
 		case c >= 'A' && c <= 'Z':
 			t = append(t, c+'a'-'A')
 		default:
@@ -122,7 +139,11 @@ func (p *Position) parseMove(s string) (Move, error) {
 		}
 		return Move{Kind: KindComplete, Piece: Kind(i), From: NoSquare, To: NoSquare}, nil
 	}
-	w, ok := parseWritten(s)
+	body, serr := cutSuffix(s)
+	if serr != nil {
+		return Move{}, serr
+	}
+	w, ok := parseWritten(body)
 	if !ok {
 		return Move{}, errorf(CodeSyntax, strconv.Quote(strings.TrimSpace(s)))
 	}

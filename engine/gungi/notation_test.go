@@ -3,13 +3,17 @@ package gungi
 import (
 	"strings"
 	"testing"
+	"unicode/utf8"
+
+	"github.com/tankbot/tankbot/engine"
 )
 
 func TestGFENErrors(t *testing.T) {
 	empty := "........./........./........./........./........./........./........./........./........."
 	hands := "M1G6L4S4Y2K2B1T1W2F2C2N2P9/M1G6L4S4Y2K2B1T1W2F2C2N2P9"
 	cases := []struct{ s, code string }{
-		{"", CodeGFENFields},
+		{"", CodeGFENEmpty},
+		{" \t", CodeGFENEmpty},
 		{empty + " b -", CodeGFENFields},
 		{"......../ b - " + hands, CodeGFENRanks},
 		{strings.Replace(empty, ".........", "........", 1) + " b - " + hands, CodeGFENRankWidth},
@@ -43,6 +47,23 @@ func TestGFENErrors(t *testing.T) {
 			t.Errorf("Rules.Decode accepted %q", c.s)
 		}
 	}
+	// The real fault is named, and non-ASCII input is quoted as characters.
+	for _, c := range []struct{ s, code, contains string }{
+		{strings.Replace(empty, ".........", "........", 1) + " b - " + hands, CodeGFENRankWidth, "rank 9 of the GFEN board has 8 cells"},
+		{strings.Replace(empty, ".........", "................", 1) + " b - " + hands, CodeGFENRankWidth, "has 16 cells, but the board is 9×9"},
+		{strings.Replace(empty, ".........", "....é....", 1) + " b - " + hands, CodeGFENChar, "unexpected character 'é' in rank 9"},
+		{strings.Replace(empty, ".........", "....(Pช)...", 1) + " b - " + hands, CodeGFENChar, "unexpected character 'ช' in rank 9"},
+		{strings.Replace(empty, ".........", "....(Pé", 1) + " b - " + hands, CodeGFENTower, `bad tower "(Pé"`},
+	} {
+		_, err := Decode(c.s)
+		if e := wantCode(t, err, c.code); !strings.Contains(e.Msg, c.contains) {
+			t.Errorf("Decode(%q) = %v, want %q in it", c.s, e, c.contains)
+		}
+	}
+	q, _ := Rules.Start("quick")
+	if _, err := q.ParseMove("Pe3-e4 ++"); err == nil || !strings.Contains(err.Error(), `end with "++"`) {
+		t.Errorf("++ suffix: %v", err)
+	}
 	// Both orders of the hands field and an explicit turn number.
 	p := mustDecode(t, StartGFEN+" 7")
 	if p.Number() != 7 || p.Encode() != StartGFEN+" 7" {
@@ -60,6 +81,11 @@ func TestForgivingNotation(t *testing.T) {
 		{"E3E4", "Pe3-e4", ""},
 		{" e3 e4 ", "Pe3-e4", ""},
 		{"Pe3-e4+", "Pe3-e4", ""},
+		{"Pe3-e4 #", "Pe3-e4", ""},
+		{"Pe3-e4++", "", CodeSuffix},
+		{"Pe3-e4+-+-", "", CodeSuffix},
+		{"Pe3-e4zz", "", CodeSuffix},
+		{"Pe3-e4!", "", CodeSuffix},
 		{"Ya2:b3", "Ya2-b3", ""},
 		{"ya2-b3", "Ya2-b3", ""},
 		{"t*e4", "T*e4", ""},
@@ -85,7 +111,7 @@ func TestForgivingNotation(t *testing.T) {
 		m, err := p.ParseMove(c.in)
 		if c.code != "" {
 			e := wantCode(t, err, c.code)
-			if c.code != CodeSyntax && c.code != CodeReadyNotDraft && c.code != CodeFormationUnknown && len(e.Alternatives) == 0 {
+			if c.code != CodeSyntax && c.code != CodeSuffix && c.code != CodeReadyNotDraft && c.code != CodeFormationUnknown && len(e.Alternatives) == 0 {
 				t.Errorf("%q: no alternatives in %v", c.in, e)
 			}
 			continue
@@ -131,7 +157,7 @@ func TestMessagesCoverEveryCode(t *testing.T) {
 			t.Errorf("bad message %q: %q", code, tmpl)
 		}
 	}
-	src := []string{CodeSyntax, CodeNoSuchMove, CodeAmbiguous, CodeGameOver, CodeForeignMove, CodeNoPiece, CodeWrongPiece, CodeOutOfReach, CodeOccupied, CodeNoEnemy, CodeNothingToStack, CodeTowerFull, CodeOntoMarshal, CodeFortressStack, CodeFortressAttack, CodeSelfCheck, CodeNotInHand, CodeDropLimit, CodeDropZone, CodePawnFile, CodePawnDropMate, CodeDraftOnly, CodeDraftZone, CodeMarshalFirst, CodeDraftCheck, CodeReadyNotDraft, CodeReadyNoMarshal, CodeAlreadyReady, CodeFormation, CodeFormationUnknown, CodeUnknownVariant, CodeGFENFields, CodeGFENRanks, CodeGFENRankWidth, CodeGFENChar, CodeGFENTower, CodeGFENSide, CodeGFENReady, CodeGFENHands, CodeGFENNumber, CodeGFENUnderMarshal, CodeGFENFortress, CodeGFENDraftZone, CodeGFENCount, CodeGFENTooMany, CodeGFENNoMarshal, CodeGFENMarshalFirst, CodeGFENReadyTurn, CodeGFENOppInCheck}
+	src := []string{CodeSyntax, CodeNoSuchMove, CodeAmbiguous, CodeGameOver, CodeForeignMove, CodeNoPiece, CodeWrongPiece, CodeOutOfReach, CodeOccupied, CodeNoEnemy, CodeNothingToStack, CodeTowerFull, CodeOntoMarshal, CodeFortressStack, CodeFortressAttack, CodeSelfCheck, CodeNotInHand, CodeDropLimit, CodeDropZone, CodePawnFile, CodePawnDropMate, CodeDraftOnly, CodeDraftZone, CodeMarshalFirst, CodeDraftCheck, CodeReadyNotDraft, CodeReadyNoMarshal, CodeAlreadyReady, CodeFormation, CodeFormationUnknown, CodeUnknownVariant, CodeSuffix, CodeGFENEmpty, CodeGFENFields, CodeGFENRanks, CodeGFENRankWidth, CodeGFENChar, CodeGFENTower, CodeGFENSide, CodeGFENReady, CodeGFENHands, CodeGFENNumber, CodeGFENUnderMarshal, CodeGFENFortress, CodeGFENDraftZone, CodeGFENCount, CodeGFENTooMany, CodeGFENNoMarshal, CodeGFENMarshalFirst, CodeGFENReadyTurn, CodeGFENOppInCheck}
 	if len(src) != len(Messages) {
 		t.Errorf("%d codes, %d messages", len(src), len(Messages))
 	}
@@ -148,9 +174,11 @@ func FuzzDecode(f *testing.F) {
 	f.Add(quickGFEN + " 12")
 	f.Add(board("a1=MP", "i9=m") + " w wb -/-")
 	f.Add("(PPP)(pt)(M)/ w wb P1/-")
+	f.Add("(Pé)ช/ w wb P1/-")
 	f.Fuzz(func(t *testing.T, s string) {
 		p, err := Decode(s)
 		if err != nil {
+			checkErrorText(t, s, err)
 			return
 		}
 		enc := p.Encode()
@@ -168,7 +196,7 @@ func FuzzDecode(f *testing.F) {
 }
 
 func FuzzParseMove(f *testing.F) {
-	for _, s := range []string{"Pe3-e4", "Pe3xe4", "Ke2^d4", "P*e5", "ready", "e3e4", "*e5", "ready:quick", "b*", "((", "Xa1-a2", "a1a1a1"} {
+	for _, s := range []string{"Pe3-e4", "Pe3xe4", "Ke2^d4", "P*e5", "ready", "e3e4", "*e5", "ready:quick", "b*", "((", "Xa1-a2", "a1a1a1", "Pe3-e4+-", "é*e5"} {
 		f.Add(s)
 	}
 	q, _ := Rules.Start("quick")
@@ -177,6 +205,7 @@ func FuzzParseMove(f *testing.F) {
 		for _, p := range []*Position{q.(*Position), start} {
 			m, err := p.ParseMove(s)
 			if err != nil {
+				checkErrorText(t, s, err)
 				continue
 			}
 			if _, err := p.Play(m); err != nil {
@@ -184,4 +213,16 @@ func FuzzParseMove(f *testing.F) {
 			}
 		}
 	})
+}
+
+// checkErrorText fails unless err is an *engine.Error whose text keeps the
+// characters of valid input whole.
+func checkErrorText(t *testing.T, s string, err error) {
+	t.Helper()
+	if _, ok := err.(*engine.Error); !ok {
+		t.Fatalf("error %v for %q is not an *engine.Error", err, s)
+	}
+	if utf8.ValidString(s) && !utf8.ValidString(err.Error()) {
+		t.Fatalf("the error for %q splits a character: %q", s, err.Error())
+	}
 }
