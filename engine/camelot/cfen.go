@@ -3,6 +3,7 @@ package camelot
 import (
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/tankbot/tankbot/engine"
 )
@@ -25,17 +26,19 @@ func ParseCFEN(s string) (*Position, error) {
 	}
 	p := &Position{moveNum: 1}
 	var counts [2]int
-	for i, text := range rows {
+	for i, row := range rows {
 		r := ranks - 1 - i
 		lo, hi := rowSpan[r][0], rowSpan[r][1]
-		row := []rune(text) // count and quote characters, not bytes
-		if len(row) != hi-lo+1 {
-			return nil, errorf(codeCFENRankLength, strconv.Itoa(r+1), strconv.Itoa(hi-lo+1), strconv.Itoa(len(row)))
+		// Count and quote characters, not bytes: "é" is one wrong square.
+		if n := utf8.RuneCountInString(row); n != hi-lo+1 {
+			return nil, errorf(codeCFENRankLength, strconv.Itoa(r+1), strconv.Itoa(hi-lo+1), strconv.Itoa(n))
 		}
-		for j := 0; j < len(row); j++ {
+		j := 0
+		for _, ch := range row {
 			sq := r*files + lo + j
+			j++
 			var c int8
-			switch row[j] {
+			switch ch {
 			case '.':
 				c = empty
 			case 'M':
@@ -47,7 +50,7 @@ func ParseCFEN(s string) (*Position, error) {
 			case 'k':
 				c = blackKn
 			default:
-				return nil, errorf(codeCFENPiece, strconv.Itoa(r+1), squareName(sq), strconv.Quote(string(row[j])))
+				return nil, errorf(codeCFENPiece, strconv.Itoa(r+1), squareName(sq), strconv.Quote(string(ch)))
 			}
 			p.board[sq] = c
 			if c != empty {

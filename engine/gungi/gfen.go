@@ -128,63 +128,60 @@ func (p *Position) decodeBoard(board string) error {
 		return errorf(CodeGFENRanks, strconv.Itoa(len(ranks)))
 	}
 	for i, row := range ranks {
-		r := 8 - i
-		cells, err := readRank(row, r)
-		if err != nil {
+		if err := p.decodeRank(row, 8-i); err != nil {
 			return err
-		}
-		if len(cells) != 9 {
-			return errorf(CodeGFENRankWidth, strconv.Itoa(r+1), strconv.Itoa(len(cells)))
-		}
-		for f, pcs := range cells {
-			for _, pc := range pcs {
-				p.push(Sq(f, r), pc)
-				p.onBoard[pc.side()]++
-			}
 		}
 	}
 	return nil
 }
 
-// readRank reads the cells of one rank (r is 0-based), however many there
-// are, so a rank of the wrong width is reported with its real width.
-func readRank(row string, r int) ([][]piece, error) {
-	var cells [][]piece
+// decodeRank places the cells of rank r (0-based). It reads the whole rank
+// even past the ninth cell, so a rank of the wrong width is reported with
+// its real width.
+func (p *Position) decodeRank(row string, r int) error {
 	rank := strconv.Itoa(r + 1)
+	f := 0
+	put := func(pc piece) {
+		if f < 9 {
+			p.push(Sq(f, r), pc)
+			p.onBoard[pc.side()]++
+		}
+	}
 	for j := 0; j < len(row); j++ {
 		switch c := row[j]; c {
 		case '.':
-			cells = append(cells, nil)
 		case '(':
 			end := strings.IndexByte(row[j:], ')')
 			if end < 0 {
-				return nil, errorf(CodeGFENTower, strconv.Quote(row[j:]), rank)
+				return errorf(CodeGFENTower, strconv.Quote(row[j:]), rank)
 			}
-			inner := []rune(row[j+1 : j+end])
-			if len(inner) < 1 || len(inner) > 3 {
-				return nil, errorf(CodeGFENTower, strconv.Quote(row[j:j+end+1]), rank)
+			inner := row[j+1 : j+end]
+			if n := utf8.RuneCountInString(inner); n < 1 || n > 3 {
+				return errorf(CodeGFENTower, strconv.Quote(row[j:j+end+1]), rank)
 			}
-			var pcs []piece
 			for _, ch := range inner {
 				pc, ok := runePiece(ch)
 				if !ok {
-					return nil, errorf(CodeGFENChar, strconv.QuoteRune(ch), rank)
+					return errorf(CodeGFENChar, strconv.QuoteRune(ch), rank)
 				}
-				pcs = append(pcs, pc)
+				put(pc)
 			}
-			cells = append(cells, pcs)
 			j += end
 		default:
 			ch, size := utf8.DecodeRuneInString(row[j:])
 			pc, ok := runePiece(ch)
 			if !ok {
-				return nil, errorf(CodeGFENChar, strconv.QuoteRune(ch), rank)
+				return errorf(CodeGFENChar, strconv.QuoteRune(ch), rank)
 			}
-			cells = append(cells, []piece{pc})
+			put(pc)
 			j += size - 1
 		}
+		f++
 	}
-	return cells, nil
+	if f != 9 {
+		return errorf(CodeGFENRankWidth, rank, strconv.Itoa(f))
+	}
+	return nil
 }
 
 // runePiece is letterPiece for any character: only ASCII letters are pieces.

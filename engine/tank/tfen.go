@@ -31,20 +31,34 @@ func ParseTFEN(s string) (*Position, error) {
 	n := len(rows)
 	// Read every rank first, so that a board of the wrong shape is named
 	// for what it is (too few ranks, not square) rather than by the first
-	// rank that happens to disagree with the rank count.
-	cells := make([][]byte, n)
+	// rank that happens to disagree with the rank count. The cells go into
+	// one buffer; ends[i] is where rank i (from the top) stops.
+	cells := make([]byte, 0, min(n, maxSize)*min(n, maxSize)) // n comes from the input: bound it
+	ends := make([]int, n)
 	for i, row := range rows {
 		rank := n - i // 1-based rank as written
+		start := len(cells)
 		for j := 0; j < len(row); {
-			c, size, err := parseToken(row[j:], rank, len(cells[i]))
+			c, size, err := parseToken(row[j:], rank, len(cells)-start)
 			if err != nil {
 				return nil, err
 			}
-			cells[i] = append(cells[i], c)
+			cells = append(cells, c)
 			j += size
 		}
+		ends[i] = len(cells)
 	}
-	if w := len(cells[0]); w != n && w >= minSize && w <= maxSize && sameWidth(cells) {
+	width := func(i int) int {
+		if i == 0 {
+			return ends[0]
+		}
+		return ends[i] - ends[i-1]
+	}
+	same := true
+	for i := range ends {
+		same = same && width(i) == width(0)
+	}
+	if w := width(0); same && w != n && w >= minSize && w <= maxSize {
 		return nil, tfenErr(CodeTFENRankCount, strconv.Itoa(n), strconv.Itoa(w))
 	}
 	if n < minSize || n > maxSize {
@@ -52,12 +66,12 @@ func ParseTFEN(s string) (*Position, error) {
 	}
 	b := newBoard(n, n)
 	clts := [2]int{}
-	for i, row := range cells {
+	for i := range ends {
 		rank := n - i
-		if len(row) != n {
-			return nil, tfenErr(CodeTFENRankWidth, strconv.Itoa(rank), strconv.Itoa(len(row)), strconv.Itoa(n))
+		if width(i) != n {
+			return nil, tfenErr(CodeTFENRankWidth, strconv.Itoa(rank), strconv.Itoa(width(i)), strconv.Itoa(n))
 		}
-		for col, c := range row {
+		for col, c := range cells[ends[i]-n : ends[i]] {
 			if c&kindMask == byte(CLT) {
 				clts[cellSide(c)]++
 			}
@@ -111,16 +125,6 @@ func ParseTFEN(s string) (*Position, error) {
 		}
 	}
 	return newPosition(b, moveNo), nil
-}
-
-// sameWidth reports whether every rank has as many squares as the first.
-func sameWidth(rows [][]byte) bool {
-	for _, r := range rows {
-		if len(r) != len(rows[0]) {
-			return false
-		}
-	}
-	return true
 }
 
 // fileName is the letter of a 0-based column, or its number past z.
