@@ -1,5 +1,5 @@
 // Package camelot implements Camelot as the World Camelot Federation plays it
-// (see docs/camelot.md and shared/rules/camelot.md): a 160-square board,
+// (rules: docs/rules/camelot.md; engine notes: docs/camelot.md): a 160-square board,
 // plain moves, canters, jumps, Knight's Charges, compulsory capture and the
 // two castles.
 package camelot

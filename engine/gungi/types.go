@@ -1,5 +1,5 @@
 // Package gungi implements Gungi, the stacking game of Hunter × Hunter, with
-// the fan rules of /work/shared/rules/gungi.md: 9×9 board, towers up to three
+// the fan rules in docs/rules/gungi.md: 9×9 board, towers up to three
 // high, 38 pieces a side, a draft before play, drops from hand.
 package gungi
 
