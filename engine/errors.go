@@ -1,7 +1,9 @@
 package engine
 
 import (
+	"fmt"
 	"strings"
+	"unicode/utf8"
 )
 
 // Error is a rules error a player can read: an illegal move, a malformed
@@ -46,4 +48,18 @@ func itoa(i int) string {
 		return string(rune('0' + i))
 	}
 	return itoa(i/10) + string(rune('0'+i%10))
+}
+
+// CheckInputError says what is wrong with err as the answer to a player's
+// input s, or nil: it must be an *Error, and when s is valid UTF-8 so must
+// its text be (a character is quoted whole, never split into bytes). The
+// parsers' fuzz tests call it on every refusal.
+func CheckInputError(s string, err error) error {
+	if _, ok := err.(*Error); !ok {
+		return fmt.Errorf("error %v for %q is not an *engine.Error", err, s)
+	}
+	if utf8.ValidString(s) && !utf8.ValidString(err.Error()) {
+		return fmt.Errorf("the error for %q splits a character: %q", s, err.Error())
+	}
+	return nil
 }

@@ -3,7 +3,6 @@ package camelot
 import (
 	"strings"
 	"testing"
-	"unicode/utf8"
 
 	"github.com/tankbot/tankbot/engine"
 )
@@ -17,7 +16,9 @@ func FuzzCFEN(f *testing.F) {
 	f.Fuzz(func(t *testing.T, s string) {
 		p, err := ParseCFEN(s)
 		if err != nil {
-			checkErrorText(t, s, err)
+			if e := engine.CheckInputError(s, err); e != nil {
+				t.Fatal(e)
+			}
 			return
 		}
 		q, err := ParseCFEN(p.Encode())
@@ -48,7 +49,9 @@ func FuzzParseMove(f *testing.F) {
 		for _, pos := range []*Position{p, mid} {
 			m, err := pos.ParseMove(s)
 			if err != nil {
-				checkErrorText(t, s, err)
+				if e := engine.CheckInputError(s, err); e != nil {
+					t.Fatal(e)
+				}
 				continue
 			}
 			if _, err := pos.Play(m); err != nil {
@@ -56,16 +59,4 @@ func FuzzParseMove(f *testing.F) {
 			}
 		}
 	})
-}
-
-// checkErrorText fails unless err is an *engine.Error whose text keeps the
-// characters of valid input whole.
-func checkErrorText(t *testing.T, s string, err error) {
-	t.Helper()
-	if _, ok := err.(*engine.Error); !ok {
-		t.Fatalf("error %v for %q is not an *engine.Error", err, s)
-	}
-	if utf8.ValidString(s) && !utf8.ValidString(err.Error()) {
-		t.Fatalf("the error for %q splits a character: %q", s, err.Error())
-	}
 }

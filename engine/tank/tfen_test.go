@@ -3,7 +3,6 @@ package tank
 import (
 	"strings"
 	"testing"
-	"unicode/utf8"
 
 	"github.com/tankbot/tankbot/engine"
 )
@@ -310,11 +309,8 @@ func FuzzParseTFEN(f *testing.F) {
 	f.Fuzz(func(t *testing.T, s string) {
 		p, err := ParseTFEN(s)
 		if err != nil {
-			if _, ok := err.(*engine.Error); !ok {
-				t.Fatalf("error %v is not an *engine.Error", err)
-			}
-			if utf8.ValidString(s) && !utf8.ValidString(err.Error()) {
-				t.Fatalf("the error for %q splits a character: %q", s, err.Error())
+			if e := engine.CheckInputError(s, err); e != nil {
+				t.Fatal(e)
 			}
 			return
 		}
