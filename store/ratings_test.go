@@ -202,7 +202,7 @@ func TestLeaderboardOrderAndProfile(t *testing.T) {
 	put("tank", "cid", 1600, 100, 40) // ties ann on rating, more games
 	put("tank", "dot", 1400, 200, 3)  // provisional
 	put("camelot", "ann", 2000, 50, 5)
-	_, err := s.w.Exec(`INSERT INTO ratings(`+ratingCols+`) VALUES('g2','tank','zed',2500,40,0.06,9,9,0,0,0,0,1)`)
+	_, err := s.w.Exec(`INSERT INTO ratings(` + ratingCols + `) VALUES('g2','tank','zed',2500,40,0.06,9,9,0,0,0,0,1)`)
 	if err != nil {
 		t.Fatal(err)
 	}
