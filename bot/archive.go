@@ -131,4 +131,3 @@ func (b *Bot) positionAt(ctx context.Context, g *gameRec, k int) (engine.Positio
 	}
 	return ps[k], ms[k-1], nil
 }
-
