@@ -3,6 +3,8 @@ package bot
 import (
 	"context"
 	"errors"
+	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 
@@ -81,9 +83,10 @@ func resultOf(s string) engine.Result {
 	return engine.Ongoing
 }
 
-// gameFiles are the record file and the animated replay of a game, named
-// by its server number: "game-12.txt", "game-12.gif". The game-over
-// message attaches them; /history attaches them on request.
+// gameFiles are the record file and, for a finished game, the animated
+// replay, named by the game's server number: "game-12.txt", "game-12.gif".
+// The game-over message attaches them; /history attaches them on request.
+// With Config.PNGDir set (the console) the replay is also written there.
 func (b *Bot) gameFiles(ctx context.Context, g *gameRec, flip bool) ([]File, error) {
 	rec, err := b.gameRecord(ctx, g)
 	if err != nil {
@@ -93,6 +96,11 @@ func (b *Bot) gameFiles(ctx context.Context, g *gameRec, flip bool) ([]File, err
 	if err != nil {
 		return nil, wrap("record", err)
 	}
+	base := "game-" + strconv.Itoa(rec.Number)
+	files := []File{{Name: base + ".txt", ContentType: "text/plain; charset=utf-8", Data: []byte(text)}}
+	if g.Status == gmActive {
+		return files, nil // the replay is for finished games
+	}
 	ps, ms, err := rec.Positions()
 	if err != nil {
 		return nil, wrap("replay", err)
@@ -101,11 +109,14 @@ func (b *Bot) gameFiles(ctx context.Context, g *gameRec, flip bool) ([]File, err
 	if err != nil {
 		return nil, wrap("replay", err)
 	}
-	base := "game-" + strconv.Itoa(rec.Number)
-	return []File{
-		{Name: base + ".txt", ContentType: "text/plain; charset=utf-8", Data: []byte(text)},
-		{Name: base + ".gif", ContentType: "image/gif", Data: anim},
-	}, nil
+	if b.cfg.PNGDir != "" {
+		// The console shows the replay's path beside its board images.
+		path := filepath.Join(b.cfg.PNGDir, base+".gif")
+		if err := os.WriteFile(path, anim, 0o644); err != nil {
+			b.log.Warn("write replay", "path", path, "err", err)
+		}
+	}
+	return append(files, File{Name: base + ".gif", ContentType: "image/gif", Data: anim}), nil
 }
 
 // positionAt replays g's log to ply k (0 the start; k < 0 the final

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"image/gif"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -130,7 +132,8 @@ func TestLeaderboardPages(t *testing.T) {
 }
 
 func TestGameFilesAndArchive(t *testing.T) {
-	h := newHarness(t, Config{})
+	dir := t.TempDir()
+	h := newHarness(t, Config{PNGDir: dir})
 	id := h.playAndResign(5, bob)
 	h.b.rateGame(h.ctx, id)
 	g := h.game(id)
@@ -152,6 +155,15 @@ func TestGameFilesAndArchive(t *testing.T) {
 	if err != nil || len(anim.Image) != 6 {
 		t.Fatalf("gif: %v", err)
 	}
+	if b, err := os.ReadFile(filepath.Join(dir, "game-1.gif")); err != nil || !bytes.Equal(b, files[1].Data) {
+		t.Fatalf("replay not written beside the boards: %v", err)
+	}
+	// /history by number attaches both.
+	rs := h.slash(carol, "history", "game=#1")
+	if len(rs) != 1 || len(rs[0].Files) != 2 || !strings.Contains(rs[0].Content, "Result:") {
+		t.Fatalf("history #1: %+v", rs)
+	}
+	mustRefuse(t, h.slash(carol, "history", "game=#7"), "no game #7")
 	// #N finds the game; positions at several plies.
 	r := &req{Command: Command{GuildID: "guild"}, loc: "en"}
 	got, ok, err := h.b.gameByNumber(h.ctx, r, "#1")
