@@ -69,18 +69,10 @@ func (b *Bot) gameRecord(ctx context.Context, g *gameRec) (*recfile.Record, erro
 		rec.WhiteRating, rec.BlackRating = beforeOf(cs[0]).String(), beforeOf(cs[1]).String()
 	}
 	if g.Status == gmFinished {
-		rec.Outcome = engine.Outcome{Result: resultOf(g.Result), Reason: engine.Reason(g.Reason)}
+		res, _ := recfile.ParseResult(g.Result)
+		rec.Outcome = engine.Outcome{Result: res, Reason: engine.Reason(g.Reason)}
 	}
 	return rec, nil
-}
-
-func resultOf(s string) engine.Result {
-	for _, r := range []engine.Result{engine.WhiteWins, engine.BlackWins, engine.Draw} {
-		if r.String() == s {
-			return r
-		}
-	}
-	return engine.Ongoing
 }
 
 // gameFiles are the record file and, for a finished game, the animated

@@ -11,6 +11,8 @@ import (
 
 	"github.com/tankbot/tankbot/bot/i18n"
 	"github.com/tankbot/tankbot/bot/rating"
+	"github.com/tankbot/tankbot/engine"
+	recfile "github.com/tankbot/tankbot/engine/record"
 	"github.com/tankbot/tankbot/store"
 )
 
@@ -254,15 +256,9 @@ func glickoRule(g *store.Game, before [2]*store.PlayerRating) ([2]store.Glicko, 
 			}
 		}
 	}
-	var score rating.Score
-	switch g.Result {
-	case "1-0":
-		score = rating.Win
-	case "0-1":
-		score = rating.Loss
-	case "1/2-1/2":
-		score = rating.Draw
-	default:
+	res, _ := recfile.ParseResult(g.Result)
+	score, ok := map[engine.Result]rating.Score{engine.WhiteWins: rating.Win, engine.BlackWins: rating.Loss, engine.Draw: rating.Draw}[res]
+	if !ok {
 		return [2]store.Glicko{}, fmt.Errorf("rate game %d: result %q", g.ID, g.Result)
 	}
 	a, c := rating.Game(cur[0], cur[1], idle[0], idle[1], score)

@@ -31,6 +31,13 @@ func (e *Error) Unwrap() error { return e.Err }
 
 var results = map[string]engine.Result{"1-0": engine.WhiteWins, "0-1": engine.BlackWins, "1/2-1/2": engine.Draw, "*": engine.Ongoing}
 
+// ParseResult reads a result as engine.Result.String writes it ("1-0",
+// "0-1", "1/2-1/2", "*").
+func ParseResult(s string) (engine.Result, bool) {
+	r, ok := results[s]
+	return r, ok
+}
+
 // Parse reads a record file and replays it: every move must be legal, its
 // number must say the side that played it, a suffix must be the one the
 // position announces (a missing suffix is accepted), and a result the board
@@ -43,9 +50,9 @@ func Parse(text string) (*Record, error) {
 	tags := map[string]string{}
 	lines := strings.Split(strings.ReplaceAll(text, "\r\n", "\n"), "\n")
 	type moveLine struct {
-		line       int
-		num, move  string
-		black, end bool
+		line      int
+		num, move string
+		black     bool
 	}
 	var mls []moveLine
 	resultLine, result := 0, ""
