@@ -52,7 +52,6 @@ func Parse(text string) (*Record, error) {
 	type moveLine struct {
 		line      int
 		num, move string
-		black     bool
 	}
 	var mls []moveLine
 	resultLine, result := 0, ""
@@ -89,12 +88,11 @@ func Parse(text string) (*Record, error) {
 			continue
 		}
 		num, move, ok := strings.Cut(s, " ")
-		black := strings.HasSuffix(num, "...")
 		n := strings.TrimSuffix(strings.TrimSuffix(num, "..."), ".")
 		if !ok || n == num || !isDigits(n) {
 			return nil, &Error{Line: ln, Msg: fmt.Sprintf("expected a numbered move (\"12. move\" or \"12... move\"), got %q", clip(s))}
 		}
-		mls = append(mls, moveLine{line: ln, num: num, move: strings.TrimSpace(move), black: black})
+		mls = append(mls, moveLine{line: ln, num: num, move: strings.TrimSpace(move)})
 	}
 
 	get := func(k string) string { return tags[strings.ToLower(k)] }
