@@ -107,6 +107,9 @@ func (b *Bot) Handle(ctx context.Context, c Command) (out []Reply) {
 func (b *Bot) dispatch(ctx context.Context, r *req) ([]Reply, error) {
 	switch r.Kind {
 	case KindComponent, KindModal:
+		if h, ok := extraComponents[strings.SplitN(r.CustomID, ":", 2)[0]]; ok {
+			return h(b, ctx, r)
+		}
 		id, ok := parseCustomID(r.CustomID)
 		if !ok {
 			return nil, refuse("refuse.unknown")
@@ -139,6 +142,10 @@ func (b *Bot) dispatch(ctx context.Context, r *req) ([]Reply, error) {
 // extraCommands are the commands beyond the core set, registered by the
 // files that implement them.
 var extraCommands = map[string]func(*Bot, context.Context, *req) ([]Reply, error){}
+
+// extraComponents handle components whose custom id starts with a prefix
+// of their own ("lb:..."), registered by the files that implement them.
+var extraComponents = map[string]func(*Bot, context.Context, *req) ([]Reply, error){}
 
 // locale picks the caller's language: /settings, then the Discord locale,
 // then the configured default.

@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"github.com/tankbot/tankbot/bot/i18n"
-	"github.com/tankbot/tankbot/engine"
 )
 
 func init() {
@@ -51,79 +50,30 @@ func (b *Bot) gamesCommand(ctx context.Context, r *req) ([]Reply, error) {
 	return []Reply{{Ephemeral: true, Content: strings.TrimSpace(sb.String())}}, nil
 }
 
-// historyCommand sends the full record as a text file: start, players,
-// clock, numbered moves with their announcement marks, result.
+// historyCommand sends a game's record file (engine/record: tags, numbered
+// moves with announcement marks, result) and, once the game is over, its
+// animated replay. game:#N names a game by its number on this server;
+// without it, the caller's game here (which may be over).
 func (b *Bot) historyCommand(ctx context.Context, r *req) ([]Reply, error) {
-	g, err := b.findFinished(ctx, r)
+	g, byNumber, err := b.gameByNumber(ctx, r, r.Options["game"])
 	if err != nil {
 		return nil, err
 	}
-	rules, ok := lookupGame(g.Game)
-	if !ok {
-		return nil, refuse("refuse.unknowngame", g.Game, strings.Join(gameNames(), ", "))
+	if !byNumber {
+		if g, err = b.findFinished(ctx, r); err != nil {
+			return nil, err
+		}
 	}
-	start, err := rules.Decode(g.Start)
-	if err != nil {
-		return nil, wrap("decode start", err)
-	}
-	log, err := b.st.moveLog(ctx, g.ID)
-	if err != nil {
-		return nil, wrap("move log", err)
-	}
-	text, err := record(r.loc, g, start, log)
+	files, err := b.gameFiles(ctx, g, false)
 	if err != nil {
 		return nil, err
 	}
-	id := strconv.FormatInt(g.ID, 10)
-	return []Reply{{
-		Ephemeral: true,
-		Content:   r.t("history.file", id),
-		Files:     []File{{Name: "game-" + id + ".txt", ContentType: "text/plain; charset=utf-8", Data: []byte(text)}},
-	}}, nil
-}
-
-// record writes a game's record; moves are replayed so each carries the
-// announcement mark of the position it led to.
-func record(loc string, g *gameRec, start engine.Position, log []string) (string, error) {
-	var sb strings.Builder
-	line := func(s string) { sb.WriteString(s + "\n") }
-	tc, _ := parseClock(g.Clock)
-	line(i18n.T(loc, "game.title", strconv.FormatInt(g.ID, 10), g.Game))
-	if g.Variant != "" {
-		line(i18n.T(loc, "history.start", g.Variant))
-	} else {
-		line(i18n.T(loc, "history.start", g.Start))
-	}
-	line(i18n.T(loc, "history.players", g.White.Name, g.Black.Name))
-	line(i18n.T(loc, "history.clock", describeClock(loc, tc)))
-	line("")
-	pos := start
-	for i, n := range log {
-		m, err := pos.ParseMove(n)
-		if err != nil {
-			return "", wrap("replay move "+strconv.Itoa(i+1), err)
-		}
-		next, err := pos.Play(m)
-		if err != nil {
-			return "", wrap("replay move "+strconv.Itoa(i+1), err)
-		}
-		note := pos.FormatMove(m) + suffix(next)
-		if i%2 == 0 {
-			sb.WriteString(strconv.Itoa(i/2+1) + ". " + note)
-		} else {
-			sb.WriteString(" " + note + "\n")
-		}
-		pos = next
-	}
-	if len(log)%2 == 1 {
-		sb.WriteString("\n")
-	}
+	num := strings.TrimSuffix(strings.TrimPrefix(files[0].Name, "game-"), ".txt")
+	lines := []string{r.t("history.file", num), r.t("history.players", "<@"+g.White.ID+">", "<@"+g.Black.ID+">")}
 	if g.Status != gmActive {
-		line("")
-		line(g.Result)
-		line(i18n.T(loc, "history.result", i18n.T(loc, "result."+g.Result), i18n.T(loc, "reason."+g.Reason)))
+		lines = append(lines, r.t("history.result", r.t("result."+g.Result), r.t("reason."+g.Reason)))
 	}
-	return sb.String(), nil
+	return []Reply{{Ephemeral: true, Content: strings.Join(lines, "\n"), Files: files}}, nil
 }
 
 // rulesCommand gives a short summary of a game with its start position.

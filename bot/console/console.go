@@ -269,7 +269,7 @@ func (c *Console) print(where string, r bot.Reply) {
 		sb.WriteString(TextBoard(r.Game, r.Position))
 	}
 	for _, f := range r.Files {
-		if c.PNGDir != "" && strings.HasSuffix(f.Name, ".png") {
+		if c.PNGDir != "" && (strings.HasSuffix(f.Name, ".png") || strings.HasSuffix(f.Name, ".gif")) {
 			sb.WriteString("image: " + filepath.Join(c.PNGDir, f.Name) + "\n")
 		} else {
 			sb.WriteString(fmt.Sprintf("file: %s (%d bytes)\n", f.Name, len(f.Data)))

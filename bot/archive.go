@@ -1,0 +1,136 @@
+package bot
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/tankbot/tankbot/engine"
+	recfile "github.com/tankbot/tankbot/engine/record"
+	"github.com/tankbot/tankbot/imaging"
+	"github.com/tankbot/tankbot/store"
+)
+
+// The archive: every game keeps its per-server number; a finished game's
+// record file and animated replay can be built at any time from the
+// store. These helpers are what /history game:#N, /board game:#N ply:K and
+// the game-over message need (see docs/ratings.md).
+
+// gameByNumber reads "#N" (or "N") as a game number of the caller's
+// server; ok is false when text is not a number, so callers can fall back
+// to their other ways of naming a game.
+func (b *Bot) gameByNumber(ctx context.Context, r *req, text string) (g *gameRec, ok bool, err error) {
+	n, err := strconv.Atoi(strings.TrimPrefix(strings.TrimSpace(text), "#"))
+	if err != nil || n < 1 {
+		return nil, false, nil
+	}
+	st, err := b.ratingsStore()
+	if err != nil {
+		return nil, true, err
+	}
+	a, _, err := st.GameByNumber(ctx, r.GuildID, n)
+	if errors.Is(err, store.ErrNotFound) {
+		return nil, true, refuse("refuse.no-game-number", "#"+strconv.Itoa(n))
+	}
+	if err != nil {
+		return nil, true, wrap("game by number", err)
+	}
+	g, err = fromGame(a.Game)
+	return g, true, err
+}
+
+// gameRecord is a game's record (engine/record, imported as recfile) with its server number,
+// rated flag and the ratings its players had before it.
+func (b *Bot) gameRecord(ctx context.Context, g *gameRec) (*recfile.Record, error) {
+	st, err := b.ratingsStore()
+	if err != nil {
+		return nil, err
+	}
+	row, err := st.Game(ctx, g.ID)
+	if err != nil {
+		return nil, wrap("record", err)
+	}
+	num, rated, err := st.GameNumber(ctx, g.ID)
+	if err != nil {
+		return nil, wrap("record", err)
+	}
+	log, err := b.st.moveLog(ctx, g.ID)
+	if err != nil {
+		return nil, wrap("record", err)
+	}
+	rec := &recfile.Record{
+		Game: g.Game, Variant: g.Variant, Start: g.Start, White: g.White.Name, Black: g.Black.Name,
+		Clock: g.Clock, Date: row.Created, Number: num, Rated: rated, Moves: log,
+	}
+	if cs, err := st.RatingChanges(ctx, g.ID); err == nil && len(cs) == 2 {
+		rec.WhiteRating, rec.BlackRating = beforeOf(cs[0]).String(), beforeOf(cs[1]).String()
+	}
+	if g.Status == gmFinished {
+		res, _ := recfile.ParseResult(g.Result)
+		rec.Outcome = engine.Outcome{Result: res, Reason: engine.Reason(g.Reason)}
+	}
+	return rec, nil
+}
+
+// gameFiles are the record file and, for a finished game, the animated
+// replay, named by the game's server number: "game-12.txt", "game-12.gif".
+// The game-over message attaches them; /history attaches them on request.
+// With Config.PNGDir set (the console) the replay is also written there.
+func (b *Bot) gameFiles(ctx context.Context, g *gameRec, flip bool) ([]File, error) {
+	rec, err := b.gameRecord(ctx, g)
+	if err != nil {
+		return nil, err
+	}
+	text, err := recfile.Write(rec)
+	if err != nil {
+		return nil, wrap("record", err)
+	}
+	base := "game-" + strconv.Itoa(rec.Number)
+	files := []File{{Name: base + ".txt", ContentType: "text/plain; charset=utf-8", Data: []byte(text)}}
+	if g.Status == gmActive {
+		return files, nil // the replay is for finished games
+	}
+	ps, ms, err := rec.Positions()
+	if err != nil {
+		return nil, wrap("replay", err)
+	}
+	anim, err := imaging.RenderReplay(ps, ms, imaging.ReplayOptions{Flip: flip})
+	if err != nil {
+		return nil, wrap("replay", err)
+	}
+	if b.cfg.PNGDir != "" {
+		// The console shows the replay's path beside its board images.
+		path := filepath.Join(b.cfg.PNGDir, base+".gif")
+		if err := os.WriteFile(path, anim, 0o644); err != nil {
+			b.log.Warn("write replay", "path", path, "err", err)
+		}
+	}
+	return append(files, File{Name: base + ".gif", ContentType: "image/gif", Data: anim}), nil
+}
+
+// positionAt replays g's log to ply k (0 the start; k < 0 the final
+// position) and returns the position and the move that led to it (nil at
+// the start), for /board game:#N ply:K.
+func (b *Bot) positionAt(ctx context.Context, g *gameRec, k int) (engine.Position, engine.Move, error) {
+	rec, err := b.gameRecord(ctx, g)
+	if err != nil {
+		return nil, nil, err
+	}
+	if k > len(rec.Moves) {
+		return nil, nil, refuse("refuse.ply-range", strconv.Itoa(k), strconv.Itoa(len(rec.Moves)))
+	}
+	ps, ms, err := rec.Positions()
+	if err != nil {
+		return nil, nil, wrap("replay", err)
+	}
+	if k < 0 {
+		k = len(ms)
+	}
+	if k == 0 {
+		return ps[0], nil, nil
+	}
+	return ps[k], ms[k-1], nil
+}

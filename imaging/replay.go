@@ -1,0 +1,167 @@
+package imaging
+
+import (
+	"bytes"
+	"fmt"
+	"image"
+	"image/color"
+	"image/gif"
+	"time"
+
+	"github.com/tankbot/tankbot/engine"
+)
+
+// ReplayOptions say how to animate a game.
+type ReplayOptions struct {
+	Flip  bool          // draw from Black's side
+	Delay time.Duration // time each ply stays on screen; 0 means 800 ms
+	Hold  time.Duration // time the final position stays; 0 means 4 s
+}
+
+// RenderReplay draws a whole game as an animated GIF: the start and one
+// frame per move (len(positions) frames), each the same picture Render
+// draws with the move as Last, the final frame held longer. moves[i] leads
+// from positions[i] to positions[i+1].
+//
+// The frames come from the same drawers as the stills, in the renderer's
+// fixed palette, which is also the GIF's one global colour table. After
+// the first, each frame holds only the bounding box of the pixels that
+// changed, with the unchanged pixels inside it transparent (disposal
+// "none": the previous frame stays beneath), so a move costs a few small
+// rectangles instead of a whole board.
+func RenderReplay(positions []engine.Position, moves []engine.Move, opt ReplayOptions) ([]byte, error) {
+	if len(positions) == 0 {
+		return nil, fmt.Errorf("imaging: replay of no positions")
+	}
+	if len(moves) != len(positions)-1 {
+		return nil, fmt.Errorf("imaging: replay of %d positions needs %d moves, got %d", len(positions), len(positions)-1, len(moves))
+	}
+	if opt.Delay <= 0 {
+		opt.Delay = 800 * time.Millisecond
+	}
+	if opt.Hold <= 0 {
+		opt.Hold = 4 * time.Second
+	}
+	name := ""
+	if positions[0] != nil && positions[0].Rules() != nil {
+		name = positions[0].Rules().Name()
+	}
+	d, ok := drawers[name]
+	if !ok {
+		return nil, fmt.Errorf("imaging: no drawer for game %q", name)
+	}
+	pal, transparent := gifPalette()
+	anim := &gif.GIF{}
+	var prev []byte // the previous frame's pixels, stride = width
+	var bounds image.Rectangle
+	for i, pos := range positions {
+		o := Options{Flip: opt.Flip}
+		if i > 0 {
+			o.Last = moves[i-1]
+		}
+		if pos == nil || pos.Rules() == nil || pos.Rules().Name() != name {
+			return nil, fmt.Errorf("imaging: replay position %d is not a %s position", i, name)
+		}
+		f, err := d.draw(pos, o)
+		if err != nil {
+			return nil, fmt.Errorf("imaging: replay ply %d: %w", i, err)
+		}
+		var frame *image.Paletted
+		if i == 0 {
+			bounds = f.img.Rect
+			prev = make([]byte, bounds.Dx()*bounds.Dy())
+			frame = image.NewPaletted(bounds, pal)
+			copyPix(prev, f.img)
+			copy(frame.Pix, prev)
+		} else {
+			if f.img.Rect != bounds {
+				f.release()
+				return nil, fmt.Errorf("imaging: replay ply %d is %v, the start %v", i, f.img.Rect, bounds)
+			}
+			frame = delta(prev, f.img, pal, transparent)
+		}
+		f.release()
+		anim.Image = append(anim.Image, frame)
+		delay := opt.Delay
+		if i == len(positions)-1 {
+			delay = opt.Hold
+		}
+		anim.Delay = append(anim.Delay, int(delay/(10*time.Millisecond)))
+		anim.Disposal = append(anim.Disposal, gif.DisposalNone)
+	}
+	anim.Config = image.Config{ColorModel: pal, Width: bounds.Dx(), Height: bounds.Dy()}
+	var buf bytes.Buffer
+	if err := gif.EncodeAll(&buf, anim); err != nil {
+		return nil, fmt.Errorf("imaging: encode replay: %w", err)
+	}
+	return buf.Bytes(), nil
+}
+
+// gifPalette is the renderer's palette plus one transparent entry.
+func gifPalette() (color.Palette, uint8) {
+	if len(palette) >= 256 {
+		// No room: frames then carry every pixel of their box (delta
+		// falls back to opaque frames).
+		return palette, 0
+	}
+	p := make(color.Palette, len(palette), len(palette)+1)
+	copy(p, palette)
+	return append(p, color.RGBA{}), uint8(len(palette))
+}
+
+func copyPix(dst []byte, img *image.Paletted) {
+	w := img.Rect.Dx()
+	for y := 0; y < img.Rect.Dy(); y++ {
+		copy(dst[y*w:(y+1)*w], img.Pix[y*img.Stride:y*img.Stride+w])
+	}
+}
+
+// delta returns the part of cur that differs from prev (bounding box, with
+// unchanged pixels transparent) and updates prev to cur. Nothing changed
+// gives a single transparent pixel, so every ply still has its frame.
+func delta(prev []byte, cur *image.Paletted, pal color.Palette, transparent uint8) *image.Paletted {
+	w, h := cur.Rect.Dx(), cur.Rect.Dy()
+	x0, y0, x1, y1 := w, h, -1, -1
+	for y := 0; y < h; y++ {
+		row := cur.Pix[y*cur.Stride : y*cur.Stride+w]
+		old := prev[y*w : (y+1)*w]
+		if bytes.Equal(row, old) {
+			continue
+		}
+		l, r := 0, w-1
+		for row[l] == old[l] {
+			l++
+		}
+		for row[r] == old[r] {
+			r--
+		}
+		x0, x1 = min(x0, l), max(x1, r)
+		y0 = min(y0, y)
+		y1 = y
+	}
+	off := cur.Rect.Min
+	opaque := len(pal) == len(palette) // no transparent entry
+	if x1 < 0 {
+		out := image.NewPaletted(image.Rect(0, 0, 1, 1).Add(off), pal)
+		out.Pix[0] = transparent
+		if opaque {
+			out.Pix[0] = prev[0]
+		}
+		return out
+	}
+	out := image.NewPaletted(image.Rect(x0, y0, x1+1, y1+1).Add(off), pal)
+	for y := y0; y <= y1; y++ {
+		row := cur.Pix[y*cur.Stride+x0 : y*cur.Stride+x1+1]
+		old := prev[y*w+x0 : y*w+x1+1]
+		dst := out.Pix[(y-y0)*out.Stride : (y-y0)*out.Stride+len(row)]
+		for x, c := range row {
+			if c == old[x] && !opaque {
+				dst[x] = transparent
+			} else {
+				dst[x] = c
+			}
+		}
+		copy(old, row)
+	}
+	return out
+}
