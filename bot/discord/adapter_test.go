@@ -12,6 +12,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"unicode/utf8"
 	"time"
 
 	"github.com/tankbot/tankbot/bot"
@@ -361,8 +362,8 @@ func TestAutocompleteModalAndModalSubmit(t *testing.T) {
 	if cb.Payload["type"].(float64) != 8 || len(choices) != 25 {
 		t.Fatalf("autocomplete: type %v, %d choices", cb.Payload["type"], len(choices))
 	}
-	if n := choices[0].(map[string]any)["name"].(string); len(n) != 100 {
-		t.Errorf("choice name not clipped: %d", len(n))
+	if n := choices[0].(map[string]any)["name"].(string); utf8.RuneCountInString(n) != 100 || !strings.HasSuffix(n, "…") {
+		t.Errorf("choice name not clipped: %d runes", utf8.RuneCountInString(n))
 	}
 	if c := core.last(); c.Options["move"] != "e2" || c.Options["game"] != "1" {
 		t.Errorf("autocomplete command %+v", c)
