@@ -78,7 +78,7 @@ type Adapter struct {
 	closing  bool
 	inflight sync.WaitGroup
 	remove   func()
-	opened   bool // the gateway connection was opened (Start)
+	opened   bool            // the gateway connection was opened (Start)
 	ctx      context.Context // interactions' context, ended by Close
 	// onDone, set by tests, hears that an interaction was fully answered.
 	onDone func(id string)
