@@ -80,6 +80,13 @@ func tokenStart(s string) bool {
 
 func runes(s string) int { return utf8.RuneCountInString(s) }
 
+// exact reports whether s, a value the bot reads back (custom id, option
+// or choice value), can be sent as it is: not empty, valid UTF-8, at most
+// n runes.
+func exact(s string, n int) bool {
+	return s != "" && utf8.ValidString(s) && runes(s) <= n
+}
+
 // FitReply returns r within Discord's limits: text clipped (by rune, with
 // an ellipsis), surplus fields, rows, buttons, options and files dropped,
 // and components Discord would refuse (a custom id over 100 characters, a
@@ -146,8 +153,8 @@ func fitComponents(rows [][]Component) [][]Component {
 		}
 		var fr []Component
 		for _, c := range row {
-			if c.CustomID == "" || runes(c.CustomID) > MaxCustomID {
-				// Clipping would route the click somewhere else.
+			if !exact(c.CustomID, MaxCustomID) {
+				// Clipping (or mending) would route the click elsewhere.
 				continue
 			}
 			if c.Kind == Select {
@@ -182,7 +189,7 @@ func fitMenu(c Component) (Component, bool) {
 		if len(opts) == MaxMenuOptions {
 			break
 		}
-		if o.Value == "" || runes(o.Value) > MaxOptionText {
+		if !exact(o.Value, MaxOptionText) {
 			continue // a clipped value would choose something else
 		}
 		opts = append(opts, Option{Label: Clip(o.Label, MaxOptionText), Value: o.Value, Description: Clip(o.Description, MaxOptionText)})
@@ -215,7 +222,7 @@ func FitChoices(cs []Choice) []Choice {
 		if len(out) == MaxChoices {
 			break
 		}
-		if c.Value == "" || runes(c.Value) > MaxChoiceText || !utf8.ValidString(c.Value) {
+		if !exact(c.Value, MaxChoiceText) {
 			continue
 		}
 		name := c.Name
