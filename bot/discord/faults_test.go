@@ -128,16 +128,7 @@ func TestDeferredPingIsAFollowUp(t *testing.T) {
 		return []bot.Reply{r}
 	}}
 	h := startHarness(t, f, core, newMemStore(), nil, 20*time.Millisecond)
-	ev := h.slash(alice, "300", "move", "move", "x")
-	from := f.count()
-	f.dispatch("INTERACTION_CREATE", ev)
-	deadline := time.Now().Add(10 * time.Second)
-	for len(find(f.callsFrom(from), "POST", "/callback")) == 0 && time.Now().Before(deadline) {
-		time.Sleep(5 * time.Millisecond)
-	}
-	close(hold)
-	h.wait(ev["id"].(string))
-	calls := f.callsFrom(from)
+	calls := h.interactHeld(h.slash(alice, "300", "move", "move", "x"), hold)
 	if cb := one(t, calls, "POST", "/callback"); cb.Payload["type"].(float64) != 5 {
 		t.Errorf("defer type %v", cb.Payload["type"])
 	}

@@ -105,19 +105,15 @@ func (e *endpoint) interaction(typ int, data map[string]any) (map[string]any, []
 	return ev, b
 }
 
-func (e *endpoint) wait(id string) {
+// do sends a signed interaction of type typ and waits until it is fully
+// answered; it returns the POST's answer and the REST calls made.
+func (e *endpoint) do(typ int, data map[string]any) (map[string]any, []*call) {
 	e.t.Helper()
-	timeout := time.After(20 * time.Second)
-	for {
-		select {
-		case got := <-e.done:
-			if got == id {
-				return
-			}
-		case <-timeout:
-			e.t.Fatalf("interaction %s was not answered", id)
-		}
-	}
+	ev, body := e.interaction(typ, data)
+	from := e.f.count()
+	_, out := e.post(body, e.priv, time.Now())
+	waitDone(e.t, e.done, ev["id"].(string))
+	return out, e.f.callsFrom(from)
 }
 
 func TestHTTPEndpointSignatures(t *testing.T) {
@@ -191,29 +187,24 @@ func TestHTTPEndpointAnswers(t *testing.T) {
 
 	// A plain answer is the body of the POST.
 	set(bot.Reply{Content: "<@202> your turn", Mentions: []string{bob.id}}, nil)
-	ev, body := e.interaction(2, map[string]any{"id": "1", "name": "move", "type": 1})
-	from := f.count()
-	code, out := e.post(body, e.priv, time.Now())
-	e.wait(ev["id"].(string))
+	slash := map[string]any{"id": "1", "name": "move", "type": 1}
+	out, calls := e.do(2, slash)
 	d, _ := out["data"].(map[string]any)
-	if code != 200 || out["type"].(float64) != 4 || d["content"] != "<@202> your turn" {
-		t.Errorf("answer %d %v", code, out)
+	if out["type"].(float64) != 4 || d["content"] != "<@202> your turn" {
+		t.Errorf("answer %v", out)
 	}
-	if len(f.callsFrom(from)) != 0 {
-		t.Errorf("REST calls for a direct answer: %d", len(f.callsFrom(from)))
+	if len(calls) != 0 {
+		t.Errorf("REST calls for a direct answer: %d", len(calls))
 	}
 
 	// A board (with its PNG) cannot travel in the body: deferred there,
 	// the message goes over REST with the image.
 	set(boardReply(t, 9), nil)
-	ev, body = e.interaction(2, map[string]any{"id": "1", "name": "move", "type": 1})
-	from = f.count()
-	_, out = e.post(body, e.priv, time.Now())
-	e.wait(ev["id"].(string))
+	out, calls = e.do(2, slash)
 	if out["type"].(float64) != 5 {
 		t.Errorf("board answer type %v, want a deferral", out["type"])
 	}
-	checkPNG(t, one(t, f.callsFrom(from), "PATCH", "/messages/@original"))
+	checkPNG(t, one(t, calls, "PATCH", "/messages/@original"))
 	if st.board(9) == "" {
 		t.Error("board message not recorded")
 	}
@@ -223,35 +214,30 @@ func TestHTTPEndpointAnswers(t *testing.T) {
 	r := boardReply(t, 10)
 	r.Update = true
 	set(r, nil)
-	ev, body = e.interaction(3, map[string]any{"custom_id": "g:10:1:x", "component_type": 2})
-	from = f.count()
-	_, out = e.post(body, e.priv, time.Now())
-	e.wait(ev["id"].(string))
+	out, calls = e.do(3, map[string]any{"custom_id": "g:10:1:x", "component_type": 2})
 	if out["type"].(float64) != 6 {
 		t.Errorf("component answer type %v", out["type"])
 	}
-	checkPNG(t, one(t, f.callsFrom(from), "PATCH", "/messages/@original"))
+	checkPNG(t, one(t, calls, "PATCH", "/messages/@original"))
 
 	// A slow handler: the body is a deferral sent in time, the answer a
 	// follow-up (it pings) after which the placeholder goes.
 	h := make(chan struct{})
 	set(bot.Reply{Content: "<@202> your turn", Mentions: []string{bob.id}}, h)
-	ev, body = e.interaction(2, map[string]any{"id": "1", "name": "move", "type": 1})
-	from = f.count()
+	ev, body := e.interaction(2, slash)
+	from := f.count()
 	_, out = e.post(body, e.priv, time.Now())
 	close(h)
-	e.wait(ev["id"].(string))
+	waitDone(t, e.done, ev["id"].(string))
 	if out["type"].(float64) != 5 {
 		t.Errorf("slow answer type %v", out["type"])
 	}
-	calls := f.callsFrom(from)
+	calls = f.callsFrom(from)
 	one(t, calls, "POST", "/webhooks/"+testApp+"/htok")
 	one(t, calls, "DELETE", "/messages/@original")
 
 	// Autocomplete answers in the body.
-	ev, body = e.interaction(4, map[string]any{"id": "1", "name": "move", "type": 1, "options": []any{map[string]any{"name": "move", "type": 3, "value": "e", "focused": true}}})
-	_, out = e.post(body, e.priv, time.Now())
-	e.wait(ev["id"].(string))
+	out, _ = e.do(4, map[string]any{"id": "1", "name": "move", "type": 1, "options": []any{map[string]any{"name": "move", "type": 3, "value": "e", "focused": true}}})
 	d, _ = out["data"].(map[string]any)
 	if out["type"].(float64) != 8 || len(d["choices"].([]any)) != 1 {
 		t.Errorf("autocomplete %v", out)
@@ -259,9 +245,7 @@ func TestHTTPEndpointAnswers(t *testing.T) {
 
 	// A modal opens from the body.
 	set(bot.Reply{Modal: &bot.Modal{CustomID: "g:1:2:typed", Title: strings.Repeat("T", 60), Inputs: []bot.Input{{CustomID: "move", Label: "Move"}}}}, nil)
-	ev, body = e.interaction(3, map[string]any{"custom_id": "g:1:2:type", "component_type": 2})
-	_, out = e.post(body, e.priv, time.Now())
-	e.wait(ev["id"].(string))
+	out, _ = e.do(3, map[string]any{"custom_id": "g:1:2:type", "component_type": 2})
 	d, _ = out["data"].(map[string]any)
 	if out["type"].(float64) != 9 || len([]rune(d["title"].(string))) != bot.MaxModalTitle {
 		t.Errorf("modal %v", out)
