@@ -149,5 +149,10 @@ func writeResponse(w http.ResponseWriter, resp *discordgo.InteractionResponse) e
 	w.Header().Set("Content-Type", "application/json")
 	w.Header().Set("Content-Length", strconv.Itoa(b.Len()))
 	_, err := w.Write(b.Bytes())
+	// Out now, not when the handler returns: the REST calls that follow
+	// (edits of the deferred message) must not overtake it.
+	if f, ok := w.(http.Flusher); ok && err == nil {
+		f.Flush()
+	}
 	return err
 }
