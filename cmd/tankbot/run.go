@@ -29,26 +29,44 @@ var errNoToken = errors.New(`no bot token: set TANKBOT_TOKEN (or "token" in conf
 
 func runDiscord(args []string, _, stderr io.Writer) error {
 	fs := flag.NewFlagSet("run", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	path := fs.String("config", "config.yaml", "configuration file (see config.example.yaml); settings can also come from TANKBOT_* variables")
 	shardID := fs.Int("shard-id", -1, "this process's gateway shard (overrides shard_id)")
 	shards := fs.String("shard-count", "", "number of gateway shards, or auto for Discord's recommendation (overrides shard_count)")
+	adjust := func(cfg *config) error {
+		if *shards != "" {
+			n, err := parseShardCount(*shards)
+			if err != nil {
+				return err
+			}
+			cfg.ShardCount = n
+		}
+		if *shardID >= 0 {
+			cfg.ShardID = *shardID
+		}
+		return nil
+	}
+	return runWithDiscord(fs, args, stderr, adjust, func(ctx context.Context, cfg config, log *slog.Logger) error {
+		return serveGateway(ctx, cfg, log, nil)
+	})
+}
+
+// runWithDiscord is the frame of the commands that talk to Discord: it
+// adds --config to fs, parses args, loads the configuration, lets adjust
+// apply the command's own flags, checks the Discord settings and calls run
+// with a context that ends on SIGINT or SIGTERM.
+func runWithDiscord(fs *flag.FlagSet, args []string, stderr io.Writer, adjust func(*config) error, run func(context.Context, config, *slog.Logger) error) error {
+	fs.SetOutput(stderr)
+	path := fs.String("config", "config.yaml", "configuration file (see config.example.yaml); settings can also come from TANKBOT_* variables")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	cfg, err := loadFlagsConfig(fs, *path)
+	explicit := false
+	fs.Visit(func(f *flag.Flag) { explicit = explicit || f.Name == "config" })
+	cfg, err := loadConfig(*path, explicit, os.LookupEnv)
 	if err != nil {
 		return err
 	}
-	if *shards != "" {
-		n, err := parseShardCount(*shards)
-		if err != nil {
-			return err
-		}
-		cfg.ShardCount = n
-	}
-	if *shardID >= 0 {
-		cfg.ShardID = *shardID
+	if err := adjust(&cfg); err != nil {
+		return err
 	}
 	if err := cfg.validate(); err != nil {
 		return fmt.Errorf("config: %w", err)
@@ -60,15 +78,7 @@ func runDiscord(args []string, _, stderr io.Writer) error {
 	defer stop()
 	log := newLogger(cfg, stderr)
 	discord.RouteLibraryLogs(log)
-	return serveGateway(ctx, cfg, log, nil)
-}
-
-// loadFlagsConfig loads the configuration named by the parsed --config
-// flag (a missing default file is fine, a missing named one is not).
-func loadFlagsConfig(fs *flag.FlagSet, path string) (config, error) {
-	explicit := false
-	fs.Visit(func(f *flag.Flag) { explicit = explicit || f.Name == "config" })
-	return loadConfig(path, explicit, os.LookupEnv)
+	return run(ctx, cfg, log)
 }
 
 // discordReady checks the settings every Discord transport needs.

@@ -9,9 +9,6 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
-	"os"
-	"os/signal"
-	"syscall"
 	"time"
 
 	"github.com/tankbot/tankbot/bot/discord"
@@ -33,34 +30,23 @@ const (
 
 func runServe(args []string, _, stderr io.Writer) error {
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	path := fs.String("config", "config.yaml", "configuration file (see config.example.yaml); settings can also come from TANKBOT_* variables")
 	listen := fs.String("listen", "", "address to listen on, e.g. :8080 (overrides listen)")
-	if err := fs.Parse(args); err != nil {
-		return err
+	adjust := func(cfg *config) error {
+		if *listen != "" {
+			cfg.Listen = *listen
+		}
+		if cfg.PublicKey == "" {
+			return errors.New(`no public key: set TANKBOT_PUBLIC_KEY (or "public_key" in config.yaml) to the application's Public Key (General Information)`)
+		}
+		return nil
 	}
-	cfg, err := loadFlagsConfig(fs, *path)
-	if err != nil {
-		return err
-	}
-	if *listen != "" {
-		cfg.Listen = *listen
-	}
-	if err := cfg.discordReady(); err != nil {
-		return err
-	}
-	if cfg.PublicKey == "" {
-		return errors.New(`no public key: set TANKBOT_PUBLIC_KEY (or "public_key" in config.yaml) to the application's Public Key (General Information)`)
-	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	log := newLogger(cfg, stderr)
-	discord.RouteLibraryLogs(log)
-	ln, err := net.Listen("tcp", cfg.Listen)
-	if err != nil {
-		return fmt.Errorf("listen: %w", err)
-	}
-	return serveHTTP(ctx, cfg, log, ln, nil)
+	return runWithDiscord(fs, args, stderr, adjust, func(ctx context.Context, cfg config, log *slog.Logger) error {
+		ln, err := net.Listen("tcp", cfg.Listen)
+		if err != nil {
+			return fmt.Errorf("listen: %w", err)
+		}
+		return serveHTTP(ctx, cfg, log, ln, nil)
+	})
 }
 
 // serveHTTP answers interactions on ln until ctx ends, then shuts down in
