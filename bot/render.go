@@ -52,6 +52,7 @@ func (b *Bot) boardReply(ctx context.Context, r *req, g *gameRec, pos engine.Pos
 		name := "board-" + id + "-" + strconv.Itoa(g.Ply) + ".png"
 		reply.Files = []File{{Name: name, ContentType: "image/png", Data: png}}
 		e.Image = name
+		reply.FallbackText = r.t("game.noimage")
 		if b.cfg.PNGDir != "" {
 			path := filepath.Join(b.cfg.PNGDir, name)
 			if err := os.WriteFile(path, png, 0o644); err != nil {

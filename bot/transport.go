@@ -68,6 +68,10 @@ type Reply struct {
 	Content string
 	Embed   *Embed
 	Files   []File
+	// FallbackText (from the catalog) is added to Content when the
+	// transport has to send the reply again without its Files because the
+	// upload was refused (too large), so the reader learns why no image.
+	FallbackText string
 	// Components are rows of buttons or one select menu per row (Discord
 	// allows 5 rows, 5 buttons a row, 25 options a menu).
 	Components [][]Component

@@ -54,6 +54,16 @@ type Options struct {
 	// DirectWindow is how long a handler may run before the interaction
 	// is deferred (Discord allows 3 s for the first response).
 	DirectWindow time.Duration
+	// RESTBaseURL, when set, replaces https://discord.com/api/v9/ for
+	// every REST call (a shared rate-limiting proxy, or a test's fake):
+	// "http://proxy:8080" or "http://proxy:8080/api/v9".
+	RESTBaseURL string
+	// ShardID and ShardCount split the servers between gateway processes
+	// (Discord sends a server's events to shard (guild_id >> 22) %
+	// ShardCount). ShardCount 0 means one unsharded connection, -1 the
+	// count Discord recommends (GET /gateway/bot). Only shard 0 registers
+	// the commands.
+	ShardID, ShardCount int
 }
 
 // Adapter connects the core to Discord.
@@ -68,6 +78,7 @@ type Adapter struct {
 	closing  bool
 	inflight sync.WaitGroup
 	remove   func()
+	opened   bool            // the gateway connection was opened (Start)
 	ctx      context.Context // interactions' context, ended by Close
 	// onDone, set by tests, hears that an interaction was fully answered.
 	onDone func(id string)
@@ -101,8 +112,23 @@ func New(opts Options, st Store) (*Adapter, error) {
 	s.Identify.Intents = discordgo.IntentsGuilds
 	s.StateEnabled = true
 	s.LogLevel = discordgo.LogWarning
+	// discordgo would wait out every 429 and retry it without end; the
+	// adapter's retry bounds both the tries and the wait (and never
+	// answers an interaction after its window).
+	s.ShouldRetryOnRateLimit = false
+	s.MaxRestRetries = 1
 	if opts.Client != nil {
 		s.Client = opts.Client
+	}
+	if opts.RESTBaseURL != "" {
+		c, err := restClient(s.Client, opts.RESTBaseURL)
+		if err != nil {
+			return nil, err
+		}
+		s.Client = c
+	}
+	if opts.ShardCount > 0 && (opts.ShardID < 0 || opts.ShardID >= opts.ShardCount) {
+		return nil, fmt.Errorf("shard id %d: must be from 0 to %d", opts.ShardID, opts.ShardCount-1)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	return &Adapter{opts: opts, s: s, st: st, log: opts.Log, ctx: ctx, cancel: cancel}, nil
@@ -138,11 +164,16 @@ func (w slogWriter) Write(p []byte) (int, error) {
 // Start registers the commands when they changed, connects to the gateway
 // and starts routing interactions to core.
 func (a *Adapter) Start(ctx context.Context, core Core) error {
+	if err := a.shards(); err != nil {
+		return err
+	}
 	a.mu.Lock()
 	a.core = core
 	a.mu.Unlock()
-	if _, err := a.registerCommands(ctx, core.Commands()); err != nil {
-		return err
+	if a.opts.ShardID == 0 {
+		if _, err := a.registerCommands(ctx, core.Commands()); err != nil {
+			return err
+		}
 	}
 	a.remove = a.s.AddHandler(func(_ *discordgo.Session, ic *discordgo.InteractionCreate) {
 		a.interaction(ic.Interaction)
@@ -153,7 +184,41 @@ func (a *Adapter) Start(ctx context.Context, core Core) error {
 	if err := a.s.Open(); err != nil {
 		return fmt.Errorf("connect to Discord gateway: %w", err)
 	}
+	a.opened = true
 	return nil
+}
+
+// shards sets the session's shard, asking Discord for the count when told
+// to (ShardCount -1).
+func (a *Adapter) shards() error {
+	n := a.opts.ShardCount
+	if n < 0 {
+		gb, err := a.s.GatewayBot()
+		if err != nil {
+			return fmt.Errorf("recommended shard count: %w", err)
+		}
+		n = max(gb.Shards, 1)
+		if a.opts.ShardID >= n {
+			return fmt.Errorf("shard id %d: Discord recommends %d shards (ids 0 to %d)", a.opts.ShardID, n, n-1)
+		}
+		a.opts.ShardCount = n
+	}
+	if n > 0 {
+		a.s.ShardID, a.s.ShardCount = a.opts.ShardID, n
+		a.log.Info("gateway shard", "shard", a.opts.ShardID, "of", n)
+	}
+	return nil
+}
+
+// StartHTTP readies the adapter for the HTTP interactions endpoint
+// (Handler) without a gateway connection: it registers the commands when
+// they changed and routes interactions to core.
+func (a *Adapter) StartHTTP(ctx context.Context, core Core) error {
+	a.mu.Lock()
+	a.core = core
+	a.mu.Unlock()
+	_, err := a.registerCommands(ctx, core.Commands())
+	return err
 }
 
 // Close stops taking interactions, waits (until ctx ends) for those in
@@ -178,6 +243,9 @@ func (a *Adapter) Close(ctx context.Context) error {
 	// discordgo reconnect behind our back and keep a gateway session open
 	// after shutdown. The session lock orders this write before the
 	// heartbeat's own Close and reconnect check.
+	if !a.opened {
+		return err
+	}
 	a.s.Lock()
 	a.s.ShouldReconnectOnError = false
 	a.s.Unlock()

@@ -13,6 +13,7 @@ import (
 	"sync"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/tankbot/tankbot/bot"
 )
@@ -243,19 +244,11 @@ func TestSlowHandlersAreDeferred(t *testing.T) {
 		core.hold, core.started = make(chan struct{}), make(chan struct{}, 1)
 		hold := core.hold
 		core.mu.Unlock()
-		from := f.count()
-		f.dispatch("INTERACTION_CREATE", ev)
-		// Release only once the deferral reached Discord.
-		deadline := time.Now().Add(10 * time.Second)
-		for len(find(f.callsFrom(from), "POST", "/callback")) == 0 && time.Now().Before(deadline) {
-			time.Sleep(5 * time.Millisecond)
-		}
-		close(hold)
-		h.wait(ev["id"].(string))
+		calls := h.interactHeld(ev, hold)
 		core.mu.Lock()
 		core.hold, core.started = nil, nil
 		core.mu.Unlock()
-		return f.callsFrom(from)
+		return calls
 	}
 
 	// A public answer fills the deferred response.
@@ -361,8 +354,8 @@ func TestAutocompleteModalAndModalSubmit(t *testing.T) {
 	if cb.Payload["type"].(float64) != 8 || len(choices) != 25 {
 		t.Fatalf("autocomplete: type %v, %d choices", cb.Payload["type"], len(choices))
 	}
-	if n := choices[0].(map[string]any)["name"].(string); len(n) != 100 {
-		t.Errorf("choice name not clipped: %d", len(n))
+	if n := choices[0].(map[string]any)["name"].(string); utf8.RuneCountInString(n) != 100 || !strings.HasSuffix(n, "…") {
+		t.Errorf("choice name not clipped: %d runes", utf8.RuneCountInString(n))
 	}
 	if c := core.last(); c.Options["move"] != "e2" || c.Options["game"] != "1" {
 		t.Errorf("autocomplete command %+v", c)

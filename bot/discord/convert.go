@@ -9,32 +9,20 @@ import (
 	"github.com/tankbot/tankbot/bot"
 )
 
-// Discord's limits that the conversions enforce rather than let Discord
-// reject the whole message.
-const (
-	maxChoices     = 25
-	maxChoiceText  = 100
-	maxRows        = 5
-	maxButtonsRow  = 5
-	maxMenuOptions = 25
-)
-
-// toCommand turns an interaction into the transport-free Command. For
-// autocomplete it also returns the name of the focused option.
-func toCommand(i *discordgo.Interaction, st *discordgo.State) (c bot.Command, focused string) {
+// toCommand turns an interaction into the transport-free Command. ch is
+// the interaction's channel when known (the gateway's state, or the
+// channel the HTTP payload carries): that is how a thread is recognised.
+// For autocomplete it also returns the name of the focused option.
+func toCommand(i *discordgo.Interaction, ch *discordgo.Channel) (c bot.Command, focused string) {
 	c = bot.Command{
 		User:      interactionUser(i),
 		GuildID:   i.GuildID,
 		ChannelID: i.ChannelID,
 		Locale:    string(i.Locale),
 	}
-	if st != nil && i.ChannelID != "" {
-		// The gateway's GUILDS intent (not privileged) keeps channels and
-		// active threads in the state, which is how we know a thread.
-		if ch, err := st.Channel(i.ChannelID); err == nil && ch.IsThread() {
-			c.ThreadID = ch.ID
-			c.ParentID = ch.ParentID
-		}
+	if ch != nil && ch.ID == i.ChannelID && ch.IsThread() {
+		c.ThreadID = ch.ID
+		c.ParentID = ch.ParentID
 	}
 	switch i.Type {
 	case discordgo.InteractionApplicationCommand, discordgo.InteractionApplicationCommandAutocomplete:
@@ -194,14 +182,12 @@ var buttonStyles = map[bot.Style]discordgo.ButtonStyle{
 	bot.Danger:    discordgo.DangerButton,
 }
 
-// toComponents converts rows of buttons and menus, trimming to Discord's
-// limits. It never returns nil so that an edit clears old components.
+// toComponents converts rows of buttons and menus already fitted to
+// Discord's limits (bot.FitReply). It never returns nil so that an edit
+// clears old components.
 func toComponents(rows [][]bot.Component) []discordgo.MessageComponent {
 	out := []discordgo.MessageComponent{}
 	for _, row := range rows {
-		if len(out) == maxRows {
-			break
-		}
 		var ar discordgo.ActionsRow
 		for _, c := range row {
 			switch c.Kind {
@@ -210,22 +196,12 @@ func toComponents(rows [][]bot.Component) []discordgo.MessageComponent {
 				if m.Placeholder == "" {
 					m.Placeholder = c.Label
 				}
-				for k, o := range c.Options {
-					if k == maxMenuOptions {
-						break
-					}
+				for _, o := range c.Options {
 					m.Options = append(m.Options, discordgo.SelectMenuOption{Label: o.Label, Value: o.Value, Description: o.Description})
 				}
-				// A menu fills its row on its own.
-				ar.Components = []discordgo.MessageComponent{m}
+				ar.Components = append(ar.Components, m)
 			default:
-				if len(ar.Components) == maxButtonsRow {
-					continue
-				}
 				ar.Components = append(ar.Components, discordgo.Button{Label: c.Label, Style: buttonStyles[c.Style], CustomID: c.CustomID, Disabled: c.Disabled})
-			}
-			if c.Kind == bot.Select {
-				break
 			}
 		}
 		if len(ar.Components) > 0 {
@@ -235,6 +211,7 @@ func toComponents(rows [][]bot.Component) []discordgo.MessageComponent {
 	return out
 }
 
+// toModal converts a modal; callers pass it through bot.FitReply first.
 func toModal(m *bot.Modal) *discordgo.InteractionResponseData {
 	d := &discordgo.InteractionResponseData{CustomID: m.CustomID, Title: m.Title}
 	for _, in := range m.Inputs {
@@ -245,37 +222,52 @@ func toModal(m *bot.Modal) *discordgo.InteractionResponseData {
 	return d
 }
 
+// toChoices fits autocomplete choices to Discord's limits and converts them.
 func toChoices(cs []bot.Choice) []*discordgo.ApplicationCommandOptionChoice {
 	out := []*discordgo.ApplicationCommandOptionChoice{}
-	for _, c := range cs {
-		if len(out) == maxChoices {
-			break
-		}
-		if c.Value == "" {
-			continue
-		}
-		out = append(out, &discordgo.ApplicationCommandOptionChoice{Name: clip(c.Name, maxChoiceText), Value: clip(c.Value, maxChoiceText)})
+	for _, c := range bot.FitChoices(cs) {
+		out = append(out, &discordgo.ApplicationCommandOptionChoice{Name: c.Name, Value: c.Value})
 	}
 	return out
 }
 
-// clip shortens s to at most n runes.
-func clip(s string, n int) string {
-	r := []rune(s)
-	if len(r) <= n {
-		return s
+// message is a Reply fitted to Discord's limits and converted: every
+// message the adapter sends (responses, edits, follow-ups, channel posts,
+// over the gateway's REST calls or the HTTP endpoint) is built here, so
+// nothing leaves over a limit.
+type message struct {
+	content    string
+	embeds     []*discordgo.MessageEmbed
+	components []discordgo.MessageComponent
+	files      []*discordgo.File
+	mentions   *discordgo.MessageAllowedMentions
+	modal      *discordgo.InteractionResponseData
+}
+
+func toMessage(r bot.Reply) message {
+	r = bot.FitReply(r)
+	m := message{
+		content:    r.Content,
+		embeds:     toEmbeds(r.Embed),
+		components: toComponents(r.Components),
+		files:      toFiles(r.Files),
+		mentions:   allowedMentions(r.Mentions),
 	}
-	return string(r[:n])
+	if r.Modal != nil {
+		m.modal = toModal(r.Modal)
+	}
+	return m
 }
 
 // responseData is a Reply as an interaction response (new message or update).
 func responseData(r bot.Reply) *discordgo.InteractionResponseData {
+	m := toMessage(r)
 	d := &discordgo.InteractionResponseData{
-		Content:         r.Content,
-		Embeds:          toEmbeds(r.Embed),
-		Components:      toComponents(r.Components),
-		Files:           toFiles(r.Files),
-		AllowedMentions: allowedMentions(r.Mentions),
+		Content:         m.content,
+		Embeds:          m.embeds,
+		Components:      m.components,
+		Files:           m.files,
+		AllowedMentions: m.mentions,
 	}
 	if r.Ephemeral {
 		d.Flags = discordgo.MessageFlagsEphemeral
@@ -287,45 +279,47 @@ func responseData(r bot.Reply) *discordgo.InteractionResponseData {
 	return d
 }
 
+// modalData is a Reply's modal as an interaction response.
+func modalData(r bot.Reply) *discordgo.InteractionResponseData {
+	return toMessage(r).modal
+}
+
 // webhookEdit is a Reply as an edit of an interaction's original message.
 func webhookEdit(r bot.Reply) *discordgo.WebhookEdit {
-	content := r.Content
-	embeds := toEmbeds(r.Embed)
-	comps := toComponents(r.Components)
+	m := toMessage(r)
 	return &discordgo.WebhookEdit{
-		Content:         &content,
-		Embeds:          &embeds,
-		Components:      &comps,
-		Files:           toFiles(r.Files),
+		Content:         &m.content,
+		Embeds:          &m.embeds,
+		Components:      &m.components,
+		Files:           m.files,
 		Attachments:     &[]*discordgo.MessageAttachment{},
-		AllowedMentions: allowedMentions(r.Mentions),
+		AllowedMentions: m.mentions,
 	}
 }
 
 // messageEdit is a Reply as an edit of a channel message.
 func messageEdit(channelID, messageID string, r bot.Reply) *discordgo.MessageEdit {
-	content := r.Content
-	embeds := toEmbeds(r.Embed)
-	comps := toComponents(r.Components)
+	m := toMessage(r)
 	return &discordgo.MessageEdit{
 		ID: messageID, Channel: channelID,
-		Content:         &content,
-		Embeds:          &embeds,
-		Components:      &comps,
-		Files:           toFiles(r.Files),
+		Content:         &m.content,
+		Embeds:          &m.embeds,
+		Components:      &m.components,
+		Files:           m.files,
 		Attachments:     &[]*discordgo.MessageAttachment{},
-		AllowedMentions: allowedMentions(r.Mentions),
+		AllowedMentions: m.mentions,
 	}
 }
 
 // webhookParams is a Reply as a follow-up message.
 func webhookParams(r bot.Reply) *discordgo.WebhookParams {
+	m := toMessage(r)
 	p := &discordgo.WebhookParams{
-		Content:         r.Content,
-		Embeds:          toEmbeds(r.Embed),
-		Components:      toComponents(r.Components),
-		Files:           toFiles(r.Files),
-		AllowedMentions: allowedMentions(r.Mentions),
+		Content:         m.content,
+		Embeds:          m.embeds,
+		Components:      m.components,
+		Files:           m.files,
+		AllowedMentions: m.mentions,
 	}
 	if r.Ephemeral {
 		p.Flags = discordgo.MessageFlagsEphemeral
@@ -335,11 +329,12 @@ func webhookParams(r bot.Reply) *discordgo.WebhookParams {
 
 // messageSend is a Reply as a new channel message.
 func messageSend(r bot.Reply) *discordgo.MessageSend {
+	m := toMessage(r)
 	return &discordgo.MessageSend{
-		Content:         r.Content,
-		Embeds:          toEmbeds(r.Embed),
-		Components:      toComponents(r.Components),
-		Files:           toFiles(r.Files),
-		AllowedMentions: allowedMentions(r.Mentions),
+		Content:         m.content,
+		Embeds:          m.embeds,
+		Components:      m.components,
+		Files:           m.files,
+		AllowedMentions: m.mentions,
 	}
 }

@@ -48,7 +48,7 @@ func TestComponentsKeepToDiscordLimits(t *testing.T) {
 		menu.Options = append(menu.Options, bot.Option{Label: "o", Value: "v"})
 	}
 	rows[0] = []bot.Component{menu, {Kind: bot.Button, CustomID: "x"}}
-	out := toComponents(rows)
+	out := toMessage(bot.Reply{Components: rows}).components
 	if len(out) != 5 {
 		t.Fatalf("%d rows", len(out))
 	}

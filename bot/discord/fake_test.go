@@ -30,6 +30,7 @@ type fakeDiscord struct {
 	nextID    int64
 	originals map[string]string // interaction token → @original message id
 	thread    string            // the last thread created
+	shards    int               // GET /gateway/bot's recommended shards (0: 1)
 	conn      *websocket.Conn
 	wmu       sync.Mutex // serialises gateway writes
 	seq       int
@@ -55,6 +56,7 @@ type failRule struct {
 	method, pathContains string
 	status, code         int
 	left                 int
+	retryAfter           float64 // seconds, in a 429's body
 }
 
 func newFakeDiscord(t testing.TB) *fakeDiscord {
@@ -87,6 +89,14 @@ func (f *fakeDiscord) failNext(method, pathContains string, status, code, n int)
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.fails = append(f.fails, &failRule{method: method, pathContains: pathContains, status: status, code: code, left: n})
+}
+
+// rateLimitNext makes the next n matching requests answer 429 asking to
+// wait retryAfter seconds.
+func (f *fakeDiscord) rateLimitNext(method, pathContains string, retryAfter float64, n int) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.fails = append(f.fails, &failRule{method: method, pathContains: pathContains, status: 429, left: n, retryAfter: retryAfter})
 }
 
 func (f *fakeDiscord) id() string {
@@ -135,7 +145,7 @@ func (f *fakeDiscord) serve(w http.ResponseWriter, r *http.Request) {
 				}
 				return
 			}
-			writeJSON(w, fr.status, map[string]any{"message": "injected failure", "code": fr.code})
+			writeJSON(w, fr.status, map[string]any{"message": "injected failure", "code": fr.code, "retry_after": fr.retryAfter, "global": false})
 			return
 		}
 	}
@@ -150,7 +160,7 @@ func (f *fakeDiscord) serve(w http.ResponseWriter, r *http.Request) {
 	p := strings.Split(strings.TrimPrefix(r.URL.Path, "/api/v9/"), "/")
 	switch {
 	case r.Method == "GET" && (r.URL.Path == "/api/v9/gateway" || r.URL.Path == "/api/v9/gateway/bot"):
-		writeJSON(w, 200, map[string]any{"url": "ws://" + r.Host + "/gw", "shards": 1,
+		writeJSON(w, 200, map[string]any{"url": "ws://" + r.Host + "/gw", "shards": max(f.shards, 1),
 			"session_start_limit": map[string]any{"total": 1000, "remaining": 1000, "reset_after": 0, "max_concurrency": 1}})
 	case r.Method == "PUT" && p[0] == "applications" && p[len(p)-1] == "commands":
 		var arr []any

@@ -151,17 +151,39 @@ func (h *harness) interact(ev map[string]any) []*call {
 
 func (h *harness) wait(id string) {
 	h.t.Helper()
+	waitDone(h.t, h.done, id)
+}
+
+// waitDone waits until done reports interaction id as answered.
+func waitDone(t *testing.T, done chan string, id string) {
+	t.Helper()
 	timeout := time.After(20 * time.Second)
 	for {
 		select {
-		case got := <-h.done:
+		case got := <-done:
 			if got == id {
 				return
 			}
 		case <-timeout:
-			h.t.Fatalf("interaction %s was not answered", id)
+			t.Fatalf("interaction %s was not answered", id)
 		}
 	}
+}
+
+// interactHeld dispatches ev to a core held by release: once the adapter's
+// deferral has reached the fake, release lets the handler finish. It
+// returns the REST calls made while answering.
+func (h *harness) interactHeld(ev map[string]any, release chan struct{}) []*call {
+	h.t.Helper()
+	from := h.f.count()
+	h.f.dispatch("INTERACTION_CREATE", ev)
+	deadline := time.Now().Add(10 * time.Second)
+	for len(find(h.f.callsFrom(from), "POST", "/callback")) == 0 && time.Now().Before(deadline) {
+		time.Sleep(5 * time.Millisecond)
+	}
+	close(release)
+	h.wait(ev["id"].(string))
+	return h.f.callsFrom(from)
 }
 
 func (h *harness) base(typ int, u who, channel string, data map[string]any) map[string]any {

@@ -1,6 +1,7 @@
 package discord
 
 import (
+	"context"
 	"time"
 
 	"github.com/bwmarrin/discordgo"
@@ -8,9 +9,55 @@ import (
 	"github.com/tankbot/tankbot/bot"
 )
 
-// interaction answers one interaction. It runs on discordgo's event
-// goroutine for this event.
+// Discord's windows for answering an interaction, counted from receipt:
+// the first response within 3 s, everything else (edits, follow-ups)
+// while the token lives.
+const (
+	firstWindow = 3 * time.Second
+	tokenWindow = 15 * time.Minute
+)
+
+// responder delivers an interaction's first response: a REST callback for
+// the gateway, the body of Discord's POST for the HTTP endpoint.
+type responder interface {
+	respond(ctx context.Context, r *discordgo.InteractionResponse) error
+	// files reports whether the first response may carry attachments;
+	// when not, a reply with files is deferred and sent over REST.
+	files() bool
+}
+
+// restResponder answers through POST /interactions/{id}/{token}/callback.
+type restResponder struct {
+	a *Adapter
+	i *discordgo.Interaction
+}
+
+func (r restResponder) respond(ctx context.Context, resp *discordgo.InteractionResponse) error {
+	return r.a.s.InteractionRespond(r.i, resp, discordgo.WithContext(ctx))
+}
+
+func (restResponder) files() bool { return true }
+
+// interaction answers one interaction from the gateway. It runs on
+// discordgo's event goroutine for this event.
 func (a *Adapter) interaction(i *discordgo.Interaction) {
+	a.answer(i, restResponder{a: a, i: i}, time.Now(), a.stateChannel)
+}
+
+func (a *Adapter) stateChannel(id string) *discordgo.Channel {
+	if a.s.State == nil || id == "" {
+		return nil
+	}
+	ch, err := a.s.State.Channel(id)
+	if err != nil {
+		return nil
+	}
+	return ch
+}
+
+// answer runs the core on one interaction and delivers its replies: the
+// same path for both transports, which differ only in first.
+func (a *Adapter) answer(i *discordgo.Interaction, first responder, received time.Time, channel func(string) *discordgo.Channel) {
 	core, ok := a.begin()
 	if !ok {
 		return
@@ -19,17 +66,21 @@ func (a *Adapter) interaction(i *discordgo.Interaction) {
 	if a.onDone != nil {
 		defer a.onDone(i.ID)
 	}
-	ctx := a.ctx
-	start := time.Now()
-	cmd, focused := toCommand(i, a.s.State)
+	// Nothing is sent once the token is dead.
+	ctx, cancel := context.WithDeadline(a.ctx, received.Add(tokenWindow))
+	defer cancel()
+	cmd, focused := toCommand(i, channel(i.ChannelID))
 	log := a.log.With("interaction", i.ID, "type", i.Type.String(), "command", cmd.Name, "custom_id", cmd.CustomID, "user", cmd.User.ID)
+	s := &sender{a: a, i: i, cmd: cmd, first: first, received: received}
 
 	if i.Type == discordgo.InteractionApplicationCommandAutocomplete {
 		choices := toChoices(core.Suggest(ctx, cmd, focused))
-		err := a.s.InteractionRespond(i, &discordgo.InteractionResponse{
-			Type: discordgo.InteractionApplicationCommandAutocompleteResult,
-			Data: &discordgo.InteractionResponseData{Choices: choices},
-		}, discordgo.WithContext(ctx))
+		err := s.respond(ctx, func() *discordgo.InteractionResponse {
+			return &discordgo.InteractionResponse{
+				Type: discordgo.InteractionApplicationCommandAutocompleteResult,
+				Data: &discordgo.InteractionResponseData{Choices: choices},
+			}
+		})
 		if err != nil {
 			log.Warn("autocomplete answer failed", "err", err)
 		}
@@ -41,26 +92,19 @@ func (a *Adapter) interaction(i *discordgo.Interaction) {
 
 	done := make(chan []bot.Reply, 1)
 	go func() { done <- core.Handle(ctx, cmd) }()
-	t := time.NewTimer(a.opts.DirectWindow)
+	t := time.NewTimer(max(0, a.opts.DirectWindow-time.Since(received)))
 	defer t.Stop()
 	var replies []bot.Reply
-	deferred := false
 	select {
 	case replies = <-done:
 	case <-t.C:
-		// The handler is slow (rendering): acknowledge now, answer later.
-		typ := discordgo.InteractionResponseDeferredChannelMessageWithSource
-		if i.Type == discordgo.InteractionMessageComponent {
-			typ = discordgo.InteractionResponseDeferredMessageUpdate
-		}
-		if err := a.s.InteractionRespond(i, &discordgo.InteractionResponse{Type: typ}, discordgo.WithContext(ctx)); err != nil {
+		// The handler is slow (rendering, a busy database): acknowledge
+		// now, within the 3 s, and answer by edit or follow-up later.
+		if err := s.deferNow(ctx); err != nil {
 			log.Warn("defer failed", "err", err)
-		} else {
-			deferred = true
 		}
 		replies = <-done
 	}
-	s := &sender{a: a, i: i, cmd: cmd, deferred: deferred}
 	s.send(ctx, replies, log)
-	log.Debug("interaction answered", "replies", len(replies), "deferred", deferred, "took", time.Since(start))
+	log.Debug("interaction answered", "replies", len(replies), "deferred", s.deferred, "took", time.Since(received))
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"strings"
 	"time"
 
 	"github.com/bwmarrin/discordgo"
@@ -16,13 +17,15 @@ import (
 // in r.Mentions are pinged.
 func (a *Adapter) Post(ctx context.Context, channelID string, r bot.Reply) (string, error) {
 	var id string
-	err := a.retry(ctx, "post message", func() error {
-		m, err := a.s.ChannelMessageSendComplex(channelID, messageSend(r), discordgo.WithContext(ctx))
-		if err != nil {
-			return err
-		}
-		id = m.ID
-		return nil
+	err := a.withoutFilesIfRefused(ctx, r, func(r bot.Reply) error {
+		return a.retry(ctx, "post message", func() error {
+			m, err := a.s.ChannelMessageSendComplex(channelID, messageSend(r), discordgo.WithContext(ctx))
+			if err != nil {
+				return err
+			}
+			id = m.ID
+			return nil
+		})
 	})
 	if err != nil {
 		return "", err
@@ -34,7 +37,7 @@ func (a *Adapter) Post(ctx context.Context, channelID string, r bot.Reply) (stri
 // CreateThread opens a public thread (bot.Notifier). Missing permissions
 // become bot.ErrNoThreads so the game is played in the channel instead.
 func (a *Adapter) CreateThread(ctx context.Context, channelID, messageID, name string) (string, error) {
-	data := &discordgo.ThreadStart{Name: clip(name, 100), AutoArchiveDuration: 10080, Type: discordgo.ChannelTypeGuildPublicThread}
+	data := &discordgo.ThreadStart{Name: bot.Clip(name, 100), AutoArchiveDuration: 10080, Type: discordgo.ChannelTypeGuildPublicThread}
 	var id string
 	err := a.retry(ctx, "create thread", func() error {
 		var ch *discordgo.Channel
@@ -73,29 +76,91 @@ func forbidden(err error) bool {
 	return re.Response != nil && re.Response.StatusCode == http.StatusForbidden
 }
 
-// serverError is a 5xx answer: worth retrying. (discordgo itself waits out
-// 429s and retries 502s.)
+// serverError is a 5xx answer: worth retrying. discordgo retries a 502
+// itself (MaxRestRetries) and then reports it as a plain error.
 func serverError(err error) bool {
 	var re *discordgo.RESTError
-	return errors.As(err, &re) && re.Response != nil && re.Response.StatusCode >= 500
+	if errors.As(err, &re) {
+		return re.Response != nil && re.Response.StatusCode >= 500
+	}
+	return err != nil && strings.HasPrefix(err.Error(), "Exceeded Max retries HTTP 5")
 }
 
-// retryDelays are the pauses before the second and third attempts.
-var retryDelays = []time.Duration{500 * time.Millisecond, 2 * time.Second}
+// rateLimited returns how long Discord asked us to wait after a 429.
+func rateLimited(err error) (time.Duration, bool) {
+	var rl *discordgo.RateLimitError
+	if errors.As(err, &rl) && rl.RateLimit != nil && rl.TooManyRequests != nil {
+		return rl.RetryAfter, true
+	}
+	return 0, false
+}
 
-// retry runs f, again after Discord's server errors, pausing through the
-// injected sleep. f must build its request afresh: file readers are spent.
+// uploadRefused is Discord refusing a message for its attachments: 413
+// (payload too large, code 40005) or 400 on a message that carried files.
+func uploadRefused(err error) bool {
+	var re *discordgo.RESTError
+	if !errors.As(err, &re) {
+		return false
+	}
+	if re.Message != nil && re.Message.Code == discordgo.ErrCodeRequestEntityTooLarge {
+		return true
+	}
+	return re.Response != nil && (re.Response.StatusCode == http.StatusRequestEntityTooLarge || re.Response.StatusCode == http.StatusBadRequest)
+}
+
+// withoutFilesIfRefused sends r with send; when Discord refuses its
+// attachments it sends r once more without them, with its fallback text,
+// so the reader gets an answer (the move is saved either way).
+func (a *Adapter) withoutFilesIfRefused(ctx context.Context, r bot.Reply, send func(bot.Reply) error) error {
+	err := send(r)
+	if err == nil || len(r.Files) == 0 || !uploadRefused(err) {
+		return err
+	}
+	a.log.Warn("discord refused the attachments, sending without them", "files", len(r.Files), "err", err)
+	if err2 := send(bot.WithoutFiles(r)); err2 != nil {
+		return fmt.Errorf("%w (and without files: %v)", err, err2)
+	}
+	return nil
+}
+
+// Retry policy: at most maxAttempts tries of one request; a 5xx waits
+// retryDelays, a 429 waits what Discord asks but never beyond maxRateWait
+// nor past ctx's deadline (an interaction's window): giving up early beats
+// answering late.
+var (
+	retryDelays = []time.Duration{500 * time.Millisecond, 2 * time.Second}
+	maxAttempts = 3
+	maxRateWait = 10 * time.Second
+)
+
+// retry runs f, again after Discord's server errors and rate limits,
+// pausing through the injected sleep. f must build its request afresh:
+// file readers are spent.
 func (a *Adapter) retry(ctx context.Context, what string, f func() error) error {
-	for attempt := 0; ; attempt++ {
+	for attempt := 1; ; attempt++ {
 		err := f()
 		if err == nil {
 			return nil
 		}
-		if !serverError(err) || attempt == len(retryDelays) {
+		if attempt == maxAttempts {
+			return fmt.Errorf("%s: %d attempts: %w", what, attempt, err)
+		}
+		var wait time.Duration
+		if d, ok := rateLimited(err); ok {
+			wait = d
+			if wait > maxRateWait {
+				return fmt.Errorf("%s: rate limited for %v: %w", what, d, err)
+			}
+		} else if serverError(err) {
+			wait = retryDelays[min(attempt-1, len(retryDelays)-1)]
+		} else {
 			return fmt.Errorf("%s: %w", what, err)
 		}
-		a.log.Warn("discord server error, retrying", "op", what, "attempt", attempt+1, "err", err)
-		if err := a.opts.Sleep(ctx, retryDelays[attempt]); err != nil {
+		if dl, ok := ctx.Deadline(); ok && time.Now().Add(wait).After(dl) {
+			return fmt.Errorf("%s: no time left to retry after %v: %w", what, wait, err)
+		}
+		a.log.Warn("discord refused, retrying", "op", what, "attempt", attempt, "wait", wait, "err", err)
+		if err := a.opts.Sleep(ctx, wait); err != nil {
 			return fmt.Errorf("%s: %w", what, err)
 		}
 	}

@@ -6,6 +6,9 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"strconv"
+	"strings"
+	"time"
 
 	"github.com/bwmarrin/discordgo"
 
@@ -93,8 +96,41 @@ func metaKey(appID, guildID string) string {
 	return k
 }
 
+// MetaSwapper is implemented by a Store shared by several instances: an
+// atomic compare-and-set of a meta key, so that only one instance
+// registers the commands for a given definitions hash. old == "" matches
+// a key never set.
+type MetaSwapper interface {
+	SwapMeta(ctx context.Context, key, old, new string) (bool, error)
+}
+
+// claimTTL bounds how long a registration claim holds: an instance that
+// died while registering does not block the others for longer.
+const claimTTL = 2 * time.Minute
+
+// claim is the meta value while one instance registers hash h.
+func claim(h string, until time.Time) string {
+	return "registering " + h + " until " + strconv.FormatInt(until.Unix(), 10)
+}
+
+// liveClaim reports whether v is a claim that has not run out.
+func liveClaim(v string, now time.Time) bool {
+	rest, ok := strings.CutPrefix(v, "registering ")
+	if !ok {
+		return false
+	}
+	_, unix, ok := strings.Cut(rest, " until ")
+	if !ok {
+		return false
+	}
+	t, err := strconv.ParseInt(unix, 10, 64)
+	return err == nil && now.Before(time.Unix(t, 0))
+}
+
 // registerCommands overwrites the application's commands when their
-// definitions changed since the last registration. It reports whether it
+// definitions changed since the last registration. With a MetaSwapper
+// store, instances starting together agree through a claim on the meta
+// key, so exactly one registers each new hash. It reports whether it
 // registered.
 func (a *Adapter) registerCommands(ctx context.Context, specs []bot.CommandSpec) (bool, error) {
 	cmds := toApplicationCommands(specs)
@@ -111,14 +147,46 @@ func (a *Adapter) registerCommands(ctx context.Context, specs []bot.CommandSpec)
 		a.log.Info("commands unchanged, not registering", "count", len(cmds), "guild", a.opts.GuildID)
 		return false, nil
 	}
+	sw, shared := a.st.(MetaSwapper)
+	mine := ""
+	if shared {
+		if liveClaim(old, time.Now()) {
+			a.log.Info("another instance is registering the commands", "guild", a.opts.GuildID)
+			return false, nil
+		}
+		mine = claim(h, time.Now().Add(claimTTL))
+		ok, err := sw.SwapMeta(ctx, key, old, mine)
+		if err != nil {
+			return false, fmt.Errorf("claim command registration: %w", err)
+		}
+		if !ok {
+			// Someone else moved first: they register (or did).
+			a.log.Info("another instance registers the commands", "guild", a.opts.GuildID)
+			return false, nil
+		}
+	}
 	err = a.retry(ctx, "register commands", func() error {
 		_, err := a.s.ApplicationCommandBulkOverwrite(a.opts.AppID, a.opts.GuildID, cmds, discordgo.WithContext(ctx))
 		return err
 	})
 	if err != nil {
+		if shared {
+			// Release the claim so the next start tries again at once.
+			if _, rerr := sw.SwapMeta(ctx, key, mine, old); rerr != nil {
+				a.log.Warn("release command registration claim", "err", rerr)
+			}
+		}
 		return false, err
 	}
-	if err := a.st.SetMeta(ctx, key, h); err != nil {
+	if shared {
+		ok, err := sw.SwapMeta(ctx, key, mine, h)
+		if err != nil {
+			return true, fmt.Errorf("save command hash: %w", err)
+		}
+		if !ok {
+			a.log.Warn("command registration claim was taken over (it ran out)", "guild", a.opts.GuildID)
+		}
+	} else if err := a.st.SetMeta(ctx, key, h); err != nil {
 		return true, fmt.Errorf("save command hash: %w", err)
 	}
 	a.log.Info("registered commands", "count", len(cmds), "guild", a.opts.GuildID)

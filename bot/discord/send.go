@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"log/slog"
+	"time"
 
 	"github.com/bwmarrin/discordgo"
 
@@ -17,11 +18,30 @@ type sender struct {
 	a        *Adapter
 	i        *discordgo.Interaction
 	cmd      bot.Command
+	first    responder
+	received time.Time
 	deferred bool // acknowledged with type 5 (slash, modal) or 6 (component)
 	answered bool // the response (or the deferred one) carries a reply
+	failed   bool // the first response never reached Discord: the token is useless
 }
 
 func (s *sender) component() bool { return s.i.Type == discordgo.InteractionMessageComponent }
+
+// deferNow acknowledges the interaction without an answer: type 6 keeps
+// a component's message as it is, type 5 shows "thinking…".
+func (s *sender) deferNow(ctx context.Context) error {
+	typ := discordgo.InteractionResponseDeferredChannelMessageWithSource
+	if s.component() {
+		typ = discordgo.InteractionResponseDeferredMessageUpdate
+	}
+	err := s.respond(ctx, func() *discordgo.InteractionResponse {
+		return &discordgo.InteractionResponse{Type: typ}
+	})
+	if err == nil {
+		s.deferred = true
+	}
+	return err
+}
 
 func (s *sender) send(ctx context.Context, replies []bot.Reply, log *slog.Logger) {
 	// The interaction's own answer goes first: it has a deadline, posts
@@ -47,7 +67,7 @@ func (s *sender) send(ctx context.Context, replies []bot.Reply, log *slog.Logger
 		var err error
 		if r.ChannelID != "" {
 			_, err = s.a.Post(ctx, r.ChannelID, r)
-		} else {
+		} else if !s.failed {
 			err = s.reply(ctx, r)
 		}
 		if err != nil {
@@ -87,7 +107,7 @@ func (s *sender) ackOnly(ctx context.Context, replies []bot.Reply, log *slog.Log
 			where = r.ChannelID
 		}
 	}
-	if s.component() {
+	if s.component() || s.failed {
 		return
 	}
 	content := "✅"
@@ -103,40 +123,59 @@ func (s *sender) ackOnly(ctx context.Context, replies []bot.Reply, log *slog.Log
 	}
 }
 
-// respond sends the interaction response once, retrying server errors; a
-// retry that finds the interaction acknowledged means the first try landed.
-// build is called per attempt: file readers are spent by a failed one.
+// respond sends the interaction's first response once, retrying server
+// errors and rate limits only while Discord's 3-second window lasts: an
+// answer after it would be refused anyway. A retry that finds the
+// interaction acknowledged means the first try landed. build is called per
+// attempt: file readers are spent by a failed one.
 func (s *sender) respond(ctx context.Context, build func() *discordgo.InteractionResponse) error {
+	ctx, cancel := context.WithDeadline(ctx, s.received.Add(firstWindow))
+	defer cancel()
 	err := s.a.retry(ctx, "respond", func() error {
-		return s.a.s.InteractionRespond(s.i, build(), discordgo.WithContext(ctx))
+		return s.first.respond(ctx, build())
 	})
 	var re *discordgo.RESTError
 	if errors.As(err, &re) && re.Message != nil && re.Message.Code == discordgo.ErrCodeInteractionHasAlreadyBeenAcknowledged {
 		return nil
+	}
+	if err != nil {
+		s.failed = true
 	}
 	return err
 }
 
 // reply sends one reply meant for the interaction.
 func (s *sender) reply(ctx context.Context, r bot.Reply) error {
-	switch {
-	case r.Modal != nil:
+	if s.failed {
+		return errors.New("interaction not acknowledged in time; reply dropped")
+	}
+	if r.Modal != nil {
 		if s.deferred || s.answered {
 			return errors.New("modal after the interaction was answered")
 		}
 		s.answered = true
 		return s.respond(ctx, func() *discordgo.InteractionResponse {
-			return &discordgo.InteractionResponse{Type: discordgo.InteractionResponseModal, Data: toModal(r.Modal)}
+			return &discordgo.InteractionResponse{Type: discordgo.InteractionResponseModal, Data: modalData(r)}
 		})
-
+	}
+	if !s.deferred && !s.answered && len(r.Files) > 0 && !s.first.files() {
+		// The HTTP endpoint's answer cannot carry files: acknowledge
+		// there and send the message (with its image) over REST.
+		if err := s.deferNow(ctx); err != nil {
+			return err
+		}
+	}
+	switch {
 	case !s.deferred && !s.answered:
 		s.answered = true
 		typ := discordgo.InteractionResponseChannelMessageWithSource
 		if r.Update && s.component() {
 			typ = discordgo.InteractionResponseUpdateMessage
 		}
-		err := s.respond(ctx, func() *discordgo.InteractionResponse {
-			return &discordgo.InteractionResponse{Type: typ, Data: responseData(r)}
+		err := s.a.withoutFilesIfRefused(ctx, r, func(r bot.Reply) error {
+			return s.respond(ctx, func() *discordgo.InteractionResponse {
+				return &discordgo.InteractionResponse{Type: typ, Data: responseData(r)}
+			})
 		})
 		if err != nil {
 			return err
@@ -155,25 +194,35 @@ func (s *sender) reply(ctx context.Context, r bot.Reply) error {
 	case s.deferred && !s.answered:
 		s.answered = true
 		// After type 6 the original is the component's message; after
-		// type 5 it is the public "thinking…" placeholder.
-		if (s.component() && r.Update) || (!s.component() && !r.Ephemeral) {
+		// type 5 it is the public "thinking…" placeholder. Filling the
+		// placeholder is an edit, and an edit never notifies: a reply
+		// that pings someone goes as a new message (a follow-up) and the
+		// placeholder goes away, as it does for an ephemeral reply (a
+		// public placeholder cannot turn ephemeral).
+		if s.component() && r.Update {
+			return s.editOriginal(ctx, r)
+		}
+		if !s.component() && !r.Ephemeral && len(r.Mentions) == 0 {
 			return s.editOriginal(ctx, r)
 		}
 		if err := s.followup(ctx, r); err != nil {
 			return err
 		}
 		if !s.component() {
-			// An ephemeral answer cannot replace a public placeholder.
-			return s.a.s.InteractionResponseDelete(s.i, discordgo.WithContext(ctx))
+			return s.a.retry(ctx, "delete placeholder", func() error {
+				return s.a.s.InteractionResponseDelete(s.i, discordgo.WithContext(ctx))
+			})
 		}
 		return nil
 
 	case r.Update && s.cmd.MessageID != "":
 		var m *discordgo.Message
-		err := s.a.retry(ctx, "edit message", func() error {
-			var err error
-			m, err = s.a.s.ChannelMessageEditComplex(messageEdit(s.cmd.ChannelID, s.cmd.MessageID, r), discordgo.WithContext(ctx))
-			return err
+		err := s.a.withoutFilesIfRefused(ctx, r, func(r bot.Reply) error {
+			return s.a.retry(ctx, "edit message", func() error {
+				var err error
+				m, err = s.a.s.ChannelMessageEditComplex(messageEdit(s.cmd.ChannelID, s.cmd.MessageID, r), discordgo.WithContext(ctx))
+				return err
+			})
 		})
 		if err == nil {
 			s.a.recordBoard(ctx, r, s.cmd.ChannelID, m.ID)
@@ -185,10 +234,12 @@ func (s *sender) reply(ctx context.Context, r bot.Reply) error {
 
 func (s *sender) editOriginal(ctx context.Context, r bot.Reply) error {
 	var m *discordgo.Message
-	err := s.a.retry(ctx, "edit response", func() error {
-		var err error
-		m, err = s.a.s.InteractionResponseEdit(s.i, webhookEdit(r), discordgo.WithContext(ctx))
-		return err
+	err := s.a.withoutFilesIfRefused(ctx, r, func(r bot.Reply) error {
+		return s.a.retry(ctx, "edit response", func() error {
+			var err error
+			m, err = s.a.s.InteractionResponseEdit(s.i, webhookEdit(r), discordgo.WithContext(ctx))
+			return err
+		})
 	})
 	if err == nil && m != nil {
 		s.a.recordBoard(ctx, r, s.cmd.ChannelID, m.ID)
@@ -198,10 +249,12 @@ func (s *sender) editOriginal(ctx context.Context, r bot.Reply) error {
 
 func (s *sender) followup(ctx context.Context, r bot.Reply) error {
 	var m *discordgo.Message
-	err := s.a.retry(ctx, "follow-up", func() error {
-		var err error
-		m, err = s.a.s.FollowupMessageCreate(s.i, true, webhookParams(r), discordgo.WithContext(ctx))
-		return err
+	err := s.a.withoutFilesIfRefused(ctx, r, func(r bot.Reply) error {
+		return s.a.retry(ctx, "follow-up", func() error {
+			var err error
+			m, err = s.a.s.FollowupMessageCreate(s.i, true, webhookParams(r), discordgo.WithContext(ctx))
+			return err
+		})
 	})
 	if err == nil && m != nil {
 		s.a.recordBoard(ctx, r, s.cmd.ChannelID, m.ID)

@@ -26,6 +26,21 @@ func (s storeMeta) GetMeta(ctx context.Context, key string) (string, error) {
 	return v, err
 }
 
+// SwapMeta is an atomic compare-and-set when the store provides one (a
+// database shared by several instances); see MetaSwapper.
+func (s storeMeta) SwapMeta(ctx context.Context, key, old, new string) (bool, error) {
+	sw, ok := any(s.st).(MetaSwapper)
+	if !ok {
+		// A store without it serves one instance: read and write.
+		cur, err := s.GetMeta(ctx, key)
+		if err != nil || cur != old {
+			return false, err
+		}
+		return true, s.SetMeta(ctx, key, new)
+	}
+	return sw.SwapMeta(ctx, key, old, new)
+}
+
 func (s storeMeta) SetMeta(ctx context.Context, key, value string) error {
 	return s.st.SetMeta(ctx, key, value)
 }

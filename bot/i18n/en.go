@@ -99,6 +99,7 @@ var en = map[string]string{
 	"game.clockline":           "{0}: {1}",
 	"game.over":                "Game over: {0} — {1}.",
 	"game.title":               "Game #{0} · {1}",
+	"game.noimage":             "(The board image could not be uploaded; /board shows it again.)",
 	"game.ply":                 "Move {0}",
 	"game.lastmove":            "Last move",
 	"game.white":               "White",

@@ -99,6 +99,7 @@ var ptBR = map[string]string{
 	"game.clockline":           "{0}: {1}",
 	"game.over":                "Fim de jogo: {0} — {1}.",
 	"game.title":               "Partida #{0} · {1}",
+	"game.noimage":             "(Não foi possível enviar a imagem do tabuleiro; /board mostra de novo.)",
 	"game.ply":                 "Lance {0}",
 	"game.lastmove":            "Último lance",
 	"game.white":               "Brancas",

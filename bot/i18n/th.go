@@ -99,6 +99,7 @@ var th = map[string]string{
 	"game.clockline":           "{0}: {1}",
 	"game.over":                "จบเกม: {0} — {1}",
 	"game.title":               "เกม #{0} · {1}",
+	"game.noimage":             "(อัปโหลดภาพกระดานไม่สำเร็จ ใช้ /board เพื่อแสดงอีกครั้ง)",
 	"game.ply":                 "ตาที่ {0}",
 	"game.lastmove":            "ตาล่าสุด",
 	"game.white":               "ขาว",

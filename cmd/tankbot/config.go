@@ -2,9 +2,11 @@ package main
 
 import (
 	"bytes"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
+	"net/url"
 	"os"
 	"path/filepath"
 	"sort"
@@ -29,6 +31,41 @@ type config struct {
 	LogFormat         string            `yaml:"log_format"`
 	Language          string            `yaml:"default_language"`
 	ThreadPerGame     bool              `yaml:"thread_per_game"`
+	// Scale-out settings: the HTTP interactions endpoint (serve), the REST
+	// base URL and the gateway shard (run).
+	PublicKey  string     `yaml:"public_key"`
+	Listen     string     `yaml:"listen"`
+	RESTURL    string     `yaml:"discord_rest_url"`
+	ShardID    int        `yaml:"shard_id"`
+	ShardCount shardCount `yaml:"shard_count"`
+}
+
+// shardCount is a number of gateway shards, or -1 for "auto": the count
+// Discord recommends.
+type shardCount int
+
+func (n *shardCount) UnmarshalYAML(v *yaml.Node) error {
+	if v.Kind != yaml.ScalarNode {
+		return fmt.Errorf("line %d: shard_count: a number or auto", v.Line)
+	}
+	c, err := parseShardCount(v.Value)
+	if err != nil {
+		return fmt.Errorf("line %d: %w", v.Line, err)
+	}
+	*n = c
+	return nil
+}
+
+func parseShardCount(s string) (shardCount, error) {
+	s = strings.TrimSpace(s)
+	if s == "auto" {
+		return -1, nil
+	}
+	n, err := strconv.Atoi(s)
+	if err != nil || n < 0 {
+		return 0, errors.New("shard_count: a whole number or auto")
+	}
+	return shardCount(n), nil
 }
 
 // duration reads Go durations ("90s", "1h30m") plus whole days ("3d").
@@ -71,6 +108,7 @@ func defaultConfig() config {
 		LogFormat:         "text",
 		Language:          "en",
 		ThreadPerGame:     true,
+		Listen:            ":8080",
 	}
 }
 
@@ -115,6 +153,22 @@ var envVars = map[string]func(c *config, v string) error{
 	"TANKBOT_SCHEDULER_INTERVAL": func(c *config, v string) error {
 		d, err := parseDuration(v)
 		c.SchedulerInterval = duration(d)
+		return err
+	},
+	"TANKBOT_PUBLIC_KEY":       func(c *config, v string) error { c.PublicKey = v; return nil },
+	"TANKBOT_LISTEN":           func(c *config, v string) error { c.Listen = v; return nil },
+	"TANKBOT_DISCORD_REST_URL": func(c *config, v string) error { c.RESTURL = v; return nil },
+	"TANKBOT_SHARD_ID": func(c *config, v string) error {
+		n, err := strconv.Atoi(v)
+		if err != nil {
+			return errors.New("not a whole number")
+		}
+		c.ShardID = n
+		return nil
+	},
+	"TANKBOT_SHARD_COUNT": func(c *config, v string) error {
+		n, err := parseShardCount(v)
+		c.ShardCount = n
 		return err
 	},
 	"TANKBOT_LOG_LEVEL":  func(c *config, v string) error { c.LogLevel = v; return nil },
@@ -192,6 +246,25 @@ func (c config) validate() error {
 	}
 	if c.Database == "" {
 		return errors.New("database: must not be empty")
+	}
+	if c.ShardID < 0 || (c.ShardCount > 0 && c.ShardID >= int(c.ShardCount)) {
+		return fmt.Errorf("shard_id %d: must be from 0 to shard_count-1", c.ShardID)
+	}
+	if c.ShardCount == 0 && c.ShardID != 0 {
+		return fmt.Errorf("shard_id %d: set shard_count too", c.ShardID)
+	}
+	if c.RESTURL != "" {
+		if u, err := url.Parse(c.RESTURL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			return errors.New("discord_rest_url: want http(s)://host[:port][/path]")
+		}
+	}
+	if c.PublicKey != "" {
+		if _, err := hex.DecodeString(c.PublicKey); err != nil || len(c.PublicKey) != 64 {
+			return errors.New("public_key: want the 64 hex digits of General Information → Public Key")
+		}
+	}
+	if c.Listen == "" {
+		return errors.New("listen: must not be empty (e.g. :8080)")
 	}
 	for _, id := range []struct{ name, v string }{{"application_id", c.AppID}, {"guild_id", c.GuildID}} {
 		if id.v != "" {

@@ -29,6 +29,31 @@ var errNoToken = errors.New(`no bot token: set TANKBOT_TOKEN (or "token" in conf
 
 func runDiscord(args []string, _, stderr io.Writer) error {
 	fs := flag.NewFlagSet("run", flag.ContinueOnError)
+	shardID := fs.Int("shard-id", -1, "this process's gateway shard (overrides shard_id)")
+	shards := fs.String("shard-count", "", "number of gateway shards, or auto for Discord's recommendation (overrides shard_count)")
+	adjust := func(cfg *config) error {
+		if *shards != "" {
+			n, err := parseShardCount(*shards)
+			if err != nil {
+				return err
+			}
+			cfg.ShardCount = n
+		}
+		if *shardID >= 0 {
+			cfg.ShardID = *shardID
+		}
+		return nil
+	}
+	return runWithDiscord(fs, args, stderr, adjust, func(ctx context.Context, cfg config, log *slog.Logger) error {
+		return serveGateway(ctx, cfg, log, nil)
+	})
+}
+
+// runWithDiscord is the frame of the commands that talk to Discord: it
+// adds --config to fs, parses args, loads the configuration, lets adjust
+// apply the command's own flags, checks the Discord settings and calls run
+// with a context that ends on SIGINT or SIGTERM.
+func runWithDiscord(fs *flag.FlagSet, args []string, stderr io.Writer, adjust func(*config) error, run func(context.Context, config, *slog.Logger) error) error {
 	fs.SetOutput(stderr)
 	path := fs.String("config", "config.yaml", "configuration file (see config.example.yaml); settings can also come from TANKBOT_* variables")
 	if err := fs.Parse(args); err != nil {
@@ -40,17 +65,31 @@ func runDiscord(args []string, _, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	if cfg.Token == "" {
-		return errNoToken
+	if err := adjust(&cfg); err != nil {
+		return err
 	}
-	if cfg.AppID == "" {
-		return errors.New(`no application id: set TANKBOT_APP_ID (or "application_id" in config.yaml); see the README section "Set up on Discord"`)
+	if err := cfg.validate(); err != nil {
+		return fmt.Errorf("config: %w", err)
+	}
+	if err := cfg.discordReady(); err != nil {
+		return err
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	log := newLogger(cfg, stderr)
 	discord.RouteLibraryLogs(log)
-	return serve(ctx, cfg, log, nil)
+	return run(ctx, cfg, log)
+}
+
+// discordReady checks the settings every Discord transport needs.
+func (c config) discordReady() error {
+	if c.Token == "" {
+		return errNoToken
+	}
+	if c.AppID == "" {
+		return errors.New(`no application id: set TANKBOT_APP_ID (or "application_id" in config.yaml); see the README section "Set up on Discord"`)
+	}
+	return nil
 }
 
 // newLogger writes cfg's level and format, scrubbed of tokens.
@@ -69,25 +108,30 @@ type systemClock struct{}
 
 func (systemClock) Now() time.Time { return time.Now() }
 
-// serve runs the bot until ctx ends, then shuts down in order: no new
-// interactions, in-flight ones finished, scheduler stopped, store closed.
+// instance is the bot wired to its database and Discord adapter, before
+// a transport (gateway or HTTP endpoint) starts.
+type instance struct {
+	st  bot.Storage
+	a   *discord.Adapter
+	b   *bot.Bot
+	log *slog.Logger
+}
+
+// newInstance opens the database and builds the adapter and the core.
 // client, when set, replaces the HTTP client (tests).
-func serve(ctx context.Context, cfg config, log *slog.Logger, client *http.Client) error {
+func newInstance(ctx context.Context, cfg config, log *slog.Logger, client *http.Client) (*instance, error) {
 	db, err := store.Open(ctx, cfg.Database)
 	if err != nil {
-		return fmt.Errorf("open database: %w", err)
+		return nil, fmt.Errorf("open database: %w", err)
 	}
 	st := bot.NewStorage(db)
-	defer func() {
-		if err := st.Close(); err != nil {
-			log.Error("close database", "err", err)
-		}
-	}()
 	a, err := discord.New(discord.Options{
 		Token: cfg.Token, AppID: cfg.AppID, GuildID: cfg.GuildID, Log: log, Client: client,
+		RESTBaseURL: cfg.RESTURL, ShardID: cfg.ShardID, ShardCount: int(cfg.ShardCount),
 	}, discord.FromStore(db))
 	if err != nil {
-		return err
+		_ = st.Close()
+		return nil, err
 	}
 	b := bot.New(bot.Config{
 		ChallengeExpiry: time.Duration(cfg.ChallengeExpiry),
@@ -95,25 +139,48 @@ func serve(ctx context.Context, cfg config, log *slog.Logger, client *http.Clien
 		DefaultClocks:   cfg.DefaultClocks,
 		ThreadPerGame:   cfg.ThreadPerGame,
 	}, st, systemClock{}, a, log)
-	if err := a.Start(ctx, b); err != nil {
-		_ = a.Close(context.Background())
+	return &instance{st: st, a: a, b: b, log: log}, nil
+}
+
+// scheduler runs the core's scheduler until the returned stop is called.
+func (in *instance) scheduler(interval time.Duration) (stop func()) {
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		_ = in.b.RunScheduler(ctx, interval)
+	}()
+	return func() { cancel(); <-done }
+}
+
+func (in *instance) closeStore() {
+	if err := in.st.Close(); err != nil {
+		in.log.Error("close database", "err", err)
+	}
+}
+
+// serveGateway runs the bot on a gateway connection until ctx ends, then
+// shuts down in order: no new interactions, in-flight ones finished,
+// scheduler stopped, store closed. client, when set, replaces the HTTP
+// client (tests).
+func serveGateway(ctx context.Context, cfg config, log *slog.Logger, client *http.Client) error {
+	in, err := newInstance(ctx, cfg, log, client)
+	if err != nil {
 		return err
 	}
-	log.Info("tankbot running", "database", cfg.Database, "guild", cfg.GuildID)
-
-	schedCtx, stopSched := context.WithCancel(context.Background())
-	schedDone := make(chan struct{})
-	go func() {
-		defer close(schedDone)
-		_ = b.RunScheduler(schedCtx, time.Duration(cfg.SchedulerInterval))
-	}()
+	defer in.closeStore()
+	if err := in.a.Start(ctx, in.b); err != nil {
+		_ = in.a.Close(context.Background())
+		return err
+	}
+	log.Info("tankbot running", "database", cfg.Database, "guild", cfg.GuildID, "shard", cfg.ShardID, "shards", int(cfg.ShardCount))
+	stopSched := in.scheduler(time.Duration(cfg.SchedulerInterval))
 
 	<-ctx.Done()
 	log.Info("shutting down")
 	closeCtx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	err = a.Close(closeCtx)
+	err = in.a.Close(closeCtx)
 	stopSched()
-	<-schedDone
 	return err
 }

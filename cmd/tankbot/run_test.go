@@ -81,7 +81,7 @@ func TestServeReportsRefusedTokenAndKeepsItOutOfLogs(t *testing.T) {
 	cfg.Token, cfg.AppID, cfg.LogLevel = "secret-token-xyz", "123", "debug"
 	cfg.Database = filepath.Join(t.TempDir(), "t.db")
 	var logs bytes.Buffer
-	err := serve(t.Context(), cfg, newLogger(cfg, &logs), &http.Client{Transport: toServer{srv}})
+	err := serveGateway(t.Context(), cfg, newLogger(cfg, &logs), &http.Client{Transport: toServer{srv}})
 	if err == nil || !strings.Contains(err.Error(), "401") {
 		t.Fatalf("serve: %v", err)
 	}

@@ -1,0 +1,109 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"time"
+
+	"github.com/tankbot/tankbot/bot/discord"
+)
+
+func init() {
+	register("serve", "answer Discord interactions over HTTP (Interactions Endpoint URL)", runServe)
+}
+
+// HTTP server limits: Discord's POSTs are small and it waits 3 s for an
+// answer, so slow or endless clients are cut off early.
+const (
+	readHeaderTimeout = 5 * time.Second
+	readTimeout       = 10 * time.Second
+	writeTimeout      = 15 * time.Second
+	idleTimeout       = 60 * time.Second
+	shutdownTimeout   = 10 * time.Second
+)
+
+func runServe(args []string, _, stderr io.Writer) error {
+	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
+	listen := fs.String("listen", "", "address to listen on, e.g. :8080 (overrides listen)")
+	adjust := func(cfg *config) error {
+		if *listen != "" {
+			cfg.Listen = *listen
+		}
+		if cfg.PublicKey == "" {
+			return errors.New(`no public key: set TANKBOT_PUBLIC_KEY (or "public_key" in config.yaml) to the application's Public Key (General Information)`)
+		}
+		return nil
+	}
+	return runWithDiscord(fs, args, stderr, adjust, func(ctx context.Context, cfg config, log *slog.Logger) error {
+		ln, err := net.Listen("tcp", cfg.Listen)
+		if err != nil {
+			return fmt.Errorf("listen: %w", err)
+		}
+		return serveHTTP(ctx, cfg, log, ln, nil)
+	})
+}
+
+// serveHTTP answers interactions on ln until ctx ends, then shuts down in
+// order: no new requests, in-flight interactions finished, scheduler
+// stopped, store closed. client, when set, replaces the HTTP client.
+func serveHTTP(ctx context.Context, cfg config, log *slog.Logger, ln net.Listener, client *http.Client) error {
+	key, err := discord.ParsePublicKey(cfg.PublicKey)
+	if err != nil {
+		ln.Close()
+		return err
+	}
+	in, err := newInstance(ctx, cfg, log, client)
+	if err != nil {
+		ln.Close()
+		return err
+	}
+	defer in.closeStore()
+	if err := in.a.StartHTTP(ctx, in.b); err != nil {
+		ln.Close()
+		return err
+	}
+	mux := http.NewServeMux()
+	mux.Handle("POST /interactions", in.a.Handler(key, nil))
+	mux.Handle("POST /{$}", in.a.Handler(key, nil))
+	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+		_, _ = io.WriteString(w, "ok\n")
+	})
+	srv := &http.Server{
+		Handler:           mux,
+		ReadHeaderTimeout: readHeaderTimeout,
+		ReadTimeout:       readTimeout,
+		WriteTimeout:      writeTimeout,
+		IdleTimeout:       idleTimeout,
+		MaxHeaderBytes:    16 << 10,
+		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
+	}
+	stopSched := in.scheduler(time.Duration(cfg.SchedulerInterval))
+	served := make(chan error, 1)
+	go func() { served <- srv.Serve(ln) }()
+	log.Info("tankbot serving interactions", "listen", ln.Addr().String(), "database", cfg.Database)
+
+	select {
+	case <-ctx.Done():
+		err = nil
+	case err = <-served:
+		err = fmt.Errorf("http server: %w", err)
+	}
+	log.Info("shutting down")
+	closeCtx, cancel := context.WithTimeout(context.Background(), shutdownTimeout)
+	defer cancel()
+	if serr := srv.Shutdown(closeCtx); serr != nil && err == nil {
+		err = fmt.Errorf("http shutdown: %w", serr)
+	}
+	if cerr := in.a.Close(closeCtx); cerr != nil && err == nil {
+		err = cerr
+	}
+	stopSched()
+	return err
+}
