@@ -4,18 +4,21 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"path/filepath"
 	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/tankbot/tankbot/store/storetest"
 )
 
 // TestConcurrentMoves has many goroutines race to append to the same games:
 // each ply must have exactly one winner and every log must be gapless.
-func TestConcurrentMoves(t *testing.T) {
+func TestConcurrentMoves(t *testing.T) { storetest.Run(t, testConcurrentMoves) }
+
+func testConcurrentMoves(t *testing.T, b storetest.Backend) {
 	ctx := context.Background()
-	s := open(t, filepath.Join(t.TempDir(), "t.db"), nil)
+	s := open(t, b.New(t), nil)
 	const games, workers, plies = 4, 6, 30
 	ids := make([]int64, games)
 	for i := range ids {
@@ -74,9 +77,11 @@ func TestConcurrentMoves(t *testing.T) {
 }
 
 // TestConcurrentAccept: only one of many simultaneous accepts wins.
-func TestConcurrentAccept(t *testing.T) {
+func TestConcurrentAccept(t *testing.T) { storetest.Run(t, testConcurrentAccept) }
+
+func testConcurrentAccept(t *testing.T, b storetest.Backend) {
 	ctx := context.Background()
-	s := open(t, filepath.Join(t.TempDir(), "t.db"), nil)
+	s := open(t, b.New(t), nil)
 	c, err := s.CreateChallenge(ctx, Challenge{Challenger: "a", Kind: "tank", Channel: "c", Expires: t0})
 	if err != nil {
 		t.Fatal(err)
@@ -105,9 +110,11 @@ func TestConcurrentAccept(t *testing.T) {
 
 // TestConcurrentClaims: schedulers racing on one file each get a due event
 // at most once, and together all of them.
-func TestConcurrentClaims(t *testing.T) {
+func TestConcurrentClaims(t *testing.T) { storetest.Run(t, testConcurrentClaims) }
+
+func testConcurrentClaims(t *testing.T, b storetest.Backend) {
 	ctx := context.Background()
-	s := open(t, filepath.Join(t.TempDir(), "t.db"), nil)
+	s := open(t, b.New(t), nil)
 	const n = 200
 	for i := range n {
 		if _, err := s.Schedule(ctx, Event{Kind: "flag", Ref: int64(i), Due: t0}); err != nil {
