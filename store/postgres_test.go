@@ -61,12 +61,12 @@ var placeholder, numbered = regexp.MustCompile(`\$([0-9]+)`), regexp.MustCompile
 
 func TestRedactDSN(t *testing.T) {
 	for in, want := range map[string]string{
-		"/var/lib/tankbot/tankbot.db":                               "/var/lib/tankbot/tankbot.db",
-		"postgres://bot:s3cret@db.example:5432/tankbot":             "postgres://bot:xxxxx@db.example:5432/tankbot",
-		"postgresql://bot@db/tankbot?sslmode=require":               "postgresql://bot@db/tankbot?sslmode=require",
-		"postgres://db/tankbot?password=s3cret&user=bot":            "postgres://db/tankbot?password=xxxxx&user=bot",
-		"postgres://bot:s3cr%zz@db/tankbot":                         "postgres://(unparsable DSN)",
-		"postgres://bot:p%40ss@db/tankbot?pool_max_conns=5":         "postgres://bot:xxxxx@db/tankbot?pool_max_conns=5",
+		"/var/lib/tankbot/tankbot.db":                                "/var/lib/tankbot/tankbot.db",
+		"postgres://bot:s3cret@db.example:5432/tankbot":              "postgres://bot:xxxxx@db.example:5432/tankbot",
+		"postgresql://bot@db/tankbot?sslmode=require":                "postgresql://bot@db/tankbot?sslmode=require",
+		"postgres://db/tankbot?password=s3cret&user=bot":             "postgres://db/tankbot?password=xxxxx&user=bot",
+		"postgres://bot:s3cr%zz@db/tankbot":                          "postgres://(unparsable DSN)",
+		"postgres://bot:p%40ss@db/tankbot?pool_max_conns=5":          "postgres://bot:xxxxx@db/tankbot?pool_max_conns=5",
 		"postgres://postgres@/postgres?host=/tmp/pg&sslmode=disable": "postgres://postgres@/postgres?host=/tmp/pg&sslmode=disable",
 	} {
 		if got := RedactDSN(in); got != want {
