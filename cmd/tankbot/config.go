@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net/url"
 	"os"
 	"path/filepath"
 	"sort"
@@ -13,6 +14,8 @@ import (
 	"time"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/tankbot/tankbot/store"
 )
 
 // config is everything `tankbot run` reads from config.yaml and the
@@ -21,7 +24,7 @@ type config struct {
 	Token             string            `yaml:"token"`
 	AppID             string            `yaml:"application_id"`
 	GuildID           string            `yaml:"guild_id"`
-	Database          string            `yaml:"database"`
+	Database          string            `yaml:"database"` // SQLite file, or postgres:// URL (log it with store.RedactDSN)
 	DefaultClocks     map[string]string `yaml:"default_clocks"`
 	ChallengeExpiry   duration          `yaml:"challenge_expiry"`
 	SchedulerInterval duration          `yaml:"scheduler_interval"`
@@ -192,6 +195,12 @@ func (c config) validate() error {
 	}
 	if c.Database == "" {
 		return errors.New("database: must not be empty")
+	}
+	if store.IsPostgres(c.Database) {
+		// Never echo the DSN itself: it may hold the password.
+		if _, err := url.Parse(c.Database); err != nil {
+			return errors.New("database: not a valid postgres:// URL (special characters in the password must be percent-encoded)")
+		}
 	}
 	for _, id := range []struct{ name, v string }{{"application_id", c.AppID}, {"guild_id", c.GuildID}} {
 		if id.v != "" {

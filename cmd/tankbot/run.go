@@ -99,7 +99,7 @@ func serve(ctx context.Context, cfg config, log *slog.Logger, client *http.Clien
 		_ = a.Close(context.Background())
 		return err
 	}
-	log.Info("tankbot running", "database", cfg.Database, "guild", cfg.GuildID)
+	log.Info("tankbot running", "database", store.RedactDSN(cfg.Database), "guild", cfg.GuildID)
 
 	schedCtx, stopSched := context.WithCancel(context.Background())
 	schedDone := make(chan struct{})
