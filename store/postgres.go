@@ -71,6 +71,19 @@ func openPostgres(ctx context.Context, dsn string) (*sql.DB, error) {
 	if err != nil {
 		return nil, err // pgx redacts the password in its parse errors
 	}
+	// Session defaults the DSN may override: lock_timeout is the
+	// counterpart of SQLite's busy timeout (a move waiting on a row lock
+	// fails after it instead of hanging), and a transaction left open by a
+	// hung instance cannot hold its row locks for ever.
+	for k, v := range map[string]string{
+		"lock_timeout":                        "10s",
+		"idle_in_transaction_session_timeout": "60s",
+		"application_name":                    "tankbot",
+	} {
+		if _, ok := cfg.RuntimeParams[k]; !ok {
+			cfg.RuntimeParams[k] = v
+		}
+	}
 	db := sql.OpenDB(rebindConnector{stdlib.GetConnector(*cfg)})
 	db.SetMaxOpenConns(pool)
 	db.SetMaxIdleConns(pool)

@@ -98,7 +98,8 @@ func TestOpenErrorsHidePassword(t *testing.T) {
 }
 
 // TestPostgresPoolSize: pool_max_conns in the DSN sizes the pool and is
-// not sent to the server as a setting.
+// not sent to the server as a setting; the session defaults apply unless
+// the DSN sets them.
 func TestPostgresPoolSize(t *testing.T) {
 	dsn := storetest.Postgres(t)
 	s := open(t, dsn+"&pool_max_conns=3", nil)
@@ -111,5 +112,17 @@ func TestPostgresPoolSize(t *testing.T) {
 	}
 	if strings.Contains(s.Path(), "xxxxx") || s.Backend() != "postgres" {
 		t.Fatalf("path %q backend %q", s.Path(), s.Backend())
+	}
+	// Session defaults, and a DSN overriding one.
+	var lock, idle, app string
+	if err := s2.r.QueryRow(`SELECT current_setting('lock_timeout'), current_setting('idle_in_transaction_session_timeout'), current_setting('application_name')`).Scan(&lock, &idle, &app); err != nil {
+		t.Fatal(err)
+	}
+	if lock != "10s" || idle != "1min" || app != "tankbot" {
+		t.Fatalf("session settings %q %q %q", lock, idle, app)
+	}
+	s3 := open(t, dsn+"&lock_timeout=2s", nil)
+	if err := s3.r.QueryRow(`SHOW lock_timeout`).Scan(&lock); err != nil || lock != "2s" {
+		t.Fatalf("lock_timeout from the DSN: %q %v", lock, err)
 	}
 }

@@ -188,6 +188,11 @@ func migrate(ctx context.Context, db *sql.DB, pg bool, now func() time.Time) err
 		done := false
 		err := inTx(ctx, db, func(tx *sql.Tx) error {
 			if pg {
+				// Wait out another instance's migration (or traffic holding
+				// a table lock) longer than the session's lock_timeout.
+				if _, err := tx.ExecContext(ctx, `SELECT set_config('lock_timeout', '5min', true)`); err != nil {
+					return err
+				}
 				if _, err := tx.ExecContext(ctx, `SELECT pg_advisory_xact_lock(hashtext('tankbot.migrate.' || current_schema()))`); err != nil {
 					return err
 				}
