@@ -37,13 +37,24 @@ func (s *Store) Schedule(ctx context.Context, e Event) (int64, error) {
 // ClaimDue returns, in due order, the events due at now that are not done
 // and not held by a live claim, and holds them until now+lease. A claimer
 // that dies without Complete lets the lease run out and the event is
-// claimed again (Attempts counts the claims).
+// claimed again (Attempts counts the claims). Several stores on one
+// PostgreSQL database (or one SQLite file) may claim at once: each due
+// event goes to exactly one of them per lease.
 func (s *Store) ClaimDue(ctx context.Context, now time.Time, lease time.Duration) ([]Event, error) {
 	var out []Event
 	err := s.tx(ctx, func(tx *sql.Tx) error {
-		rows, err := tx.QueryContext(ctx, `UPDATE events SET attempts=attempts+1, claimed_until=?
+		q := `UPDATE events SET attempts=attempts+1, claimed_until=?
 			WHERE done=0 AND due_at<=? AND claimed_until<=?
-			RETURNING id, kind, ref, ply, due_at, payload, attempts`, now.Add(lease).UnixNano(), now.UnixNano(), now.UnixNano())
+			RETURNING id, kind, ref, ply, due_at, payload, attempts`
+		if s.pg {
+			// Instances claiming at once skip each other's locked rows
+			// instead of queueing behind them; a row another claimer has
+			// just leased fails claimed_until<=now when rechecked.
+			q = `UPDATE events SET attempts=attempts+1, claimed_until=?
+			WHERE id IN (SELECT id FROM events WHERE done=0 AND due_at<=? AND claimed_until<=? FOR UPDATE SKIP LOCKED)
+			RETURNING id, kind, ref, ply, due_at, payload, attempts`
+		}
+		rows, err := tx.QueryContext(ctx, q, now.Add(lease).UnixNano(), now.UnixNano(), now.UnixNano())
 		if err != nil {
 			return err
 		}

@@ -1,5 +1,6 @@
 // Package store keeps tankbot's games, move logs, challenges, scheduled
-// events, players and settings in one SQLite file. It knows nothing of game
+// events, players and settings in one SQLite file (the default) or in a
+// PostgreSQL database shared by several instances. It knows nothing of game
 // rules: positions and moves are opaque strings.
 package store
 
@@ -30,15 +31,19 @@ var (
 	ErrSchemaTooNew       = errors.New("store: database schema is newer than this binary")
 )
 
-//go:embed migrations/*.sql
+// The two dialects' migrations: same numbers and names, one directory each.
+//
+//go:embed migrations/*.sql migrations_pg/*.sql
 var migrationFS embed.FS
 
-// Store is an open database. Writes go through one connection (SQLite has
-// one writer; queueing in database/sql beats busy retries), reads through a
-// small pool that WAL lets run beside the writer.
+// Store is an open database. On SQLite writes go through one connection
+// (SQLite has one writer; queueing in database/sql beats busy retries),
+// reads through a small pool that WAL lets run beside the writer. On
+// PostgreSQL both are one pool (pool_max_conns in the DSN).
 type Store struct {
 	w, r *sql.DB
-	path string
+	path string // the SQLite file, or the redacted DSN
+	pg   bool
 	now  func() time.Time
 }
 
@@ -57,9 +62,15 @@ func DefaultPath() string {
 	return "tankbot.db"
 }
 
-// Open opens (creating it and its directory if needed) the database at path
-// and brings its schema up to date.
-func Open(ctx context.Context, path string, opts ...Option) (*Store, error) {
+// Open opens the database and brings its schema up to date. A postgres:// or
+// postgresql:// URL selects PostgreSQL (the database must exist; several
+// instances may share it); anything else is a SQLite file, created with its
+// directory if needed. Errors never show a DSN's password.
+func Open(ctx context.Context, dsnOrPath string, opts ...Option) (*Store, error) {
+	if IsPostgres(dsnOrPath) {
+		return openPG(ctx, dsnOrPath, opts)
+	}
+	path := dsnOrPath
 	s := &Store{path: path, now: time.Now}
 	for _, o := range opts {
 		o(s)
@@ -74,7 +85,7 @@ func Open(ctx context.Context, path string, opts ...Option) (*Store, error) {
 	}
 	w.SetMaxOpenConns(1)
 	w.SetConnMaxIdleTime(0)
-	if err := migrate(ctx, w, s.now); err != nil {
+	if err := migrate(ctx, w, false, s.now); err != nil {
 		w.Close()
 		return nil, fmt.Errorf("open %s: %w", path, err)
 	}
@@ -88,21 +99,56 @@ func Open(ctx context.Context, path string, opts ...Option) (*Store, error) {
 	return s, nil
 }
 
-// Close closes both pools.
+func openPG(ctx context.Context, dsn string, opts []Option) (*Store, error) {
+	s := &Store{path: RedactDSN(dsn), pg: true, now: time.Now}
+	for _, o := range opts {
+		o(s)
+	}
+	db, err := openPostgres(ctx, dsn)
+	if err != nil {
+		return nil, fmt.Errorf("open %s: %w", s.path, err)
+	}
+	if err := migrate(ctx, db, true, s.now); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("open %s: %w", s.path, err)
+	}
+	s.w, s.r = db, db
+	return s, nil
+}
+
+// Close closes the pools.
 func (s *Store) Close() error {
+	if s.pg {
+		return s.w.Close()
+	}
 	return errors.Join(s.r.Close(), s.w.Close())
 }
 
-// Path is the database file.
+// Path is the SQLite file, or the PostgreSQL DSN without its password.
 func (s *Store) Path() string { return s.path }
+
+// Backend is "sqlite" or "postgres".
+func (s *Store) Backend() string {
+	if s.pg {
+		return "postgres"
+	}
+	return "sqlite"
+}
 
 type migration struct {
 	version int
 	name    string
 }
 
-func migrations() ([]migration, error) {
-	entries, err := migrationFS.ReadDir("migrations")
+func migrationDir(pg bool) string {
+	if pg {
+		return "migrations_pg"
+	}
+	return "migrations"
+}
+
+func migrations(pg bool) ([]migration, error) {
+	entries, err := migrationFS.ReadDir(migrationDir(pg))
 	if err != nil {
 		return nil, err
 	}
@@ -126,38 +172,63 @@ func migrations() ([]migration, error) {
 
 // migrate applies, in order and each in its own transaction with its
 // schema_version row, the embedded migrations the database has not seen.
-func migrate(ctx context.Context, db *sql.DB, now func() time.Time) error {
-	ms, err := migrations()
+// Instances starting together take turns: on PostgreSQL each step holds a
+// transaction-level advisory lock (per schema) and rereads the version under
+// it; on SQLite the writer's BEGIN IMMEDIATE does the same.
+func migrate(ctx context.Context, db *sql.DB, pg bool, now func() time.Time) error {
+	ms, err := migrations(pg)
 	if err != nil {
 		return err
 	}
-	if _, err := db.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS schema_version (version INTEGER PRIMARY KEY, applied_at INTEGER NOT NULL)`); err != nil {
-		return fmt.Errorf("migrate: %w", err)
+	create := `CREATE TABLE IF NOT EXISTS schema_version (version INTEGER PRIMARY KEY, applied_at INTEGER NOT NULL)`
+	if pg {
+		create = `CREATE TABLE IF NOT EXISTS schema_version (version BIGINT PRIMARY KEY, applied_at BIGINT NOT NULL)`
 	}
-	var cur int
-	if err := db.QueryRowContext(ctx, `SELECT COALESCE(MAX(version), 0) FROM schema_version`).Scan(&cur); err != nil {
-		return fmt.Errorf("migrate: %w", err)
-	}
-	if cur > len(ms) {
-		return fmt.Errorf("database is at schema version %d but this tankbot knows versions up to %d; run a newer tankbot (or restore a backup): %w", cur, len(ms), ErrSchemaTooNew)
-	}
-	for _, m := range ms[cur:] {
-		body, err := migrationFS.ReadFile("migrations/" + m.name)
-		if err != nil {
-			return err
-		}
-		err = inTx(ctx, db, func(tx *sql.Tx) error {
-			if _, err := tx.ExecContext(ctx, string(body)); err != nil {
+	for {
+		done := false
+		err := inTx(ctx, db, func(tx *sql.Tx) error {
+			if pg {
+				// Wait out another instance's migration (or traffic holding
+				// a table lock) longer than the session's lock_timeout.
+				if _, err := tx.ExecContext(ctx, `SELECT set_config('lock_timeout', '5min', true)`); err != nil {
+					return err
+				}
+				if _, err := tx.ExecContext(ctx, `SELECT pg_advisory_xact_lock(hashtext('tankbot.migrate.' || current_schema()))`); err != nil {
+					return err
+				}
+			}
+			if _, err := tx.ExecContext(ctx, create); err != nil {
 				return err
 			}
-			_, err := tx.ExecContext(ctx, `INSERT INTO schema_version(version, applied_at) VALUES(?, ?)`, m.version, now().UnixNano())
+			var cur int
+			if err := tx.QueryRowContext(ctx, `SELECT COALESCE(MAX(version), 0) FROM schema_version`).Scan(&cur); err != nil {
+				return err
+			}
+			if cur > len(ms) {
+				return fmt.Errorf("database is at schema version %d but this tankbot knows versions up to %d; run a newer tankbot (or restore a backup): %w", cur, len(ms), ErrSchemaTooNew)
+			}
+			if cur == len(ms) {
+				done = true
+				return nil
+			}
+			m := ms[cur]
+			body, err := migrationFS.ReadFile(migrationDir(pg) + "/" + m.name)
+			if err != nil {
+				return err
+			}
+			if _, err := tx.ExecContext(ctx, string(body)); err != nil {
+				return fmt.Errorf("migration %s: %w", m.name, err)
+			}
+			_, err = tx.ExecContext(ctx, `INSERT INTO schema_version(version, applied_at) VALUES(?, ?)`, m.version, now().UnixNano())
 			return err
 		})
 		if err != nil {
-			return fmt.Errorf("migration %s: %w", m.name, err)
+			return fmt.Errorf("migrate: %w", err)
+		}
+		if done {
+			return nil
 		}
 	}
-	return nil
 }
 
 // SchemaVersion is the version recorded in the database.
@@ -179,14 +250,20 @@ func inTx(ctx context.Context, db *sql.DB, fn func(*sql.Tx) error) error {
 	return tx.Commit()
 }
 
-// tx runs fn in a write transaction (BEGIN IMMEDIATE on the writer).
+// tx runs fn in a write transaction (BEGIN IMMEDIATE on the SQLite writer;
+// READ COMMITTED on PostgreSQL, where the compare-and-set UPDATEs serialize
+// on the row they touch).
 func (s *Store) tx(ctx context.Context, fn func(*sql.Tx) error) error {
 	return inTx(ctx, s.w, fn)
 }
 
 // Backup writes a consistent copy of the database to path (which must not
-// exist) with VACUUM INTO; safe while the bot runs.
+// exist) with VACUUM INTO; safe while the bot runs. SQLite only: a
+// PostgreSQL database is backed up with the server's tools.
 func (s *Store) Backup(ctx context.Context, path string) error {
+	if s.pg {
+		return fmt.Errorf("backup: %w: PostgreSQL is backed up with pg_dump (e.g. pg_dump -Fc -f tankbot.dump DSN) or the server's own backups", ErrNotSupported)
+	}
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return fmt.Errorf("backup to %s: %w", path, err)
 	}
@@ -196,14 +273,22 @@ func (s *Store) Backup(ctx context.Context, path string) error {
 	return nil
 }
 
-// Check runs PRAGMA integrity_check and returns its verdict ("ok" when sound).
+// Check runs PRAGMA integrity_check and returns its verdict ("ok" when
+// sound). SQLite only: PostgreSQL's counterpart is pg_amcheck.
 func (s *Store) Check(ctx context.Context) (string, error) {
+	if s.pg {
+		return "", fmt.Errorf("integrity check: %w: run pg_amcheck against the database", ErrNotSupported)
+	}
 	var res string
 	err := s.w.QueryRowContext(ctx, `PRAGMA integrity_check`).Scan(&res)
 	return res, err
 }
 
+// isUnique tells a unique-constraint violation, on either backend.
 func isUnique(err error) bool {
+	if isPgUnique(err) {
+		return true
+	}
 	var se sqlite3.Error
 	return errors.As(err, &se) && (se.ExtendedCode == sqlite3.ErrConstraintUnique || se.ExtendedCode == sqlite3.ErrConstraintPrimaryKey)
 }

@@ -4,20 +4,22 @@ import (
 	"context"
 	"errors"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/tankbot/tankbot/store/clock"
+	"github.com/tankbot/tankbot/store/storetest"
 )
 
 var t0 = time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC)
 
-func open(t testing.TB, path string, fc *clock.Fake) *Store {
+func open(t testing.TB, dsnOrPath string, fc *clock.Fake) *Store {
 	t.Helper()
 	if fc == nil {
 		fc = clock.NewFake(t0)
 	}
-	s, err := Open(context.Background(), path, WithNow(fc.Now))
+	s, err := Open(context.Background(), dsnOrPath, WithNow(fc.Now))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -31,27 +33,40 @@ func newGame(ch, a, b string) Game {
 		Start: "start", Clock: cs.String(), ClockState: clock.Start(cs, t0)}
 }
 
-func TestOpenCreatesDirAndMigrates(t *testing.T) {
+func TestOpenCreatesDirAndMigrates(t *testing.T) { storetest.Run(t, testOpenCreatesDirAndMigrates) }
+
+func testOpenCreatesDirAndMigrates(t *testing.T, b storetest.Backend) {
 	ctx := context.Background()
-	path := filepath.Join(t.TempDir(), "a b", "c#?%", "tank.db")
-	s := open(t, path, nil)
-	ms, _ := migrations()
-	latest := len(ms)
+	loc := b.New(t)
+	if b.Name == "sqlite" {
+		loc = filepath.Join(t.TempDir(), "a b", "c#?%", "tank.db")
+	}
+	ms, err := migrations(b.Name == "postgres")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := open(t, loc, nil)
 	v, err := s.SchemaVersion(ctx)
-	if err != nil || v != latest {
+	if err != nil || v != len(ms) {
 		t.Fatalf("version %d, %v", v, err)
+	}
+	if s.Backend() != b.Name {
+		t.Fatalf("backend %q", s.Backend())
 	}
 	if err := s.SetMeta(ctx, "cmdhash", "abc"); err != nil {
 		t.Fatal(err)
 	}
 	s.Close()
-	// Reopening an existing file applies nothing twice and keeps the data.
-	s2 := open(t, path, nil)
-	if v, _ := s2.SchemaVersion(ctx); v != latest {
+	// Reopening an existing database applies nothing twice and keeps the data.
+	s2 := open(t, loc, nil)
+	if v, _ := s2.SchemaVersion(ctx); v != len(ms) {
 		t.Fatalf("version after reopen %d", v)
 	}
 	if got, err := s2.Meta(ctx, "cmdhash"); err != nil || got != "abc" {
 		t.Fatalf("meta after reopen %q %v", got, err)
+	}
+	if b.Name != "sqlite" {
+		return
 	}
 	var mode string
 	s2.w.QueryRow(`PRAGMA journal_mode`).Scan(&mode)
@@ -62,23 +77,27 @@ func TestOpenCreatesDirAndMigrates(t *testing.T) {
 	}
 }
 
-func TestSchemaTooNew(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "tank.db")
-	s := open(t, path, nil)
+func TestSchemaTooNew(t *testing.T) { storetest.Run(t, testSchemaTooNew) }
+
+func testSchemaTooNew(t *testing.T, b storetest.Backend) {
+	loc := b.New(t)
+	s := open(t, loc, nil)
 	if _, err := s.w.Exec(`INSERT INTO schema_version(version, applied_at) VALUES(99, 0)`); err != nil {
 		t.Fatal(err)
 	}
 	s.Close()
-	_, err := Open(context.Background(), path)
+	_, err := Open(context.Background(), loc)
 	if !errors.Is(err, ErrSchemaTooNew) {
 		t.Fatalf("got %v, want ErrSchemaTooNew", err)
 	}
 	t.Log(err)
 }
 
-func TestMetaAndPlayers(t *testing.T) {
+func TestMetaAndPlayers(t *testing.T) { storetest.Run(t, testMetaAndPlayers) }
+
+func testMetaAndPlayers(t *testing.T, b storetest.Backend) {
 	ctx := context.Background()
-	s := open(t, filepath.Join(t.TempDir(), "t.db"), nil)
+	s := open(t, b.New(t), nil)
 	if _, err := s.Meta(ctx, "nope"); !errors.Is(err, ErrNotFound) {
 		t.Fatalf("missing meta: %v", err)
 	}
@@ -106,10 +125,12 @@ func TestMetaAndPlayers(t *testing.T) {
 	}
 }
 
-func TestGameLifecycle(t *testing.T) {
+func TestGameLifecycle(t *testing.T) { storetest.Run(t, testGameLifecycle) }
+
+func testGameLifecycle(t *testing.T, b storetest.Backend) {
 	ctx := context.Background()
 	fc := clock.NewFake(t0)
-	s := open(t, filepath.Join(t.TempDir(), "t.db"), fc)
+	s := open(t, b.New(t), fc)
 	g, err := s.CreateGame(ctx, newGame("c1", "alice", "bob"))
 	if err != nil {
 		t.Fatal(err)
@@ -240,9 +261,11 @@ func TestGameLifecycle(t *testing.T) {
 	}
 }
 
-func TestChallenges(t *testing.T) {
+func TestChallenges(t *testing.T) { storetest.Run(t, testChallenges) }
+
+func testChallenges(t *testing.T, b storetest.Backend) {
 	ctx := context.Background()
-	s := open(t, filepath.Join(t.TempDir(), "t.db"), nil)
+	s := open(t, b.New(t), nil)
 	c, err := s.CreateChallenge(ctx, Challenge{Challenger: "a", Challenged: "b", Kind: "gungi", Clock: "3d", Guild: "g", Channel: "c", Expires: t0.Add(time.Hour)})
 	if err != nil || c.Status != ChallengePending || !c.Expires.Equal(t0.Add(time.Hour)) {
 		t.Fatalf("create %+v %v", c, err)
@@ -301,10 +324,12 @@ func TestChallenges(t *testing.T) {
 	}
 }
 
-func TestEvents(t *testing.T) {
+func TestEvents(t *testing.T) { storetest.Run(t, testEvents) }
+
+func testEvents(t *testing.T, b storetest.Backend) {
 	ctx := context.Background()
 	fc := clock.NewFake(t0)
-	s := open(t, filepath.Join(t.TempDir(), "t.db"), fc)
+	s := open(t, b.New(t), fc)
 	for i, d := range []time.Duration{3, 1, 2, 10} {
 		if _, err := s.Schedule(ctx, Event{Kind: "flag", Ref: int64(i), Ply: i, Due: t0.Add(d * time.Minute), Payload: "p"}); err != nil {
 			t.Fatal(err)
@@ -351,6 +376,18 @@ func TestEvents(t *testing.T) {
 	}
 	if err := s.CancelEvents(ctx, 3); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestBackupAndCheckPostgres: SQLite's file backup and integrity check say
+// what to use instead on PostgreSQL.
+func TestBackupAndCheckPostgres(t *testing.T) {
+	s := open(t, storetest.Postgres(t), nil)
+	if err := s.Backup(context.Background(), filepath.Join(t.TempDir(), "x.db")); !errors.Is(err, ErrNotSupported) || !strings.Contains(err.Error(), "pg_dump") {
+		t.Fatalf("backup on PostgreSQL: %v", err)
+	}
+	if _, err := s.Check(context.Background()); !errors.Is(err, ErrNotSupported) || !strings.Contains(err.Error(), "pg_amcheck") {
+		t.Fatalf("check on PostgreSQL: %v", err)
 	}
 }
 

@@ -15,6 +15,8 @@ import (
 	"time"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/tankbot/tankbot/store"
 )
 
 // config is everything `tankbot run` reads from config.yaml and the
@@ -23,7 +25,7 @@ type config struct {
 	Token             string            `yaml:"token"`
 	AppID             string            `yaml:"application_id"`
 	GuildID           string            `yaml:"guild_id"`
-	Database          string            `yaml:"database"`
+	Database          string            `yaml:"database"` // SQLite file, or postgres:// URL (log it with store.RedactDSN)
 	DefaultClocks     map[string]string `yaml:"default_clocks"`
 	ChallengeExpiry   duration          `yaml:"challenge_expiry"`
 	SchedulerInterval duration          `yaml:"scheduler_interval"`
@@ -265,6 +267,12 @@ func (c config) validate() error {
 	}
 	if c.Listen == "" {
 		return errors.New("listen: must not be empty (e.g. :8080)")
+	}
+	if store.IsPostgres(c.Database) {
+		// Never echo the DSN itself: it may hold the password.
+		if _, err := url.Parse(c.Database); err != nil {
+			return errors.New("database: not a valid postgres:// URL (special characters in the password must be percent-encoded)")
+		}
 	}
 	for _, id := range []struct{ name, v string }{{"application_id", c.AppID}, {"guild_id", c.GuildID}} {
 		if id.v != "" {

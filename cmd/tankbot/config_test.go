@@ -110,3 +110,17 @@ func FuzzParseConfig(f *testing.F) {
 		}
 	})
 }
+
+func TestDatabaseDSN(t *testing.T) {
+	dsn := "postgres://bot:hunter2@db.internal:5432/tankbot?sslmode=require"
+	c, err := loadConfig(filepath.Join(t.TempDir(), "none.yaml"), false, envOf(map[string]string{"TANKBOT_DB": dsn}))
+	if err != nil || c.Database != dsn {
+		t.Fatalf("TANKBOT_DB=postgres://…: %q %v", c.Database, err)
+	}
+	path := filepath.Join(t.TempDir(), "c.yaml")
+	os.WriteFile(path, []byte("database: \"postgres://bot:hunter2%zz@db/tankbot\"\n"), 0o600)
+	_, err = loadConfig(path, true, noEnv)
+	if err == nil || strings.Contains(err.Error(), "hunter2") || !strings.Contains(err.Error(), "postgres:// URL") {
+		t.Fatalf("bad DSN: %v", err)
+	}
+}

@@ -173,7 +173,7 @@ func serveGateway(ctx context.Context, cfg config, log *slog.Logger, client *htt
 		_ = in.a.Close(context.Background())
 		return err
 	}
-	log.Info("tankbot running", "database", cfg.Database, "guild", cfg.GuildID, "shard", cfg.ShardID, "shards", int(cfg.ShardCount))
+	log.Info("tankbot running", "database", store.RedactDSN(cfg.Database), "guild", cfg.GuildID, "shard", cfg.ShardID, "shards", int(cfg.ShardCount))
 	stopSched := in.scheduler(time.Duration(cfg.SchedulerInterval))
 
 	<-ctx.Done()

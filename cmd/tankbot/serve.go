@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/tankbot/tankbot/bot/discord"
+	"github.com/tankbot/tankbot/store"
 )
 
 func init() {
@@ -87,7 +88,7 @@ func serveHTTP(ctx context.Context, cfg config, log *slog.Logger, ln net.Listene
 	stopSched := in.scheduler(time.Duration(cfg.SchedulerInterval))
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()
-	log.Info("tankbot serving interactions", "listen", ln.Addr().String(), "database", cfg.Database)
+	log.Info("tankbot serving interactions", "listen", ln.Addr().String(), "database", store.RedactDSN(cfg.Database))
 
 	select {
 	case <-ctx.Done():
