@@ -19,11 +19,11 @@ const (
 // Game is one game's row. Positions are the engine's encoded positions; the
 // store never looks inside them.
 type Game struct {
-	ID         int64
-	Rev        int64 // bumped by every write; UpdateGame compares it
+	ID  int64
+	Rev int64 // bumped by every write; UpdateGame compares it
 	// Seq is advanced by every move and every takeback and never goes
 	// back: a component drawn at one Seq can never match a later position.
-	Seq int64
+	Seq        int64
 	Kind       string
 	Variant    string
 	Guild      string

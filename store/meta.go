@@ -17,8 +17,8 @@ type Player struct {
 	// SeenLocale is the last Discord locale seen from the user (for
 	// messages written to them outside an interaction).
 	SeenLocale string
-	Flip   bool     // prefers the board seen from the other side
-	Rating *float64 // nil until ratings exist
+	Flip       bool     // prefers the board seen from the other side
+	Rating     *float64 // nil until ratings exist
 }
 
 // Player reads one player; ErrNotFound when never saved.
