@@ -102,7 +102,7 @@ type Message struct {
 	// resend of a message it already took.
 	Nonce   string
 	Payload string // opaque to the store
-	// Due is when to try first (zero: at once).
+	// Due is when to try first (zero: at once, whatever the claimer's clock).
 	Due      time.Time
 	Attempts int // claims so far, this one included
 }
@@ -121,14 +121,9 @@ func newNonce() string {
 }
 
 func (s *Store) enqueue(ctx context.Context, tx *sql.Tx, m Message) (int64, error) {
-	now := s.now()
-	due := m.Due
-	if due.IsZero() {
-		due = now
-	}
 	var id int64
 	err := tx.QueryRowContext(ctx, `INSERT INTO outbox(channel, nonce, payload, due_at, created_at) VALUES(?,?,?,?,?) RETURNING id`,
-		m.Channel, newNonce(), m.Payload, due.UnixNano(), now.UnixNano()).Scan(&id)
+		m.Channel, newNonce(), m.Payload, nanos(m.Due), s.now().UnixNano()).Scan(&id)
 	return id, err
 }
 
@@ -147,15 +142,19 @@ func (s *Store) Enqueue(ctx context.Context, m Message) (int64, error) {
 }
 
 // ClaimOutbox leases up to limit pending messages due at now, oldest first,
-// until now+lease. A deliverer that dies lets the lease run out and the
+// until now+lease. A message waits while an earlier one of its channel is
+// still pending and not due (backing off) or held by another claim, so a
+// channel's messages arrive in the order they were queued. A deliverer that dies lets the lease run out and the
 // message is claimed again (with the same nonce).
 func (s *Store) ClaimOutbox(ctx context.Context, now time.Time, lease time.Duration, limit int) ([]Message, error) {
 	var out []Message
 	err := s.tx(ctx, func(tx *sql.Tx) error {
 		rows, err := tx.QueryContext(ctx, `UPDATE outbox SET attempts=attempts+1, claimed_until=?
-			WHERE id IN (SELECT id FROM outbox WHERE state=? AND due_at<=? AND claimed_until<=? ORDER BY due_at, id LIMIT ?)
+			WHERE id IN (SELECT id FROM outbox o WHERE state=? AND due_at<=? AND claimed_until<=?
+				AND NOT EXISTS (SELECT 1 FROM outbox e WHERE e.channel=o.channel AND e.state=? AND e.id<o.id AND (e.due_at>? OR e.claimed_until>?))
+				ORDER BY due_at, id LIMIT ?)
 			RETURNING id, channel, nonce, payload, due_at, attempts`,
-			now.Add(lease).UnixNano(), OutboxPending, now.UnixNano(), now.UnixNano(), limit)
+			now.Add(lease).UnixNano(), OutboxPending, now.UnixNano(), now.UnixNano(), OutboxPending, now.UnixNano(), now.UnixNano(), limit)
 		if err != nil {
 			return err
 		}

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 	"slices"
 	"time"
@@ -79,13 +80,20 @@ func sortByDue[T any](xs []T, key func(T) (time.Time, int64)) {
 	})
 }
 
-// Complete marks a claimed event done.
-func (s *Store) Complete(ctx context.Context, id int64) error {
+// Complete marks a claimed event done, writing its effects (Ref 0: the
+// event's ref; at most one Effects) in the same transaction: a reminder and
+// its message are one write, so a crash never sends it twice.
+func (s *Store) Complete(ctx context.Context, id int64, eff ...Effects) error {
 	return s.tx(ctx, func(tx *sql.Tx) error {
-		if _, err := tx.ExecContext(ctx, `UPDATE events SET done=1, done_at=? WHERE id=?`, s.now().UnixNano(), id); err != nil {
+		var ref int64
+		err := tx.QueryRowContext(ctx, `UPDATE events SET done=1, done_at=? WHERE id=? AND done=0 RETURNING ref`, s.now().UnixNano(), id).Scan(&ref)
+		if errors.Is(err, sql.ErrNoRows) {
+			return nil // completed already (a lease ran out and another claimer finished it)
+		}
+		if err != nil {
 			return fmt.Errorf("complete event %d: %w", id, err)
 		}
-		return nil
+		return s.apply(ctx, tx, ref, one(eff))
 	})
 }
 

@@ -36,6 +36,7 @@ CREATE TABLE outbox (
 );
 CREATE INDEX outbox_due ON outbox(due_at) WHERE state = 'pending';
 CREATE INDEX outbox_done ON outbox(done_at) WHERE state <> 'pending';
+CREATE INDEX outbox_channel ON outbox(channel, id) WHERE state = 'pending';
 
 -- Completed events are purged after a retention period.
 ALTER TABLE events ADD COLUMN done_at INTEGER NOT NULL DEFAULT 0;
