@@ -24,8 +24,6 @@ type Config struct {
 	ChallengeExpiry time.Duration
 	// DefaultLocale is used when neither /settings nor the command has one.
 	DefaultLocale string
-	// PNGDir, when set (the console), is where board images are also written.
-	PNGDir string
 	// DefaultClocks maps a variant ("basic16") or a game ("camelot") to its
 	// default clock preset; unset entries use the rulebook's defaults.
 	DefaultClocks map[string]string

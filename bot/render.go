@@ -2,8 +2,6 @@ package bot
 
 import (
 	"context"
-	"os"
-	"path/filepath"
 	"strconv"
 
 	"github.com/tankbot/tankbot/bot/i18n"
@@ -51,12 +49,6 @@ func (b *Bot) boardReply(ctx context.Context, r *req, g *gameRec, pos engine.Pos
 		name := "board-" + id + "-" + strconv.Itoa(g.Ply) + ".png"
 		reply.Files = []File{{Name: name, ContentType: "image/png", Data: png}}
 		e.Image = name
-		if b.cfg.PNGDir != "" {
-			path := filepath.Join(b.cfg.PNGDir, name)
-			if err := os.WriteFile(path, png, 0o644); err != nil {
-				b.log.Warn("write png", "path", path, "err", err)
-			}
-		}
 	}
 	if g.Status == gmActive {
 		reply.Components = b.gameButtons(r, g, pos)
