@@ -264,3 +264,39 @@ func TestOutboxGivesUp(t *testing.T) {
 		t.Fatalf("outbox states %v", states)
 	}
 }
+
+// Threefold repetition through the bot, counted from the stored keys
+// (Camelot: knights shuffling back to the start twice), and a takeback
+// takes the count back with the move.
+func TestRepetitionFromStoredKeys(t *testing.T) {
+	h := newHarness(t, Config{})
+	id := h.startGame("game=camelot", "clock=untimed")
+	shuffle := []string{"C6-C5", "C11-C12", "C5-C6", "C12-C11"}
+	play := func(who User, mv string) {
+		t.Helper()
+		mustNotRefuse(t, h.slash(who, "move", "move="+mv))
+	}
+	for round := range 2 {
+		for i, mv := range shuffle {
+			if round == 1 && i == 3 {
+				break
+			}
+			play([]User{alice, bob}[i%2], mv)
+		}
+	}
+	if g := h.game(id); g.Status != gmActive {
+		t.Fatalf("over before the third occurrence: %s", g.Reason)
+	}
+	// Take the last move back and play it again: the count is the same.
+	rs := h.slash(alice, "takeback")
+	mustNotRefuse(t, rs)
+	mustNotRefuse(t, h.click(bob, findID(t, rs, "tbyes")))
+	play(alice, "C5-C6")
+	if g := h.game(id); g.Status != gmActive {
+		t.Fatalf("the takeback left a count behind: %s", g.Reason)
+	}
+	play(bob, "C12-C11")
+	if g := h.game(id); g.Status != gmFinished || g.Reason != "repetition" {
+		t.Fatalf("third occurrence: %s %s", g.Status, g.Reason)
+	}
+}
