@@ -54,17 +54,10 @@ func (b *Bot) Tick(ctx context.Context) error {
 		return errors.Join(append(errs, wrap("claim due events", err))...)
 	}
 	// One worker per ref, so a game's flag and reminder never race.
-	var order []int64
-	byRef := map[int64][]event{}
-	for _, e := range evs {
-		if _, ok := byRef[e.Ref]; !ok {
-			order = append(order, e.Ref)
-		}
-		byRef[e.Ref] = append(byRef[e.Ref], e)
-	}
+	groups := groupBy(evs, func(e event) int64 { return e.Ref })
 	var mu sync.Mutex
-	b.parallel(len(order), func(i int) {
-		for _, e := range byRef[order[i]] {
+	b.parallel(len(groups), func(i int) {
+		for _, e := range groups[i] {
 			if err := b.runEvent(ctx, e); err != nil {
 				mu.Lock()
 				errs = append(errs, err)
@@ -97,6 +90,24 @@ func (b *Bot) parallel(n int, fn func(int)) {
 		}()
 	}
 	wg.Wait()
+}
+
+// groupBy splits xs by key, keeping the order of first appearance and,
+// within a group, the order of xs.
+func groupBy[T any, K comparable](xs []T, key func(T) K) [][]T {
+	var out [][]T
+	at := map[K]int{}
+	for _, x := range xs {
+		k := key(x)
+		i, ok := at[k]
+		if !ok {
+			i = len(out)
+			at[k] = i
+			out = append(out, nil)
+		}
+		out[i] = append(out[i], x)
+	}
+	return out
 }
 
 // safely runs fn, turning a panic into an error (with the stack logged).
@@ -271,18 +282,11 @@ func (b *Bot) deliver(ctx context.Context) error {
 	// A channel's posts go in order (a reminder before the flag-fall it
 	// warned of); channels run in parallel. After a failure the rest of
 	// that channel waits for the next pass.
-	var order []string
-	byChannel := map[string][]outMsg{}
-	for _, m := range msgs {
-		if _, ok := byChannel[m.Channel]; !ok {
-			order = append(order, m.Channel)
-		}
-		byChannel[m.Channel] = append(byChannel[m.Channel], m)
-	}
+	groups := groupBy(msgs, func(m outMsg) string { return m.Channel })
 	var mu sync.Mutex
 	var errs []error
-	b.parallel(len(order), func(i int) {
-		ms := byChannel[order[i]]
+	b.parallel(len(groups), func(i int) {
+		ms := groups[i]
 		for j, m := range ms {
 			err := b.safely("post "+strconv.FormatInt(m.ID, 10), func() error { return b.deliverOne(ctx, m) })
 			if err == nil {

@@ -32,10 +32,6 @@ type EventFilter struct {
 	Kinds []string
 }
 
-func (e Effects) empty() bool {
-	return len(e.Cancel) == 0 && len(e.Schedule) == 0 && len(e.Outbox) == 0
-}
-
 // one merges the optional trailing effects argument of the challenge calls.
 func one(effs []Effects) Effects {
 	var out Effects

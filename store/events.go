@@ -48,17 +48,8 @@ func (s *Store) ClaimDue(ctx context.Context, now time.Time, lease time.Duration
 		if err != nil {
 			return err
 		}
-		defer rows.Close()
-		for rows.Next() {
-			var e Event
-			var due int64
-			if err := rows.Scan(&e.ID, &e.Kind, &e.Ref, &e.Ply, &due, &e.Payload, &e.Attempts); err != nil {
-				return err
-			}
-			e.Due = fromNanos(due)
-			out = append(out, e)
-		}
-		return rows.Err()
+		out, err = scanEvents(rows)
+		return err
 	})
 	if err != nil {
 		return nil, fmt.Errorf("claim due events: %w", err)
@@ -116,13 +107,23 @@ func (s *Store) PendingEvents(ctx context.Context, ref int64, kind string) ([]Ev
 	if err != nil {
 		return nil, fmt.Errorf("events of %d: %w", ref, err)
 	}
+	out, err := scanEvents(rows)
+	if err != nil {
+		return nil, fmt.Errorf("events of %d: %w", ref, err)
+	}
+	return out, nil
+}
+
+// scanEvents reads rows of id, kind, ref, ply, due_at, payload, attempts
+// and closes them.
+func scanEvents(rows *sql.Rows) ([]Event, error) {
 	defer rows.Close()
 	var out []Event
 	for rows.Next() {
 		var e Event
 		var due int64
 		if err := rows.Scan(&e.ID, &e.Kind, &e.Ref, &e.Ply, &due, &e.Payload, &e.Attempts); err != nil {
-			return nil, fmt.Errorf("events of %d: %w", ref, err)
+			return nil, err
 		}
 		e.Due = fromNanos(due)
 		out = append(out, e)
