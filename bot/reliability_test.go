@@ -2,10 +2,14 @@ package bot
 
 import (
 	"context"
+	"runtime"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/tankbot/tankbot/store"
 )
 
 // confirmFor walks the picker from a board's "pick" button by first choices
@@ -298,5 +302,70 @@ func TestRepetitionFromStoredKeys(t *testing.T) {
 	play(bob, "C12-C11")
 	if g := h.game(id); g.Status != gmFinished || g.Reason != "repetition" {
 		t.Fatalf("third occurrence: %s %s", g.Status, g.Reason)
+	}
+}
+
+// gateNotifier holds every post until released, counting how many are in
+// flight at once.
+type gateNotifier struct {
+	entered chan string
+	release chan struct{}
+	in, max atomic.Int32
+}
+
+func (n *gateNotifier) Post(_ context.Context, ch string, _ Reply) (string, error) {
+	v := n.in.Add(1)
+	for {
+		m := n.max.Load()
+		if v <= m || n.max.CompareAndSwap(m, v) {
+			break
+		}
+	}
+	n.entered <- ch
+	<-n.release
+	n.in.Add(-1)
+	return "m-" + ch, nil
+}
+
+func (n *gateNotifier) CreateThread(context.Context, string, string, string) (string, error) {
+	return "", ErrNoThreads
+}
+
+// Posts to different channels go out in parallel, never more than
+// Config.Workers at once.
+func TestDeliveryIsBoundedParallel(t *testing.T) {
+	h := newHarness(t, Config{})
+	n := &gateNotifier{entered: make(chan string, 16), release: make(chan struct{})}
+	b := newBot(Config{Workers: 2}, h.b.st, h.clk, n, nil)
+	st := h.b.st.(*storeRepo).st
+	for i := range 6 {
+		if _, err := st.Enqueue(h.ctx, store.Message{Channel: "c" + strconv.Itoa(i), Payload: `{"Content":"hi"}`}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	done := make(chan error)
+	go func() { done <- b.deliver(h.ctx) }()
+	<-n.entered
+	<-n.entered // two in flight: both workers busy
+	for range 1000 {
+		runtime.Gosched()
+	}
+	select {
+	case ch := <-n.entered:
+		t.Fatalf("a third post (%s) started with 2 workers", ch)
+	default:
+	}
+	close(n.release)
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	if m := n.max.Load(); m != 2 {
+		t.Fatalf("max in flight %d, want 2", m)
+	}
+	out, _ := st.Outbox(h.ctx)
+	for _, m := range out {
+		if m.State != "sent" || m.MessageID != "m-"+m.Channel {
+			t.Errorf("post %d: %s %q", m.ID, m.State, m.MessageID)
+		}
 	}
 }
