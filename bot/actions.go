@@ -36,7 +36,7 @@ func (b *Bot) gameAction(ctx context.Context, r *req, id customID) ([]Reply, err
 	if g.Status != gmActive {
 		return nil, refuse("refuse.finished", strconv.FormatInt(g.ID, 10))
 	}
-	if id.ply != g.Ply {
+	if id.seq != g.Seq {
 		return nil, refuse("refuse.stale")
 	}
 	switch id.action {
@@ -47,7 +47,7 @@ func (b *Bot) gameAction(ctx context.Context, r *req, id customID) ([]Reply, err
 		if len(r.Values) > 0 {
 			text = r.Values[0]
 		}
-		return b.play(ctx, r, g, id.ply, text)
+		return b.play(ctx, r, g, id.seq, text)
 	case "type":
 		if _, _, err := b.mustMove(r, g); err != nil {
 			return nil, err
@@ -56,10 +56,10 @@ func (b *Bot) gameAction(ctx context.Context, r *req, id customID) ([]Reply, err
 			if len(r.Values) == 0 {
 				return nil, refuse("refuse.nomove")
 			}
-			return b.play(ctx, r, g, id.ply, r.Values[0])
+			return b.play(ctx, r, g, id.seq, r.Values[0])
 		}
 		return []Reply{{Modal: &Modal{
-			CustomID: gameID(g.ID, g.Ply, "type"),
+			CustomID: gameID(g.ID, g.Seq, "type"),
 			Title:    r.t("modal.title"),
 			Inputs:   []Input{{CustomID: "move", Label: r.t("modal.label"), Placeholder: MoveExample(g.Game), Required: true}},
 		}}}, nil

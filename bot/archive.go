@@ -3,8 +3,6 @@ package bot
 import (
 	"context"
 	"errors"
-	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 
@@ -78,7 +76,7 @@ func (b *Bot) gameRecord(ctx context.Context, g *gameRec) (*recfile.Record, erro
 // gameFiles are the record file and, for a finished game, the animated
 // replay, named by the game's server number: "game-12.txt", "game-12.gif".
 // The game-over message attaches them; /history attaches them on request.
-// With Config.PNGDir set (the console) the replay is also written there.
+// The console writes attached images (PNG and GIF) beside its boards.
 func (b *Bot) gameFiles(ctx context.Context, g *gameRec, flip bool) ([]File, error) {
 	rec, err := b.gameRecord(ctx, g)
 	if err != nil {
@@ -100,13 +98,6 @@ func (b *Bot) gameFiles(ctx context.Context, g *gameRec, flip bool) ([]File, err
 	anim, err := imaging.RenderReplay(ps, ms, imaging.ReplayOptions{Flip: flip})
 	if err != nil {
 		return nil, wrap("replay", err)
-	}
-	if b.cfg.PNGDir != "" {
-		// The console shows the replay's path beside its board images.
-		path := filepath.Join(b.cfg.PNGDir, base+".gif")
-		if err := os.WriteFile(path, anim, 0o644); err != nil {
-			b.log.Warn("write replay", "path", path, "err", err)
-		}
 	}
 	return append(files, File{Name: base + ".gif", ContentType: "image/gif", Data: anim}), nil
 }

@@ -10,6 +10,8 @@ import (
 	"log/slog"
 	"runtime/debug"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/tankbot/tankbot/bot/i18n"
@@ -22,13 +24,21 @@ type Config struct {
 	ChallengeExpiry time.Duration
 	// DefaultLocale is used when neither /settings nor the command has one.
 	DefaultLocale string
-	// PNGDir, when set (the console), is where board images are also written.
-	PNGDir string
 	// DefaultClocks maps a variant ("basic16") or a game ("camelot") to its
 	// default clock preset; unset entries use the rulebook's defaults.
 	DefaultClocks map[string]string
 	// ThreadPerGame is the default of /challenge's thread option.
 	ThreadPerGame bool
+	// Workers bounds the events and posts the scheduler handles at once
+	// (default 4).
+	Workers int
+	// Retention is how long completed events and delivered posts are kept
+	// (default 7 days).
+	Retention time.Duration
+	// DowntimeGrace is the gap between heartbeats above which the bot
+	// counts itself as having been down and extends the running clocks
+	// (default 30 s).
+	DowntimeGrace time.Duration
 }
 
 // Bot is the handler core. It is safe for concurrent use.
@@ -38,6 +48,13 @@ type Bot struct {
 	clk Clock
 	n   Notifier
 	log *slog.Logger
+
+	// seen caches the Discord locale last stored per user, so an
+	// interaction writes only when it changes.
+	seen sync.Map
+	// lastMaintain is when the scheduler last reconciled and purged
+	// (Unix nanoseconds).
+	lastMaintain atomic.Int64
 }
 
 // New builds the bot on a Storage (see OpenSQLite), the time source, the
@@ -55,6 +72,15 @@ func newBot(cfg Config, st repo, clk Clock, n Notifier, log *slog.Logger) *Bot {
 	}
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
+	}
+	if cfg.Workers <= 0 {
+		cfg.Workers = defaultWorkers
+	}
+	if cfg.Retention <= 0 {
+		cfg.Retention = defaultRetention
+	}
+	if cfg.DowntimeGrace <= 0 {
+		cfg.DowntimeGrace = defaultDowntimeGrace
 	}
 	return &Bot{cfg: cfg, st: st, clk: clk, n: n, log: log}
 }
@@ -147,18 +173,49 @@ var extraCommands = map[string]func(*Bot, context.Context, *req) ([]Reply, error
 // of their own ("lb:..."), registered by the files that implement them.
 var extraComponents = map[string]func(*Bot, context.Context, *req) ([]Reply, error){}
 
-// locale picks the caller's language: /settings, then the Discord locale,
-// then the configured default.
+// locale picks the caller's language: /settings, then the Discord locale
+// of the command, then the Discord locale last seen from them (for messages
+// written outside an interaction), then the configured default. A Discord
+// locale that differs from the stored one is saved.
 func (b *Bot) locale(ctx context.Context, c Command) string {
+	var s userSettings
 	if c.User.ID != "" && b.st != nil {
-		if s, err := b.st.settings(ctx, c.User.ID); err == nil && s.Locale != "" {
+		var err error
+		if s, err = b.st.settings(ctx, c.User.ID); err != nil {
+			b.log.Warn("read settings", "user", c.User.ID, "err", err)
+		}
+		b.rememberLocale(ctx, c.User.ID, i18n.Normalize(c.Locale), s.Seen)
+		if s.Locale != "" {
 			return s.Locale
 		}
 	}
 	if l := i18n.Normalize(c.Locale); l != "" {
 		return l
 	}
+	if s.Seen != "" {
+		return s.Seen
+	}
 	return b.cfg.DefaultLocale
+}
+
+// rememberLocale stores loc as the user's last seen Discord locale when it
+// differs from what is stored (stored: the value just read, or the cache).
+func (b *Bot) rememberLocale(ctx context.Context, user, loc, stored string) {
+	if loc == "" {
+		return
+	}
+	if v, ok := b.seen.Load(user); ok {
+		stored = v.(string)
+	}
+	if loc == stored {
+		b.seen.Store(user, loc)
+		return
+	}
+	if err := b.st.setSeenLocale(ctx, user, loc); err != nil {
+		b.log.Warn("remember locale", "user", user, "err", err)
+		return
+	}
+	b.seen.Store(user, loc)
 }
 
 // RunScheduler calls Tick every interval until ctx ends. Events that fell due
@@ -166,6 +223,9 @@ func (b *Bot) locale(ctx context.Context, c Command) string {
 func (b *Bot) RunScheduler(ctx context.Context, every time.Duration) error {
 	if every <= 0 {
 		every = time.Second
+	}
+	if err := b.Recover(ctx); err != nil && ctx.Err() == nil {
+		b.log.Error("scheduler recovery", "err", err)
 	}
 	t := time.NewTicker(every)
 	defer t.Stop()

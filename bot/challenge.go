@@ -79,7 +79,7 @@ func (b *Bot) challenge(ctx context.Context, r *req) ([]Reply, error) {
 }
 
 func (b *Bot) postChallenge(ctx context.Context, r *req, c *challengeRec, tc clock.Settings) ([]Reply, error) {
-	id, err := b.st.createChallenge(ctx, c)
+	id, err := b.st.createChallenge(ctx, c, effects{schedule: []event{{Kind: evExpire, Due: c.Expires}}})
 	if errors.Is(err, errDuplicate) {
 		return nil, refuse("refuse.duplicate", c.Opponent.Name)
 	}
@@ -87,9 +87,6 @@ func (b *Bot) postChallenge(ctx context.Context, r *req, c *challengeRec, tc clo
 		return nil, wrap("create challenge", err)
 	}
 	c.ID = id
-	if err := b.st.schedule(ctx, event{Kind: evExpire, Ref: id, Due: c.Expires}); err != nil {
-		return nil, wrap("schedule expiry", err)
-	}
 	var text string
 	what := variantLabel(c)
 	if c.Opponent.ID == "" {
@@ -269,14 +266,13 @@ func (b *Bot) challengeAction(ctx context.Context, r *req, id int64, action stri
 }
 
 func (b *Bot) closeChallenge(ctx context.Context, r *req, c *challengeRec, status, text string) ([]Reply, error) {
-	ok, err := b.st.setChallengeStatus(ctx, c.ID, status)
+	ok, err := b.st.setChallengeStatus(ctx, c.ID, status, effects{cancel: []cancelSpec{{kinds: []string{evExpire}}}})
 	if err != nil {
 		return nil, wrap("close challenge", err)
 	}
 	if !ok {
 		return nil, refuse("refuse.chaltaken")
 	}
-	_ = b.st.cancelEvents(ctx, c.ID, evExpire)
 	return []Reply{{Update: r.Kind == KindComponent, Content: text}}, nil
 }
 
@@ -326,7 +322,9 @@ func (b *Bot) startGame(ctx context.Context, r *req, c *challengeRec, taker User
 	if g.ChannelID != c.ChannelID {
 		g.Parent = c.ChannelID
 	}
-	g, err = b.st.acceptChallenge(ctx, c.ID, g)
+	eff := turnEffects(g, tc)
+	eff.cancel = []cancelSpec{{ref: c.ID, kinds: []string{evExpire}}}
+	g, err = b.st.acceptChallenge(ctx, c.ID, g, eff)
 	switch {
 	case errors.Is(err, errTaken):
 		return nil, refuse("refuse.chaltaken")
@@ -335,11 +333,7 @@ func (b *Bot) startGame(ctx context.Context, r *req, c *challengeRec, taker User
 	case err != nil:
 		return nil, wrap("accept challenge", err)
 	}
-	_ = b.st.cancelEvents(ctx, c.ID, evExpire)
 	id := g.ID
-	if err := b.scheduleClock(ctx, g, tc); err != nil {
-		return nil, err
-	}
 	head := r.t("game.started", strconv.FormatInt(id, 10), white.Name, black.Name, c.Game+" "+variantLabel(c), describeClock(r.loc, tc))
 	board, err := b.boardReply(ctx, r, g, start, nil, head, false)
 	if err != nil {

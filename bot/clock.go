@@ -93,3 +93,41 @@ func fmtDuration(d time.Duration) string {
 }
 
 func discordTime(t time.Time) string { return "<t:" + strconv.FormatInt(t.Unix(), 10) + ":R>" }
+
+// clockEvents are the flag-fall and reminders of the side to move (none when
+// untimed). They carry the ply: those of an earlier turn are dropped when
+// claimed, and every change of turn cancels them and writes new ones in its
+// own transaction (see effects).
+func clockEvents(g *gameRec, tc clock.Settings) []event {
+	d := g.deadline(tc)
+	if d.IsZero() {
+		return nil
+	}
+	evs := []event{{Kind: evFlag, Ref: g.ID, Ply: g.Ply, Due: d}}
+	if tc.Kind == clock.Correspondence {
+		for _, before := range []time.Duration{24 * time.Hour, time.Hour} {
+			if tc.PerMove > before {
+				evs = append(evs, event{Kind: evRemind, Ref: g.ID, Ply: g.Ply, Due: d.Add(-before)})
+			}
+		}
+	} else if low := tc.Initial / 10; g.ClockState.Left[g.ClockState.ToMove] > low {
+		evs = append(evs, event{Kind: evRemind, Ref: g.ID, Ply: g.Ply, Due: d.Add(-low)})
+	}
+	return evs
+}
+
+// turnEffects drop the clock events of the turn that ended and schedule
+// those of the new one (none when the game is over).
+func turnEffects(g *gameRec, tc clock.Settings) effects {
+	e := effects{cancel: []cancelSpec{{kinds: []string{evFlag, evRemind}}}}
+	if g.Status == gmActive {
+		e.schedule = clockEvents(g, tc)
+	}
+	return e
+}
+
+// clockOf is g's time control (untimed when unreadable).
+func clockOf(g *gameRec) clock.Settings {
+	tc, _ := parseClock(g.Clock)
+	return tc
+}

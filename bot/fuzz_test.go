@@ -13,7 +13,7 @@ func FuzzCustomID(f *testing.F) {
 		if !ok {
 			return
 		}
-		if id.id <= 0 || id.ply < 0 || (id.kind != 'g' && id.kind != 'c') {
+		if id.id <= 0 || id.seq < 0 || (id.kind != 'g' && id.kind != 'c') {
 			t.Fatalf("%q parsed to %+v", s, id)
 		}
 		// Round trip: formatting what was parsed parses back the same.
@@ -21,7 +21,7 @@ func FuzzCustomID(f *testing.F) {
 		if id.kind == 'c' {
 			again = challengeCustomID(id.id, id.action)
 		} else {
-			again = gameID(id.id, id.ply, id.action, id.arg)
+			again = gameID(id.id, id.seq, id.action, id.arg)
 		}
 		if id2, ok := parseCustomID(again); ok && id2 != id && id.arg != "" {
 			t.Fatalf("%q -> %+v -> %q -> %+v", s, id, again, id2)

@@ -106,17 +106,18 @@ func (b *Bot) moveCommand(ctx context.Context, r *req) ([]Reply, error) {
 	if err != nil {
 		return nil, err
 	}
-	return b.play(ctx, r, g, g.Ply, text)
+	return b.play(ctx, r, g, g.Seq, text)
 }
 
 // play is the path of one move: checks, engine, compare-and-set save,
-// clocks, events, board and ping.
-func (b *Bot) play(ctx context.Context, r *req, g *gameRec, ply int, text string) ([]Reply, error) {
+// clocks, events, board and ping. seq is the game sequence the move was
+// chosen at (a component's pin); a game that moved on refuses it.
+func (b *Bot) play(ctx context.Context, r *req, g *gameRec, seq int, text string) ([]Reply, error) {
 	side, pos, err := b.mustMove(r, g)
 	if err != nil {
 		return nil, err
 	}
-	if ply != g.Ply {
+	if seq != g.Seq {
 		return nil, refuse("refuse.stale")
 	}
 	m, err := pos.ParseMove(text)
@@ -131,15 +132,21 @@ func (b *Bot) play(ctx context.Context, r *req, g *gameRec, ply int, text string
 	tc, _ := parseClock(g.Clock)
 	now := b.clk.Now()
 	outcome := next.Status()
-	if _, rep := next.(engine.Repeatable); rep && !outcome.Over() {
-		if o, err := b.replayOutcome(ctx, g, note); err == nil {
+	repKey := ""
+	if rp, ok := next.(engine.Repeatable); ok {
+		repKey = rp.RepetitionKey()
+		if !outcome.Over() {
+			o, err := b.repetitionOutcome(ctx, g, note, repKey)
+			if err != nil {
+				return nil, err
+			}
 			outcome = o
 		}
 	}
 	if g.ClockState.Flagged(tc, now) {
 		// The flag fell before the move arrived: the scheduler may
 		// simply not have run yet. Time decides, not the move.
-		return b.flagFall(ctx, r.loc, g, g.Ply)
+		return b.flagFall(ctx, r.loc, g, g.Ply, false)
 	}
 	var spent time.Duration
 	g.ClockState, spent = g.ClockState.Apply(tc, now)
@@ -150,25 +157,19 @@ func (b *Bot) play(ctx context.Context, r *req, g *gameRec, ply int, text string
 	g.Turn = int(next.Turn())
 	g.Ply++
 	g.Rev++
+	g.Seq++
 	g.Last = note
 	g.DrawOffer, g.Takeback = 0, 0
 	g.Moves[side]++
 	if outcome.Over() {
 		g.Status, g.Result, g.Reason = gmFinished, outcome.Result.String(), string(outcome.Reason)
 	}
-	ok, err := b.st.saveGame(ctx, g, &moveRec{Notation: note, Side: side, Spent: spent})
+	ok, err := b.st.saveGameWith(ctx, g, &moveRec{Notation: note, Side: side, Spent: spent, RepKey: repKey}, turnEffects(g, tc))
 	if err != nil {
 		return nil, wrap("save move", err)
 	}
 	if !ok {
 		return nil, refuse("refuse.raced")
-	}
-	if g.Status == gmActive {
-		if err := b.scheduleClock(ctx, g, tc); err != nil {
-			return nil, err
-		}
-	} else {
-		_ = b.st.cancelEvents(ctx, g.ID, evFlag, evRemind)
 	}
 	head := r.t("game.played", r.User.Name, note+suffix(next))
 	for _, a := range next.Announcements() {
@@ -188,8 +189,33 @@ func (b *Bot) play(ctx context.Context, r *req, g *gameRec, ply int, text string
 	return out, nil
 }
 
-// replayOutcome replays the log plus the new move for games with a
-// repetition rule (the board alone cannot tell).
+// repetitionOutcome decides the repetition rule for a move reaching the
+// position with key repKey: three occurrences (the start counts) draw. The
+// store counts the keys with an index look-up, so a move costs the same at
+// ply 10 and ply 10,000; a game begun before keys were stored is replayed.
+func (b *Bot) repetitionOutcome(ctx context.Context, g *gameRec, note, repKey string) (engine.Outcome, error) {
+	n, partial, err := b.st.repetitions(ctx, g.ID, repKey)
+	if err != nil {
+		return engine.Outcome{}, wrap("count repetitions", err)
+	}
+	if partial {
+		return b.replayOutcome(ctx, g, note)
+	}
+	n++ // this move
+	rules, _ := lookupGame(g.Game)
+	if start, err := rules.Decode(g.Start); err == nil {
+		if rp, ok := start.(engine.Repeatable); ok && rp.RepetitionKey() == repKey {
+			n++
+		}
+	}
+	if n >= 3 {
+		return engine.Drawn(engine.ReasonRepetition), nil
+	}
+	return engine.Outcome{}, nil
+}
+
+// replayOutcome replays the log plus the new move (games whose early moves
+// were stored without repetition keys).
 func (b *Bot) replayOutcome(ctx context.Context, g *gameRec, note string) (engine.Outcome, error) {
 	rules, _ := lookupGame(g.Game)
 	start, err := rules.Decode(g.Start)
@@ -330,20 +356,30 @@ func (b *Bot) resign(ctx context.Context, r *req, g *gameRec) ([]Reply, error) {
 	return b.finish(ctx, r.loc, g, o, r.t("resign.done", r.User.Name))
 }
 
-// end saves g finished with o and cancels its clock events.
-func (b *Bot) end(ctx context.Context, g *gameRec, o engine.Outcome) error {
-	g.Rev++
-	g.Status, g.Result, g.Reason = gmFinished, o.Result.String(), string(o.Reason)
-	g.DrawOffer, g.Takeback = 0, 0
-	ok, err := b.st.saveGame(ctx, g, nil)
+// end saves g finished with o; its clock events are dropped and posts
+// queued for out-of-band delivery in the same transaction.
+func (b *Bot) end(ctx context.Context, g *gameRec, o engine.Outcome, posts ...Reply) error {
+	g.finish(o)
+	eff := turnEffects(g, clockOf(g))
+	eff.posts = posts
+	ok, err := b.st.saveGameWith(ctx, g, nil, eff)
 	if err != nil {
 		return wrap("end game", err)
 	}
 	if !ok {
 		return refuse("refuse.raced")
 	}
-	_ = b.st.cancelEvents(ctx, g.ID, evFlag, evRemind)
 	return nil
+}
+
+// finish marks g (in memory) finished with o; saving is the caller's.
+func (g *gameRec) finish(o engine.Outcome) {
+	if g.Status != gmActive {
+		return // already marked (flagFall builds its news first)
+	}
+	g.Rev++
+	g.Status, g.Result, g.Reason = gmFinished, o.Result.String(), string(o.Reason)
+	g.DrawOffer, g.Takeback = 0, 0
 }
 
 // finish ends g with an outcome decided off the board and announces it.

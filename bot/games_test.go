@@ -80,6 +80,11 @@ func TestFlagFallAnnouncedAfterPostFailure(t *testing.T) {
 	if n := len(h.n.all()); n != 1 {
 		t.Fatalf("%d posts after the failed one, want 1", n)
 	}
+	// Retried with backoff: not before its time, then once.
+	if err := h.b.Tick(h.ctx); err != nil || len(h.n.all()) != 1 {
+		t.Fatalf("retried before the backoff: %v, %d posts", err, len(h.n.all()))
+	}
+	h.clk.Advance(backoff(1))
 	if err := h.b.Tick(h.ctx); err != nil {
 		t.Fatal(err)
 	}

@@ -7,22 +7,25 @@ import (
 
 // Custom ids are stateless so buttons stay valid across restarts:
 //
-//	g:<gameID>:<ply>:<action>[:<arg>]   game buttons and menus
+//	g:<gameID>:<seq>:<action>[:<arg>]   game buttons and menus
 //	c:<challengeID>:<action>            challenge buttons
 //
-// The ply pins a game button to the position it was drawn for; a click
-// whose ply no longer matches is stale and refused.
+// The seq pins a game button to the position it was drawn for: the game's
+// sequence, which every move and every takeback advances and which never
+// goes back, so a takeback followed by another move can never revive an
+// old button (the ply would: it returns to the same number). A click whose
+// seq no longer matches is stale and refused.
 
 type customID struct {
 	kind   byte // 'g' or 'c'
 	id     int64
-	ply    int
+	seq    int
 	action string
 	arg    string
 }
 
-func gameID(game int64, ply int, action string, arg ...string) string {
-	s := "g:" + strconv.FormatInt(game, 10) + ":" + strconv.Itoa(ply) + ":" + action
+func gameID(game int64, seq int, action string, arg ...string) string {
+	s := "g:" + strconv.FormatInt(game, 10) + ":" + strconv.Itoa(seq) + ":" + action
 	if len(arg) > 0 && arg[0] != "" {
 		s += ":" + arg[0]
 	}
@@ -52,11 +55,11 @@ func parseCustomID(s string) (customID, bool) {
 		if len(parts) < 4 {
 			return customID{}, false
 		}
-		ply, err := strconv.Atoi(parts[2])
-		if err != nil || ply < 0 {
+		seq, err := strconv.Atoi(parts[2])
+		if err != nil || seq < 0 {
 			return customID{}, false
 		}
-		c := customID{kind: 'g', id: id, ply: ply, action: parts[3]}
+		c := customID{kind: 'g', id: id, seq: seq, action: parts[3]}
 		if len(parts) == 5 {
 			c.arg = parts[4]
 		}

@@ -78,8 +78,8 @@ func (b *Bot) draw(ctx context.Context, r *req, g *gameRec) ([]Reply, error) {
 		Content:  r.t("draw.offered", r.User.Name, "<@"+opp.ID+">"),
 		Mentions: []string{opp.ID},
 		Components: [][]Component{{
-			{Kind: Button, CustomID: gameID(g.ID, g.Ply, "drawyes"), Label: r.t("btn.accept"), Style: Success},
-			{Kind: Button, CustomID: gameID(g.ID, g.Ply, "drawno"), Label: r.t("btn.decline"), Style: Danger},
+			{Kind: Button, CustomID: gameID(g.ID, g.Seq, "drawyes"), Label: r.t("btn.accept"), Style: Success},
+			{Kind: Button, CustomID: gameID(g.ID, g.Seq, "drawno"), Label: r.t("btn.decline"), Style: Danger},
 		}},
 	}}, nil
 }
@@ -95,11 +95,8 @@ func (b *Bot) abort(ctx context.Context, r *req, g *gameRec) ([]Reply, error) {
 	if g.Moves[0] >= 2 && g.Moves[1] >= 2 {
 		return nil, refuse("abort.late")
 	}
-	g.Rev++
-	g.Status, g.Result, g.Reason = gmFinished, engine.Ongoing.String(), string(engine.ReasonAborted)
-	if ok, err := b.st.saveGame(ctx, g, nil); err != nil || !ok {
-		return nil, orRaced(err)
+	if err := b.end(ctx, g, engine.Outcome{Result: engine.Ongoing, Reason: engine.ReasonAborted}); err != nil {
+		return nil, err
 	}
-	_ = b.st.cancelEvents(ctx, g.ID, evFlag, evRemind)
 	return []Reply{{Content: r.t("abort.done", r.User.Name, strconv.FormatInt(g.ID, 10))}}, nil
 }

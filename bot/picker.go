@@ -11,12 +11,16 @@ import (
 
 // The guided move picker (bot/movepick holds the state machine). Its
 // whole state travels in custom ids, so it survives restarts and a click
-// on a picker drawn for an earlier ply is refused as stale:
+// on a picker drawn for an earlier position (seq, see ids.go) is refused as
+// stale:
 //
-//	g:<game>:<ply>:pick             the board's button: open the picker
-//	g:<game>:<ply>:picksel          the menu (the chosen value is the state)
-//	g:<game>:<ply>:pickgo[:<state>] the Back button
-//	g:<game>:<ply>:pickok:<state>   Confirm: play the picked move
+//	g:<game>:<seq>:pick             the board's button: open the picker
+//	g:<game>:<seq>:picksel          the menu (the chosen value is the state)
+//	g:<game>:<seq>:pickgo[:<state>] the Back button
+//	g:<game>:<seq>:pickok:<move>    Confirm: play the move shown, in notation
+//
+// Confirm carries the move itself, not menu indices: whatever happened
+// since, it can only play the move the player read on the picker.
 //
 // Each component of one message has its own action, so no two share a
 // custom id (Discord refuses duplicates).
@@ -46,14 +50,14 @@ func (b *Bot) pick(ctx context.Context, r *req, g *gameRec, id customID) ([]Repl
 	reply := Reply{Ephemeral: true, Update: id.action != "pick", Content: pickerText(r, m)}
 	var nav []Component
 	if m.CanBack {
-		nav = append(nav, Component{Kind: Button, CustomID: gameID(g.ID, g.Ply, "pickgo", m.Back), Label: r.t("btn.back"), Style: Secondary})
+		nav = append(nav, Component{Kind: Button, CustomID: gameID(g.ID, g.Seq, "pickgo", m.Back), Label: r.t("btn.back"), Style: Secondary})
 	}
 	if m.Complete() {
-		nav = append([]Component{{Kind: Button, CustomID: gameID(g.ID, g.Ply, "pickok", m.State), Label: r.t("btn.confirm"), Style: Success}}, nav...)
+		nav = append([]Component{{Kind: Button, CustomID: gameID(g.ID, g.Seq, "pickok", m.Notation), Label: r.t("btn.confirm"), Style: Success}}, nav...)
 		reply.Components = [][]Component{nav}
 		return []Reply{reply}, nil
 	}
-	menu := Component{Kind: Select, CustomID: gameID(g.ID, g.Ply, "picksel"), Placeholder: r.t(promptKey(m))}
+	menu := Component{Kind: Select, CustomID: gameID(g.ID, g.Seq, "picksel"), Placeholder: r.t(promptKey(m))}
 	for _, o := range m.Options {
 		opt := Option{Label: o.Label, Value: o.State}
 		if o.Nav == movepick.NavNone && o.Moves > 1 {
@@ -68,20 +72,13 @@ func (b *Bot) pick(ctx context.Context, r *req, g *gameRec, id customID) ([]Repl
 	return []Reply{reply}, nil
 }
 
-// pickConfirm plays the move the picker's state completes.
+// pickConfirm plays the move the Confirm button names, as the player read
+// it; play checks it is legal and that the game has not moved on.
 func (b *Bot) pickConfirm(ctx context.Context, r *req, g *gameRec, id customID) ([]Reply, error) {
-	_, pos, err := b.mustMove(r, g)
-	if err != nil {
-		return nil, err
-	}
-	m, err := movepick.Open(pos, id.arg, r.loc)
-	if err != nil {
-		return nil, pickerErr(err)
-	}
-	if !m.Complete() {
+	if id.arg == "" {
 		return nil, refuse("refuse.pickincomplete")
 	}
-	return b.play(ctx, r, g, id.ply, m.Notation)
+	return b.play(ctx, r, g, id.seq, id.arg)
 }
 
 // pickerText says what has been chosen and what to choose next.

@@ -2,10 +2,7 @@ package bot
 
 import (
 	"context"
-	"os"
-	"path/filepath"
 	"strconv"
-	"time"
 
 	"github.com/tankbot/tankbot/bot/i18n"
 	"github.com/tankbot/tankbot/engine"
@@ -53,17 +50,11 @@ func (b *Bot) boardReply(ctx context.Context, r *req, g *gameRec, pos engine.Pos
 		reply.Files = []File{{Name: name, ContentType: "image/png", Data: png}}
 		e.Image = name
 		reply.FallbackText = r.t("game.noimage")
-		if b.cfg.PNGDir != "" {
-			path := filepath.Join(b.cfg.PNGDir, name)
-			if err := os.WriteFile(path, png, 0o644); err != nil {
-				b.log.Warn("write png", "path", path, "err", err)
-			}
-		}
 	}
 	if g.Status == gmActive {
 		reply.Components = b.gameButtons(r, g, pos)
 	} else {
-		reply.Components = [][]Component{{{Kind: Button, CustomID: gameID(g.ID, g.Ply, "rematch"), Label: r.t("btn.rematch"), Style: Primary}}}
+		reply.Components = [][]Component{{{Kind: Button, CustomID: gameID(g.ID, g.Seq, "rematch"), Label: r.t("btn.rematch"), Style: Primary}}}
 	}
 	return reply, nil
 }
@@ -77,11 +68,11 @@ func variantLabelG(g *gameRec) string {
 
 func (b *Bot) gameButtons(r *req, g *gameRec, pos engine.Position) [][]Component {
 	row := []Component{
-		{Kind: Button, CustomID: gameID(g.ID, g.Ply, "pick"), Label: r.t("btn.pick"), Style: Primary},
-		{Kind: Button, CustomID: gameID(g.ID, g.Ply, "type"), Label: r.t("btn.type"), Style: Primary},
-		{Kind: Button, CustomID: gameID(g.ID, g.Ply, "flip"), Label: r.t("btn.flip"), Style: Secondary},
-		{Kind: Button, CustomID: gameID(g.ID, g.Ply, "draw"), Label: r.t("btn.draw"), Style: Secondary},
-		{Kind: Button, CustomID: gameID(g.ID, g.Ply, "resign"), Label: r.t("btn.resign"), Style: Danger},
+		{Kind: Button, CustomID: gameID(g.ID, g.Seq, "pick"), Label: r.t("btn.pick"), Style: Primary},
+		{Kind: Button, CustomID: gameID(g.ID, g.Seq, "type"), Label: r.t("btn.type"), Style: Primary},
+		{Kind: Button, CustomID: gameID(g.ID, g.Seq, "flip"), Label: r.t("btn.flip"), Style: Secondary},
+		{Kind: Button, CustomID: gameID(g.ID, g.Seq, "draw"), Label: r.t("btn.draw"), Style: Secondary},
+		{Kind: Button, CustomID: gameID(g.ID, g.Seq, "resign"), Label: r.t("btn.resign"), Style: Danger},
 	}
 	rows := [][]Component{row}
 	// Moves that stand for many (Gungi: finish my draft from a formation),
@@ -89,7 +80,7 @@ func (b *Bot) gameButtons(r *req, g *gameRec, pos engine.Position) [][]Component
 	if sc, ok := pos.(engine.Shortcuts); ok {
 		var extra []Component
 		for _, s := range sc.Shortcuts() {
-			key, id := "shortcut."+s.Key, gameID(g.ID, g.Ply, "move", s.Move)
+			key, id := "shortcut."+s.Key, gameID(g.ID, g.Seq, "move", s.Move)
 			if !i18n.Has(key) || len(extra) == 5 || len(id) > 100 {
 				continue
 			}
@@ -159,29 +150,4 @@ func (b *Bot) turnPing(r *req, g *gameRec, tc clock.Settings) Reply {
 		text = r.t("game.yourturn.nodeadline", "<@"+u.ID+">", id)
 	}
 	return Reply{ChannelID: g.ChannelID, Content: text, Mentions: []string{u.ID}}
-}
-
-// scheduleClock schedules the flag-fall and reminders of the side to move.
-// Events carry the ply: those of an earlier turn are dropped when claimed.
-func (b *Bot) scheduleClock(ctx context.Context, g *gameRec, tc clock.Settings) error {
-	d := g.deadline(tc)
-	if d.IsZero() {
-		return nil
-	}
-	evs := []event{{Kind: evFlag, Ref: g.ID, Ply: g.Ply, Due: d}}
-	if tc.Kind == clock.Correspondence {
-		for _, before := range []time.Duration{24 * time.Hour, time.Hour} {
-			if tc.PerMove > before {
-				evs = append(evs, event{Kind: evRemind, Ref: g.ID, Ply: g.Ply, Due: d.Add(-before)})
-			}
-		}
-	} else if low := tc.Initial / 10; g.ClockState.Left[g.ClockState.ToMove] > low {
-		evs = append(evs, event{Kind: evRemind, Ref: g.ID, Ply: g.Ply, Due: d.Add(-low)})
-	}
-	for _, e := range evs {
-		if err := b.st.schedule(ctx, e); err != nil {
-			return wrap("schedule", err)
-		}
-	}
-	return nil
 }

@@ -16,16 +16,19 @@ type repo interface {
 	settings(ctx context.Context, userID string) (userSettings, error)
 	saveSettings(ctx context.Context, userID string, s userSettings) error
 
-	createChallenge(ctx context.Context, c *challengeRec) (int64, error)
+	// createChallenge stores c with its effects (Ref 0: the new challenge).
+	createChallenge(ctx context.Context, c *challengeRec, eff effects) (int64, error)
 	challenge(ctx context.Context, id int64) (*challengeRec, error)
-	// setChallengeStatus moves a pending challenge to status; false when it
-	// was no longer pending (someone else answered first).
-	setChallengeStatus(ctx context.Context, id int64, status string) (bool, error)
+	// setChallengeStatus moves a pending challenge to status with its
+	// effects; false when it was no longer pending (someone else answered
+	// first) and nothing was written.
+	setChallengeStatus(ctx context.Context, id int64, status string, eff effects) (bool, error)
 	pendingChallenges(ctx context.Context, userID string) ([]*challengeRec, error)
 	// acceptChallenge marks a pending challenge accepted and creates its
-	// game in one transaction: errTaken when someone answered first,
-	// errActiveGame when these players already play here.
-	acceptChallenge(ctx context.Context, id int64, g *gameRec) (*gameRec, error)
+	// game in one transaction with eff (Ref 0: the new game): errTaken when
+	// someone answered first, errActiveGame when these players already play
+	// here.
+	acceptChallenge(ctx context.Context, id int64, g *gameRec, eff effects) (*gameRec, error)
 
 	game(ctx context.Context, id int64) (*gameRec, error)
 	// saveGame writes g. Without a move it is a compare-and-set on the
@@ -34,9 +37,16 @@ type repo interface {
 	// if the stored ply is still g.Ply-1. False means someone else saved
 	// first.
 	saveGame(ctx context.Context, g *gameRec, move *moveRec) (bool, error)
-	// takeBack saves g (at ply g.Ply, one less than stored) and drops the
-	// last move of the log.
-	takeBack(ctx context.Context, g *gameRec) (bool, error)
+	// saveGameWith is saveGame writing eff (Ref 0: g) in the same
+	// transaction: nothing of either is written when it returns false.
+	saveGameWith(ctx context.Context, g *gameRec, move *moveRec, eff effects) (bool, error)
+	// takeBack saves g (at ply g.Ply, one less than stored), drops the
+	// last move of the log and writes eff, in one transaction.
+	takeBack(ctx context.Context, g *gameRec, eff effects) (bool, error)
+	// repetitions counts the moves of game id that reached the position
+	// with repetition key key; partial when the log has moves stored
+	// without keys (the caller must replay).
+	repetitions(ctx context.Context, id int64, key string) (n int, partial bool, err error)
 	activeGames(ctx context.Context, guildID string) ([]*gameRec, error)
 	// channelGames are the active games played in a channel or thread.
 	channelGames(ctx context.Context, channelID string) ([]*gameRec, error)
@@ -47,12 +57,61 @@ type repo interface {
 	// setBoardMessage records the message showing a game's board.
 	setBoardMessage(ctx context.Context, id int64, messageID string) error
 
-	schedule(ctx context.Context, e event) error
-	cancelEvents(ctx context.Context, ref int64, kinds ...string) error
+	// setSeenLocale records the Discord locale last seen from a user.
+	setSeenLocale(ctx context.Context, userID, locale string) error
+
 	// claimDue leases the events due at now; each must be completed once
 	// handled, or it comes back when the lease runs out.
 	claimDue(ctx context.Context, now time.Time) ([]event, error)
-	complete(ctx context.Context, id int64) error
+	// complete marks an event done, writing eff (Ref 0: the event's ref)
+	// in the same transaction.
+	complete(ctx context.Context, id int64, eff effects) error
+
+	// claimOutbox leases up to limit queued posts due at now.
+	claimOutbox(ctx context.Context, now time.Time, limit int) ([]outMsg, error)
+	// sent records Discord's id for a delivered post.
+	sent(ctx context.Context, id int64, messageID string) error
+	// retryAt puts a post back to be tried at next.
+	retryAt(ctx context.Context, id int64, next time.Time, reason string) error
+	// giveUp records that a post will not be delivered.
+	giveUp(ctx context.Context, id int64, reason string) error
+	// purge deletes events and posts finished before before.
+	purge(ctx context.Context, before time.Time) (int64, error)
+
+	// heartbeat records that the bot is alive at now; lastHeartbeat reads it
+	// (zero when never recorded).
+	heartbeat(ctx context.Context, now time.Time) error
+	lastHeartbeat(ctx context.Context) (time.Time, error)
+	// timedGames are all active games with a clock.
+	timedGames(ctx context.Context) ([]*gameRec, error)
+	// reconcileFlags gives every active timed game exactly one pending flag
+	// event for its ply; plan gives the events of a game that has none
+	// (the flag first). It returns how many games were fixed.
+	reconcileFlags(ctx context.Context, plan func(*gameRec) []event) (int, error)
+}
+
+// effects are what a change implies beyond its own row, written in its
+// transaction: events to drop and add, and posts to deliver out of band.
+type effects struct {
+	cancel   []cancelSpec
+	schedule []event // Ref 0: the row being written
+	posts    []Reply // each with ChannelID set; Files are not kept (boards are re-drawn at delivery)
+}
+
+// cancelSpec drops the pending events of ref (0: the row being written) of
+// the given kinds (all when none).
+type cancelSpec struct {
+	ref   int64
+	kinds []string
+}
+
+// outMsg is a queued post as claimed from the outbox.
+type outMsg struct {
+	ID       int64
+	Channel  string
+	Nonce    string
+	Reply    Reply
+	Attempts int
 }
 
 // moveRec is a move as it joins the log.
@@ -60,6 +119,7 @@ type moveRec struct {
 	Notation string
 	Side     int
 	Spent    time.Duration
+	RepKey   string // repetition key of the position after the move ("" when the game has none)
 }
 
 var (
@@ -72,6 +132,9 @@ var (
 type userSettings struct {
 	Locale string
 	Flip   bool
+	// Seen is the Discord locale last seen from the user (read only:
+	// saveSettings leaves it; setSeenLocale writes it).
+	Seen string
 }
 
 // Challenge statuses.
@@ -109,6 +172,7 @@ const (
 type gameRec struct {
 	ID         int64
 	Rev        int
+	Seq        int // advanced by every move and takeback, never reused: pins components
 	Game       string
 	Variant    string
 	Start      string
@@ -154,8 +218,6 @@ const (
 	evFlag   = "flag"
 	evRemind = "remind"
 	evExpire = "expire"
-	// evAnnounce re-posts a flag-fall whose first announcement failed.
-	evAnnounce = "announce"
 )
 
 type event struct {

@@ -3,122 +3,202 @@ package bot
 import (
 	"context"
 	"errors"
+	"fmt"
+	"runtime/debug"
 	"strconv"
+	"sync"
+	"time"
 
+	"github.com/tankbot/tankbot/bot/i18n"
 	"github.com/tankbot/tankbot/engine"
 	"github.com/tankbot/tankbot/store/clock"
 )
 
-// maxAttempts is how often an event whose handling fails (Discord down, say)
-// is tried before it is given up.
+// maxAttempts is how often an event whose handling fails, or a post Discord
+// refuses, is tried before it is given up (and logged).
 const maxAttempts = 5
 
-// Tick runs one scheduler pass: it claims every due event and acts on it.
-// A claim is a lease, so two bots on one file never fire an event at once,
-// and one that dies mid-way lets it fire again; handled events are
-// completed.
+// Scheduler defaults (Config overrides them).
+const (
+	defaultWorkers       = 4
+	defaultRetention     = 7 * 24 * time.Hour
+	defaultDowntimeGrace = 30 * time.Second
+	// maintainEvery is how often a running scheduler reconciles flag
+	// events and purges old rows.
+	maintainEvery = 5 * time.Minute
+	// outboxBatch bounds the posts one pass delivers.
+	outboxBatch = 50
+)
+
+// backoff is the wait before the next attempt of a post tried n times:
+// 2 s, 4 s, 8 s ... capped at 5 min.
+func backoff(n int) time.Duration {
+	d := 2 * time.Second << min(max(n-1, 0), 8)
+	return min(d, 5*time.Minute)
+}
+
+// Tick runs one scheduler pass: it records that the bot is alive, claims
+// every due event and acts on it, then delivers the queued posts. Claims are
+// leases, so two bots on one file never fire an event at once and one that
+// dies mid-way lets it fire again. Events of different games run in
+// parallel (Config.Workers at most); a panic in one is logged and the
+// event retried like a failure.
 func (b *Bot) Tick(ctx context.Context) error {
-	evs, err := b.st.claimDue(ctx, b.clk.Now())
-	if err != nil {
-		return wrap("claim due events", err)
-	}
+	now := b.clk.Now()
 	var errs []error
-	for _, e := range evs {
-		if err := b.fire(ctx, e); err != nil {
-			errs = append(errs, wrap(e.Kind+" "+strconv.FormatInt(e.Ref, 10), err))
-			if e.Attempts < maxAttempts {
-				continue // leased: it comes back after the lease
+	if err := b.st.heartbeat(ctx, now); err != nil {
+		errs = append(errs, wrap("heartbeat", err))
+	}
+	evs, err := b.st.claimDue(ctx, now)
+	if err != nil {
+		return errors.Join(append(errs, wrap("claim due events", err))...)
+	}
+	// One worker per ref, so a game's flag and reminder never race.
+	groups := groupBy(evs, func(e event) int64 { return e.Ref })
+	var mu sync.Mutex
+	b.parallel(len(groups), func(i int) {
+		for _, e := range groups[i] {
+			if err := b.runEvent(ctx, e); err != nil {
+				mu.Lock()
+				errs = append(errs, err)
+				mu.Unlock()
 			}
-			b.log.Error("dropping event after repeated failures", "kind", e.Kind, "ref", e.Ref, "attempts", e.Attempts)
 		}
-		if err := b.st.complete(ctx, e.ID); err != nil {
-			errs = append(errs, wrap("complete "+e.Kind, err))
+	})
+	if err := b.deliver(ctx); err != nil {
+		errs = append(errs, err)
+	}
+	if last := b.lastMaintain.Load(); last == 0 || now.Sub(time.Unix(0, last)) >= maintainEvery {
+		b.lastMaintain.Store(now.UnixNano())
+		if err := b.maintain(ctx, now); err != nil {
+			errs = append(errs, err)
 		}
 	}
 	return errors.Join(errs...)
 }
 
-func (b *Bot) fire(ctx context.Context, e event) error {
+// parallel runs fn(0..n-1) on at most Config.Workers goroutines.
+func (b *Bot) parallel(n int, fn func(int)) {
+	sem := make(chan struct{}, b.cfg.Workers)
+	var wg sync.WaitGroup
+	for i := range n {
+		sem <- struct{}{}
+		wg.Add(1)
+		go func() {
+			defer func() { <-sem; wg.Done() }()
+			fn(i)
+		}()
+	}
+	wg.Wait()
+}
+
+// groupBy splits xs by key, keeping the order of first appearance and,
+// within a group, the order of xs.
+func groupBy[T any, K comparable](xs []T, key func(T) K) [][]T {
+	var out [][]T
+	at := map[K]int{}
+	for _, x := range xs {
+		k := key(x)
+		i, ok := at[k]
+		if !ok {
+			i = len(out)
+			at[k] = i
+			out = append(out, nil)
+		}
+		out[i] = append(out[i], x)
+	}
+	return out
+}
+
+// safely runs fn, turning a panic into an error (with the stack logged).
+func (b *Bot) safely(what string, fn func() error) (err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			b.log.Error("scheduler panic", "what", what, "panic", p, "stack", string(debug.Stack()))
+			err = fmt.Errorf("%s: panic: %v", what, p)
+		}
+	}()
+	return fn()
+}
+
+// runEvent fires e and completes it (with the posts it asks for, in the
+// completion's transaction); a failure leaves it leased for a retry until
+// maxAttempts, then it is completed and the give-up logged.
+func (b *Bot) runEvent(ctx context.Context, e event) error {
+	name := e.Kind + " " + strconv.FormatInt(e.Ref, 10)
+	var posts []Reply
+	err := b.safely(name, func() error {
+		var err error
+		posts, err = b.fire(ctx, e)
+		return err
+	})
+	if err != nil {
+		if e.Attempts < maxAttempts {
+			return wrap(name, err) // leased: it comes back after the lease
+		}
+		b.log.Error("dropping event after repeated failures", "kind", e.Kind, "ref", e.Ref, "attempts", e.Attempts, "err", err)
+		posts = nil
+	}
+	if cerr := b.st.complete(ctx, e.ID, effects{posts: posts}); cerr != nil {
+		return errors.Join(wrap(name, err), wrap("complete "+e.Kind, cerr))
+	}
+	return wrap(name, err)
+}
+
+// fire acts on one event. Changes of state carry their own announcements
+// (queued in their transaction); the posts returned are queued with the
+// event's completion.
+func (b *Bot) fire(ctx context.Context, e event) ([]Reply, error) {
 	loc := b.cfg.DefaultLocale
 	switch e.Kind {
 	case evExpire:
 		c, err := b.st.challenge(ctx, e.Ref)
 		if errors.Is(err, errNotFound) {
-			return nil
+			return nil, nil
 		}
 		if err != nil {
-			return err
+			return nil, err
 		}
-		ok, err := b.st.setChallengeStatus(ctx, c.ID, chExpired)
-		if err != nil || !ok {
-			return err
-		}
-		return b.post(ctx, c.ChannelID, Reply{Content: b.tFor(ctx, c.Challenger.ID, "challenge.expired", c.Challenger.Name)})
+		post := Reply{ChannelID: c.ChannelID, Content: b.tFor(ctx, c.Challenger.ID, "challenge.expired", c.Challenger.Name)}
+		_, err = b.st.setChallengeStatus(ctx, c.ID, chExpired, effects{posts: []Reply{post}})
+		return nil, err
 	case evFlag, evRemind:
 		g, err := b.st.game(ctx, e.Ref)
 		if errors.Is(err, errNotFound) {
-			return nil
+			return nil, nil
 		}
 		if err != nil {
-			return err
+			return nil, err
 		}
 		if g.Status != gmActive || g.Ply != e.Ply {
-			return nil // the turn it was scheduled for is over
+			return nil, nil // the turn it was scheduled for is over
 		}
-		if e.Kind == evFlag {
-			replies, err := b.flagFall(ctx, loc, g, e.Ply)
-			if err != nil {
-				var rf *refusal
-				if errors.As(err, &rf) {
-					return nil // raced with a move: the move won
-				}
-				return err
-			}
-			if err := b.postAll(ctx, g, replies); err != nil {
-				// The game is over; only the news is missing. Finishing
-				// cancelled this event, so the announcement gets its own.
-				if serr := b.st.schedule(ctx, event{Kind: evAnnounce, Ref: g.ID, Ply: g.Ply, Due: b.clk.Now()}); serr != nil {
-					return errors.Join(err, wrap("schedule announcement", serr))
-				}
-				return err
-			}
-			return nil
+		if e.Kind == evRemind {
+			r, err := b.reminder(ctx, g)
+			return []Reply{r}, err
 		}
-		return b.remind(ctx, g)
-	case evAnnounce:
-		g, err := b.st.game(ctx, e.Ref)
-		if errors.Is(err, errNotFound) {
-			return nil
+		if !g.ClockState.Flagged(clockOf(g), b.clk.Now()) {
+			// Moved by a downtime extension after it was claimed: the
+			// new flag event decides.
+			return nil, nil
 		}
-		if err != nil {
-			return err
+		_, err = b.flagFall(ctx, loc, g, e.Ply, true)
+		var rf *refusal
+		if errors.As(err, &rf) {
+			return nil, nil // raced with a move: the move won
 		}
-		if g.Status != gmFinished || g.Ply != e.Ply || (g.Reason != string(engine.ReasonTimeout) && g.Reason != string(engine.ReasonTimeoutDraw)) {
-			return nil
-		}
-		replies, err := b.flagReplies(ctx, loc, g)
-		if err != nil {
-			return err
-		}
-		return b.postAll(ctx, g, replies)
+		return nil, err
 	}
-	return nil
-}
-
-func (b *Bot) postAll(ctx context.Context, g *gameRec, replies []Reply) error {
-	for _, r := range replies {
-		if err := b.post(ctx, g.ChannelID, r); err != nil {
-			return err
-		}
-	}
-	return nil
+	return nil, nil
 }
 
 // flagFall ends g on time: the side to move loses, unless the game's rules
 // say the opponent cannot win at all (engine.Winnable: Camelot with fewer
 // than two pieces), then it is a draw. Tank Chess and Gungi have no such
-// rule, so there a flag always loses (see docs/bot.md).
-func (b *Bot) flagFall(ctx context.Context, loc string, g *gameRec, ply int) ([]Reply, error) {
+// rule, so there a flag always loses (see docs/bot.md). Out of band (the
+// scheduler), the announcement is queued in the game's final write and the
+// replies are not returned; in answer to a late move they are the answer.
+func (b *Bot) flagFall(ctx context.Context, loc string, g *gameRec, ply int, outOfBand bool) ([]Reply, error) {
 	if g.Ply != ply || g.Status != gmActive {
 		return nil, refuse("refuse.stale")
 	}
@@ -131,10 +211,18 @@ func (b *Bot) flagFall(ctx context.Context, loc string, g *gameRec, ply int) ([]
 	if w, ok := pos.(engine.Winnable); ok && !w.CanWin(engine.Side(1-loser)) {
 		o = engine.Drawn(engine.ReasonTimeoutDraw)
 	}
+	g.finish(o)
+	replies, err := b.flagReplies(ctx, loc, g)
+	if err != nil {
+		return nil, err
+	}
+	if outOfBand {
+		return nil, b.end(ctx, g, o, replies...)
+	}
 	if err := b.end(ctx, g, o); err != nil {
 		return nil, err
 	}
-	return b.flagReplies(ctx, loc, g)
+	return replies, nil
 }
 
 // flagReplies announce a game lost on time, in its channel, to both players.
@@ -154,11 +242,12 @@ func (b *Bot) flagReplies(ctx context.Context, loc string, g *gameRec) ([]Reply,
 	return []Reply{reply}, nil
 }
 
-func (b *Bot) remind(ctx context.Context, g *gameRec) error {
-	tc, _ := parseClock(g.Clock)
+// reminder is the post telling the side to move that time runs short.
+func (b *Bot) reminder(ctx context.Context, g *gameRec) (Reply, error) {
+	tc := clockOf(g)
 	pos, err := g.position()
 	if err != nil {
-		return err
+		return Reply{}, err
 	}
 	u := g.user(int(pos.Turn()))
 	id := strconv.FormatInt(g.ID, 10)
@@ -169,20 +258,181 @@ func (b *Bot) remind(ctx context.Context, g *gameRec) error {
 		left := g.remaining(tc, int(pos.Turn()), b.clk.Now())
 		text = b.tFor(ctx, u.ID, "remind.low", "<@"+u.ID+">", fmtDuration(left), id, discordTime(g.deadline(tc)))
 	}
-	return b.post(ctx, g.ChannelID, Reply{Content: text, Mentions: []string{u.ID}})
+	return Reply{ChannelID: g.ChannelID, Content: text, Mentions: []string{u.ID}}, nil
 }
 
-// tFor translates for a user who is not the one acting (their /settings
-// language, else the default).
+// tFor translates for a user who is not the one acting: their /settings
+// language, else the Discord language last seen from them, else the
+// default.
 func (b *Bot) tFor(ctx context.Context, userID, key string, args ...string) string {
 	r := req{loc: b.locale(ctx, Command{User: User{ID: userID}})}
 	return r.t(key, args...)
 }
 
-func (b *Bot) post(ctx context.Context, channel string, r Reply) error {
-	if b.n == nil {
-		return nil
+// deliver sends the queued posts that are due, Config.Workers at a time.
+// Each carries its outbox nonce, so Discord drops a resend of a post it
+// took just before a crash; Discord's id is recorded once it answers. A
+// refused post is retried with backoff, and after maxAttempts given up
+// and logged.
+func (b *Bot) deliver(ctx context.Context) error {
+	msgs, err := b.st.claimOutbox(ctx, b.clk.Now(), outboxBatch)
+	if err != nil {
+		return wrap("claim outbox", err)
 	}
-	_, err := b.n.Post(ctx, channel, r)
-	return wrap("post", err)
+	// A channel's posts go in order (a reminder before the flag-fall it
+	// warned of); channels run in parallel. After a failure the rest of
+	// that channel waits for the next pass.
+	groups := groupBy(msgs, func(m outMsg) string { return m.Channel })
+	var mu sync.Mutex
+	var errs []error
+	b.parallel(len(groups), func(i int) {
+		ms := groups[i]
+		for j, m := range ms {
+			err := b.safely("post "+strconv.FormatInt(m.ID, 10), func() error { return b.deliverOne(ctx, m) })
+			if err == nil {
+				continue
+			}
+			for _, rest := range ms[j+1:] {
+				err = errors.Join(err, b.st.retryAt(ctx, rest.ID, b.clk.Now().Add(backoff(m.Attempts)), "waiting for an earlier post"))
+			}
+			mu.Lock()
+			errs = append(errs, err)
+			mu.Unlock()
+			return
+		}
+	})
+	return errors.Join(errs...)
+}
+
+func (b *Bot) deliverOne(ctx context.Context, m outMsg) error {
+	if b.n == nil {
+		return b.st.sent(ctx, m.ID, "") // no transport: dropped by design
+	}
+	r := m.Reply
+	r.Nonce = m.Nonce
+	b.redraw(ctx, &r)
+	id, err := b.n.Post(ctx, m.Channel, r)
+	if err == nil {
+		return b.st.sent(ctx, m.ID, id)
+	}
+	if m.Attempts >= maxAttempts {
+		b.log.Error("giving up a post after repeated failures", "post", m.ID, "channel", m.Channel, "attempts", m.Attempts, "err", err)
+		return errors.Join(wrap("post", err), b.st.giveUp(ctx, m.ID, err.Error()))
+	}
+	return errors.Join(wrap("post", err), b.st.retryAt(ctx, m.ID, b.clk.Now().Add(backoff(m.Attempts)), err.Error()))
+}
+
+// redraw attaches the board image to a queued board post (files are not
+// kept in the outbox). The game's board is drawn as it stands; without an
+// image the post still goes.
+func (b *Bot) redraw(ctx context.Context, r *Reply) {
+	if !r.Board || r.GameID == 0 || r.Embed == nil || r.Embed.Image == "" {
+		return
+	}
+	g, err := b.st.game(ctx, r.GameID)
+	if err != nil {
+		b.log.Warn("redraw queued board", "game", r.GameID, "err", err)
+		r.Embed.Image = ""
+		return
+	}
+	pos, err := g.position()
+	var png []byte
+	if err == nil {
+		png, err = renderPNG(pos, nil, false)
+	}
+	if err != nil || png == nil {
+		b.log.Warn("redraw queued board", "game", r.GameID, "err", err)
+		r.Embed.Image = ""
+		return
+	}
+	r.Files = []File{{Name: r.Embed.Image, ContentType: "image/png", Data: png}}
+}
+
+// maintain reconciles the flag events and purges finished rows older than
+// the retention period.
+func (b *Bot) maintain(ctx context.Context, now time.Time) error {
+	var errs []error
+	if n, err := b.reconcile(ctx); err != nil {
+		errs = append(errs, err)
+	} else if n > 0 {
+		b.log.Warn("repaired flag events", "games", n)
+	}
+	if _, err := b.st.purge(ctx, now.Add(-b.cfg.Retention)); err != nil {
+		errs = append(errs, wrap("purge", err))
+	}
+	return errors.Join(errs...)
+}
+
+// reconcile gives every active timed game exactly one pending flag event
+// for its current ply (with its reminders when it had to be made anew).
+func (b *Bot) reconcile(ctx context.Context) (int, error) {
+	n, err := b.st.reconcileFlags(ctx, func(g *gameRec) []event { return clockEvents(g, clockOf(g)) })
+	return n, wrap("reconcile flag events", err)
+}
+
+// Recover runs once at startup, before the first Tick: if the last
+// heartbeat is older than Config.DowntimeGrace, the bot was down, and the
+// clocks that were running are extended by the time it was down (one
+// transaction per game: its clock, its flag event moved, a notice queued in
+// the game), so nobody loses on time while no move could be made. Then the
+// flag events are reconciled.
+func (b *Bot) Recover(ctx context.Context) error {
+	now := b.clk.Now()
+	last, err := b.st.lastHeartbeat(ctx)
+	if err != nil {
+		return wrap("read heartbeat", err)
+	}
+	var errs []error
+	if !last.IsZero() && now.Sub(last) > b.cfg.DowntimeGrace {
+		if err := b.extendClocks(ctx, last, now); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	if err := b.st.heartbeat(ctx, now); err != nil {
+		errs = append(errs, wrap("heartbeat", err))
+	}
+	if _, err := b.reconcile(ctx); err != nil {
+		errs = append(errs, err)
+	}
+	b.lastMaintain.Store(now.UnixNano())
+	return errors.Join(errs...)
+}
+
+// extendClocks gives back the outage [down, up) to every running clock.
+func (b *Bot) extendClocks(ctx context.Context, down, up time.Time) error {
+	gs, err := b.st.timedGames(ctx)
+	if err != nil {
+		return wrap("timed games", err)
+	}
+	var errs []error
+	for _, g := range gs {
+		// The part of the outage this turn lived through.
+		d := up.Sub(maxTime(down, g.ClockState.TurnStart))
+		if d <= 0 {
+			continue
+		}
+		tc := clockOf(g)
+		g.ClockState.TurnStart = g.ClockState.TurnStart.Add(d)
+		g.Rev++
+		eff := turnEffects(g, tc)
+		loc := b.cfg.DefaultLocale
+		eff.posts = []Reply{{ChannelID: g.ChannelID, Content: i18n.T(loc, "downtime.extended",
+			fmtDuration(d), strconv.FormatInt(g.ID, 10), discordTime(g.deadline(tc)))}}
+		ok, err := b.st.saveGameWith(ctx, g, nil, eff)
+		if err != nil {
+			errs = append(errs, wrap("extend clock of game "+strconv.FormatInt(g.ID, 10), err))
+			continue
+		}
+		if ok {
+			b.log.Info("clock extended after downtime", "game", g.ID, "by", d)
+		}
+	}
+	return errors.Join(errs...)
+}
+
+func maxTime(a, b time.Time) time.Time {
+	if a.After(b) {
+		return a
+	}
+	return b
 }

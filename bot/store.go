@@ -63,7 +63,7 @@ func (s *storeRepo) settings(ctx context.Context, id string) (userSettings, erro
 	if err != nil {
 		return userSettings{}, err
 	}
-	return userSettings{Locale: p.Locale, Flip: p.Flip}, nil
+	return userSettings{Locale: p.Locale, Flip: p.Flip, Seen: p.SeenLocale}, nil
 }
 
 func (s *storeRepo) saveSettings(ctx context.Context, id string, u userSettings) error {
@@ -82,12 +82,44 @@ type challengeExtra struct {
 	Rematch        int64  `json:"rematch,omitempty"`
 }
 
-func (s *storeRepo) createChallenge(ctx context.Context, c *challengeRec) (int64, error) {
+func (s *storeRepo) setSeenLocale(ctx context.Context, id, locale string) error {
+	return s.st.SetSeenLocale(ctx, id, locale)
+}
+
+// toEffects turns the bot's effects into the store's; posts become outbox
+// rows holding the reply as JSON, without its files.
+func toEffects(e effects) (store.Effects, error) {
+	var out store.Effects
+	for _, c := range e.cancel {
+		out.Cancel = append(out.Cancel, store.EventFilter{Ref: c.ref, Kinds: c.kinds})
+	}
+	for _, ev := range e.schedule {
+		out.Schedule = append(out.Schedule, store.Event{Kind: ev.Kind, Ref: ev.Ref, Ply: ev.Ply, Due: ev.Due, Payload: ev.Arg})
+	}
+	for _, r := range e.posts {
+		if r.ChannelID == "" {
+			return out, errors.New("queued post without a channel")
+		}
+		r.Files = nil
+		body, err := json.Marshal(r)
+		if err != nil {
+			return out, fmt.Errorf("queued post: %w", err)
+		}
+		out.Outbox = append(out.Outbox, store.Message{Channel: r.ChannelID, Payload: string(body)})
+	}
+	return out, nil
+}
+
+func (s *storeRepo) createChallenge(ctx context.Context, c *challengeRec, eff effects) (int64, error) {
+	se, err := toEffects(eff)
+	if err != nil {
+		return 0, err
+	}
 	x, _ := json.Marshal(challengeExtra{c.Challenger.Name, c.Opponent.Name, c.Thread, c.Rematch})
 	out, err := s.st.CreateChallenge(ctx, store.Challenge{
 		Challenger: c.Challenger.ID, Challenged: c.Opponent.ID, Kind: c.Game, Variant: c.Variant, Start: c.Start,
 		Clock: c.Clock, Side: c.Color, Guild: c.GuildID, Channel: c.ChannelID, Expires: c.Expires, Extra: string(x),
-	})
+	}, se)
 	if errors.Is(err, store.ErrDuplicateChallenge) {
 		return 0, fmt.Errorf("%w: %w", errDuplicate, err)
 	}
@@ -119,16 +151,24 @@ func (s *storeRepo) challenge(ctx context.Context, id int64) (*challengeRec, err
 	return fromChallenge(c)
 }
 
-func (s *storeRepo) setChallengeStatus(ctx context.Context, id int64, status string) (bool, error) {
-	err := s.st.SetChallengeStatus(ctx, id, status)
+func (s *storeRepo) setChallengeStatus(ctx context.Context, id int64, status string, eff effects) (bool, error) {
+	se, err := toEffects(eff)
+	if err != nil {
+		return false, err
+	}
+	err = s.st.SetChallengeStatus(ctx, id, status, se)
 	if errors.Is(err, store.ErrNotPending) {
 		return false, nil
 	}
 	return err == nil, notFound(err)
 }
 
-func (s *storeRepo) acceptChallenge(ctx context.Context, id int64, g *gameRec) (*gameRec, error) {
-	out, err := s.st.AcceptChallenge(ctx, id, toGame(g))
+func (s *storeRepo) acceptChallenge(ctx context.Context, id int64, g *gameRec, eff effects) (*gameRec, error) {
+	se, err := toEffects(eff)
+	if err != nil {
+		return nil, err
+	}
+	out, err := s.st.AcceptChallenge(ctx, id, toGame(g), se)
 	switch {
 	case errors.Is(err, store.ErrNotPending):
 		return nil, fmt.Errorf("%w: %w", errTaken, err)
@@ -189,7 +229,7 @@ func fromGame(r *store.Game) (*gameRec, error) {
 		}
 	}
 	g := &gameRec{
-		ID: r.ID, Rev: int(r.Rev), Game: r.Kind, Variant: r.Variant, Start: r.Start, Pos: r.Position, Ply: r.Ply,
+		ID: r.ID, Rev: int(r.Rev), Seq: int(r.Seq), Game: r.Kind, Variant: r.Variant, Start: r.Start, Pos: r.Position, Ply: r.Ply,
 		Turn: r.ClockState.ToMove, Last: x.Last,
 		White: User{ID: r.Players[0], Name: x.WhiteName}, Black: User{ID: r.Players[1], Name: x.BlackName},
 		GuildID: r.Guild, ChannelID: r.Channel, Clock: r.Clock, ClockState: r.ClockState,
@@ -229,18 +269,36 @@ func stale(err error) (bool, error) {
 }
 
 func (s *storeRepo) saveGame(ctx context.Context, g *gameRec, m *moveRec) (bool, error) {
-	if m == nil {
-		return stale(s.st.UpdateGame(ctx, g.ID, int64(g.Rev-1), update(g)))
+	return s.saveGameWith(ctx, g, m, effects{})
+}
+
+func (s *storeRepo) saveGameWith(ctx context.Context, g *gameRec, m *moveRec, eff effects) (bool, error) {
+	u := update(g)
+	var err error
+	if u.Effects, err = toEffects(eff); err != nil {
+		return false, err
 	}
-	err := s.st.AppendMove(ctx, g.ID, g.Ply-1, store.MoveRecord{
-		Side: m.Side, Notation: m.Notation, Position: g.Pos, Spent: m.Spent,
-	}, update(g))
+	if m == nil {
+		return stale(s.st.UpdateGame(ctx, g.ID, int64(g.Rev-1), u))
+	}
+	err = s.st.AppendMove(ctx, g.ID, g.Ply-1, store.MoveRecord{
+		Side: m.Side, Notation: m.Notation, Position: g.Pos, Spent: m.Spent, RepKey: m.RepKey,
+	}, u)
 	return stale(err)
 }
 
-func (s *storeRepo) takeBack(ctx context.Context, g *gameRec) (bool, error) {
+func (s *storeRepo) takeBack(ctx context.Context, g *gameRec, eff effects) (bool, error) {
+	u := update(g)
+	var err error
+	if u.Effects, err = toEffects(eff); err != nil {
+		return false, err
+	}
 	// g.Ply is already the ply after the takeback: one move goes.
-	return stale(s.st.Takeback(ctx, g.ID, g.Ply+1, 1, update(g)))
+	return stale(s.st.Takeback(ctx, g.ID, g.Ply+1, 1, u))
+}
+
+func (s *storeRepo) repetitions(ctx context.Context, id int64, key string) (int, bool, error) {
+	return s.st.RepetitionCount(ctx, id, key)
 }
 
 func (s *storeRepo) gameList(rows []*store.Game, err error) ([]*gameRec, error) {
@@ -290,15 +348,6 @@ func (s *storeRepo) setBoardMessage(ctx context.Context, id int64, messageID str
 	return notFound(s.st.SetMessageID(ctx, id, messageID))
 }
 
-func (s *storeRepo) schedule(ctx context.Context, e event) error {
-	_, err := s.st.Schedule(ctx, store.Event{Kind: e.Kind, Ref: e.Ref, Ply: e.Ply, Due: e.Due, Payload: e.Arg})
-	return err
-}
-
-func (s *storeRepo) cancelEvents(ctx context.Context, ref int64, kinds ...string) error {
-	return s.st.CancelEvents(ctx, ref, kinds...)
-}
-
 func (s *storeRepo) claimDue(ctx context.Context, now time.Time) ([]event, error) {
 	evs, err := s.st.ClaimDue(ctx, now, claimLease)
 	if err != nil {
@@ -311,4 +360,80 @@ func (s *storeRepo) claimDue(ctx context.Context, now time.Time) ([]event, error
 	return out, nil
 }
 
-func (s *storeRepo) complete(ctx context.Context, id int64) error { return s.st.Complete(ctx, id) }
+func (s *storeRepo) complete(ctx context.Context, id int64, eff effects) error {
+	se, err := toEffects(eff)
+	if err != nil {
+		return err
+	}
+	return s.st.Complete(ctx, id, se)
+}
+
+func (s *storeRepo) claimOutbox(ctx context.Context, now time.Time, limit int) ([]outMsg, error) {
+	ms, err := s.st.ClaimOutbox(ctx, now, claimLease, limit)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]outMsg, 0, len(ms))
+	for _, m := range ms {
+		o := outMsg{ID: m.ID, Channel: m.Channel, Nonce: m.Nonce, Attempts: m.Attempts}
+		if err := json.Unmarshal([]byte(m.Payload), &o.Reply); err != nil {
+			// A row no bot can read is given up at once rather than
+			// retried forever.
+			if gerr := s.st.GiveUp(ctx, m.ID, "unreadable payload: "+err.Error()); gerr != nil {
+				return nil, gerr
+			}
+			continue
+		}
+		out = append(out, o)
+	}
+	return out, nil
+}
+
+func (s *storeRepo) sent(ctx context.Context, id int64, messageID string) error {
+	return s.st.MarkSent(ctx, id, messageID)
+}
+
+func (s *storeRepo) retryAt(ctx context.Context, id int64, next time.Time, reason string) error {
+	return s.st.Retry(ctx, id, next, reason)
+}
+
+func (s *storeRepo) giveUp(ctx context.Context, id int64, reason string) error {
+	return s.st.GiveUp(ctx, id, reason)
+}
+
+func (s *storeRepo) purge(ctx context.Context, before time.Time) (int64, error) {
+	return s.st.Purge(ctx, before)
+}
+
+func (s *storeRepo) heartbeat(ctx context.Context, now time.Time) error {
+	return s.st.Heartbeat(ctx, now)
+}
+
+func (s *storeRepo) lastHeartbeat(ctx context.Context) (time.Time, error) {
+	return s.st.LastHeartbeat(ctx)
+}
+
+func (s *storeRepo) timedGames(ctx context.Context) ([]*gameRec, error) {
+	return s.gameList(s.st.TimedActiveGames(ctx))
+}
+
+func (s *storeRepo) reconcileFlags(ctx context.Context, plan func(*gameRec) []event) (int, error) {
+	return s.st.ReconcileFlags(ctx, evFlag, func(r *store.Game) (store.Event, []store.Event, bool) {
+		g, err := fromGame(r)
+		if err != nil {
+			return store.Event{}, nil, false
+		}
+		evs := plan(g)
+		if len(evs) == 0 {
+			return store.Event{}, nil, false
+		}
+		conv := func(e event) store.Event {
+			return store.Event{Kind: e.Kind, Ref: e.Ref, Ply: e.Ply, Due: e.Due, Payload: e.Arg}
+		}
+		var extra []store.Event
+		for _, e := range evs[1:] {
+			extra = append(extra, conv(e))
+		}
+		return conv(evs[0]), extra, true
+	})
+}

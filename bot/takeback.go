@@ -63,8 +63,8 @@ func (b *Bot) askTakeback(ctx context.Context, r *req, g *gameRec) ([]Reply, err
 		Content:  r.t("takeback.asked", r.User.Name, "<@"+opp.ID+">"),
 		Mentions: []string{opp.ID},
 		Components: [][]Component{{
-			{Kind: Button, CustomID: gameID(g.ID, g.Ply, "tbyes"), Label: r.t("btn.accept"), Style: Success},
-			{Kind: Button, CustomID: gameID(g.ID, g.Ply, "tbno"), Label: r.t("btn.decline"), Style: Danger},
+			{Kind: Button, CustomID: gameID(g.ID, g.Seq, "tbyes"), Label: r.t("btn.accept"), Style: Success},
+			{Kind: Button, CustomID: gameID(g.ID, g.Seq, "tbno"), Label: r.t("btn.decline"), Style: Danger},
 		}},
 	}}, nil
 }
@@ -101,15 +101,10 @@ func (b *Bot) acceptTakeback(ctx context.Context, r *req, g *gameRec, _ customID
 	g.rewind(tc, g.Turn, now)
 	g.Takeback, g.DrawOffer = 0, 0
 	g.Rev++
-	ok, err := b.st.takeBack(ctx, g)
+	g.Seq++ // never back: buttons of the undone position stay stale
+	ok, err := b.st.takeBack(ctx, g, turnEffects(g, tc))
 	if err != nil || !ok {
 		return nil, orRaced(err)
-	}
-	if err := b.st.cancelEvents(ctx, g.ID, evFlag, evRemind); err != nil {
-		return nil, wrap("cancel events", err)
-	}
-	if err := b.scheduleClock(ctx, g, tc); err != nil {
-		return nil, err
 	}
 	_, last, err := b.replayLast(ctx, g)
 	if err != nil {

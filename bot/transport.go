@@ -92,6 +92,10 @@ type Reply struct {
 	// game's name, for transports that draw text (the console).
 	Position string
 	Game     string
+	// Nonce, when set (posts from the outbox), is sent as the message's
+	// nonce with enforce_nonce, so Discord creates it at most once however
+	// often it is resent after a crash.
+	Nonce string `json:",omitempty"`
 }
 
 // Embed is a rich message block.

@@ -50,9 +50,10 @@ func scanChallenge(r scanner) (*Challenge, error) {
 	return &c, nil
 }
 
-// CreateChallenge stores a pending challenge; ErrDuplicateChallenge when the
-// two players already have one pending between them.
-func (s *Store) CreateChallenge(ctx context.Context, c Challenge) (*Challenge, error) {
+// CreateChallenge stores a pending challenge and its effects (Ref 0: the
+// new challenge; at most one Effects); ErrDuplicateChallenge when the two
+// players already have one pending between them.
+func (s *Store) CreateChallenge(ctx context.Context, c Challenge, eff ...Effects) (*Challenge, error) {
 	var out *Challenge
 	if c.Clock == "" {
 		c.Clock = "none"
@@ -66,7 +67,10 @@ func (s *Store) CreateChallenge(ctx context.Context, c Challenge) (*Challenge, e
 		if isUnique(err) {
 			return ErrDuplicateChallenge
 		}
-		return err
+		if err != nil {
+			return err
+		}
+		return s.apply(ctx, tx, out.ID, one(eff))
 	})
 	if err != nil {
 		return nil, fmt.Errorf("challenge %s -> %s: %w", c.Challenger, c.Challenged, err)
@@ -121,14 +125,20 @@ func pendingCAS(ctx context.Context, tx *sql.Tx, id int64, status string, gameID
 }
 
 // SetChallengeStatus moves a pending challenge to declined, cancelled or
-// expired; ErrNotPending when it was already answered.
-func (s *Store) SetChallengeStatus(ctx context.Context, id int64, status string) error {
+// expired, with its effects (Ref 0: this challenge); ErrNotPending when it
+// was already answered (and nothing is written).
+func (s *Store) SetChallengeStatus(ctx context.Context, id int64, status string, eff ...Effects) error {
 	switch status {
 	case ChallengeDeclined, ChallengeCancelled, ChallengeExpired:
 	default:
 		return fmt.Errorf("challenge %d: cannot set status %q (accept with AcceptChallenge)", id, status)
 	}
-	err := s.tx(ctx, func(tx *sql.Tx) error { return pendingCAS(ctx, tx, id, status, nil) })
+	err := s.tx(ctx, func(tx *sql.Tx) error {
+		if err := pendingCAS(ctx, tx, id, status, nil); err != nil {
+			return err
+		}
+		return s.apply(ctx, tx, id, one(eff))
+	})
 	if err != nil {
 		return fmt.Errorf("challenge %d -> %s: %w", id, status, err)
 	}
@@ -138,8 +148,8 @@ func (s *Store) SetChallengeStatus(ctx context.Context, id int64, status string)
 // AcceptChallenge marks a pending challenge accepted and creates g in the
 // same transaction. ErrNotPending when someone answered first (nothing is
 // created); ErrActiveGameExists when the game cannot start (the challenge
-// stays pending).
-func (s *Store) AcceptChallenge(ctx context.Context, id int64, g Game) (*Game, error) {
+// stays pending). The effects (Ref 0: the new game) are written with them.
+func (s *Store) AcceptChallenge(ctx context.Context, id int64, g Game, eff ...Effects) (*Game, error) {
 	var out *Game
 	err := s.tx(ctx, func(tx *sql.Tx) error {
 		var err error
@@ -147,7 +157,10 @@ func (s *Store) AcceptChallenge(ctx context.Context, id int64, g Game) (*Game, e
 		if out, err = s.insertGame(ctx, tx, g); err != nil {
 			return err
 		}
-		return pendingCAS(ctx, tx, id, ChallengeAccepted, out.ID)
+		if err := pendingCAS(ctx, tx, id, ChallengeAccepted, out.ID); err != nil {
+			return err
+		}
+		return s.apply(ctx, tx, out.ID, one(eff))
 	})
 	if err != nil {
 		return nil, fmt.Errorf("accept challenge %d: %w", id, err)

@@ -4,9 +4,9 @@ import (
 	"cmp"
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 	"slices"
-	"strings"
 	"time"
 )
 
@@ -25,8 +25,9 @@ type Event struct {
 func (s *Store) Schedule(ctx context.Context, e Event) (int64, error) {
 	var id int64
 	err := s.tx(ctx, func(tx *sql.Tx) error {
-		return tx.QueryRowContext(ctx, `INSERT INTO events(kind, ref, ply, due_at, payload) VALUES(?,?,?,?,?) RETURNING id`,
-			e.Kind, e.Ref, e.Ply, e.Due.UnixNano(), e.Payload).Scan(&id)
+		var err error
+		id, err = insertEvent(ctx, tx, e)
+		return err
 	})
 	if err != nil {
 		return 0, fmt.Errorf("schedule %s for %d: %w", e.Kind, e.Ref, err)
@@ -58,55 +59,85 @@ func (s *Store) ClaimDue(ctx context.Context, now time.Time, lease time.Duration
 		if err != nil {
 			return err
 		}
-		defer rows.Close()
-		for rows.Next() {
-			var e Event
-			var due int64
-			if err := rows.Scan(&e.ID, &e.Kind, &e.Ref, &e.Ply, &due, &e.Payload, &e.Attempts); err != nil {
-				return err
-			}
-			e.Due = fromNanos(due)
-			out = append(out, e)
-		}
-		return rows.Err()
+		out, err = scanEvents(rows)
+		return err
 	})
 	if err != nil {
 		return nil, fmt.Errorf("claim due events: %w", err)
 	}
-	// RETURNING gives no order guarantee; due order is the contract.
-	slices.SortFunc(out, func(a, b Event) int {
-		if c := a.Due.Compare(b.Due); c != 0 {
-			return c
-		}
-		return cmp.Compare(a.ID, b.ID)
-	})
+	sortByDue(out, func(e Event) (time.Time, int64) { return e.Due, e.ID })
 	return out, nil
 }
 
-// Complete marks a claimed event done.
-func (s *Store) Complete(ctx context.Context, id int64) error {
+// sortByDue orders claimed rows by due time, then id: RETURNING gives no
+// order guarantee and due order is the contract.
+func sortByDue[T any](xs []T, key func(T) (time.Time, int64)) {
+	slices.SortFunc(xs, func(a, b T) int {
+		da, ia := key(a)
+		db, ib := key(b)
+		if c := da.Compare(db); c != 0 {
+			return c
+		}
+		return cmp.Compare(ia, ib)
+	})
+}
+
+// Complete marks a claimed event done, writing its effects (Ref 0: the
+// event's ref; at most one Effects) in the same transaction: a reminder and
+// its message are one write, so a crash never sends it twice.
+func (s *Store) Complete(ctx context.Context, id int64, eff ...Effects) error {
 	return s.tx(ctx, func(tx *sql.Tx) error {
-		if _, err := tx.ExecContext(ctx, `UPDATE events SET done=1 WHERE id=?`, id); err != nil {
+		var ref int64
+		err := tx.QueryRowContext(ctx, `UPDATE events SET done=1, done_at=? WHERE id=? AND done=0 RETURNING ref`, s.now().UnixNano(), id).Scan(&ref)
+		if errors.Is(err, sql.ErrNoRows) {
+			return nil // completed already (a lease ran out and another claimer finished it)
+		}
+		if err != nil {
 			return fmt.Errorf("complete event %d: %w", id, err)
 		}
-		return nil
+		return s.apply(ctx, tx, ref, one(eff))
 	})
 }
 
 // CancelEvents drops the pending events of ref of the given kinds (all
 // kinds when none is given).
 func (s *Store) CancelEvents(ctx context.Context, ref int64, kinds ...string) error {
-	q, args := `DELETE FROM events WHERE ref=? AND done=0`, []any{ref}
-	if len(kinds) > 0 {
-		q += ` AND kind IN (?` + strings.Repeat(",?", len(kinds)-1) + `)`
-		for _, k := range kinds {
-			args = append(args, k)
-		}
-	}
 	return s.tx(ctx, func(tx *sql.Tx) error {
-		if _, err := tx.ExecContext(ctx, q, args...); err != nil {
+		if err := cancelEvents(ctx, tx, ref, kinds); err != nil {
 			return fmt.Errorf("cancel events of %d: %w", ref, err)
 		}
 		return nil
 	})
+}
+
+// PendingEvents lists the pending events of ref (any kind when kind is ""),
+// in due order.
+func (s *Store) PendingEvents(ctx context.Context, ref int64, kind string) ([]Event, error) {
+	rows, err := s.r.QueryContext(ctx, `SELECT id, kind, ref, ply, due_at, payload, attempts FROM events
+		WHERE ref=? AND done=0 AND (?='' OR kind=?) ORDER BY due_at, id`, ref, kind, kind)
+	if err != nil {
+		return nil, fmt.Errorf("events of %d: %w", ref, err)
+	}
+	out, err := scanEvents(rows)
+	if err != nil {
+		return nil, fmt.Errorf("events of %d: %w", ref, err)
+	}
+	return out, nil
+}
+
+// scanEvents reads rows of id, kind, ref, ply, due_at, payload, attempts
+// and closes them.
+func scanEvents(rows *sql.Rows) ([]Event, error) {
+	defer rows.Close()
+	var out []Event
+	for rows.Next() {
+		var e Event
+		var due int64
+		if err := rows.Scan(&e.ID, &e.Kind, &e.Ref, &e.Ply, &due, &e.Payload, &e.Attempts); err != nil {
+			return nil, err
+		}
+		e.Due = fromNanos(due)
+		out = append(out, e)
+	}
+	return out, rows.Err()
 }

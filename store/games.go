@@ -19,8 +19,11 @@ const (
 // Game is one game's row. Positions are the engine's encoded positions; the
 // store never looks inside them.
 type Game struct {
-	ID         int64
-	Rev        int64 // bumped by every write; UpdateGame compares it
+	ID  int64
+	Rev int64 // bumped by every write; UpdateGame compares it
+	// Seq is advanced by every move and every takeback and never goes
+	// back: a component drawn at one Seq can never match a later position.
+	Seq        int64
 	Kind       string
 	Variant    string
 	Guild      string
@@ -51,6 +54,9 @@ type MoveRecord struct {
 	Position string // after the move
 	Spent    time.Duration
 	At       time.Time
+	// RepKey is the position's repetition key after the move, for games
+	// with a repetition rule ("" otherwise); see RepetitionCount.
+	RepKey string
 }
 
 // Outcome ends a game.
@@ -70,9 +76,11 @@ type GameUpdate struct {
 	MessageID  string
 	Extra      string
 	Outcome    *Outcome // non-nil finishes the game in the same transaction
+	// Effects are written in the same transaction (Ref 0: this game).
+	Effects Effects
 }
 
-const gameCols = `id, rev, kind, variant, guild, channel, thread, player0, player1, start_pos, pos, ply, status, result, reason,
+const gameCols = `id, rev, seq, kind, variant, guild, channel, thread, player0, player1, start_pos, pos, ply, status, result, reason,
 	clock, left0, left1, turn_start, to_move, draw_offer, takeback, message_id, extra, created_at, updated_at`
 
 type scanner interface{ Scan(...any) error }
@@ -80,7 +88,7 @@ type scanner interface{ Scan(...any) error }
 func scanGame(r scanner) (*Game, error) {
 	var g Game
 	var l0, l1, ts, created, updated int64
-	err := r.Scan(&g.ID, &g.Rev, &g.Kind, &g.Variant, &g.Guild, &g.Channel, &g.Thread, &g.Players[0], &g.Players[1],
+	err := r.Scan(&g.ID, &g.Rev, &g.Seq, &g.Kind, &g.Variant, &g.Guild, &g.Channel, &g.Thread, &g.Players[0], &g.Players[1],
 		&g.Start, &g.Position, &g.Ply, &g.Status, &g.Result, &g.Reason, &g.Clock, &l0, &l1, &ts, &g.ClockState.ToMove,
 		&g.DrawOffer, &g.Takeback, &g.MessageID, &g.Extra, &created, &updated)
 	if err != nil {
@@ -184,7 +192,7 @@ type querier interface {
 }
 
 func moves(ctx context.Context, q querier, id int64) ([]MoveRecord, error) {
-	rows, err := q.QueryContext(ctx, `SELECT ply, side, notation, pos, spent, at FROM moves WHERE game_id=? ORDER BY ply`, id)
+	rows, err := q.QueryContext(ctx, `SELECT ply, side, notation, pos, spent, at, rep_key FROM moves WHERE game_id=? ORDER BY ply`, id)
 	if err != nil {
 		return nil, err
 	}
@@ -193,7 +201,7 @@ func moves(ctx context.Context, q querier, id int64) ([]MoveRecord, error) {
 	for rows.Next() {
 		var m MoveRecord
 		var spent, at int64
-		if err := rows.Scan(&m.Ply, &m.Side, &m.Notation, &m.Position, &spent, &at); err != nil {
+		if err := rows.Scan(&m.Ply, &m.Side, &m.Notation, &m.Position, &spent, &at, &m.RepKey); err != nil {
 			return nil, err
 		}
 		m.Spent, m.At = time.Duration(spent), fromNanos(at)
@@ -209,17 +217,20 @@ func (s *Store) casUpdate(ctx context.Context, tx *sql.Tx, id int64, expectedPly
 	if u.Outcome != nil {
 		status, result, reason = StatusFinished, u.Outcome.Result, u.Outcome.Reason
 	}
-	res, err := tx.ExecContext(ctx, `UPDATE games SET rev=rev+1, pos=?, ply=?, status=?, result=?, reason=?, left0=?, left1=?, turn_start=?,
+	res, err := tx.ExecContext(ctx, `UPDATE games SET rev=rev+1, seq=seq+1, pos=?, ply=?, status=?, result=?, reason=?, left0=?, left1=?, turn_start=?,
 		to_move=?, draw_offer=?, takeback=?, message_id=COALESCE(NULLIF(?, ''), message_id), extra=?, updated_at=? WHERE id=? AND ply=? AND status=?`,
 		u.Position, newPly, status, result, reason, int64(u.ClockState.Left[0]), int64(u.ClockState.Left[1]), nanos(u.ClockState.TurnStart),
 		u.ClockState.ToMove, u.DrawOffer, u.Takeback, u.MessageID, u.Extra, s.now().UnixNano(), id, expectedPly, StatusActive)
 	if err != nil {
 		return err
 	}
-	if n, err := res.RowsAffected(); err != nil || n == 1 {
-		return err
+	if n, err := res.RowsAffected(); err != nil || n != 1 {
+		if err != nil {
+			return err
+		}
+		return staleOrMissing(ctx, tx, id)
 	}
-	return staleOrMissing(ctx, tx, id)
+	return s.apply(ctx, tx, id, u.Effects)
 }
 
 func staleOrMissing(ctx context.Context, tx *sql.Tx, id int64) error {
@@ -245,8 +256,8 @@ func (s *Store) AppendMove(ctx context.Context, gameID int64, expectedPly int, m
 		if err := s.casUpdate(ctx, tx, gameID, expectedPly, m.Ply, u); err != nil {
 			return err
 		}
-		_, err := tx.ExecContext(ctx, `INSERT INTO moves(game_id, ply, side, notation, pos, spent, at) VALUES(?,?,?,?,?,?,?)`,
-			gameID, m.Ply, m.Side, m.Notation, m.Position, int64(m.Spent), nanos(m.At))
+		_, err := tx.ExecContext(ctx, `INSERT INTO moves(game_id, ply, side, notation, pos, spent, at, rep_key) VALUES(?,?,?,?,?,?,?,?)`,
+			gameID, m.Ply, m.Side, m.Notation, m.Position, int64(m.Spent), nanos(m.At), m.RepKey)
 		if isUnique(err) {
 			return ErrStalePly
 		}
@@ -326,10 +337,13 @@ func (s *Store) UpdateGame(ctx context.Context, gameID, expectedRev int64, u Gam
 		if err != nil {
 			return err
 		}
-		if n, err := res.RowsAffected(); err != nil || n == 1 {
-			return err
+		if n, err := res.RowsAffected(); err != nil || n != 1 {
+			if err != nil {
+				return err
+			}
+			return staleOrMissing(ctx, tx, gameID)
 		}
-		return staleOrMissing(ctx, tx, gameID)
+		return s.apply(ctx, tx, gameID, u.Effects)
 	})
 	if err != nil {
 		return fmt.Errorf("update game %d: %w", gameID, err)
@@ -396,4 +410,96 @@ func (s *Store) LastGame(ctx context.Context, user, channel string) (*Game, erro
 		return nil, fmt.Errorf("last game of %s in %s: %w", user, channel, ErrNotFound)
 	}
 	return gs[0], nil
+}
+
+// RepetitionCount is how many moves of game id reached the position with
+// repetition key key (an index look-up: the cost does not grow with the
+// game), and whether the log holds moves stored without a key (before
+// migration 3), in which case the count may be short and the caller must
+// replay.
+func (s *Store) RepetitionCount(ctx context.Context, id int64, key string) (n int, partial bool, err error) {
+	err = s.r.QueryRowContext(ctx, `SELECT
+		(SELECT COUNT(*) FROM moves WHERE game_id=? AND rep_key=?),
+		EXISTS(SELECT 1 FROM moves WHERE game_id=? AND rep_key='')`, id, key, id).Scan(&n, &partial)
+	if err != nil {
+		return 0, false, fmt.Errorf("repetitions in game %d: %w", id, err)
+	}
+	return n, partial, nil
+}
+
+// TimedActiveGames are all active games with a clock, oldest first.
+func (s *Store) TimedActiveGames(ctx context.Context) ([]*Game, error) {
+	gs, err := s.games(ctx, `status=? AND clock<>'none' ORDER BY id`, StatusActive)
+	if err != nil {
+		return nil, fmt.Errorf("timed active games: %w", err)
+	}
+	return gs, nil
+}
+
+// FlagPlan is what a game's flag event should be: the event, and the
+// events to schedule with it (reminders) when the flag has to be made anew.
+type FlagPlan func(g *Game) (flag Event, extra []Event, ok bool)
+
+// ReconcileFlags makes every active timed game hold exactly one pending
+// flag event (kind) for its current ply: stale or duplicate ones are
+// dropped, a missing one is inserted as plan says (with plan's extra
+// events). Each game is checked and fixed in its own transaction. It
+// returns how many games needed fixing.
+func (s *Store) ReconcileFlags(ctx context.Context, kind string, plan FlagPlan) (int, error) {
+	gs, err := s.TimedActiveGames(ctx)
+	if err != nil {
+		return 0, err
+	}
+	fixed := 0
+	for _, g := range gs {
+		changed := false
+		err := s.tx(ctx, func(tx *sql.Tx) error {
+			cur, err := scanGame(tx.QueryRowContext(ctx, `SELECT `+gameCols+` FROM games WHERE id=?`, g.ID))
+			if err != nil {
+				return err
+			}
+			if cur.Status != StatusActive {
+				return nil
+			}
+			res, err := tx.ExecContext(ctx, `DELETE FROM events WHERE ref=? AND kind=? AND done=0 AND ply<>?`, cur.ID, kind, cur.Ply)
+			if err != nil {
+				return err
+			}
+			stale, _ := res.RowsAffected()
+			// Duplicates: keep the earliest id.
+			res, err = tx.ExecContext(ctx, `DELETE FROM events WHERE ref=? AND kind=? AND done=0 AND ply=? AND id>
+				(SELECT MIN(id) FROM events WHERE ref=? AND kind=? AND done=0 AND ply=?)`, cur.ID, kind, cur.Ply, cur.ID, kind, cur.Ply)
+			if err != nil {
+				return err
+			}
+			dup, _ := res.RowsAffected()
+			var have int
+			if err := tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM events WHERE ref=? AND kind=? AND done=0 AND ply=?`, cur.ID, kind, cur.Ply).Scan(&have); err != nil {
+				return err
+			}
+			changed = stale+dup > 0
+			if have > 0 {
+				return nil
+			}
+			flag, extra, ok := plan(cur)
+			if !ok {
+				return nil
+			}
+			changed = true
+			for _, e := range append([]Event{flag}, extra...) {
+				e.Ref, e.Ply = cur.ID, cur.Ply
+				if _, err := insertEvent(ctx, tx, e); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			return fixed, fmt.Errorf("reconcile flag of game %d: %w", g.ID, err)
+		}
+		if changed {
+			fixed++
+		}
+	}
+	return fixed, nil
 }

@@ -5,6 +5,8 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"strconv"
+	"time"
 )
 
 // Player is a Discord user's profile and preferences.
@@ -12,15 +14,18 @@ type Player struct {
 	ID     string // Discord user id
 	Name   string
 	Locale string
-	Flip   bool     // prefers the board seen from the other side
-	Rating *float64 // nil until ratings exist
+	// SeenLocale is the last Discord locale seen from the user (for
+	// messages written to them outside an interaction).
+	SeenLocale string
+	Flip       bool     // prefers the board seen from the other side
+	Rating     *float64 // nil until ratings exist
 }
 
 // Player reads one player; ErrNotFound when never saved.
 func (s *Store) Player(ctx context.Context, id string) (Player, error) {
 	p := Player{ID: id}
 	var rating sql.NullFloat64
-	err := s.r.QueryRowContext(ctx, `SELECT name, locale, flip, rating FROM players WHERE id=?`, id).Scan(&p.Name, &p.Locale, &p.Flip, &rating)
+	err := s.r.QueryRowContext(ctx, `SELECT name, locale, seen_locale, flip, rating FROM players WHERE id=?`, id).Scan(&p.Name, &p.Locale, &p.SeenLocale, &p.Flip, &rating)
 	if errors.Is(err, sql.ErrNoRows) {
 		return p, fmt.Errorf("player %s: %w", id, ErrNotFound)
 	}
@@ -40,9 +45,10 @@ func (s *Store) PutPlayer(ctx context.Context, p Player) error {
 		rating = sql.NullFloat64{Float64: *p.Rating, Valid: true}
 	}
 	return s.tx(ctx, func(tx *sql.Tx) error {
-		_, err := tx.ExecContext(ctx, `INSERT INTO players(id, name, locale, flip, rating, updated_at) VALUES(?,?,?,?,?,?)
-			ON CONFLICT(id) DO UPDATE SET name=excluded.name, locale=excluded.locale, flip=excluded.flip, rating=excluded.rating, updated_at=excluded.updated_at`,
-			p.ID, p.Name, p.Locale, p.Flip, rating, s.now().UnixNano())
+		_, err := tx.ExecContext(ctx, `INSERT INTO players(id, name, locale, seen_locale, flip, rating, updated_at) VALUES(?,?,?,?,?,?,?)
+			ON CONFLICT(id) DO UPDATE SET name=excluded.name, locale=excluded.locale, seen_locale=excluded.seen_locale, flip=excluded.flip,
+			rating=excluded.rating, updated_at=excluded.updated_at`,
+			p.ID, p.Name, p.Locale, p.SeenLocale, p.Flip, rating, s.now().UnixNano())
 		if err != nil {
 			return fmt.Errorf("put player %s: %w", p.ID, err)
 		}
@@ -72,4 +78,41 @@ func (s *Store) SetMeta(ctx context.Context, key, value string) error {
 		}
 		return nil
 	})
+}
+
+// SetSeenLocale records the Discord locale last seen from a user (creating
+// the player row if needed) without touching their other preferences.
+func (s *Store) SetSeenLocale(ctx context.Context, id, locale string) error {
+	return s.tx(ctx, func(tx *sql.Tx) error {
+		_, err := tx.ExecContext(ctx, `INSERT INTO players(id, seen_locale, updated_at) VALUES(?,?,?)
+			ON CONFLICT(id) DO UPDATE SET seen_locale=excluded.seen_locale, updated_at=excluded.updated_at`, id, locale, s.now().UnixNano())
+		if err != nil {
+			return fmt.Errorf("set seen locale of %s: %w", id, err)
+		}
+		return nil
+	})
+}
+
+// heartbeatKey is the meta entry holding the last time the bot was alive.
+const heartbeatKey = "heartbeat"
+
+// Heartbeat records that the bot is alive at now.
+func (s *Store) Heartbeat(ctx context.Context, now time.Time) error {
+	return s.SetMeta(ctx, heartbeatKey, strconv.FormatInt(now.UnixNano(), 10))
+}
+
+// LastHeartbeat is the last time recorded by Heartbeat (zero if never).
+func (s *Store) LastHeartbeat(ctx context.Context) (time.Time, error) {
+	v, err := s.Meta(ctx, heartbeatKey)
+	if errors.Is(err, ErrNotFound) {
+		return time.Time{}, nil
+	}
+	if err != nil {
+		return time.Time{}, err
+	}
+	n, err := strconv.ParseInt(v, 10, 64)
+	if err != nil {
+		return time.Time{}, fmt.Errorf("meta %s: %w", heartbeatKey, err)
+	}
+	return fromNanos(n), nil
 }

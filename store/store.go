@@ -75,7 +75,13 @@ func Open(ctx context.Context, dsnOrPath string, opts ...Option) (*Store, error)
 	for _, o := range opts {
 		o(s)
 	}
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+	// The database holds who plays whom and where: private to the bot's
+	// user. A directory we create is 0700 (one the operator chose is left
+	// alone); the files are 0600 whatever the umask.
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return nil, fmt.Errorf("open %s: %w", path, err)
+	}
+	if err := createPrivate(path); err != nil {
 		return nil, fmt.Errorf("open %s: %w", path, err)
 	}
 	base := "file:" + (&url.URL{Path: path}).EscapedPath() + "?_journal_mode=WAL&_busy_timeout=10000&_foreign_keys=on&_synchronous=NORMAL"
@@ -96,6 +102,13 @@ func Open(ctx context.Context, dsnOrPath string, opts ...Option) (*Store, error)
 	}
 	r.SetMaxOpenConns(4)
 	s.w, s.r = w, r
+	// WAL and SHM files exist now (the migration wrote through WAL).
+	for _, f := range []string{path, path + "-wal", path + "-shm"} {
+		if err := os.Chmod(f, 0o600); err != nil && !errors.Is(err, os.ErrNotExist) {
+			s.Close()
+			return nil, fmt.Errorf("open %s: %w", path, err)
+		}
+	}
 	return s, nil
 }
 
@@ -114,6 +127,26 @@ func openPG(ctx context.Context, dsn string, opts []Option) (*Store, error) {
 	}
 	s.w, s.r = db, db
 	return s, nil
+}
+
+// createPrivate creates path as an empty 0600 file when it does not exist,
+// so SQLite never creates it with the umask's permissions (SQLite gives the
+// WAL and SHM files the database file's mode). It refuses a symbolic link.
+func createPrivate(path string) error {
+	if fi, err := os.Lstat(path); err == nil {
+		if fi.Mode()&os.ModeSymlink != 0 {
+			return fmt.Errorf("%s is a symbolic link", path)
+		}
+		return nil
+	}
+	fh, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o600)
+	if errors.Is(err, os.ErrExist) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	return fh.Close()
 }
 
 // Close closes the pools.

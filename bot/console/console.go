@@ -17,6 +17,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -28,10 +29,14 @@ import (
 // Console is a text transport: it turns lines into Commands and prints the
 // Replies. It is also the bot's Notifier.
 type Console struct {
-	Bot     *bot.Bot
-	Out     io.Writer
-	Clock   *Clock
-	PNGDir  string // where the bot writes board images (printed as paths)
+	Bot   *bot.Bot
+	Out   io.Writer
+	Clock *Clock
+	// PNGDir is where the console writes board images (printed as
+	// paths). It should be private to the user (see PrivateDir): files
+	// are created afresh and renamed into place, never written through an
+	// existing name or link.
+	PNGDir  string
 	Guild   string
 	Channel string
 	Locale  string
@@ -270,7 +275,12 @@ func (c *Console) print(where string, r bot.Reply) {
 	}
 	for _, f := range r.Files {
 		if c.PNGDir != "" && (strings.HasSuffix(f.Name, ".png") || strings.HasSuffix(f.Name, ".gif")) {
-			sb.WriteString("image: " + filepath.Join(c.PNGDir, f.Name) + "\n")
+			path, err := writeFile(c.PNGDir, f.Name, f.Data)
+			if err != nil {
+				sb.WriteString("image not written: " + err.Error() + "\n")
+			} else {
+				sb.WriteString("image: " + path + "\n")
+			}
 		} else {
 			sb.WriteString(fmt.Sprintf("file: %s (%d bytes)\n", f.Name, len(f.Data)))
 			if strings.HasPrefix(f.ContentType, "text/") {
@@ -315,4 +325,62 @@ func (c *Console) HotSeat(ctx context.Context, game, startPos, clock string) err
 		return err
 	}
 	return c.Exec(ctx, "black: /accept")
+}
+
+// PrivateDir makes a fresh directory only the user can enter (0700) for
+// board images: under dir when given (created 0700 if missing; an existing
+// one must be a real directory, not a link), else a new one in the user's
+// cache directory or, failing that, the temp directory (os.MkdirTemp).
+func PrivateDir(dir string) (string, error) {
+	if dir != "" {
+		if err := os.MkdirAll(dir, 0o700); err != nil {
+			return "", fmt.Errorf("image directory: %w", err)
+		}
+		fi, err := os.Lstat(dir)
+		if err != nil {
+			return "", fmt.Errorf("image directory: %w", err)
+		}
+		if !fi.IsDir() {
+			return "", fmt.Errorf("image directory %s is not a directory (a link?)", dir)
+		}
+		return dir, nil
+	}
+	parent := ""
+	if cache, err := os.UserCacheDir(); err == nil {
+		parent = filepath.Join(cache, "tankbot")
+		if err := os.MkdirAll(parent, 0o700); err != nil {
+			parent = ""
+		}
+	}
+	d, err := os.MkdirTemp(parent, "boards-")
+	if err != nil {
+		return "", fmt.Errorf("image directory: %w", err)
+	}
+	return d, nil
+}
+
+// writeFile writes data as dir/name without following links: it goes to a
+// new file (O_EXCL, 0600) that is then renamed over name, which replaces a
+// link rather than writing through it.
+func writeFile(dir, name string, data []byte) (string, error) {
+	if name != filepath.Base(name) || strings.HasPrefix(name, ".") {
+		return "", fmt.Errorf("bad file name %q", name)
+	}
+	f, err := os.CreateTemp(dir, ".tmp-*")
+	if err != nil {
+		return "", err
+	}
+	_, werr := f.Write(data)
+	if cerr := f.Close(); werr == nil {
+		werr = cerr
+	}
+	path := filepath.Join(dir, name)
+	if werr == nil {
+		werr = os.Rename(f.Name(), path)
+	}
+	if werr != nil {
+		os.Remove(f.Name())
+		return "", werr
+	}
+	return path, nil
 }

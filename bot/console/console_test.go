@@ -38,7 +38,7 @@ func newSession(t *testing.T) *session {
 	out := &bytes.Buffer{}
 	clk := NewClock(time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC))
 	c := &Console{Out: out, Clock: clk, PNGDir: dir, Guild: "g", Channel: "table", Locale: "en"}
-	c.Bot = bot.New(bot.Config{PNGDir: dir}, st, clk, c, nil)
+	c.Bot = bot.New(bot.Config{}, st, clk, c, nil)
 	return &session{t: t, c: c, out: out, dir: dir, ctx: context.Background()}
 }
 

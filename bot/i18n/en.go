@@ -233,4 +233,5 @@ var en = map[string]string{
 	"fact.gungi.hand":                "{0}: {1} in hand ({2}), {3}/26 on the board.",
 	"shortcut.gungi.finish-draft":    "Finish my draft: {0}",
 	"reason.timeout-draw":            "on time, but the opponent could not have won",
+	"downtime.extended":              "The bot was down for {0}: the running clock of game #{1} was given that time back. New deadline {2}.",
 }

@@ -233,4 +233,5 @@ var ptBR = map[string]string{
 	"fact.gungi.hand":                "{0}: {1} na mão ({2}), {3}/26 no tabuleiro.",
 	"shortcut.gungi.finish-draft":    "Terminar montagem: {0}",
 	"reason.timeout-draw":            "por tempo, mas o adversário não poderia vencer",
+	"downtime.extended":              "O bot ficou fora do ar por {0}: o relógio em andamento da partida #{1} recebeu esse tempo de volta. Novo prazo {2}.",
 }

@@ -9,10 +9,12 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"gopkg.in/yaml.v3"
 
@@ -90,13 +92,13 @@ func parseDuration(s string) (time.Duration, error) {
 	if days, ok := strings.CutSuffix(s, "d"); ok {
 		n, err := strconv.Atoi(days)
 		if err != nil || n < 0 || n > 3650 {
-			return 0, fmt.Errorf("bad duration %q: days must be a whole number up to 3650", s)
+			return 0, fmt.Errorf("bad duration %s: days must be a whole number up to 3650", shown(s))
 		}
 		return time.Duration(n) * 24 * time.Hour, nil
 	}
 	v, err := time.ParseDuration(s)
 	if err != nil {
-		return 0, fmt.Errorf("bad duration %q (examples: 90s, 15m, 24h, 3d)", s)
+		return 0, fmt.Errorf("bad duration %s (examples: 90s, 15m, 24h, 3d)", shown(s))
 	}
 	return v, nil
 }
@@ -131,9 +133,39 @@ func parseConfig(data []byte) (config, error) {
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	dec.KnownFields(true)
 	if err := dec.Decode(&c); err != nil && !errors.Is(err, io.EOF) {
-		return config{}, fmt.Errorf("config: %w", err)
+		return config{}, fmt.Errorf("config: %s", hideValues(err.Error()))
 	}
 	return c, nil
+}
+
+// maxShown is the longest value a config error quotes. A value pasted into
+// the wrong setting may be a secret (a bot token is about 70 characters):
+// longer values are described, never shown, in errors and logs.
+const maxShown = 12
+
+// shown quotes a short value for an error message, or describes a long one.
+func shown(v string) string {
+	if n := utf8.RuneCountInString(v); n > maxShown {
+		return fmt.Sprintf("(a %d-character value, not shown in case it is a secret)", n)
+	}
+	return strconv.Quote(v)
+}
+
+// yamlValue matches the values YAML's errors quote: `value` and "field X
+// not found".
+var yamlValue = regexp.MustCompile("`[^`]*`|field (\\S+) not found")
+
+// hideValues replaces the long values quoted in a YAML error.
+func hideValues(msg string) string {
+	return yamlValue.ReplaceAllStringFunc(msg, func(m string) string {
+		if strings.HasPrefix(m, "`") {
+			return shown(strings.Trim(m, "`"))
+		}
+		if name := strings.TrimSuffix(strings.TrimPrefix(m, "field "), " not found"); utf8.RuneCountInString(name) > maxShown {
+			return "field " + shown(name) + " not found"
+		}
+		return m
+	})
 }
 
 // envVars maps each environment variable to the setting it overrides.
@@ -179,7 +211,7 @@ var envVars = map[string]func(c *config, v string) error{
 	"TANKBOT_THREAD_PER_GAME": func(c *config, v string) error {
 		b, err := strconv.ParseBool(v)
 		if err != nil {
-			return fmt.Errorf("bad boolean %q (true or false)", v)
+			return fmt.Errorf("bad boolean %s (true or false)", shown(v))
 		}
 		c.ThreadPerGame = b
 		return nil
@@ -196,7 +228,7 @@ func parseClocks(s string) (map[string]string, error) {
 		}
 		k, v, ok := strings.Cut(part, "=")
 		if !ok || strings.TrimSpace(k) == "" || strings.TrimSpace(v) == "" {
-			return nil, fmt.Errorf("bad clock entry %q (want name=preset)", part)
+			return nil, fmt.Errorf("bad clock entry %s (want name=preset)", shown(part))
 		}
 		m[strings.TrimSpace(k)] = strings.TrimSpace(v)
 	}
@@ -228,17 +260,17 @@ func (c config) validate() error {
 	switch strings.ToLower(c.LogLevel) {
 	case "debug", "info", "warn", "error":
 	default:
-		return fmt.Errorf("log_level %q: want debug, info, warn or error", c.LogLevel)
+		return fmt.Errorf("log_level %s: want debug, info, warn or error", shown(c.LogLevel))
 	}
 	switch c.LogFormat {
 	case "text", "json":
 	default:
-		return fmt.Errorf("log_format %q: want text or json", c.LogFormat)
+		return fmt.Errorf("log_format %s: want text or json", shown(c.LogFormat))
 	}
 	switch c.Language {
 	case "en", "th", "pt-BR":
 	default:
-		return fmt.Errorf("default_language %q: want en, th or pt-BR", c.Language)
+		return fmt.Errorf("default_language %s: want en, th or pt-BR", shown(c.Language))
 	}
 	if c.ChallengeExpiry < duration(time.Minute) {
 		return fmt.Errorf("challenge_expiry %v: must be at least 1m", time.Duration(c.ChallengeExpiry))
@@ -277,7 +309,7 @@ func (c config) validate() error {
 	for _, id := range []struct{ name, v string }{{"application_id", c.AppID}, {"guild_id", c.GuildID}} {
 		if id.v != "" {
 			if _, err := strconv.ParseUint(id.v, 10, 64); err != nil {
-				return fmt.Errorf("%s %q: must be a Discord id (digits)", id.name, id.v)
+				return fmt.Errorf("%s %s: must be a Discord id (digits)", id.name, shown(id.v))
 			}
 		}
 	}

@@ -75,7 +75,7 @@ func TestConfigErrorsAreSpecific(t *testing.T) {
 		{yaml: "log_format: xml\n", want: "log_format"},
 		{yaml: "default_language: fr\n", want: "default_language"},
 		{yaml: "application_id: abc\n", want: "application_id"},
-		{yaml: "thread_per_game: maybe\n", want: "`maybe` into bool"},
+		{yaml: "thread_per_game: maybe\n", want: `"maybe" into bool`},
 		{yaml: "", env: map[string]string{"TANKBOT_CHALLENGE_EXPIRY": "forever"}, want: "TANKBOT_CHALLENGE_EXPIRY"},
 		{yaml: "", env: map[string]string{"TANKBOT_THREAD_PER_GAME": "yes please"}, want: "TANKBOT_THREAD_PER_GAME"},
 		{yaml: "", env: map[string]string{"TANKBOT_DEFAULT_CLOCKS": "basic16"}, want: "TANKBOT_DEFAULT_CLOCKS"},
@@ -109,6 +109,44 @@ func FuzzParseConfig(f *testing.F) {
 			t.Fatalf("validated a bad expiry: %v", c.ChallengeExpiry)
 		}
 	})
+}
+
+// A secret pasted into the wrong setting (or the wrong variable) never
+// appears in the error, whichever check refuses it.
+func TestConfigErrorsHideSecrets(t *testing.T) {
+	const secret = "MTAxNzQ5NTQ2NzY4MjM0NTY3OA.GhXyZa.abcdefghijklmnopqrstuvwxyz0123456789AB"
+	cases := []struct {
+		yaml string
+		env  map[string]string
+	}{
+		{yaml: "challenge_expiry: " + secret + "\n"},
+		{yaml: "thread_per_game: " + secret + "\n"},
+		{yaml: "log_level: " + secret + "\n"},
+		{yaml: "log_format: " + secret + "\n"},
+		{yaml: "default_language: " + secret + "\n"},
+		{yaml: "application_id: " + secret + "\n"},
+		{yaml: "guild_id: " + secret + "\n"},
+		{yaml: secret + ": x\n"},
+		{yaml: "default_clocks: " + secret + "\n"},
+		{env: map[string]string{"TANKBOT_SCHEDULER_INTERVAL": secret}},
+		{env: map[string]string{"TANKBOT_THREAD_PER_GAME": secret}},
+		{env: map[string]string{"TANKBOT_DEFAULT_CLOCKS": secret}},
+		{env: map[string]string{"TANKBOT_APP_ID": secret}},
+	}
+	for _, tc := range cases {
+		path := filepath.Join(t.TempDir(), "c.yaml")
+		if err := os.WriteFile(path, []byte(tc.yaml), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		_, err := loadConfig(path, true, envOf(tc.env))
+		if err == nil {
+			t.Errorf("%q %v accepted", tc.yaml, tc.env)
+			continue
+		}
+		if strings.Contains(err.Error(), secret[:20]) || strings.Contains(err.Error(), secret[30:50]) {
+			t.Errorf("error echoes the value: %v", err)
+		}
+	}
 }
 
 func TestDatabaseDSN(t *testing.T) {

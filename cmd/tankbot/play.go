@@ -7,7 +7,6 @@ import (
 	"io"
 	"log/slog"
 	"os"
-	"path/filepath"
 	"time"
 
 	"github.com/tankbot/tankbot/bot"
@@ -25,7 +24,7 @@ func runPlay(ctx context.Context, args []string, in io.Reader, stdout, stderr io
 	fs := flag.NewFlagSet("play", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	db := fs.String("db", bot.DefaultPath(), "SQLite database file")
-	pngDir := fs.String("png", filepath.Join(os.TempDir(), "tankbot-boards"), "directory for board images")
+	pngDir := fs.String("png", "", "directory for board images (default: a new private one in the user's cache directory)")
 	game := fs.String("game", "tank", "game of the hot-seat game")
 	mapName := fs.String("map", "", "map or start position of the hot-seat game (default: the game's first)")
 	clock := fs.String("clock", "untimed", "clock of the hot-seat game")
@@ -37,9 +36,11 @@ func runPlay(ctx context.Context, args []string, in io.Reader, stdout, stderr io
 	if fs.NArg() > 0 {
 		return fmt.Errorf("unexpected arguments %q", fs.Args())
 	}
-	if err := os.MkdirAll(*pngDir, 0o755); err != nil {
-		return fmt.Errorf("png dir: %w", err)
+	dir, err := console.PrivateDir(*pngDir)
+	if err != nil {
+		return err
 	}
+	*pngDir = dir
 	st, err := bot.OpenSQLite(*db)
 	if err != nil {
 		return err
@@ -48,7 +49,7 @@ func runPlay(ctx context.Context, args []string, in io.Reader, stdout, stderr io
 	clk := console.NewClock(time.Time{})
 	c := &console.Console{Out: stdout, Clock: clk, PNGDir: *pngDir, Guild: "local", Channel: "table", Locale: *lang}
 	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
-	c.Bot = bot.New(bot.Config{PNGDir: *pngDir, DefaultLocale: *lang}, st, clk, c, log)
+	c.Bot = bot.New(bot.Config{DefaultLocale: *lang}, st, clk, c, log)
 	fmt.Fprintf(stdout, "tankbot play — database %s, boards in %s. Type moves like '%s', commands like 'alice: /board', 'quit' to leave.\n", *db, *pngDir, bot.MoveExample(*game))
 	if !*noGame {
 		if err := c.HotSeat(ctx, *game, *mapName, *clock); err != nil {

@@ -1,0 +1,259 @@
+package store
+
+import (
+	"context"
+	"crypto/rand"
+	"database/sql"
+	"encoding/hex"
+	"fmt"
+	"strings"
+	"time"
+)
+
+// Effects are what a state change implies beyond its own row: scheduled
+// events to drop and to add, and messages to post out of band. They are
+// written in the transaction of the change, so a crash can never keep the
+// change and lose its flag-fall or its announcement (or the reverse).
+type Effects struct {
+	// Cancel drops pending events.
+	Cancel []EventFilter
+	// Schedule adds events; an Event with Ref 0 refers to the row being
+	// written (the game a move or an accepted challenge creates, the
+	// challenge being created).
+	Schedule []Event
+	// Outbox queues messages for the scheduler to deliver.
+	Outbox []Message
+}
+
+// EventFilter selects the pending events of a game or challenge: Ref 0 is
+// the row being written; no Kinds means every kind.
+type EventFilter struct {
+	Ref   int64
+	Kinds []string
+}
+
+// one merges the optional trailing effects argument of the challenge calls.
+func one(effs []Effects) Effects {
+	var out Effects
+	for _, e := range effs {
+		out.Cancel = append(out.Cancel, e.Cancel...)
+		out.Schedule = append(out.Schedule, e.Schedule...)
+		out.Outbox = append(out.Outbox, e.Outbox...)
+	}
+	return out
+}
+
+// apply writes e inside tx; ref is the row being written.
+func (s *Store) apply(ctx context.Context, tx *sql.Tx, ref int64, e Effects) error {
+	for _, c := range e.Cancel {
+		r := c.Ref
+		if r == 0 {
+			r = ref
+		}
+		if err := cancelEvents(ctx, tx, r, c.Kinds); err != nil {
+			return fmt.Errorf("cancel events of %d: %w", r, err)
+		}
+	}
+	for _, ev := range e.Schedule {
+		if ev.Ref == 0 {
+			ev.Ref = ref
+		}
+		if _, err := insertEvent(ctx, tx, ev); err != nil {
+			return fmt.Errorf("schedule %s for %d: %w", ev.Kind, ev.Ref, err)
+		}
+	}
+	for _, m := range e.Outbox {
+		if _, err := s.enqueue(ctx, tx, m); err != nil {
+			return fmt.Errorf("queue message for %s: %w", m.Channel, err)
+		}
+	}
+	return nil
+}
+
+func cancelEvents(ctx context.Context, tx *sql.Tx, ref int64, kinds []string) error {
+	q, args := `DELETE FROM events WHERE ref=? AND done=0`, []any{ref}
+	if len(kinds) > 0 {
+		q += ` AND kind IN (?` + strings.Repeat(",?", len(kinds)-1) + `)`
+		for _, k := range kinds {
+			args = append(args, k)
+		}
+	}
+	_, err := tx.ExecContext(ctx, q, args...)
+	return err
+}
+
+func insertEvent(ctx context.Context, tx *sql.Tx, e Event) (int64, error) {
+	var id int64
+	err := tx.QueryRowContext(ctx, `INSERT INTO events(kind, ref, ply, due_at, payload) VALUES(?,?,?,?,?) RETURNING id`,
+		e.Kind, e.Ref, e.Ply, e.Due.UnixNano(), e.Payload).Scan(&id)
+	return id, err
+}
+
+// Message is one out-of-band post in the outbox.
+type Message struct {
+	ID      int64
+	Channel string
+	// Nonce is set by the store when the message is queued (random, 20
+	// characters) and is sent with every attempt, so Discord drops a
+	// resend of a message it already took.
+	Nonce   string
+	Payload string // opaque to the store
+	// Due is when to try first (zero: at once, whatever the claimer's clock).
+	Due      time.Time
+	Attempts int // claims so far, this one included
+}
+
+// Outbox states.
+const (
+	OutboxPending = "pending"
+	OutboxSent    = "sent"
+	OutboxFailed  = "failed" // given up after repeated failures
+)
+
+func newNonce() string {
+	var b [10]byte
+	_, _ = rand.Read(b[:]) // never fails (crypto/rand)
+	return hex.EncodeToString(b[:])
+}
+
+func (s *Store) enqueue(ctx context.Context, tx *sql.Tx, m Message) (int64, error) {
+	var id int64
+	err := tx.QueryRowContext(ctx, `INSERT INTO outbox(channel, nonce, payload, due_at, created_at) VALUES(?,?,?,?,?) RETURNING id`,
+		m.Channel, newNonce(), m.Payload, nanos(m.Due), s.now().UnixNano()).Scan(&id)
+	return id, err
+}
+
+// Enqueue queues m on its own (for messages that report no state change).
+func (s *Store) Enqueue(ctx context.Context, m Message) (int64, error) {
+	var id int64
+	err := s.tx(ctx, func(tx *sql.Tx) error {
+		var err error
+		id, err = s.enqueue(ctx, tx, m)
+		return err
+	})
+	if err != nil {
+		return 0, fmt.Errorf("queue message for %s: %w", m.Channel, err)
+	}
+	return id, nil
+}
+
+// ClaimOutbox leases up to limit pending messages due at now, oldest first,
+// until now+lease. A message waits while an earlier one of its channel is
+// still pending and not due (backing off) or held by another claim, so a
+// channel's messages arrive in the order they were queued. A deliverer that dies lets the lease run out and the
+// message is claimed again (with the same nonce).
+func (s *Store) ClaimOutbox(ctx context.Context, now time.Time, lease time.Duration, limit int) ([]Message, error) {
+	var out []Message
+	err := s.tx(ctx, func(tx *sql.Tx) error {
+		rows, err := tx.QueryContext(ctx, `UPDATE outbox SET attempts=attempts+1, claimed_until=?
+			WHERE id IN (SELECT id FROM outbox o WHERE state=? AND due_at<=? AND claimed_until<=?
+				AND NOT EXISTS (SELECT 1 FROM outbox e WHERE e.channel=o.channel AND e.state=? AND e.id<o.id AND (e.due_at>? OR e.claimed_until>?))
+				ORDER BY due_at, id LIMIT ?)
+			RETURNING id, channel, nonce, payload, due_at, attempts`,
+			now.Add(lease).UnixNano(), OutboxPending, now.UnixNano(), now.UnixNano(), OutboxPending, now.UnixNano(), now.UnixNano(), limit)
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		for rows.Next() {
+			var m Message
+			var due int64
+			if err := rows.Scan(&m.ID, &m.Channel, &m.Nonce, &m.Payload, &due, &m.Attempts); err != nil {
+				return err
+			}
+			m.Due = fromNanos(due)
+			out = append(out, m)
+		}
+		return rows.Err()
+	})
+	if err != nil {
+		return nil, fmt.Errorf("claim outbox: %w", err)
+	}
+	sortByDue(out, func(m Message) (time.Time, int64) { return m.Due, m.ID })
+	return out, nil
+}
+
+// MarkSent records that Discord took message id as messageID.
+func (s *Store) MarkSent(ctx context.Context, id int64, messageID string) error {
+	return s.outboxDone(ctx, id, OutboxSent, messageID, "")
+}
+
+// GiveUp records that message id will not be sent (logged by the caller).
+func (s *Store) GiveUp(ctx context.Context, id int64, reason string) error {
+	return s.outboxDone(ctx, id, OutboxFailed, "", reason)
+}
+
+func (s *Store) outboxDone(ctx context.Context, id int64, state, messageID, reason string) error {
+	return s.tx(ctx, func(tx *sql.Tx) error {
+		_, err := tx.ExecContext(ctx, `UPDATE outbox SET state=?, message_id=?, last_error=?, done_at=?, claimed_until=0 WHERE id=?`,
+			state, messageID, reason, s.now().UnixNano(), id)
+		if err != nil {
+			return fmt.Errorf("outbox %d -> %s: %w", id, state, err)
+		}
+		return nil
+	})
+}
+
+// Retry puts a claimed message back to be tried at next.
+func (s *Store) Retry(ctx context.Context, id int64, next time.Time, reason string) error {
+	return s.tx(ctx, func(tx *sql.Tx) error {
+		_, err := tx.ExecContext(ctx, `UPDATE outbox SET due_at=?, claimed_until=0, last_error=? WHERE id=? AND state=?`,
+			next.UnixNano(), reason, id, OutboxPending)
+		if err != nil {
+			return fmt.Errorf("retry outbox %d: %w", id, err)
+		}
+		return nil
+	})
+}
+
+// OutboxEntry is a message as the outbox holds it, for tests and checks.
+type OutboxEntry struct {
+	Message
+	State     string
+	MessageID string
+	LastError string
+}
+
+// Outbox lists every message still held (pending, sent or given up), oldest first.
+func (s *Store) Outbox(ctx context.Context) ([]OutboxEntry, error) {
+	rows, err := s.r.QueryContext(ctx, `SELECT id, channel, nonce, payload, due_at, attempts, state, message_id, last_error FROM outbox ORDER BY id`)
+	if err != nil {
+		return nil, fmt.Errorf("outbox: %w", err)
+	}
+	defer rows.Close()
+	var out []OutboxEntry
+	for rows.Next() {
+		var e OutboxEntry
+		var due int64
+		if err := rows.Scan(&e.ID, &e.Channel, &e.Nonce, &e.Payload, &due, &e.Attempts, &e.State, &e.MessageID, &e.LastError); err != nil {
+			return nil, fmt.Errorf("outbox: %w", err)
+		}
+		e.Due = fromNanos(due)
+		out = append(out, e)
+	}
+	return out, rows.Err()
+}
+
+// Purge deletes completed events and delivered (or given-up) outbox rows
+// finished before before, and reports how many rows went.
+func (s *Store) Purge(ctx context.Context, before time.Time) (int64, error) {
+	var n int64
+	err := s.tx(ctx, func(tx *sql.Tx) error {
+		for _, q := range []string{
+			`DELETE FROM events WHERE done=1 AND done_at<?`,
+			`DELETE FROM outbox WHERE state<>'pending' AND done_at<?`,
+		} {
+			res, err := tx.ExecContext(ctx, q, before.UnixNano())
+			if err != nil {
+				return err
+			}
+			k, _ := res.RowsAffected()
+			n += k
+		}
+		return nil
+	})
+	if err != nil {
+		return 0, fmt.Errorf("purge: %w", err)
+	}
+	return n, nil
+}
