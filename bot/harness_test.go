@@ -19,6 +19,7 @@ type post struct {
 type fakeNotifier struct {
 	mu        sync.Mutex
 	posts     []post
+	edits     []edit
 	noThreads bool
 	threads   int
 	fail      int // the next fail posts return an error (Discord down)
@@ -33,6 +34,18 @@ func (n *fakeNotifier) Post(_ context.Context, ch string, r Reply) (string, erro
 	}
 	n.posts = append(n.posts, post{ch, r})
 	return "m", nil
+}
+
+func (n *fakeNotifier) Edit(_ context.Context, ch, msg string, r Reply) error {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	n.edits = append(n.edits, edit{ch, msg, r})
+	return nil
+}
+
+type edit struct {
+	Channel, Message string
+	Reply            Reply
 }
 
 func (n *fakeNotifier) CreateThread(_ context.Context, ch, _, name string) (string, error) {

@@ -28,6 +28,10 @@ func toCommand(i *discordgo.Interaction, st *discordgo.State) (c bot.Command, fo
 		ChannelID: i.ChannelID,
 		Locale:    string(i.Locale),
 	}
+	if i.GuildLocale != nil {
+		// Public messages use the server's language.
+		c.GuildLocale = string(*i.GuildLocale)
+	}
 	if st != nil && i.ChannelID != "" {
 		// The gateway's GUILDS intent (not privileged) keeps channels and
 		// active threads in the state, which is how we know a thread.
