@@ -87,7 +87,7 @@ func user(name string) User { return User{ID: "id-" + name, Name: name} }
 // slash runs a slash command by name with "k=v" options.
 func (h *harness) slash(who User, name string, opts ...string) []Reply {
 	h.t.Helper()
-	c := Command{Kind: KindSlash, Name: name, User: who, GuildID: "guild", ChannelID: "chan", Locale: h.loc, Options: map[string]string{}, Users: map[string]User{}}
+	c := Command{Kind: KindSlash, Name: name, User: who, GuildID: "guild", ChannelID: "chan", Locale: h.loc, GuildLocale: h.loc, Options: map[string]string{}, Users: map[string]User{}}
 	for _, o := range opts {
 		k, v, _ := strings.Cut(o, "=")
 		c.Options[k] = v
@@ -105,7 +105,7 @@ func (h *harness) slash(who User, name string, opts ...string) []Reply {
 
 func (h *harness) click(who User, id string, values ...string) []Reply {
 	h.t.Helper()
-	return h.b.Handle(h.ctx, Command{Kind: KindComponent, CustomID: id, Values: values, User: who, GuildID: "guild", ChannelID: "chan", Locale: h.loc})
+	return h.b.Handle(h.ctx, Command{Kind: KindComponent, CustomID: id, Values: values, User: who, GuildID: "guild", ChannelID: "chan", Locale: h.loc, GuildLocale: h.loc})
 }
 
 // customIDs lists the custom ids of a reply's components.

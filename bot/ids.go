@@ -9,12 +9,13 @@ import (
 //
 //	g:<gameID>:<ply>:<action>[:<arg>]   game buttons and menus
 //	c:<challengeID>:<action>            challenge buttons
+//	p:<page>:<list>                     list pages (/games)
 //
 // The ply pins a game button to the position it was drawn for; a click
 // whose ply no longer matches is stale and refused.
 
 type customID struct {
-	kind   byte // 'g' or 'c'
+	kind   byte // 'g', 'c' or 'p'
 	id     int64
 	ply    int
 	action string
@@ -43,11 +44,11 @@ func parseCustomID(s string) (customID, bool) {
 		return customID{}, false
 	}
 	switch parts[0] {
-	case "c":
+	case "c", "p":
 		if len(parts) != 3 {
 			return customID{}, false
 		}
-		return customID{kind: 'c', id: id, action: parts[2]}, true
+		return customID{kind: parts[0][0], id: id, action: parts[2]}, true
 	case "g":
 		if len(parts) < 4 {
 			return customID{}, false

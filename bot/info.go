@@ -17,14 +17,25 @@ func init() {
 	extraCommands["settings"] = (*Bot).settingsCommand
 }
 
-// gamesCommand lists the server's active games, the caller's first.
+// gamesCommand lists the server's active games, the caller's first, a
+// page at a time.
 func (b *Bot) gamesCommand(ctx context.Context, r *req) ([]Reply, error) {
+	return b.gamesPage(ctx, r, 1)
+}
+
+// gamesPageChars keeps a page well inside Discord's 2,000 characters.
+const gamesPageChars = 1800
+
+// gamesPage is page n (from 1) of the game list, with ◀ ▶ buttons; a click
+// edits the list in place.
+func (b *Bot) gamesPage(ctx context.Context, r *req, n int) ([]Reply, error) {
 	games, err := b.st.activeGames(ctx, r.GuildID)
 	if err != nil {
 		return nil, wrap("active games", err)
 	}
+	upd := r.Kind == KindComponent
 	if len(games) == 0 {
-		return []Reply{{Ephemeral: true, Content: r.t("games.none")}}, nil
+		return []Reply{{Ephemeral: true, Update: upd, Content: r.t("games.none")}}, nil
 	}
 	sort.Slice(games, func(i, j int) bool { return games[i].ID < games[j].ID })
 	var mine, all []string
@@ -33,7 +44,7 @@ func (b *Bot) gamesCommand(ctx context.Context, r *req) ([]Reply, error) {
 		if p, err := g.position(); err == nil {
 			turn = int(p.Turn())
 		}
-		line := r.t("games.line", strconv.FormatInt(g.ID, 10), g.Game, g.White.Name, g.Black.Name,
+		line := r.t("games.line", strconv.FormatInt(g.ID, 10), labelOf(r.loc, g.Game, g.Variant, g.Start), g.White.Name, g.Black.Name,
 			strconv.Itoa(g.Ply), g.user(turn).Name)
 		if _, ok := g.player(r.User.ID); ok {
 			mine = append(mine, line)
@@ -41,14 +52,40 @@ func (b *Bot) gamesCommand(ctx context.Context, r *req) ([]Reply, error) {
 			all = append(all, line)
 		}
 	}
-	var sb strings.Builder
+	// Lines with their section headers, then pages of whole lines.
+	var lines []string
 	if len(mine) > 0 {
-		sb.WriteString("**" + r.t("games.mine") + "**\n" + strings.Join(mine, "\n") + "\n")
+		lines = append(lines, "**"+r.t("games.mine")+"**")
+		lines = append(lines, mine...)
 	}
 	if len(all) > 0 {
-		sb.WriteString("**" + r.t("games.header") + "**\n" + strings.Join(all, "\n"))
+		lines = append(lines, "**"+r.t("games.header")+"**")
+		lines = append(lines, all...)
 	}
-	return []Reply{{Ephemeral: true, Content: strings.TrimSpace(sb.String())}}, nil
+	var pages []string
+	var cur strings.Builder
+	for _, l := range lines {
+		l = clipRunes(l, gamesPageChars)
+		if cur.Len() > 0 && cur.Len()+len(l)+1 > gamesPageChars {
+			pages = append(pages, cur.String())
+			cur.Reset()
+		}
+		if cur.Len() > 0 {
+			cur.WriteByte('\n')
+		}
+		cur.WriteString(l)
+	}
+	pages = append(pages, cur.String())
+	n = max(1, min(n, len(pages)))
+	reply := Reply{Ephemeral: true, Update: upd, Content: pages[n-1]}
+	if len(pages) > 1 {
+		reply.Content += "\n" + r.t("games.page", strconv.Itoa(n), strconv.Itoa(len(pages)))
+		reply.Components = [][]Component{{
+			{Kind: Button, CustomID: "p:" + strconv.Itoa(max(1, n-1)) + ":games", Label: r.t("btn.prev"), Style: Secondary, Disabled: n == 1},
+			{Kind: Button, CustomID: "p:" + strconv.Itoa(min(len(pages), n+1)) + ":games", Label: r.t("btn.next"), Style: Secondary, Disabled: n == len(pages)},
+		}}
+	}
+	return []Reply{reply}, nil
 }
 
 // historyCommand sends the full record as a text file: start, players,
@@ -58,6 +95,11 @@ func (b *Bot) historyCommand(ctx context.Context, r *req) ([]Reply, error) {
 	if err != nil {
 		return nil, err
 	}
+	return b.recordReply(ctx, r, g)
+}
+
+// recordReply is a game's record as a file, for whoever asks.
+func (b *Bot) recordReply(ctx context.Context, r *req, g *gameRec) ([]Reply, error) {
 	rules, ok := lookupGame(g.Game)
 	if !ok {
 		return nil, refuse("refuse.unknowngame", g.Game, strings.Join(gameNames(), ", "))
@@ -75,9 +117,13 @@ func (b *Bot) historyCommand(ctx context.Context, r *req) ([]Reply, error) {
 		return nil, err
 	}
 	id := strconv.FormatInt(g.ID, 10)
+	content := r.t("history.file", id)
+	if g.Status != gmActive {
+		content += "\n" + resultText(r.loc, g)
+	}
 	return []Reply{{
 		Ephemeral: true,
-		Content:   r.t("history.file", id),
+		Content:   content,
 		Files:     []File{{Name: "game-" + id + ".txt", ContentType: "text/plain; charset=utf-8", Data: []byte(text)}},
 	}}, nil
 }
@@ -88,13 +134,11 @@ func record(loc string, g *gameRec, start engine.Position, log []string) (string
 	var sb strings.Builder
 	line := func(s string) { sb.WriteString(s + "\n") }
 	tc, _ := parseClock(g.Clock)
-	line(i18n.T(loc, "game.title", strconv.FormatInt(g.ID, 10), g.Game))
-	if g.Variant != "" {
-		line(i18n.T(loc, "history.start", g.Variant))
-	} else {
+	line(i18n.T(loc, "game.title", strconv.FormatInt(g.ID, 10), gameLabel(loc, g.Game, g.Variant, start)))
+	if g.Variant == "" {
 		line(i18n.T(loc, "history.start", g.Start))
 	}
-	line(i18n.T(loc, "history.players", g.White.Name, g.Black.Name))
+	line(i18n.T(loc, "history.players", plain(g.White.Name), plain(g.Black.Name)))
 	line(i18n.T(loc, "history.clock", describeClock(loc, tc)))
 	line("")
 	pos := start
@@ -107,21 +151,16 @@ func record(loc string, g *gameRec, start engine.Position, log []string) (string
 		if err != nil {
 			return "", wrap("replay move "+strconv.Itoa(i+1), err)
 		}
+		// One numbering everywhere: move n is the game's n-th action,
+		// whoever made it (the Gungi draft does not alternate).
 		note := pos.FormatMove(m) + suffix(next)
-		if i%2 == 0 {
-			sb.WriteString(strconv.Itoa(i/2+1) + ". " + note)
-		} else {
-			sb.WriteString(" " + note + "\n")
-		}
+		line(strconv.Itoa(i+1) + ". " + i18n.T(loc, "game."+pos.Turn().String()) + ": " + note)
 		pos = next
-	}
-	if len(log)%2 == 1 {
-		sb.WriteString("\n")
 	}
 	if g.Status != gmActive {
 		line("")
 		line(g.Result)
-		line(i18n.T(loc, "history.result", i18n.T(loc, "result."+g.Result), i18n.T(loc, "reason."+g.Reason)))
+		line(i18n.T(loc, "history.result", outcomeWords(loc, g)))
 	}
 	return sb.String(), nil
 }

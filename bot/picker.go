@@ -81,7 +81,8 @@ func (b *Bot) pickConfirm(ctx context.Context, r *req, g *gameRec, id customID) 
 	if !m.Complete() {
 		return nil, refuse("refuse.pickincomplete")
 	}
-	return b.play(ctx, r, g, id.ply, m.Notation)
+	// The picker's message then says what was played, without buttons.
+	return confirmed(r, g, r.t("played.you", m.Notation))(b.play(ctx, r, g, id.ply, m.Notation))
 }
 
 // pickerText says what has been chosen and what to choose next.

@@ -34,7 +34,7 @@ func (b *Bot) boardReply(ctx context.Context, r *req, g *gameRec, pos engine.Pos
 	for _, f := range facts(r.loc, pos) {
 		add(f)
 	}
-	e := &Embed{Title: r.t("game.title", id, g.Game+" "+variantLabelG(g)), Description: desc}
+	e := &Embed{Title: r.t("game.title", id, gameLabel(r.loc, g.Game, g.Variant, pos)), Description: desc, Color: boardColor(g, pos)}
 	if tc.Timed() {
 		e.Fields = append(e.Fields,
 			Field{Name: r.t("game.sideplayer", r.t("game.white"), g.White.Name), Value: fmtDuration(g.remaining(tc, 0, now)), Inline: true},
@@ -43,6 +43,7 @@ func (b *Bot) boardReply(ctx context.Context, r *req, g *gameRec, pos engine.Pos
 	if g.Last != "" {
 		e.Fields = append(e.Fields, Field{Name: r.t("game.lastmove"), Value: g.Last + suffix(pos), Inline: true})
 	}
+	// One numbering everywhere: every action is one move (docs/flow.md).
 	e.Footer = r.t("game.ply", strconv.Itoa(g.Ply))
 	reply := Reply{Embed: e, GameID: g.ID, Board: true, Position: pos.Encode(), Game: g.Game}
 	png, err := renderPNG(pos, last, flip)
@@ -62,16 +63,13 @@ func (b *Bot) boardReply(ctx context.Context, r *req, g *gameRec, pos engine.Pos
 	if g.Status == gmActive {
 		reply.Components = b.gameButtons(r, g, pos)
 	} else {
-		reply.Components = [][]Component{{{Kind: Button, CustomID: gameID(g.ID, g.Ply, "rematch"), Label: r.t("btn.rematch"), Style: Primary}}}
+		// Only what still makes sense after the end.
+		reply.Components = [][]Component{{
+			{Kind: Button, CustomID: gameID(g.ID, g.Ply, "rematch"), Label: r.t("btn.rematch"), Style: Primary},
+			{Kind: Button, CustomID: gameID(g.ID, g.Ply, "record"), Label: r.t("btn.record"), Style: Secondary},
+		}}
 	}
 	return reply, nil
-}
-
-func variantLabelG(g *gameRec) string {
-	if g.Variant != "" {
-		return g.Variant
-	}
-	return "custom"
 }
 
 func (b *Bot) gameButtons(r *req, g *gameRec, pos engine.Position) [][]Component {
@@ -88,7 +86,7 @@ func (b *Bot) gameButtons(r *req, g *gameRec, pos engine.Position) [][]Component
 	if sc, ok := pos.(engine.Shortcuts); ok {
 		var extra []Component
 		for _, s := range sc.Shortcuts() {
-			key, id := "shortcut."+s.Key, gameID(g.ID, g.Ply, "move", s.Move)
+			key, id := "shortcut."+s.Key, gameID(g.ID, g.Ply, "moveask", s.Move)
 			if !i18n.Has(key) || len(extra) == 5 || len(id) > 100 {
 				continue
 			}
@@ -132,32 +130,9 @@ func facts(loc string, pos engine.Position) []string {
 	return out
 }
 
-// resultText is "White wins — by resignation".
+// resultText is "Game over: Black (bob) wins on time."
 func resultText(loc string, g *gameRec) string {
-	reason := g.Reason
-	if i18n.Has("reason." + g.Reason) {
-		reason = i18n.T(loc, "reason."+g.Reason)
-	}
-	return i18n.T(loc, "game.over", i18n.T(loc, "result."+g.Result), reason)
-}
-
-// turnPing is the new message that mentions the player to move, with their
-// deadline.
-func (b *Bot) turnPing(r *req, g *gameRec, tc clock.Settings) Reply {
-	pos, err := g.position()
-	side := g.Turn
-	if err == nil {
-		side = int(pos.Turn())
-	}
-	u := g.user(side)
-	id := strconv.FormatInt(g.ID, 10)
-	var text string
-	if d := g.deadline(tc); !d.IsZero() {
-		text = r.t("game.yourturn", "<@"+u.ID+">", id, discordTime(d))
-	} else {
-		text = r.t("game.yourturn.nodeadline", "<@"+u.ID+">", id)
-	}
-	return Reply{ChannelID: g.ChannelID, Content: text, Mentions: []string{u.ID}}
+	return i18n.T(loc, "game.over", outcomeWords(loc, g))
 }
 
 // scheduleClock schedules the flag-fall and reminders of the side to move.

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"strconv"
 
+	"github.com/tankbot/tankbot/bot/i18n"
 	"github.com/tankbot/tankbot/engine"
 	"github.com/tankbot/tankbot/store/clock"
 )
@@ -131,6 +132,8 @@ func (b *Bot) flagFall(ctx context.Context, loc string, g *gameRec, ply int) ([]
 	if w, ok := pos.(engine.Winnable); ok && !w.CanWin(engine.Side(1-loser)) {
 		o = engine.Drawn(engine.ReasonTimeoutDraw)
 	}
+	// The fallen flag reads 0:00 on the final board.
+	g.ClockState.Left[loser] = 0
 	if err := b.end(ctx, g, o); err != nil {
 		return nil, err
 	}
@@ -144,13 +147,15 @@ func (b *Bot) flagReplies(ctx context.Context, loc string, g *gameRec) ([]Reply,
 		return nil, err
 	}
 	u := g.user(int(pos.Turn()))
-	head := b.tFor(ctx, u.ID, "flag.fell", u.Name, strconv.FormatInt(g.ID, 10))
-	reply, err := b.boardReply(ctx, &req{loc: loc}, g, pos, nil, head, false)
+	id := strconv.FormatInt(g.ID, 10)
+	fell := func(loc string) string { return i18n.T(loc, "flag.fell", u.Name, id) }
+	reply, err := b.boardReply(ctx, &req{loc: loc, pub: loc}, g, pos, nil, fell(loc), false)
 	if err != nil {
 		return nil, err
 	}
 	reply.ChannelID = g.ChannelID
-	reply.Mentions = []string{g.White.ID, g.Black.ID}
+	reply.Content, reply.Mentions = b.endContent(ctx, g, fell)
+	b.retire(ctx, g)
 	return []Reply{reply}, nil
 }
 
