@@ -364,8 +364,10 @@ func (b *Bot) startGame(ctx context.Context, r *req, c *challengeRec, taker User
 	}
 	// The first board pings both players: the game they agreed to exists
 	// and one of them is to move.
+	// The player to move is named first (the console's hot seat follows
+	// the first mention of a board).
 	first := g.user(int(start.Turn()))
-	board.Content, board.Mentions = b.pings(ctx, []User{white, black}, func(loc, who string) string {
+	board.Content, board.Mentions = b.pings(ctx, []User{first, g.user(1 - int(start.Turn()))}, func(loc, who string) string {
 		line := i18n.T(loc, "ping.started", who, strconv.FormatInt(id, 10), white.Name, black.Name, gameLabel(loc, c.Game, c.Variant, start))
 		if d := g.deadline(tc); !d.IsZero() {
 			return line + " " + i18n.T(loc, "ping.tomove", first.Name, discordTime(d))

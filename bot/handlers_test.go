@@ -283,7 +283,7 @@ func TestResignAndFinished(t *testing.T) {
 	mustRefuse(t, h.click(carol, findID(t, rs, "resignyes")), "not playing")
 	rs = h.click(bob, findID(t, rs, "resignyes"))
 	mustNotRefuse(t, rs)
-	if got := text(rs); !strings.Contains(got, "bob resigned") || !strings.Contains(got, "White (alice) wins") {
+	if got := text(rs); !strings.Contains(got, "bob resigned") || !strings.Contains(got, "White (alice) wins — by resignation") {
 		t.Errorf("resign: %s", got)
 	}
 	if len(rs) != 2 || !rs[0].Update || !rs[0].Ephemeral || len(rs[1].Mentions) != 2 || rs[1].ChannelID != "chan" {
@@ -298,7 +298,7 @@ func TestResignAndFinished(t *testing.T) {
 	mustRefuse(t, h.slash(alice, "resign", "game="+sid), "is over")
 	// Without a game option the finished game here is meant: it says how
 	// it ended.
-	mustRefuse(t, h.slash(alice, "move", "move=e1"), "is over — White (alice) wins by resignation")
+	mustRefuse(t, h.slash(alice, "move", "move=e1"), "is over — White (alice) wins — by resignation")
 	// The flag of the finished game never fires.
 	h.clk.Advance(time.Hour)
 	if err := h.b.Tick(h.ctx); err != nil {
@@ -337,7 +337,7 @@ func TestFlagFallAndReminder(t *testing.T) {
 		t.Fatal(err)
 	}
 	ps = h.n.all()
-	if len(ps) != 2 || !strings.Contains(text([]Reply{ps[1].Reply}), "ran out of time") || !strings.Contains(text([]Reply{ps[1].Reply}), "Black (bob) wins on time") || len(ps[1].Reply.Mentions) != 2 {
+	if len(ps) != 2 || !strings.Contains(text([]Reply{ps[1].Reply}), "ran out of time") || !strings.Contains(text([]Reply{ps[1].Reply}), "Black (bob) wins — on time") || len(ps[1].Reply.Mentions) != 2 {
 		t.Fatalf("flag: %+v", ps)
 	}
 	if g := h.game(id); g.Result != "0-1" || g.Reason != "timeout" {
@@ -395,7 +395,7 @@ func TestDrawAbort(t *testing.T) {
 	}
 	rs = h.slash(bob, "draw")
 	rs = h.click(alice, findID(t, rs, "drawyes"))
-	if !strings.Contains(text(rs), "Draw by agreement") || h.game(id).Result != "1/2-1/2" || len(rs[0].Mentions) != 2 {
+	if !strings.Contains(text(rs), "Draw — by agreement") || h.game(id).Result != "1/2-1/2" || len(rs[0].Mentions) != 2 {
 		t.Fatalf("draw: %s", text(rs))
 	}
 

@@ -306,8 +306,8 @@ func (c *Console) print(where string, r bot.Reply) {
 	if r.Modal != nil {
 		sb.WriteString("(form " + r.Modal.Title + ": submit " + r.Modal.CustomID + " <text>)\n")
 	}
-	// The player a board (or a reminder) pings is the one to move.
-	if len(r.Mentions) == 1 && (r.Board || r.ChannelID != "" && r.Embed == nil) {
+	// The player a board (or a reminder) pings first is the one to move.
+	if len(r.Mentions) > 0 && r.Board || len(r.Mentions) == 1 && r.ChannelID != "" && r.Embed == nil {
 		c.mu.Lock()
 		c.next = r.Mentions[0]
 		c.mu.Unlock()
