@@ -4,7 +4,9 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/tankbot/tankbot/bot/i18n"
@@ -34,7 +36,11 @@ func (b *Bot) boardReply(ctx context.Context, r *req, g *gameRec, pos engine.Pos
 	for _, f := range facts(r.loc, pos) {
 		add(f)
 	}
-	e := &Embed{Title: r.t("game.title", id, gameLabel(r.loc, g.Game, g.Variant, pos)), Description: desc, Color: boardColor(g, pos)}
+	label := gameLabel(r.loc, g.Game, g.Variant, pos)
+	if ph := phase(r.loc, pos); ph != "" && g.Status == gmActive {
+		label += " · " + ph // the title changes when the draft ends
+	}
+	e := &Embed{Title: r.t("game.title", id, label), Description: desc, Color: boardColor(g, pos)}
 	if tc.Timed() {
 		e.Fields = append(e.Fields,
 			Field{Name: r.t("game.sideplayer", r.t("game.white"), g.White.Name), Value: fmtDuration(g.remaining(tc, 0, now)), Inline: true},
@@ -115,6 +121,10 @@ func facts(loc string, pos engine.Position) []string {
 		}
 		args := make([]string, len(f.Args))
 		for i, a := range f.Args {
+			if w, ok := pieceWords(loc, pos.Rules().Name(), a); ok {
+				args[i] = w
+				continue
+			}
 			switch a {
 			case "white", "black":
 				a = i18n.T(loc, "game."+a)
@@ -128,6 +138,46 @@ func facts(loc string, pos engine.Position) []string {
 		out = append(out, i18n.T(loc, key, args...))
 	}
 	return out
+}
+
+// pieceCounts matches a hand written as letters and counts ("M1G6P9").
+var pieceCounts = regexp.MustCompile(`^(?:[A-Z][0-9]+)+$`)
+
+// pieceWords writes a hand in words ("Marshal 1, General 6, Pawn 9") when
+// every letter is a piece the catalog names ("<game>.piece.<letter>").
+func pieceWords(loc, game, s string) (string, bool) {
+	if !pieceCounts.MatchString(s) {
+		return "", false
+	}
+	var parts []string
+	for i := 0; i < len(s); {
+		j := i + 1
+		for j < len(s) && s[j] >= '0' && s[j] <= '9' {
+			j++
+		}
+		key := game + ".piece." + s[i:i+1]
+		if !i18n.Has(key) {
+			return "", false
+		}
+		parts = append(parts, i18n.T(loc, key)+" "+s[i+1:j])
+		i = j
+	}
+	return strings.Join(parts, ", "), true
+}
+
+// phase names a stage of the game worth putting in the title (the Gungi
+// draft), from the position's facts with a "phase.<key>" catalog entry.
+func phase(loc string, pos engine.Position) string {
+	d, ok := pos.(engine.Describer)
+	if !ok {
+		return ""
+	}
+	for _, f := range d.Facts() {
+		if i18n.Has("phase." + f.Key) {
+			return i18n.T(loc, "phase."+f.Key)
+		}
+	}
+	return ""
 }
 
 // resultText is "Game over: Black (bob) wins on time."

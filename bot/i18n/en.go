@@ -277,4 +277,5 @@ var en = map[string]string{
 	"announce.gungi.check":          "**CHECK**: {0}'s Marshal on {1} is attacked from {2}.",
 	"announce.camelot.must-capture": "**MUST CAPTURE**: {0} must jump an enemy piece ({2} can).",
 	"announce.camelot.must-leave":   "**MUST LEAVE**: {0} must move out of their own castle ({2}).",
+	"phase.gungi.draft":             "Draft",
 }

@@ -277,4 +277,5 @@ var ptBR = map[string]string{
 	"announce.gungi.check":          "**XEQUE**: o Marechal de {0} em {1} é atacado de {2}.",
 	"announce.camelot.must-capture": "**CAPTURA OBRIGATÓRIA**: {0} deve saltar uma peça inimiga ({2} pode).",
 	"announce.camelot.must-leave":   "**SAIR DO CASTELO**: {0} deve sair do próprio castelo ({2}).",
+	"phase.gungi.draft":             "Montagem",
 }

@@ -277,4 +277,5 @@ var th = map[string]string{
 	"announce.gungi.check":          "**รุก**: จอมพลของ {0} ที่ {1} ถูกโจมตีจาก {2}",
 	"announce.camelot.must-capture": "**ต้องกิน**: {0} ต้องกระโดดกินหมากศัตรู ({2} ทำได้)",
 	"announce.camelot.must-leave":   "**ต้องออก**: {0} ต้องเดินออกจากปราสาทของตน ({2})",
+	"phase.gungi.draft":             "ช่วงจัดทัพ",
 }
