@@ -179,7 +179,12 @@ func (b *Bot) rulesCommand(ctx context.Context, r *req) ([]Reply, error) {
 	if !i18n.Has(key) {
 		return []Reply{{Ephemeral: true, Content: r.t("rules.unknown", rules.Name())}}, nil
 	}
-	reply := Reply{Ephemeral: true, Content: r.t(key)}
+	text := r.t(key)
+	if i18n.Has(key + ".more") {
+		// The piece table and the notation.
+		text += "\n\n" + r.t(key+".more")
+	}
+	reply := Reply{Ephemeral: true, Content: clipRunes(text, 2000)}
 	if vs := rules.Variants(); len(vs) > 0 {
 		// The first variant's start, except Gungi's empty draft board:
 		// its quick formation shows the pieces.
