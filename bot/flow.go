@@ -314,3 +314,26 @@ func boardColor(g *gameRec, pos engine.Position) int {
 	}
 	return colorWhite
 }
+
+// moveWords says in words what a move written in notation does, when the
+// game's catalog can: drops ("*M" then the square) name the piece placed,
+// and actions with a key "movedesc.<game>.<action>" ("ready", the draft's
+// formations) are described. It returns "" otherwise.
+func moveWords(loc string, pos engine.Position, m engine.Move) string {
+	game := pos.Rules().Name()
+	steps := m.Steps()
+	if len(steps) == 0 {
+		return ""
+	}
+	if len(steps) == 2 && strings.HasPrefix(steps[0], "*") && i18n.Has(game+".piece."+steps[0][1:]) {
+		return i18n.T(loc, "movedesc.drop", i18n.T(loc, game+".piece."+steps[0][1:]), steps[1])
+	}
+	action, arg, _ := strings.Cut(steps[0], ":")
+	if arg != "" {
+		action += "-with" // "ready:quick": ready with a formation
+	}
+	if key := "movedesc." + game + "." + action; len(steps) == 1 && i18n.Has(key) {
+		return i18n.T(loc, key, arg)
+	}
+	return ""
+}

@@ -104,3 +104,25 @@ func TestGamesPaged(t *testing.T) {
 		t.Fatalf("second page: %+v", rs)
 	}
 }
+
+// Gungi's draft moves are said in words beside their notation.
+func TestGungiDraftInWords(t *testing.T) {
+	h := newHarness(t, Config{})
+	id := h.startGame("game=gungi")
+	rs := h.slash(bob, "move", "move=M*e9")
+	mustNotRefuse(t, rs)
+	if got := rs[0].Content; !strings.Contains(got, "bob played M*e9 (Marshal placed on e9)") {
+		t.Errorf("drop in words: %q", got)
+	}
+	rs = h.slash(alice, "move", "move=M*e1")
+	mustNotRefuse(t, rs)
+	rs = h.slash(bob, "move", "move=ready:quick")
+	mustNotRefuse(t, rs)
+	if got := rs[0].Content; !strings.Contains(got, "quick formation") {
+		t.Errorf("formation in words: %q", got)
+	}
+	if !strings.Contains(rs[0].Embed.Title, "Draft") {
+		t.Errorf("title during the draft: %q", rs[0].Embed.Title)
+	}
+	_ = id
+}

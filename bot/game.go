@@ -202,7 +202,15 @@ func (b *Bot) play(ctx context.Context, r *req, g *gameRec, ply int, text string
 		_ = b.st.cancelEvents(ctx, g.ID, evFlag, evRemind)
 	}
 	pub := r.public()
-	head := pub.t("game.played", r.User.Name, note+suffix(next))
+	// The record's notation, and what it means when the game can say so
+	// (Gungi's draft: "placed the Marshal on a9").
+	played := func(loc string) string {
+		if w := moveWords(loc, pos, m); w != "" {
+			return i18n.T(loc, "game.played.means", r.User.Name, note+suffix(next), w)
+		}
+		return i18n.T(loc, "game.played", r.User.Name, note+suffix(next))
+	}
+	head := played(pub.loc)
 	for _, a := range next.Announcements() {
 		head += "\n" + announceText(pub.loc, g, next, a)
 	}
@@ -210,7 +218,6 @@ func (b *Bot) play(ctx context.Context, r *req, g *gameRec, ply int, text string
 	if err != nil {
 		return nil, err
 	}
-	played := func(loc string) string { return i18n.T(loc, "game.played", r.User.Name, note+suffix(next)) }
 	if g.Status == gmActive {
 		reply.Content, reply.Mentions = b.turnContent(ctx, g, next, r.User, played)
 	} else {

@@ -105,7 +105,7 @@ func boardImage(t *testing.T, c *call) image.Point {
 // only by announcement suffixes) and that it is public.
 func checkPlayed(t *testing.T, board *call, u who, notation string) {
 	t.Helper()
-	rx := regexp.MustCompile(`(?m)^` + regexp.QuoteMeta(u.name+" played "+notation) + `[+-]*\.$`)
+	rx := regexp.MustCompile(`(?m)^` + regexp.QuoteMeta(u.name+" played "+notation) + `[+-]*( \(.+\))?\.$`)
 	if !rx.MatchString(text(board)) {
 		t.Errorf("the board does not say %s played %q: %s", u.name, notation, text(board))
 	}

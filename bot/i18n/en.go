@@ -281,4 +281,8 @@ var en = map[string]string{
 	"rules.tank.more":               "**Pieces**\n```\npiece code speed armour(front/side/rear) gun fires\nCLT  C  5  1/0/0  1  turret, 3 directions\nLT   L  5  1/0/0  1  turret, 3 directions\nMT   M  4  2/1/0  2  turret, 3 directions\nHT   H  3  3/2/1  3  turret, 3 directions\nTD   D  4  2/1/0  4  forward only\nHM   R  3  1/0/0  5  forward, indirect, range 3–5\n```\n**Notation**: `FROM > TO FACING (TARGET)`: `E2 > E5N` drive, `E2 > E2NE` turn on the spot, `E2 > E1N` reverse, `G8 > G8NE (K12)` turn and fire, `I15 > OFF` the CLT escapes. Marks: `+` CHECK, `-` ESCAPE.",
 	"rules.camelot.more":            "**Pieces**: Knight (K) and Man (M), 4 Knights and 10 Men a side.\n**Notation**: `F5-F6` a plain move, `D6^D8^F8` a canter (over your own pieces), `E8xE10` a jump that captures, `C6^E8^C8xE10xC10` a Knight's charge.",
 	"rules.gungi.more":              "**Notation**: `Pe3-e4` move, `Pe3xe4` attack, `Ke2^d4` stack onto a tower, `P*e5` drop from the hand, `ready` end your draft, `ready:quick` finish your draft with a formation.",
+	"movedesc.drop":                 "{0} placed on {1}",
+	"movedesc.gungi.ready":          "ready: no more placements",
+	"movedesc.gungi.ready-with":     "the rest of the draft placed as the {0} formation",
+	"game.played.means":             "{0} played {1} ({2}).",
 }

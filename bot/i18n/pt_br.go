@@ -281,4 +281,8 @@ var ptBR = map[string]string{
 	"rules.tank.more":               "**Peças**\n```\npeça código velocidade blindagem(frente/lado/trás) canhão tiro\nCLT  C  5  1/0/0  1  torre, 3 direções\nLT   L  5  1/0/0  1  torre, 3 direções\nMT   M  4  2/1/0  2  torre, 3 direções\nHT   H  3  3/2/1  3  torre, 3 direções\nTD   D  4  2/1/0  4  só para a frente\nHM   R  3  1/0/0  5  para a frente, indireto, alcance 3–5\n```\n**Notação**: `DE > PARA DIREÇÃO (ALVO)`: `E2 > E5N` andar, `E2 > E2NE` girar no lugar, `E2 > E1N` ré, `G8 > G8NE (K12)` girar e atirar, `I15 > OFF` o CLT foge. Marcas: `+` XEQUE, `-` FUGA.",
 	"rules.camelot.more":            "**Peças**: Cavaleiro (K) e Homem (M), 4 Cavaleiros e 10 Homens por lado.\n**Notação**: `F5-F6` lance simples, `D6^D8^F8` galope (sobre as próprias peças), `E8xE10` salto que captura, `C6^E8^C8xE10xC10` carga do Cavaleiro.",
 	"rules.gungi.more":              "**Notação**: `Pe3-e4` mover, `Pe3xe4` atacar, `Ke2^d4` empilhar numa torre, `P*e5` colocar da mão, `ready` encerrar a montagem, `ready:quick` encerrar a montagem com uma formação.",
+	"movedesc.drop":                 "{0} colocado em {1}",
+	"movedesc.gungi.ready":          "pronto: sem mais colocações",
+	"movedesc.gungi.ready-with":     "o resto da montagem colocado na formação {0}",
+	"game.played.means":             "{0} jogou {1} ({2}).",
 }
