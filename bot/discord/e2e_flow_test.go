@@ -148,6 +148,9 @@ func (e *e2e) startFlow(t *testing.T, g *game, name string, more ...any) *flow {
 	if flags(ch) == 64 {
 		t.Fatalf("challenge to %s refused: %s", name, text(ch))
 	}
+	if !strings.Contains(strings.ToLower(text(ch)), name) {
+		t.Errorf("the challenge does not name the game %s: %s", name, text(ch))
+	}
 	pinged(t, ch, "the challenge", bob.id)
 	accept := idWith(t, ch, `^c:\d+:accept$`)
 	calls = e.do(e.click(bob, gameChannel, e.f.originalOf(ch), accept))
@@ -220,12 +223,18 @@ func (fl *flow) resign(u who, result string) {
 	fl.board = board
 }
 
-func TestE2EFlowTankChess(t *testing.T) {
-	t.Parallel()
+// tankFlow starts a bot and a Tank Chess game on the check map.
+func tankFlow(t *testing.T, clock string) (*world, *e2e, *game, *flow) {
+	t.Helper()
 	w := newWorld(t)
 	e := startBot(t, w)
 	g := newGame(t, checkMap)
-	fl := e.startFlow(t, g, "tank", "map", checkMap, "clock", "30m")
+	return w, e, g, e.startFlow(t, g, "tank", "map", checkMap, "clock", clock)
+}
+
+func TestE2EFlowTankChess(t *testing.T) {
+	t.Parallel()
+	_, e, g, fl := tankFlow(t, "30m")
 	// A checking move: the ping explains it, naming the CLT's square.
 	b := fl.move(g.checkMove())
 	if c, _ := data(b)["content"].(string); !strings.Contains(c, "**CHECK**: bob's CLT on") {
@@ -327,14 +336,12 @@ func TestE2EFlowGungiLanguages(t *testing.T) {
 	}
 }
 
-// Flag-fall by the scheduler, declined offers, a Tank Chess game in a
-// thread: the out-of-band and the refused paths ping the right people.
+// A reminder and a flag-fall by the scheduler, a declined takeback and a
+// cancelled challenge: the out-of-band and the refused paths ping the
+// right people.
 func TestE2EFlowFlagAndDeclines(t *testing.T) {
 	t.Parallel()
-	w := newWorld(t)
-	e := startBot(t, w)
-	g := newGame(t, checkMap)
-	fl := e.startFlow(t, g, "tank", "map", checkMap, "clock", "10m")
+	w, e, g, fl := tankFlow(t, "10m")
 	fl.move(g.anyMove())
 
 	// Alice asks for a takeback; bob declines: alice hears of it.
@@ -401,10 +408,7 @@ func TestE2EFlowFlagAndDeclines(t *testing.T) {
 // Look-ups are scoped to the server: another guild's game is no game.
 func TestE2EFlowOtherServer(t *testing.T) {
 	t.Parallel()
-	w := newWorld(t)
-	e := startBot(t, w)
-	g := newGame(t, checkMap)
-	fl := e.startFlow(t, g, "tank", "map", checkMap)
+	_, e, _, fl := tankFlow(t, "30m")
 	ev := e.slash(carol, gameChannel, "board", "game", fl.id)
 	ev["guild_id"] = "888"
 	if cb := response(t, e.do(ev)); flags(cb) != 64 || !strings.Contains(text(cb), "No game #"+fl.id) || len(cb.Files) != 0 {

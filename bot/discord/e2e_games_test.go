@@ -52,26 +52,13 @@ func (g *game) toMove() who {
 
 // challengeGame has alice challenge bob to a game of name as White (with
 // more options, name-value pairs, if given) and bob accept. It checks the
-// first board and the ping to the side the engine says is to move, and
+// first board, which pings both players (see startFlow), and
 // returns the board and the game id.
 func (e *e2e) challengeGame(t *testing.T, g *game, name string, more ...any) (board *call, gameID string) {
 	t.Helper()
-	kv := append([]any{"opponent", userRef(bob), "game", name, "color", "white", "thread", false}, more...)
-	calls := e.do(e.slash(alice, gameChannel, "challenge", kv...))
-	ch := response(t, calls)
-	if flags(ch) == 64 {
-		t.Fatalf("challenge to %s refused: %s", name, text(ch))
-	}
-	if !strings.Contains(strings.ToLower(text(ch)), name) {
-		t.Errorf("the challenge does not name the game %s: %s", name, text(ch))
-	}
-	accept := idWith(t, ch, `^c:\d+:accept$`)
-	calls = e.do(e.click(bob, gameChannel, e.f.originalOf(ch), accept))
-	board = theBoard(t, calls, "accept")
-	boardImage(t, board)
-	ping(t, calls, g.toMove().id)
-	resign := idWith(t, board, `^g:\d+:0:resign$`)
-	return board, strings.Split(resign, ":")[1]
+	fl := e.startFlow(t, g, name, more...)
+	boardImage(t, fl.board)
+	return fl.board, fl.id
 }
 
 // boardImage checks a board message: one attachment, sent as image/png,
