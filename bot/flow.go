@@ -39,7 +39,7 @@ func esc(s string) string {
 	}, s), 32)
 	var sb strings.Builder
 	for _, r := range s {
-		if strings.ContainsRune("\\*_~`|>[]()#<@:-", r) {
+		if strings.ContainsRune("\\*_~`|>[]()<@:", r) {
 			sb.WriteByte('\\')
 		}
 		sb.WriteRune(r)

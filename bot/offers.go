@@ -92,14 +92,15 @@ func (b *Bot) draw(ctx context.Context, r *req, g *gameRec) ([]Reply, error) {
 	content, ids := b.pings(ctx, []User{g.user(1 - side)}, func(loc, who string) string {
 		return i18n.T(loc, "draw.offered", r.User.Name, who)
 	})
-	return []Reply{{
+	// The offer goes where the game is played.
+	return []Reply{inGame(r, g, Reply{
 		Content:  content,
 		Mentions: ids,
 		Components: [][]Component{{
-			{Kind: Button, CustomID: gameID(g.ID, g.Ply, "drawyes"), Label: r.t("btn.accept"), Style: Success},
-			{Kind: Button, CustomID: gameID(g.ID, g.Ply, "drawno"), Label: r.t("btn.decline"), Style: Danger},
+			{Kind: Button, CustomID: gameID(g.ID, g.Ply, "drawyes"), Label: r.public().t("btn.accept"), Style: Success},
+			{Kind: Button, CustomID: gameID(g.ID, g.Ply, "drawno"), Label: r.public().t("btn.decline"), Style: Danger},
 		}},
-	}}, nil
+	})}, nil
 }
 
 // abort ends a game without result while neither player has moved twice.

@@ -63,14 +63,15 @@ func (b *Bot) askTakeback(ctx context.Context, r *req, g *gameRec) ([]Reply, err
 	content, ids := b.pings(ctx, []User{g.user(1 - side)}, func(loc, who string) string {
 		return i18n.T(loc, "takeback.asked", r.User.Name, who)
 	})
-	return []Reply{{
+	// The offer goes where the game is played.
+	return []Reply{inGame(r, g, Reply{
 		Content:  content,
 		Mentions: ids,
 		Components: [][]Component{{
-			{Kind: Button, CustomID: gameID(g.ID, g.Ply, "tbyes"), Label: r.t("btn.accept"), Style: Success},
-			{Kind: Button, CustomID: gameID(g.ID, g.Ply, "tbno"), Label: r.t("btn.decline"), Style: Danger},
+			{Kind: Button, CustomID: gameID(g.ID, g.Ply, "tbyes"), Label: r.public().t("btn.accept"), Style: Success},
+			{Kind: Button, CustomID: gameID(g.ID, g.Ply, "tbno"), Label: r.public().t("btn.decline"), Style: Danger},
 		}},
-	}}, nil
+	})}, nil
 }
 
 func (b *Bot) acceptTakeback(ctx context.Context, r *req, g *gameRec, _ customID) ([]Reply, error) {
