@@ -128,6 +128,21 @@ func retired(t *testing.T, calls []*call, id, what string) {
 	t.Errorf("%s: the previous board %s kept its buttons (no edit removing them)", what, id)
 }
 
+// editedBare checks that the interaction's message was edited without
+// buttons: an update callback (type 7), or after a deferral an edit of the
+// original.
+func editedBare(t *testing.T, calls []*call, what string) {
+	t.Helper()
+	for _, c := range calls {
+		typ, _ := c.Payload["type"].(float64)
+		upd := strings.HasSuffix(c.Path, "/callback") && typ == 7 || c.Method == "PATCH" && strings.HasSuffix(c.Path, "/@original")
+		if upd && c.Status < 300 && len(customIDs(c)) == 0 {
+			return
+		}
+	}
+	t.Errorf("%s should be edited without buttons", what)
+}
+
 // flow plays a game through the adapter and checks every message.
 type flow struct {
 	*e2e
@@ -144,19 +159,18 @@ func (e *e2e) startFlow(t *testing.T, g *game, name string, more ...any) *flow {
 	t.Helper()
 	kv := append([]any{"opponent", userRef(bob), "game", name, "color", "white", "thread", false}, more...)
 	calls := e.do(e.slash(alice, gameChannel, "challenge", kv...))
-	ch := response(t, calls)
-	if flags(ch) == 64 {
-		t.Fatalf("challenge to %s refused: %s", name, text(ch))
+	news := publicNew(calls)
+	if len(news) != 1 {
+		t.Fatalf("challenge to %s: %d new public messages (refused? %s)", name, len(news), text(response(t, calls)))
 	}
+	ch := news[0]
 	if !strings.Contains(strings.ToLower(text(ch)), name) {
 		t.Errorf("the challenge does not name the game %s: %s", name, text(ch))
 	}
 	pinged(t, ch, "the challenge", bob.id)
 	accept := idWith(t, ch, `^c:\d+:accept$`)
 	calls = e.do(e.click(bob, gameChannel, e.f.originalOf(ch), accept))
-	if cb := response(t, calls); cb.Payload["type"].(float64) != 7 || len(customIDs(cb)) != 0 {
-		t.Errorf("the accepted challenge should be edited without buttons: %v", cb.Payload)
-	}
+	editedBare(t, calls, "the accepted challenge")
 	board := theBoard(t, calls, "accept")
 	pinged(t, board, "the first board", alice.id, bob.id)
 	resign := idWith(t, board, `^g:\d+:0:resign$`)
@@ -419,4 +433,30 @@ func TestE2EFlowOtherServer(t *testing.T) {
 	if flags(cb) != 64 || len(cb.Files) != 1 || len(customIDs(cb)) != 0 {
 		t.Errorf("/board should be a private look without buttons: flags %d, %d files, %v", flags(cb), len(cb.Files), customIDs(cb))
 	}
+}
+
+// When the handler is slower than the direct window the slash command is
+// deferred ("thinking…"); filling that placeholder would be an edit, which
+// pings nobody, so the board comes as a follow-up and the placeholder goes.
+func TestE2EFlowDeferredMovePings(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t)
+	w.window = time.Nanosecond
+	e := startBot(t, w)
+	g := newGame(t, checkMap)
+	fl := e.startFlow(t, g, "tank", "map", checkMap, "clock", "30m")
+	mv := g.anyMove()
+	calls := e.do(e.slash(alice, gameChannel, "move", "move", mv))
+	if cb := response(t, calls); cb.Payload["type"].(float64) != 5 {
+		t.Skipf("the move was answered within a nanosecond: type %v", cb.Payload["type"])
+	}
+	board := theBoard(t, calls, "deferred move")
+	if !strings.Contains(board.Path, "/webhooks/") {
+		t.Errorf("the deferred board should be a follow-up, got %s %s", board.Method, board.Path)
+	}
+	pinged(t, board, "the deferred board", bob.id)
+	if len(find(calls, "DELETE", "/messages/@original")) != 1 {
+		t.Errorf("the thinking placeholder was not removed")
+	}
+	retired(t, calls, e.f.originalOf(fl.board), "deferred move")
 }

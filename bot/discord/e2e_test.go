@@ -39,6 +39,8 @@ type world struct {
 	db   string
 	clk  *clock.Fake
 	logs *syncBuffer
+	// window is the adapter's direct-answer window (default 10 s).
+	window time.Duration
 }
 
 func startBot(t *testing.T, w *world) *e2e {
@@ -49,7 +51,11 @@ func startBot(t *testing.T, w *world) *e2e {
 	}
 	st := bot.NewStorage(db)
 	f, clk, logs := w.f, w.clk, w.logs
-	h := newHarness(t, f, FromStore(db), logs, 10*time.Second)
+	window := 10 * time.Second
+	if w.window > 0 {
+		window = w.window
+	}
+	h := newHarness(t, f, FromStore(db), logs, window)
 	log := slog.New(NewRedactingHandler(slog.NewJSONHandler(h.logs, &slog.HandlerOptions{Level: slog.LevelDebug}), testToken))
 	b := bot.New(bot.Config{ThreadPerGame: false}, st, clk, h.a, log)
 	h.start(b)

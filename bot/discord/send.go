@@ -156,14 +156,18 @@ func (s *sender) reply(ctx context.Context, r bot.Reply) error {
 		s.answered = true
 		// After type 6 the original is the component's message; after
 		// type 5 it is the public "thinking…" placeholder.
-		if (s.component() && r.Update) || (!s.component() && !r.Ephemeral) {
+		// Filling the placeholder is an edit, and edits notify nobody: a
+		// reply that pings goes out as a follow-up instead.
+		pings := len(r.Mentions) > 0 && !r.Update
+		if (s.component() && r.Update) || (!s.component() && !r.Ephemeral && !pings) {
 			return s.editOriginal(ctx, r)
 		}
 		if err := s.followup(ctx, r); err != nil {
 			return err
 		}
 		if !s.component() {
-			// An ephemeral answer cannot replace a public placeholder.
+			// An ephemeral answer (or a ping) cannot replace a public
+			// placeholder.
 			return s.a.s.InteractionResponseDelete(s.i, discordgo.WithContext(ctx))
 		}
 		return nil
