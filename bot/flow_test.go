@@ -126,3 +126,32 @@ func TestGungiDraftInWords(t *testing.T) {
 	}
 	_ = id
 }
+
+// Autocomplete for a typed square lists that piece's moves first, those
+// that go somewhere before turns on the spot, labelled in words.
+func TestSuggestTypedSquare(t *testing.T) {
+	h := newHarness(t, Config{})
+	id := h.startGame()
+	g := h.game(id)
+	pos, _ := g.position()
+	sq := pos.LegalMoves()[0].Steps()[0]
+	c := Command{Kind: KindSlash, Name: "move", User: alice, GuildID: "guild", ChannelID: "chan", Options: map[string]string{"move": strings.ToLower(sq)}}
+	got := h.b.Suggest(h.ctx, c, "move")
+	if len(got) == 0 {
+		t.Fatal("no suggestions")
+	}
+	spun := false
+	for i, ch := range got {
+		if !strings.HasPrefix(ch.Value, sq+" ") {
+			t.Fatalf("choice %d %q is not a move of the piece on %s", i, ch.Value, sq)
+		}
+		if !strings.Contains(ch.Name, " "+sq) || !strings.Contains(ch.Name, "facing") {
+			t.Errorf("label %q", ch.Name)
+		}
+		spin := strings.HasPrefix(ch.Value, sq+" > "+sq)
+		if spun && !spin {
+			t.Errorf("a move after a turn on the spot: %v", got)
+		}
+		spun = spun || spin
+	}
+}

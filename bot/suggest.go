@@ -5,6 +5,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/tankbot/tankbot/bot/i18n"
 )
 
 // maxChoices is Discord's limit on autocomplete choices.
@@ -28,7 +30,7 @@ func (b *Bot) Suggest(ctx context.Context, c Command, focused string) (out []Cho
 		if err != nil {
 			return nil
 		}
-		return b.suggestMoves(g, typed)
+		return b.suggestMoves(r, g, typed)
 	case "game":
 		if c.Name == "challenge" || c.Name == "rules" {
 			return prefixChoices(gameNames(), typed)
@@ -84,7 +86,7 @@ func (b *Bot) Suggest(ctx context.Context, c Command, focused string) (out []Cho
 // moves that go somewhere before turns on the spot, prefix matches before
 // others. Each is labelled with the piece it moves when the game names
 // pieces ("LT · F3 > F5N").
-func (b *Bot) suggestMoves(g *gameRec, typed string) []Choice {
+func (b *Bot) suggestMoves(r *req, g *gameRec, typed string) []Choice {
 	pos, err := g.position()
 	if err != nil {
 		return nil
@@ -117,7 +119,7 @@ func (b *Bot) suggestMoves(g *gameRec, typed string) []Choice {
 		label := n
 		if namer != nil && len(steps) > 0 {
 			if p := namer.PieceName(steps[0]); p != "" {
-				label = p + " · " + n
+				label = stepsLabel(r.loc, p, steps)
 			}
 		}
 		cands = append(cands, cand{Choice{Name: label, Value: n}, rank})
@@ -131,6 +133,23 @@ func (b *Bot) suggestMoves(g *gameRec, typed string) []Choice {
 		out = append(out, c.c)
 	}
 	return out
+}
+
+// stepsLabel writes a move of a game that names its pieces from its picker
+// steps (piece square, destination, facing, target):
+// "LT F3 → F5, facing N, fires at K12".
+func stepsLabel(loc, piece string, steps []string) string {
+	s := piece + " " + steps[0]
+	if len(steps) > 1 && steps[1] != "" && steps[1] != steps[0] {
+		s += " → " + steps[1]
+	}
+	if len(steps) > 2 && steps[2] != "" {
+		s += i18n.T(loc, "suggest.facing", steps[2])
+	}
+	if len(steps) > 3 && steps[3] != "" {
+		s += i18n.T(loc, "suggest.fires", steps[3])
+	}
+	return s
 }
 
 func squash(s string) string {

@@ -285,4 +285,6 @@ var en = map[string]string{
 	"movedesc.gungi.ready":          "ready: no more placements",
 	"movedesc.gungi.ready-with":     "the rest of the draft placed as the {0} formation",
 	"game.played.means":             "{0} played {1} ({2}).",
+	"suggest.facing":                ", facing {0}",
+	"suggest.fires":                 ", fires at {0}",
 }

@@ -285,4 +285,6 @@ var ptBR = map[string]string{
 	"movedesc.gungi.ready":          "pronto: sem mais colocações",
 	"movedesc.gungi.ready-with":     "o resto da montagem colocado na formação {0}",
 	"game.played.means":             "{0} jogou {1} ({2}).",
+	"suggest.facing":                ", virado para {0}",
+	"suggest.fires":                 ", atira em {0}",
 }

@@ -285,4 +285,6 @@ var th = map[string]string{
 	"movedesc.gungi.ready":          "พร้อม: ไม่วางหมากเพิ่มแล้ว",
 	"movedesc.gungi.ready-with":     "วางหมากที่เหลือตามรูปแบบ {0}",
 	"game.played.means":             "{0} เดิน {1} ({2})",
+	"suggest.facing":                ", หันไป {0}",
+	"suggest.fires":                 ", ยิง {0}",
 }
