@@ -52,12 +52,19 @@ func (b *Bot) gameAction(ctx context.Context, r *req, id customID) ([]Reply, err
 	case "moveask":
 		// A move that stands for many (finish my draft) cannot be taken
 		// back: ask first.
-		if _, _, err := b.mustMove(r, g); err != nil {
+		_, pos, err := b.mustMove(r, g)
+		if err != nil {
 			return nil, err
+		}
+		ask := r.t("confirm.move", id.arg)
+		if m, err := pos.ParseMove(id.arg); err == nil {
+			if w := moveWords(r.loc, pos, m); w != "" {
+				ask = r.t("confirm.move.means", id.arg, w)
+			}
 		}
 		return []Reply{{
 			Ephemeral: true,
-			Content:   r.t("confirm.move", id.arg),
+			Content:   ask,
 			Components: [][]Component{{
 				{Kind: Button, CustomID: gameID(g.ID, g.Ply, "moveok", id.arg), Label: r.t("btn.confirm"), Style: Success},
 				{Kind: Button, CustomID: gameID(g.ID, g.Ply, "keep"), Label: r.t("btn.cancel"), Style: Secondary},

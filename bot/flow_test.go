@@ -155,3 +155,14 @@ func TestSuggestTypedSquare(t *testing.T) {
 		spun = spun || spin
 	}
 }
+
+// The draft's one-click formation asks first, in words.
+func TestFormationConfirmInWords(t *testing.T) {
+	h := newHarness(t, Config{})
+	h.startGame("game=gungi")
+	board := h.slash(bob, "board", "public=true")
+	rs := h.click(bob, findID(t, board, "moveask:ready:quick"))
+	if len(rs) != 1 || !rs[0].Ephemeral || !strings.Contains(rs[0].Content, "formation") || !strings.Contains(rs[0].Content, "cannot be taken back") {
+		t.Errorf("confirmation: %+v", rs)
+	}
+}

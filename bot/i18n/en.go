@@ -287,4 +287,5 @@ var en = map[string]string{
 	"game.played.means":             "{0} played {1} ({2}).",
 	"suggest.facing":                ", facing {0}",
 	"suggest.fires":                 ", fires at {0}",
+	"confirm.move.means":            "Play {0} ({1})? This cannot be taken back.",
 }

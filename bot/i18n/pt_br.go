@@ -287,4 +287,5 @@ var ptBR = map[string]string{
 	"game.played.means":             "{0} jogou {1} ({2}).",
 	"suggest.facing":                ", virado para {0}",
 	"suggest.fires":                 ", atira em {0}",
+	"confirm.move.means":            "Jogar {0} ({1})? Não dá para voltar atrás.",
 }

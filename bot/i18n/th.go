@@ -287,4 +287,5 @@ var th = map[string]string{
 	"game.played.means":             "{0} เดิน {1} ({2})",
 	"suggest.facing":                ", หันไป {0}",
 	"suggest.fires":                 ", ยิง {0}",
+	"confirm.move.means":            "เดิน {0} ({1}) หรือไม่? คืนตาเดินนี้ไม่ได้",
 }
