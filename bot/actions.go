@@ -7,7 +7,7 @@ import (
 
 // gameAction routes a game button, menu or modal by its custom id.
 func (b *Bot) gameAction(ctx context.Context, r *req, id customID) ([]Reply, error) {
-	g, err := b.loadGame(ctx, id.id)
+	g, err := b.loadGame(ctx, r, id.id)
 	if err != nil {
 		return nil, err
 	}
@@ -25,23 +25,53 @@ func (b *Bot) gameAction(ctx context.Context, r *req, id customID) ([]Reply, err
 		if err != nil {
 			return nil, err
 		}
-		reply.Ephemeral = true
+		// A personal view: no buttons (only the game's board has them).
+		reply.Ephemeral, reply.Components = true, nil
 		return []Reply{reply}, nil
 	case "rematch":
 		return b.rematch(ctx, r, g)
+	case "record":
+		return b.recordReply(ctx, r, g)
 	}
 	if _, ok := g.player(r.User.ID); !ok {
 		return nil, refuse("refuse.notplayer", strconv.FormatInt(g.ID, 10))
 	}
 	if g.Status != gmActive {
-		return nil, refuse("refuse.finished", strconv.FormatInt(g.ID, 10))
+		return nil, overRefusal(r, g)
 	}
 	if id.seq != g.Seq {
 		return nil, refuse("refuse.stale")
 	}
 	switch id.action {
 	case "resign":
-		return b.resign(ctx, r, g)
+		return b.askResign(r, g)
+	case "resignyes":
+		return confirmed(r, g, r.t("resign.you", strconv.FormatInt(g.ID, 10)))(b.resign(ctx, r, g))
+	case "keep":
+		return []Reply{{Ephemeral: true, Update: true, Content: r.t("confirm.kept")}}, nil
+	case "moveask":
+		// A move that stands for many (finish my draft) cannot be taken
+		// back: ask first.
+		_, pos, err := b.mustMove(r, g)
+		if err != nil {
+			return nil, err
+		}
+		ask := r.t("confirm.move", id.arg)
+		if m, err := pos.ParseMove(id.arg); err == nil {
+			if w := moveWords(r.loc, pos, m); w != "" {
+				ask = r.t("confirm.move.means", id.arg, w)
+			}
+		}
+		return []Reply{{
+			Ephemeral: true,
+			Content:   ask,
+			Components: [][]Component{{
+				{Kind: Button, CustomID: gameID(g.ID, g.Seq, "moveok", id.arg), Label: r.t("btn.confirm"), Style: Success},
+				{Kind: Button, CustomID: gameID(g.ID, g.Seq, "keep"), Label: r.t("btn.cancel"), Style: Secondary},
+			}},
+		}}, nil
+	case "moveok":
+		return confirmed(r, g, r.t("played.you", id.arg))(b.play(ctx, r, g, id.seq, id.arg))
 	case "move":
 		text := id.arg
 		if len(r.Values) > 0 {
@@ -68,6 +98,25 @@ func (b *Bot) gameAction(ctx context.Context, r *req, id customID) ([]Reply, err
 		return h(b, ctx, r, g, id)
 	}
 	return nil, refuse("refuse.unknown")
+}
+
+// confirmed wraps the public replies of an action confirmed in an
+// ephemeral message: that message is edited to say what was done (buttons
+// gone) and the public ones go to the game's place as new messages.
+func confirmed(r *req, g *gameRec, done string) func([]Reply, error) ([]Reply, error) {
+	return func(out []Reply, err error) ([]Reply, error) {
+		if err != nil {
+			return nil, err
+		}
+		res := []Reply{{Ephemeral: true, Update: true, Content: done}}
+		for _, o := range out {
+			if !o.Ephemeral && o.ChannelID == "" {
+				o.ChannelID, o.Update = g.ChannelID, false
+			}
+			res = append(res, o)
+		}
+		return res, nil
+	}
 }
 
 // MoveExample is a move or two in the game's notation, for the move form and
@@ -98,6 +147,9 @@ func (b *Bot) rematch(ctx context.Context, r *req, g *gameRec) ([]Reply, error) 
 	pend, err := b.st.pendingChallenges(ctx, r.User.ID)
 	if err != nil {
 		return nil, wrap("pending challenges", err)
+	}
+	if err := b.underCap(r, pend); err != nil {
+		return nil, err
 	}
 	for _, c := range pend {
 		if c.Challenger.ID == opp.ID || c.Opponent.ID == opp.ID {

@@ -102,6 +102,7 @@ func refuse(key string, args ...string) error { return &refusal{key: key, args: 
 type req struct {
 	Command
 	loc string
+	pub string // the language of public messages (the server's)
 }
 
 func (r *req) t(key string, args ...string) string { return i18n.T(r.loc, key, args...) }
@@ -109,7 +110,8 @@ func (r *req) t(key string, args ...string) string { return i18n.T(r.loc, key, a
 // Handle runs one command and returns the replies to send. It never panics:
 // a bug becomes an ephemeral apology and a log line.
 func (b *Bot) Handle(ctx context.Context, c Command) (out []Reply) {
-	r := &req{Command: c, loc: b.locale(ctx, c)}
+	escUsers(&c)
+	r := &req{Command: c, loc: b.locale(ctx, c), pub: b.pubLocale(c)}
 	defer func() {
 		if p := recover(); p != nil {
 			b.log.Error("handler panic", "panic", p, "command", c.Name, "custom_id", c.CustomID, "stack", string(debug.Stack()))
@@ -120,9 +122,14 @@ func (b *Bot) Handle(ctx context.Context, c Command) (out []Reply) {
 	if err != nil {
 		var rf *refusal
 		if errors.As(err, &rf) {
-			lines := []string{r.t(rf.key, rf.args...)}
+			// A refusal may quote what the user typed: never all of it.
+			args := make([]string, len(rf.args))
+			for i, a := range rf.args {
+				args[i] = clipRunes(a, maxInput)
+			}
+			lines := []string{r.t(rf.key, args...)}
 			lines = append(lines, rf.extra...)
-			return []Reply{{Ephemeral: true, Content: strings.Join(lines, "\n")}}
+			return []Reply{{Ephemeral: true, Content: clipRunes(strings.Join(lines, "\n"), 2000)}}
 		}
 		b.log.Error("handler failed", "err", err, "command", c.Name, "custom_id", c.CustomID)
 		return []Reply{{Ephemeral: true, Content: r.t("refuse.internal")}}
@@ -140,8 +147,14 @@ func (b *Bot) dispatch(ctx context.Context, r *req) ([]Reply, error) {
 		if !ok {
 			return nil, refuse("refuse.unknown")
 		}
-		if id.kind == 'c' {
+		switch id.kind {
+		case 'c':
 			return b.challengeAction(ctx, r, id.id, id.action)
+		case 'p':
+			if id.action != "games" {
+				return nil, refuse("refuse.unknown")
+			}
+			return b.gamesPage(ctx, r, int(id.id))
 		}
 		return b.gameAction(ctx, r, id)
 	}
@@ -157,7 +170,7 @@ func (b *Bot) dispatch(ctx context.Context, r *req) ([]Reply, error) {
 	case "resign":
 		return b.resignCommand(ctx, r)
 	case "help":
-		return []Reply{{Ephemeral: true, Content: r.t("help.text")}}, nil
+		return []Reply{{Ephemeral: true, Content: r.t("help.text", MoveExample("tank"), MoveExample("camelot"), MoveExample("gungi"))}}, nil
 	}
 	if h, ok := extraCommands[r.Name]; ok {
 		return h(b, ctx, r)

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/tankbot/tankbot/bot/i18n"
 	"github.com/tankbot/tankbot/engine"
 	"github.com/tankbot/tankbot/store/clock"
 )
@@ -58,11 +59,14 @@ func (b *Bot) challenge(ctx context.Context, r *req) ([]Reply, error) {
 	if v, ok := opt["thread"]; ok {
 		thread = v == "true"
 	}
+	pend, err := b.st.pendingChallenges(ctx, r.User.ID)
+	if err != nil {
+		return nil, wrap("pending challenges", err)
+	}
+	if err := b.underCap(r, pend); err != nil {
+		return nil, err
+	}
 	if opp.ID != "" {
-		pend, err := b.st.pendingChallenges(ctx, r.User.ID)
-		if err != nil {
-			return nil, wrap("pending challenges", err)
-		}
 		for _, c := range pend {
 			if c.Opponent.ID == opp.ID && c.Challenger.ID == r.User.ID || c.Challenger.ID == opp.ID && c.Opponent.ID == r.User.ID {
 				return nil, refuse("refuse.duplicate", opp.Name)
@@ -87,37 +91,32 @@ func (b *Bot) postChallenge(ctx context.Context, r *req, c *challengeRec, tc clo
 		return nil, wrap("create challenge", err)
 	}
 	c.ID = id
+	// Public text in the server's language; the challenged user is pinged
+	// by the mention in the content (an open challenge pings nobody).
+	pub := r.public()
+	what := labelOf(pub.loc, c.Game, c.Variant, c.Start)
 	var text string
-	what := variantLabel(c)
 	if c.Opponent.ID == "" {
-		text = r.t("challenge.open", c.Challenger.Name, c.Game, what, describeClock(r.loc, tc))
+		text = pub.t("challenge.open", c.Challenger.Name, what, describeClock(pub.loc, tc))
 	} else {
-		text = r.t("challenge.to", c.Challenger.Name, c.Opponent.Name, c.Game, what, describeClock(r.loc, tc))
+		text = pub.t("challenge.to", c.Challenger.Name, mention(c.Opponent.ID), what, describeClock(pub.loc, tc))
 	}
 	if c.Color != "random" {
-		text += "\n" + r.t("challenge.colorpick", c.Challenger.Name, r.t("color."+c.Color))
+		text += "\n" + pub.t("challenge.colorpick", c.Challenger.Name, pub.t("color."+c.Color))
 	}
-	text += "\n" + r.t("challenge.expires", discordTime(c.Expires))
+	text += "\n" + pub.t("challenge.expires", discordTime(c.Expires))
 	reply := Reply{
 		Content: text,
 		Components: [][]Component{{
-			{Kind: Button, CustomID: challengeCustomID(id, "accept"), Label: r.t("btn.accept"), Style: Success},
-			{Kind: Button, CustomID: challengeCustomID(id, "decline"), Label: r.t("btn.decline"), Style: Danger},
-			{Kind: Button, CustomID: challengeCustomID(id, "cancel"), Label: r.t("btn.cancel"), Style: Secondary},
+			{Kind: Button, CustomID: challengeCustomID(id, "accept"), Label: pub.t("btn.accept"), Style: Success},
+			{Kind: Button, CustomID: challengeCustomID(id, "decline"), Label: pub.t("btn.decline"), Style: Danger},
+			{Kind: Button, CustomID: challengeCustomID(id, "cancel"), Label: pub.t("btn.cancel"), Style: Secondary},
 		}},
 	}
 	if c.Opponent.ID != "" {
 		reply.Mentions = []string{c.Opponent.ID}
 	}
 	return []Reply{reply}, nil
-}
-
-// variantLabel is the map name or "custom".
-func variantLabel(c *challengeRec) string {
-	if c.Variant != "" {
-		return c.Variant
-	}
-	return "custom"
 }
 
 // chooseStart resolves the map option: a variant name, or an encoded start
@@ -207,7 +206,7 @@ func (b *Bot) acceptCommand(ctx context.Context, r *req) ([]Reply, error) {
 	}
 	var mine []*challengeRec
 	for _, c := range pend {
-		if c.Challenger.ID != r.User.ID && (c.Opponent.ID == r.User.ID || c.Opponent.ID == "" && c.ChannelID == r.ChannelID) {
+		if c.GuildID == r.GuildID && c.Challenger.ID != r.User.ID && (c.Opponent.ID == r.User.ID || c.Opponent.ID == "" && c.ChannelID == r.ChannelID) {
 			mine = append(mine, c)
 		}
 	}
@@ -229,6 +228,10 @@ func (b *Bot) challengeAction(ctx context.Context, r *req, id int64, action stri
 	if err != nil {
 		return nil, wrap("load challenge", err)
 	}
+	if c.GuildID != r.GuildID {
+		// Another server's challenge does not exist here.
+		return nil, refuse("refuse.nochallenge")
+	}
 	if c.Status == chExpired || c.Status == chPending && !b.clk.Now().Before(c.Expires) {
 		return nil, refuse("refuse.chalexpired")
 	}
@@ -241,15 +244,16 @@ func (b *Bot) challengeAction(ctx context.Context, r *req, id int64, action stri
 		if me != c.Challenger.ID {
 			return nil, refuse("refuse.onlychallenger")
 		}
-		return b.closeChallenge(ctx, r, c, chCancelled, r.t("challenge.cancelled", r.User.Name))
+		return b.closeChallenge(ctx, r, c, chCancelled, "challenge.cancelled", c.Opponent)
 	case "decline":
 		if me == c.Challenger.ID {
-			return b.closeChallenge(ctx, r, c, chCancelled, r.t("challenge.cancelled", r.User.Name))
+			return b.closeChallenge(ctx, r, c, chCancelled, "challenge.cancelled", c.Opponent)
 		}
-		if c.Opponent.ID != "" && me != c.Opponent.ID {
+		if c.Opponent.ID == "" || me != c.Opponent.ID {
+			// An open challenge is declined by not taking it.
 			return nil, refuse("refuse.notyours")
 		}
-		return b.closeChallenge(ctx, r, c, chDeclined, r.t("challenge.declined", r.User.Name))
+		return b.closeChallenge(ctx, r, c, chDeclined, "challenge.declined", c.Challenger)
 	case "accept":
 		if me == c.Challenger.ID {
 			return nil, refuse("refuse.ownchallenge")
@@ -265,7 +269,9 @@ func (b *Bot) challengeAction(ctx context.Context, r *req, id int64, action stri
 	return nil, refuse("refuse.unknown")
 }
 
-func (b *Bot) closeChallenge(ctx context.Context, r *req, c *challengeRec, status, text string) ([]Reply, error) {
+// closeChallenge ends a pending challenge: its message says so (buttons
+// gone) and the other side, if any, is pinged by a new message.
+func (b *Bot) closeChallenge(ctx context.Context, r *req, c *challengeRec, status, key string, other User) ([]Reply, error) {
 	ok, err := b.st.setChallengeStatus(ctx, c.ID, status, effects{cancel: []cancelSpec{{kinds: []string{evExpire}}}})
 	if err != nil {
 		return nil, wrap("close challenge", err)
@@ -273,7 +279,14 @@ func (b *Bot) closeChallenge(ctx context.Context, r *req, c *challengeRec, statu
 	if !ok {
 		return nil, refuse("refuse.chaltaken")
 	}
-	return []Reply{{Update: r.Kind == KindComponent, Content: text}}, nil
+	out := []Reply{{Update: r.Kind == KindComponent, Content: r.public().t(key, r.User.Name)}}
+	if other.ID != "" {
+		content, ids := b.pings(ctx, []User{other}, func(loc, who string) string {
+			return i18n.T(loc, key+".ping", who, r.User.Name)
+		})
+		out = append(out, Reply{Content: content, Mentions: ids})
+	}
+	return out, nil
 }
 
 // startGame creates the game of an accepted challenge, opens its thread if
@@ -306,15 +319,17 @@ func (b *Bot) startGame(ctx context.Context, r *req, c *challengeRec, taker User
 	g.ClockState.ToMove = g.Turn
 	var out []Reply
 	if c.Thread && b.n != nil {
-		tid, err := b.n.CreateThread(ctx, c.ChannelID, r.MessageID, r.t("game.threadname", white.Name, black.Name))
+		// Thread names show raw text: names without escapes, clipped to
+		// Discord's 100.
+		name := clipRunes(r.public().t("game.threadname", gameLabel(r.pub, c.Game, c.Variant, nil), plain(white.Name), plain(black.Name)), 100)
+		tid, err := b.n.CreateThread(ctx, c.ChannelID, r.MessageID, name)
 		switch {
 		case err == nil:
 			g.ChannelID = tid
 		case errors.Is(err, ErrNoThreads):
+			// The board below pings both players; the taker learns why
+			// there is no thread.
 			out = append(out, Reply{Ephemeral: true, Content: r.t("game.nothread")})
-			if c.Challenger.ID != r.User.ID {
-				out = append(out, Reply{ChannelID: c.ChannelID, Content: r.t("game.nothread"), Mentions: []string{c.Challenger.ID}})
-			}
 		default:
 			b.log.Warn("create thread", "err", err)
 		}
@@ -334,17 +349,52 @@ func (b *Bot) startGame(ctx context.Context, r *req, c *challengeRec, taker User
 		return nil, wrap("accept challenge", err)
 	}
 	id := g.ID
-	head := r.t("game.started", strconv.FormatInt(id, 10), white.Name, black.Name, c.Game+" "+variantLabel(c), describeClock(r.loc, tc))
-	board, err := b.boardReply(ctx, r, g, start, nil, head, false)
+	pub := r.public()
+	label := gameLabel(pub.loc, c.Game, c.Variant, start)
+	head := pub.t("game.started", strconv.FormatInt(id, 10), white.Name, black.Name, label, describeClock(pub.loc, tc))
+	board, err := b.boardReply(ctx, pub, g, start, nil, head, false)
 	if err != nil {
 		return nil, err
 	}
+	// The first board pings both players: the game they agreed to exists
+	// and one of them is to move.
+	// The player to move is named first (the console's hot seat follows
+	// the first mention of a board).
+	first := g.user(int(start.Turn()))
+	board.Content, board.Mentions = b.pings(ctx, []User{first, g.user(1 - int(start.Turn()))}, func(loc, who string) string {
+		line := i18n.T(loc, "ping.started", who, strconv.FormatInt(id, 10), white.Name, black.Name, gameLabel(loc, c.Game, c.Variant, start))
+		if d := g.deadline(tc); !d.IsZero() {
+			return line + " " + i18n.T(loc, "ping.tomove", first.Name, discordTime(d))
+		}
+		return line + " " + i18n.T(loc, "ping.tomove.nodeadline", first.Name)
+	})
 	if g.ChannelID != c.ChannelID {
 		board.ChannelID = g.ChannelID
-		out = append(out, Reply{Update: r.Kind == KindComponent, Content: head})
+		// The challenge message says where the game went, buttons gone.
+		out = append(out, Reply{Update: r.Kind == KindComponent, Content: head + "\n" + pub.t("game.inthread", "<#"+g.ChannelID+">")})
 	} else if r.Kind == KindComponent {
-		board.Update = true
+		// The challenge message loses its buttons; the board is new, so
+		// its mentions notify.
+		out = append(out, Reply{Update: true, Content: head})
 	}
-	out = append(out, board, b.turnPing(r, g, tc))
+	out = append(out, board)
 	return out, nil
+}
+
+// maxPending is how many challenges one user may have waiting at once.
+const maxPending = 5
+
+// underCap refuses a new challenge from a user who already has maxPending
+// waiting (pend: the user's pending challenges).
+func (b *Bot) underCap(r *req, pend []*challengeRec) error {
+	now, n := b.clk.Now(), 0
+	for _, c := range pend {
+		if c.Challenger.ID == r.User.ID && c.Status == chPending && now.Before(c.Expires) {
+			n++
+		}
+	}
+	if n >= maxPending {
+		return refuse("refuse.toomany", strconv.Itoa(maxPending))
+	}
+	return nil
 }

@@ -48,7 +48,7 @@ var commandOptions = []struct {
 	}},
 	{"accept", []optDef{{"challenge", String, false, true}}},
 	{"move", []optDef{{"move", String, true, true}, {"game", String, false, true}}},
-	{"board", []optDef{{"flip", Bool, false, false}, {"game", String, false, true}}},
+	{"board", []optDef{{"flip", Bool, false, false}, {"game", String, false, true}, {"public", Bool, false, false}}},
 	{"resign", []optDef{{"game", String, false, true}}},
 	{"draw", []optDef{{"game", String, false, true}}},
 	{"takeback", []optDef{{"game", String, false, true}}},
@@ -91,6 +91,12 @@ func (b *Bot) Commands() []CommandSpec {
 			case c.name == "challenge" && o.name == "color":
 				for _, v := range []string{"white", "black", "random"} {
 					os.Choices = append(os.Choices, Choice{Name: i18n.T(i18n.English, "color."+v), Value: v})
+				}
+			case o.name == "game" && (c.name == "challenge" || c.name == "rules"):
+				// A fixed list: the games themselves.
+				os.Autocomplete = false
+				for _, n := range gameNames() {
+					os.Choices = append(os.Choices, Choice{Name: gameLabel(i18n.English, n, "x", nil), Value: n})
 				}
 			case c.name == "settings" && o.name == "language":
 				for _, l := range i18n.Locales {

@@ -11,16 +11,19 @@ import (
 	"github.com/tankbot/tankbot/engine"
 )
 
-// findGame resolves which game a command means: the game option, else the
-// game of the current thread, else the caller's only active game in the
-// channel.
+// findGame resolves which game a command means: the game option (of this
+// server only), else the one game of the current thread, else the caller's
+// only active game in this channel (its threads included), else their only
+// active game in the server. With no active game it falls back to the
+// caller's most recent game here, which may be over: /board and /history
+// show it, the others say how it ended.
 func (b *Bot) findGame(ctx context.Context, r *req) (*gameRec, error) {
 	if s := strings.TrimPrefix(strings.TrimSpace(r.Options["game"]), "#"); s != "" {
 		id, err := strconv.ParseInt(s, 10, 64)
 		if err != nil {
 			return nil, refuse("refuse.badgame", s)
 		}
-		return b.loadGame(ctx, id)
+		return b.loadGame(ctx, r, id)
 	}
 	games, err := b.st.channelGames(ctx, r.ChannelID)
 	if err != nil {
@@ -41,6 +44,14 @@ func (b *Bot) findGame(ctx context.Context, r *req) (*gameRec, error) {
 		if len(inThread) == 1 {
 			return inThread[0], nil
 		}
+		if len(inThread) == 0 {
+			if g := b.onlyGameInServer(ctx, r); g != nil {
+				return g, nil
+			}
+		}
+		if g, err := b.st.lastGame(ctx, r.User.ID, r.ChannelID); err == nil {
+			return g, nil
+		}
 		return nil, refuse("refuse.nogame")
 	case 1:
 		return mine[0], nil
@@ -52,9 +63,29 @@ func (b *Bot) findGame(ctx context.Context, r *req) (*gameRec, error) {
 	return nil, refuse("refuse.whichgame", strings.Join(ids, ", "))
 }
 
-func (b *Bot) loadGame(ctx context.Context, id int64) (*gameRec, error) {
+// onlyGameInServer is the caller's one active game in this server, or nil.
+func (b *Bot) onlyGameInServer(ctx context.Context, r *req) *gameRec {
+	games, err := b.st.activeGames(ctx, r.GuildID)
+	if err != nil {
+		return nil
+	}
+	var mine *gameRec
+	for _, g := range games {
+		if _, ok := g.player(r.User.ID); ok {
+			if mine != nil {
+				return nil
+			}
+			mine = g
+		}
+	}
+	return mine
+}
+
+// loadGame loads a game named by id; another server's game does not exist
+// here.
+func (b *Bot) loadGame(ctx context.Context, r *req, id int64) (*gameRec, error) {
 	g, err := b.st.game(ctx, id)
-	if errors.Is(err, errNotFound) {
+	if errors.Is(err, errNotFound) || err == nil && g.GuildID != r.GuildID {
 		return nil, refuse("refuse.badgame", strconv.FormatInt(id, 10))
 	}
 	if err != nil {
@@ -85,7 +116,7 @@ func (b *Bot) mustMove(r *req, g *gameRec) (side int, pos engine.Position, err e
 		return 0, nil, refuse("refuse.notplayer", strconv.FormatInt(g.ID, 10))
 	}
 	if g.Status != gmActive {
-		return 0, nil, refuse("refuse.finished", strconv.FormatInt(g.ID, 10))
+		return 0, nil, overRefusal(r, g)
 	}
 	pos, err = g.position()
 	if err != nil {
@@ -146,7 +177,7 @@ func (b *Bot) play(ctx context.Context, r *req, g *gameRec, seq int, text string
 	if g.ClockState.Flagged(tc, now) {
 		// The flag fell before the move arrived: the scheduler may
 		// simply not have run yet. Time decides, not the move.
-		return b.flagFall(ctx, r.loc, g, g.Ply, false)
+		return b.flagFall(ctx, r.pub, g, g.Ply, false)
 	}
 	var spent time.Duration
 	g.ClockState, spent = g.ClockState.Apply(tc, now)
@@ -171,22 +202,31 @@ func (b *Bot) play(ctx context.Context, r *req, g *gameRec, seq int, text string
 	if !ok {
 		return nil, refuse("refuse.raced")
 	}
-	head := r.t("game.played", r.User.Name, note+suffix(next))
-	for _, a := range next.Announcements() {
-		head += "\n**" + announce(r.loc, g, a) + "**"
+	pub := r.public()
+	// The record's notation, and what it means when the game can say so
+	// (Gungi's draft: "placed the Marshal on a9").
+	played := func(loc string) string {
+		if w := moveWords(loc, pos, m); w != "" {
+			return i18n.T(loc, "game.played.means", r.User.Name, note+suffix(next), w)
+		}
+		return i18n.T(loc, "game.played", r.User.Name, note+suffix(next))
 	}
-	reply, err := b.boardReply(ctx, r, g, next, m, head, false)
+	head := played(pub.loc)
+	for _, a := range next.Announcements() {
+		head += "\n" + announceText(pub.loc, g, next, a)
+	}
+	reply, err := b.boardReply(ctx, pub, g, next, m, head, false)
 	if err != nil {
 		return nil, err
 	}
-	if r.Kind == KindComponent {
-		reply.Update = false
-	}
-	out := []Reply{reply}
 	if g.Status == gmActive {
-		out = append(out, b.turnPing(r, g, tc))
+		reply.Content, reply.Mentions = b.turnContent(ctx, g, next, r.User, played)
+	} else {
+		reply.Content, reply.Mentions = b.endContent(ctx, g, played)
 	}
-	return out, nil
+	reply.Update = false
+	b.retire(ctx, g)
+	return []Reply{inGame(r, g, reply)}, nil
 }
 
 // repetitionOutcome decides the repetition rule for a move reaching the
@@ -299,11 +339,28 @@ func (b *Bot) boardCommand(ctx context.Context, r *req) ([]Reply, error) {
 	if side, ok := g.player(r.User.ID); ok && side == 1 {
 		flip = !flip
 	}
-	reply, err := b.boardReply(ctx, r, g, pos, last, "", flip)
+	if r.Options["public"] != "true" {
+		// A personal look: only the caller sees it, in their language,
+		// without buttons (the game's own board has them).
+		reply, err := b.boardReply(ctx, r, g, pos, last, "", flip)
+		if err != nil {
+			return nil, err
+		}
+		reply.Ephemeral, reply.Components = true, nil
+		return []Reply{reply}, nil
+	}
+	// Posted for everyone, it becomes the game's board: the old one loses
+	// its buttons.
+	reply, err := b.boardReply(ctx, r.public(), g, pos, last, "", flip)
 	if err != nil {
 		return nil, err
 	}
-	return []Reply{reply}, nil
+	if g.Status == gmActive {
+		b.retire(ctx, g)
+	} else {
+		reply.Board = false // a finished game's board stays where it is
+	}
+	return []Reply{inGame(r, g, reply)}, nil
 }
 
 // replayLast gives the current position and the last move as an engine
@@ -341,7 +398,25 @@ func (b *Bot) resignCommand(ctx context.Context, r *req) ([]Reply, error) {
 	if err != nil {
 		return nil, err
 	}
-	return b.resign(ctx, r, g)
+	return b.askResign(r, g)
+}
+
+// askResign asks for a confirmation first: a resignation cannot be undone.
+func (b *Bot) askResign(r *req, g *gameRec) ([]Reply, error) {
+	if _, ok := g.player(r.User.ID); !ok {
+		return nil, refuse("refuse.notplayer", strconv.FormatInt(g.ID, 10))
+	}
+	if g.Status != gmActive {
+		return nil, overRefusal(r, g)
+	}
+	return []Reply{{
+		Ephemeral: true,
+		Content:   r.t("resign.confirm", strconv.FormatInt(g.ID, 10)),
+		Components: [][]Component{{
+			{Kind: Button, CustomID: gameID(g.ID, g.Seq, "resignyes"), Label: r.t("btn.resign"), Style: Danger},
+			{Kind: Button, CustomID: gameID(g.ID, g.Seq, "keep"), Label: r.t("btn.cancel"), Style: Secondary},
+		}},
+	}}, nil
 }
 
 func (b *Bot) resign(ctx context.Context, r *req, g *gameRec) ([]Reply, error) {
@@ -350,10 +425,17 @@ func (b *Bot) resign(ctx context.Context, r *req, g *gameRec) ([]Reply, error) {
 		return nil, refuse("refuse.notplayer", strconv.FormatInt(g.ID, 10))
 	}
 	if g.Status != gmActive {
-		return nil, refuse("refuse.finished", strconv.FormatInt(g.ID, 10))
+		return nil, overRefusal(r, g)
 	}
 	o := engine.Win(engine.Side(1-side), engine.ReasonResignation)
-	return b.finish(ctx, r.loc, g, o, r.t("resign.done", r.User.Name))
+	who := r.User.Name
+	return b.finish(ctx, r, g, o, func(loc string) string { return i18n.T(loc, "resign.done", who) })
+}
+
+// overRefusal is the answer to acting on a finished game: which game, and
+// how it ended.
+func overRefusal(r *req, g *gameRec) error {
+	return refuse("refuse.over", strconv.FormatInt(g.ID, 10), outcomeWords(r.loc, g))
 }
 
 // end saves g finished with o; its clock events are dropped and posts
@@ -382,8 +464,10 @@ func (g *gameRec) finish(o engine.Outcome) {
 	g.DrawOffer, g.Takeback = 0, 0
 }
 
-// finish ends g with an outcome decided off the board and announces it.
-func (b *Bot) finish(ctx context.Context, loc string, g *gameRec, o engine.Outcome, head string) ([]Reply, error) {
+// finish ends g with an outcome decided off the board (resignation,
+// agreement, abort) and posts the final board, pinging both players with
+// what happened (event) and the result.
+func (b *Bot) finish(ctx context.Context, r *req, g *gameRec, o engine.Outcome, event func(loc string) string) ([]Reply, error) {
 	if err := b.end(ctx, g, o); err != nil {
 		return nil, err
 	}
@@ -391,10 +475,12 @@ func (b *Bot) finish(ctx context.Context, loc string, g *gameRec, o engine.Outco
 	if err != nil {
 		return nil, err
 	}
-	r := &req{loc: loc}
-	reply, err := b.boardReply(ctx, r, g, pos, nil, head, false)
+	pub := r.public()
+	reply, err := b.boardReply(ctx, pub, g, pos, nil, event(pub.loc), false)
 	if err != nil {
 		return nil, err
 	}
-	return []Reply{reply}, nil
+	reply.Content, reply.Mentions = b.endContent(ctx, g, event)
+	b.retire(ctx, g)
+	return []Reply{inGame(r, g, reply)}, nil
 }

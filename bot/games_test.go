@@ -38,8 +38,12 @@ func TestGungiFinishDraftButton(t *testing.T) {
 	if pos.Turn() != 1 {
 		t.Fatalf("the draft starts with %v, want Black", pos.Turn())
 	}
-	board := h.slash(bob, "board")
-	btn := findID(t, board, "move:ready:quick")
+	board := h.slash(bob, "board", "public=true")
+	ask := findID(t, board, "moveask:ready:quick")
+	mustRefuse(t, h.click(alice, ask), "not your turn")
+	// One click cannot be undone: it asks first.
+	conf := h.click(bob, ask)
+	btn := findID(t, conf, "moveok:ready:quick")
 	mustRefuse(t, h.click(alice, btn), "not your turn")
 	rs := h.click(bob, btn)
 	mustNotRefuse(t, rs)

@@ -62,14 +62,15 @@ func TestChallengeRefusals(t *testing.T) {
 func TestChallengeDefaultsAndMaps(t *testing.T) {
 	h := newHarness(t, Config{})
 	rs := h.slash(alice, "challenge", "opponent=bob")
-	if got := text(rs); !strings.Contains(got, "basic16") || !strings.Contains(got, "30 min") {
+	if got := text(rs); !strings.Contains(got, "Tank Chess (16×16)") || !strings.Contains(got, "30 min") || strings.Contains(got, "basic16") {
 		t.Errorf("default challenge: %s", got)
 	}
-	if len(rs[0].Mentions) != 1 || rs[0].Mentions[0] != bob.ID {
-		t.Errorf("mentions %v", rs[0].Mentions)
+	// The challenged user is pinged by the content, and only they are.
+	if len(rs[0].Mentions) != 1 || rs[0].Mentions[0] != bob.ID || !strings.Contains(rs[0].Content, "<@"+bob.ID+">") {
+		t.Errorf("mentions %v in %q", rs[0].Mentions, rs[0].Content)
 	}
 	rs = h.slash(alice, "challenge", "opponent=carol", "map=basic20")
-	if got := text(rs); !strings.Contains(got, "basic20") || !strings.Contains(got, "45 min") {
+	if got := text(rs); !strings.Contains(got, "Tank Chess (20×20)") || !strings.Contains(got, "45 min") {
 		t.Errorf("basic20 challenge: %s", got)
 	}
 	rs = h.slash(bob, "challenge", "opponent=carol", "clock=3d")
@@ -140,29 +141,31 @@ func TestAcceptStartsGame(t *testing.T) {
 	h := newHarness(t, Config{})
 	rs := h.slash(alice, "challenge", "opponent=bob", "color=black", "thread=true")
 	rs = h.click(bob, findID(t, rs, "accept"))
-	var board, ping *Reply
+	var board *Reply
 	for i := range rs {
-		switch {
-		case rs[i].Board:
+		if rs[i].Board {
 			board = &rs[i]
-		case len(rs[i].Mentions) == 1 && rs[i].ChannelID != "":
-			ping = &rs[i]
 		}
 	}
-	if board == nil || ping == nil {
-		t.Fatalf("accept replies: %+v", rs)
+	if board == nil {
+		t.Fatalf("accept replies: %d, no board", len(rs))
+	}
+	// The first board itself pings both players: no second message.
+	ping := board
+	if len(rs) != 2 || len(board.Mentions) != 2 {
+		t.Errorf("accept: %d replies, board mentions %v", len(rs), board.Mentions)
 	}
 	g := h.game(board.GameID)
 	if g.White.ID != bob.ID || g.Black.ID != alice.ID {
 		t.Errorf("colours: white %s black %s", g.White.Name, g.Black.Name)
 	}
-	if board.ChannelID != "chan/bob vs alice" || g.ChannelID != board.ChannelID {
+	if board.ChannelID != "chan/Tank Chess · bob vs alice" || g.ChannelID != board.ChannelID {
 		t.Errorf("thread: board in %q, game in %q", board.ChannelID, g.ChannelID)
 	}
 	if len(board.Files) != 1 || board.Embed.Image != board.Files[0].Name {
 		t.Errorf("board image missing: %+v", board.Files)
 	}
-	if ping.Mentions[0] != bob.ID || !strings.Contains(ping.Content, "<t:"+strconv.FormatInt(t0.Add(30*time.Minute).Unix(), 10)+":R>") {
+	if ping.Mentions[0] != bob.ID || !strings.Contains(ping.Content, "<@"+alice.ID+">") || !strings.Contains(ping.Content, "<t:"+strconv.FormatInt(t0.Add(30*time.Minute).Unix(), 10)+":R>") {
 		t.Errorf("ping: %+v", ping)
 	}
 	// No threads allowed: said to the challenger, game in the channel.
@@ -195,19 +198,20 @@ func TestMoveFlow(t *testing.T) {
 	if g.Ply != 1 || g.ClockState.Left[0] != 29*time.Minute || !g.ClockState.TurnStart.Equal(h.clk.Now()) {
 		t.Errorf("after move: ply %d remaining %v", g.Ply, g.ClockState.Left)
 	}
-	var ping bool
-	for _, r := range rs {
-		ping = ping || len(r.Mentions) == 1 && r.Mentions[0] == bob.ID && r.ChannelID == "chan"
-	}
-	if !ping {
-		t.Errorf("no ping for bob: %+v", rs)
+	// One message: the board, whose content pings bob.
+	if len(rs) != 1 || !rs[0].Board || len(rs[0].Mentions) != 1 || rs[0].Mentions[0] != bob.ID || !strings.HasPrefix(rs[0].Content, "<@"+bob.ID+">") {
+		t.Errorf("move: %d replies, mentions %v, content %q", len(rs), rs[0].Mentions, rs[0].Content)
 	}
 	// The old board's buttons are stale now.
 	mustRefuse(t, h.click(alice, gameID(id, 0, "resign")), "earlier position")
-	// /board shows the position.
+	// /board shows the position, to the caller only unless asked.
 	rs = h.slash(carol, "board", "game="+strconv.FormatInt(id, 10))
-	if len(rs) != 1 || !rs[0].Board || len(rs[0].Files) != 1 {
-		t.Fatalf("board: %+v", rs)
+	if len(rs) != 1 || !rs[0].Board || len(rs[0].Files) != 1 || !rs[0].Ephemeral || len(rs[0].Components) != 0 {
+		t.Fatalf("board: %d replies", len(rs))
+	}
+	rs = h.slash(carol, "board", "game="+strconv.FormatInt(id, 10), "public=true")
+	if len(rs) != 1 || rs[0].Ephemeral || len(rs[0].Components) == 0 {
+		t.Fatalf("public board: %d replies", len(rs))
 	}
 	// Replay reproduces the cached position.
 	checkReplay(t, h, id)
@@ -267,10 +271,23 @@ func TestResignAndFinished(t *testing.T) {
 	h := newHarness(t, Config{})
 	id := h.startGame()
 	mustRefuse(t, h.slash(carol, "resign", "game="+strconv.FormatInt(id, 10)), "not playing")
+	// Resigning asks first; Cancel changes nothing.
 	rs := h.slash(bob, "resign")
+	if len(rs) != 1 || !rs[0].Ephemeral || !strings.Contains(rs[0].Content, "cannot be undone") {
+		t.Fatalf("resign asks: %+v", rs)
+	}
+	h.click(bob, findID(t, rs, "keep"))
+	if h.game(id).Status != gmActive {
+		t.Fatal("Cancel resigned")
+	}
+	mustRefuse(t, h.click(carol, findID(t, rs, "resignyes")), "not playing")
+	rs = h.click(bob, findID(t, rs, "resignyes"))
 	mustNotRefuse(t, rs)
-	if got := text(rs); !strings.Contains(got, "bob resigned") || !strings.Contains(got, "White wins") {
+	if got := text(rs); !strings.Contains(got, "bob resigned") || !strings.Contains(got, "White (alice) wins — by resignation") {
 		t.Errorf("resign: %s", got)
+	}
+	if len(rs) != 2 || !rs[0].Update || !rs[0].Ephemeral || len(rs[1].Mentions) != 2 || rs[1].ChannelID != "chan" {
+		t.Errorf("resign: the confirmation is edited and the board pings both: %d replies", len(rs))
 	}
 	g := h.game(id)
 	if g.Status != gmFinished || g.Result != "1-0" || g.Reason != "resignation" {
@@ -279,7 +296,9 @@ func TestResignAndFinished(t *testing.T) {
 	sid := strconv.FormatInt(id, 10)
 	mustRefuse(t, h.slash(alice, "move", "move=e1", "game="+sid), "is over")
 	mustRefuse(t, h.slash(alice, "resign", "game="+sid), "is over")
-	mustRefuse(t, h.slash(alice, "move", "move=e1"), "No active game")
+	// Without a game option the finished game here is meant: it says how
+	// it ended.
+	mustRefuse(t, h.slash(alice, "move", "move=e1"), "is over — White (alice) wins — by resignation")
 	// The flag of the finished game never fires.
 	h.clk.Advance(time.Hour)
 	if err := h.b.Tick(h.ctx); err != nil {
@@ -318,7 +337,7 @@ func TestFlagFallAndReminder(t *testing.T) {
 		t.Fatal(err)
 	}
 	ps = h.n.all()
-	if len(ps) != 2 || !strings.Contains(text([]Reply{ps[1].Reply}), "ran out of time") || !strings.Contains(text([]Reply{ps[1].Reply}), "Black wins") {
+	if len(ps) != 2 || !strings.Contains(text([]Reply{ps[1].Reply}), "ran out of time") || !strings.Contains(text([]Reply{ps[1].Reply}), "Black (bob) wins — on time") || len(ps[1].Reply.Mentions) != 2 {
 		t.Fatalf("flag: %+v", ps)
 	}
 	if g := h.game(id); g.Result != "0-1" || g.Reason != "timeout" {
@@ -376,7 +395,7 @@ func TestDrawAbort(t *testing.T) {
 	}
 	rs = h.slash(bob, "draw")
 	rs = h.click(alice, findID(t, rs, "drawyes"))
-	if !strings.Contains(text(rs), "Draw agreed") || h.game(id).Result != "1/2-1/2" {
+	if !strings.Contains(text(rs), "Draw — by agreement") || h.game(id).Result != "1/2-1/2" || len(rs[0].Mentions) != 2 {
 		t.Fatalf("draw: %s", text(rs))
 	}
 
@@ -391,7 +410,7 @@ func TestDrawAbort(t *testing.T) {
 		}
 	}
 	mustRefuse(t, h.slash(alice, "abort"), "Too late")
-	mustNotRefuse(t, h.slash(alice, "resign"))
+	mustNotRefuse(t, h.click(alice, findID(t, h.slash(alice, "resign"), "resignyes")))
 	id = h.startGame()
 	mustNotRefuse(t, h.slash(bob, "abort"))
 	if g := h.game(id); g.Reason != "aborted" || g.Result != "*" {

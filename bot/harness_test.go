@@ -19,6 +19,7 @@ type post struct {
 type fakeNotifier struct {
 	mu        sync.Mutex
 	posts     []post
+	edits     []edit
 	noThreads bool
 	threads   int
 	fail      int // the next fail posts return an error (Discord down)
@@ -33,6 +34,18 @@ func (n *fakeNotifier) Post(_ context.Context, ch string, r Reply) (string, erro
 	}
 	n.posts = append(n.posts, post{ch, r})
 	return "m", nil
+}
+
+func (n *fakeNotifier) Edit(_ context.Context, ch, msg string, r Reply) error {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	n.edits = append(n.edits, edit{ch, msg, r})
+	return nil
+}
+
+type edit struct {
+	Channel, Message string
+	Reply            Reply
 }
 
 func (n *fakeNotifier) CreateThread(_ context.Context, ch, _, name string) (string, error) {
@@ -74,7 +87,7 @@ func user(name string) User { return User{ID: "id-" + name, Name: name} }
 // slash runs a slash command by name with "k=v" options.
 func (h *harness) slash(who User, name string, opts ...string) []Reply {
 	h.t.Helper()
-	c := Command{Kind: KindSlash, Name: name, User: who, GuildID: "guild", ChannelID: "chan", Locale: h.loc, Options: map[string]string{}, Users: map[string]User{}}
+	c := Command{Kind: KindSlash, Name: name, User: who, GuildID: "guild", ChannelID: "chan", Locale: h.loc, GuildLocale: h.loc, Options: map[string]string{}, Users: map[string]User{}}
 	for _, o := range opts {
 		k, v, _ := strings.Cut(o, "=")
 		c.Options[k] = v
@@ -92,7 +105,7 @@ func (h *harness) slash(who User, name string, opts ...string) []Reply {
 
 func (h *harness) click(who User, id string, values ...string) []Reply {
 	h.t.Helper()
-	return h.b.Handle(h.ctx, Command{Kind: KindComponent, CustomID: id, Values: values, User: who, GuildID: "guild", ChannelID: "chan", Locale: h.loc})
+	return h.b.Handle(h.ctx, Command{Kind: KindComponent, CustomID: id, Values: values, User: who, GuildID: "guild", ChannelID: "chan", Locale: h.loc, GuildLocale: h.loc})
 }
 
 // customIDs lists the custom ids of a reply's components.

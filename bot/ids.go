@@ -9,6 +9,7 @@ import (
 //
 //	g:<gameID>:<seq>:<action>[:<arg>]   game buttons and menus
 //	c:<challengeID>:<action>            challenge buttons
+//	p:<page>:<list>                     list pages (/games)
 //
 // The seq pins a game button to the position it was drawn for: the game's
 // sequence, which every move and every takeback advances and which never
@@ -17,7 +18,7 @@ import (
 // seq no longer matches is stale and refused.
 
 type customID struct {
-	kind   byte // 'g' or 'c'
+	kind   byte // 'g', 'c' or 'p'
 	id     int64
 	seq    int
 	action string
@@ -46,11 +47,11 @@ func parseCustomID(s string) (customID, bool) {
 		return customID{}, false
 	}
 	switch parts[0] {
-	case "c":
+	case "c", "p":
 		if len(parts) != 3 {
 			return customID{}, false
 		}
-		return customID{kind: 'c', id: id, action: parts[2]}, true
+		return customID{kind: parts[0][0], id: id, action: parts[2]}, true
 	case "g":
 		if len(parts) < 4 {
 			return customID{}, false

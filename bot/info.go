@@ -16,14 +16,25 @@ func init() {
 	extraCommands["settings"] = (*Bot).settingsCommand
 }
 
-// gamesCommand lists the server's active games, the caller's first.
+// gamesCommand lists the server's active games, the caller's first, a
+// page at a time.
 func (b *Bot) gamesCommand(ctx context.Context, r *req) ([]Reply, error) {
+	return b.gamesPage(ctx, r, 1)
+}
+
+// gamesPageChars keeps a page well inside Discord's 2,000 characters.
+const gamesPageChars = 1800
+
+// gamesPage is page n (from 1) of the game list, with ◀ ▶ buttons; a click
+// edits the list in place.
+func (b *Bot) gamesPage(ctx context.Context, r *req, n int) ([]Reply, error) {
 	games, err := b.st.activeGames(ctx, r.GuildID)
 	if err != nil {
 		return nil, wrap("active games", err)
 	}
+	upd := r.Kind == KindComponent
 	if len(games) == 0 {
-		return []Reply{{Ephemeral: true, Content: r.t("games.none")}}, nil
+		return []Reply{{Ephemeral: true, Update: upd, Content: r.t("games.none")}}, nil
 	}
 	sort.Slice(games, func(i, j int) bool { return games[i].ID < games[j].ID })
 	var mine, all []string
@@ -32,7 +43,7 @@ func (b *Bot) gamesCommand(ctx context.Context, r *req) ([]Reply, error) {
 		if p, err := g.position(); err == nil {
 			turn = int(p.Turn())
 		}
-		line := r.t("games.line", strconv.FormatInt(g.ID, 10), g.Game, g.White.Name, g.Black.Name,
+		line := r.t("games.line", strconv.FormatInt(g.ID, 10), labelOf(r.loc, g.Game, g.Variant, g.Start), g.White.Name, g.Black.Name,
 			strconv.Itoa(g.Ply), g.user(turn).Name)
 		if _, ok := g.player(r.User.ID); ok {
 			mine = append(mine, line)
@@ -40,14 +51,40 @@ func (b *Bot) gamesCommand(ctx context.Context, r *req) ([]Reply, error) {
 			all = append(all, line)
 		}
 	}
-	var sb strings.Builder
+	// Lines with their section headers, then pages of whole lines.
+	var lines []string
 	if len(mine) > 0 {
-		sb.WriteString("**" + r.t("games.mine") + "**\n" + strings.Join(mine, "\n") + "\n")
+		lines = append(lines, "**"+r.t("games.mine")+"**")
+		lines = append(lines, mine...)
 	}
 	if len(all) > 0 {
-		sb.WriteString("**" + r.t("games.header") + "**\n" + strings.Join(all, "\n"))
+		lines = append(lines, "**"+r.t("games.header")+"**")
+		lines = append(lines, all...)
 	}
-	return []Reply{{Ephemeral: true, Content: strings.TrimSpace(sb.String())}}, nil
+	var pages []string
+	var cur strings.Builder
+	for _, l := range lines {
+		l = clipRunes(l, gamesPageChars)
+		if cur.Len() > 0 && cur.Len()+len(l)+1 > gamesPageChars {
+			pages = append(pages, cur.String())
+			cur.Reset()
+		}
+		if cur.Len() > 0 {
+			cur.WriteByte('\n')
+		}
+		cur.WriteString(l)
+	}
+	pages = append(pages, cur.String())
+	n = max(1, min(n, len(pages)))
+	reply := Reply{Ephemeral: true, Update: upd, Content: pages[n-1]}
+	if len(pages) > 1 {
+		reply.Content += "\n" + r.t("games.page", strconv.Itoa(n), strconv.Itoa(len(pages)))
+		reply.Components = [][]Component{{
+			{Kind: Button, CustomID: "p:" + strconv.Itoa(max(1, n-1)) + ":games", Label: r.t("btn.prev"), Style: Secondary, Disabled: n == 1},
+			{Kind: Button, CustomID: "p:" + strconv.Itoa(min(len(pages), n+1)) + ":games", Label: r.t("btn.next"), Style: Secondary, Disabled: n == len(pages)},
+		}}
+	}
+	return []Reply{reply}, nil
 }
 
 // historyCommand sends a game's record file (engine/record: tags, numbered
@@ -64,6 +101,12 @@ func (b *Bot) historyCommand(ctx context.Context, r *req) ([]Reply, error) {
 			return nil, err
 		}
 	}
+	return b.recordReply(ctx, r, g)
+}
+
+// recordReply is a game's record file and, once it is over, its animated
+// replay, for whoever asks (/history, the final board's record button).
+func (b *Bot) recordReply(ctx context.Context, r *req, g *gameRec) ([]Reply, error) {
 	files, err := b.gameFiles(ctx, g, false)
 	if err != nil {
 		return nil, err
@@ -71,7 +114,7 @@ func (b *Bot) historyCommand(ctx context.Context, r *req) ([]Reply, error) {
 	num := strings.TrimSuffix(strings.TrimPrefix(files[0].Name, "game-"), ".txt")
 	lines := []string{r.t("history.file", num), r.t("history.players", "<@"+g.White.ID+">", "<@"+g.Black.ID+">")}
 	if g.Status != gmActive {
-		lines = append(lines, r.t("history.result", r.t("result."+g.Result), r.t("reason."+g.Reason)))
+		lines = append(lines, r.t("history.result", outcomeWords(r.loc, g)))
 	}
 	return []Reply{{Ephemeral: true, Content: strings.Join(lines, "\n"), Files: files}}, nil
 }
@@ -90,7 +133,12 @@ func (b *Bot) rulesCommand(ctx context.Context, r *req) ([]Reply, error) {
 	if !i18n.Has(key) {
 		return []Reply{{Ephemeral: true, Content: r.t("rules.unknown", rules.Name())}}, nil
 	}
-	reply := Reply{Ephemeral: true, Content: r.t(key)}
+	text := r.t(key)
+	if i18n.Has(key + ".more") {
+		// The piece table and the notation.
+		text += "\n\n" + r.t(key+".more")
+	}
+	reply := Reply{Ephemeral: true, Content: clipRunes(text, 2000)}
 	if vs := rules.Variants(); len(vs) > 0 {
 		// The first variant's start, except Gungi's empty draft board:
 		// its quick formation shows the pieces.

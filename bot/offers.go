@@ -4,6 +4,7 @@ import (
 	"context"
 	"strconv"
 
+	"github.com/tankbot/tankbot/bot/i18n"
 	"github.com/tankbot/tankbot/engine"
 )
 
@@ -42,8 +43,21 @@ func init() {
 		if ok, err := b.st.saveGame(ctx, g, nil); err != nil || !ok {
 			return nil, orRaced(err)
 		}
-		return []Reply{{Update: true, Content: r.t("draw.declined", r.User.Name)}}, nil
+		return declined(b, ctx, r, g.user(1-side), "draw.declined", "draw.declined.ping")
 	}
+}
+
+// declined answers a No to an offer: the offer's message says so (buttons
+// gone) and a new message pings the one who offered, in their language
+// (an edit alone would not notify them).
+func declined(b *Bot, ctx context.Context, r *req, offerer User, key, pingKey string) ([]Reply, error) {
+	content, ids := b.pings(ctx, []User{offerer}, func(loc, who string) string {
+		return i18n.T(loc, pingKey, who, r.User.Name)
+	})
+	return []Reply{
+		{Update: true, Content: r.public().t(key, r.User.Name)},
+		{Content: content, Mentions: ids},
+	}, nil
 }
 
 func orRaced(err error) error {
@@ -60,28 +74,33 @@ func (b *Bot) draw(ctx context.Context, r *req, g *gameRec) ([]Reply, error) {
 		return nil, refuse("refuse.notplayer", strconv.FormatInt(g.ID, 10))
 	}
 	if g.Status != gmActive {
-		return nil, refuse("refuse.finished", strconv.FormatInt(g.ID, 10))
+		return nil, overRefusal(r, g)
 	}
 	switch g.DrawOffer {
 	case side + 1:
 		return nil, refuse("draw.pending")
 	case 2 - side:
-		return b.finish(ctx, r.loc, g, engine.Drawn(engine.ReasonAgreement), r.t("draw.accepted"))
+		return b.finish(ctx, r, g, engine.Drawn(engine.ReasonAgreement), func(loc string) string {
+			return i18n.T(loc, "draw.accepted.by", r.User.Name)
+		})
 	}
 	g.DrawOffer = side + 1
 	g.Rev++
 	if ok, err := b.st.saveGame(ctx, g, nil); err != nil || !ok {
 		return nil, orRaced(err)
 	}
-	opp := g.user(1 - side)
-	return []Reply{{
-		Content:  r.t("draw.offered", r.User.Name, "<@"+opp.ID+">"),
-		Mentions: []string{opp.ID},
+	content, ids := b.pings(ctx, []User{g.user(1 - side)}, func(loc, who string) string {
+		return i18n.T(loc, "draw.offered", r.User.Name, who)
+	})
+	// The offer goes where the game is played.
+	return []Reply{inGame(r, g, Reply{
+		Content:  content,
+		Mentions: ids,
 		Components: [][]Component{{
-			{Kind: Button, CustomID: gameID(g.ID, g.Seq, "drawyes"), Label: r.t("btn.accept"), Style: Success},
-			{Kind: Button, CustomID: gameID(g.ID, g.Seq, "drawno"), Label: r.t("btn.decline"), Style: Danger},
+			{Kind: Button, CustomID: gameID(g.ID, g.Seq, "drawyes"), Label: r.public().t("btn.accept"), Style: Success},
+			{Kind: Button, CustomID: gameID(g.ID, g.Seq, "drawno"), Label: r.public().t("btn.decline"), Style: Danger},
 		}},
-	}}, nil
+	})}, nil
 }
 
 // abort ends a game without result while neither player has moved twice.
@@ -90,13 +109,13 @@ func (b *Bot) abort(ctx context.Context, r *req, g *gameRec) ([]Reply, error) {
 		return nil, refuse("refuse.notplayer", strconv.FormatInt(g.ID, 10))
 	}
 	if g.Status != gmActive {
-		return nil, refuse("refuse.finished", strconv.FormatInt(g.ID, 10))
+		return nil, overRefusal(r, g)
 	}
 	if g.Moves[0] >= 2 && g.Moves[1] >= 2 {
 		return nil, refuse("abort.late")
 	}
-	if err := b.end(ctx, g, engine.Outcome{Result: engine.Ongoing, Reason: engine.ReasonAborted}); err != nil {
-		return nil, err
-	}
-	return []Reply{{Content: r.t("abort.done", r.User.Name, strconv.FormatInt(g.ID, 10))}}, nil
+	who := r.User.Name
+	return b.finish(ctx, r, g, engine.Outcome{Result: engine.Ongoing, Reason: engine.ReasonAborted}, func(loc string) string {
+		return i18n.T(loc, "abort.by", who)
+	})
 }

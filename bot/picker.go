@@ -78,7 +78,8 @@ func (b *Bot) pickConfirm(ctx context.Context, r *req, g *gameRec, id customID) 
 	if id.arg == "" {
 		return nil, refuse("refuse.pickincomplete")
 	}
-	return b.play(ctx, r, g, id.seq, id.arg)
+	// The picker's message then says what was played, without buttons.
+	return confirmed(r, g, r.t("played.you", id.arg))(b.play(ctx, r, g, id.seq, id.arg))
 }
 
 // pickerText says what has been chosen and what to choose next.

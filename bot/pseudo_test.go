@@ -46,7 +46,9 @@ func checkWrapped(t *testing.T, what string, rs []Reply) {
 }
 
 func TestNoTextOutsideCatalog(t *testing.T) {
-	h := newHarness(t, Config{ChallengeExpiry: time.Hour})
+	// Public text and the pings of players the bot has not heard from use
+	// the default language: pseudo too.
+	h := newHarness(t, Config{ChallengeExpiry: time.Hour, DefaultLocale: i18n.Pseudo})
 	h.loc = i18n.Pseudo
 	run := func(what string, rs []Reply) []Reply {
 		t.Helper()

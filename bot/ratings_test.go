@@ -25,7 +25,7 @@ func (h *harness) playAndResign(plies int, loser User) int64 {
 		}
 		mustNotRefuse(h.t, h.slash(who, "move", "move="+h.legalMove(id, nil)))
 	}
-	mustNotRefuse(h.t, h.slash(loser, "resign"))
+	mustNotRefuse(h.t, h.click(loser, findID(h.t, h.slash(loser, "resign"), "resignyes")))
 	return id
 }
 

@@ -74,7 +74,7 @@ func TestStaleComponentsAfterTakeback(t *testing.T) {
 func TestSchedulerUsesSeenLocale(t *testing.T) {
 	h := newHarness(t, Config{})
 	id := h.startGame("clock=10m+5s")
-	c := Command{Kind: KindSlash, Name: "board", User: alice, GuildID: "guild", ChannelID: "chan", Locale: "pt-BR", Options: map[string]string{}}
+	c := Command{Kind: KindSlash, Name: "board", User: alice, GuildID: "guild", ChannelID: "chan", Locale: "pt-BR", Options: map[string]string{"public": "true"}}
 	mustNotRefuse(t, h.b.Handle(h.ctx, c))
 	h.clk.Advance(9*time.Minute + time.Second)
 	if err := h.b.Tick(h.ctx); err != nil {
@@ -330,6 +330,8 @@ func (n *gateNotifier) Post(_ context.Context, ch string, _ Reply) (string, erro
 func (n *gateNotifier) CreateThread(context.Context, string, string, string) (string, error) {
 	return "", ErrNoThreads
 }
+
+func (n *gateNotifier) Edit(context.Context, string, string, Reply) error { return nil }
 
 // Posts to different channels go out in parallel, never more than
 // Config.Workers at once.

@@ -2,11 +2,12 @@ package bot
 
 import (
 	"context"
+	"regexp"
 	"strconv"
+	"strings"
 
 	"github.com/tankbot/tankbot/bot/i18n"
 	"github.com/tankbot/tankbot/engine"
-	"github.com/tankbot/tankbot/store/clock"
 )
 
 // boardReply builds the message that carries a game's board: header,
@@ -31,7 +32,11 @@ func (b *Bot) boardReply(ctx context.Context, r *req, g *gameRec, pos engine.Pos
 	for _, f := range facts(r.loc, pos) {
 		add(f)
 	}
-	e := &Embed{Title: r.t("game.title", id, g.Game+" "+variantLabelG(g)), Description: desc}
+	label := gameLabel(r.loc, g.Game, g.Variant, pos)
+	if ph := phase(r.loc, pos); ph != "" && g.Status == gmActive {
+		label += " · " + ph // the title changes when the draft ends
+	}
+	e := &Embed{Title: r.t("game.title", id, label), Description: desc, Color: boardColor(g, pos)}
 	if tc.Timed() {
 		e.Fields = append(e.Fields,
 			Field{Name: r.t("game.sideplayer", r.t("game.white"), g.White.Name), Value: fmtDuration(g.remaining(tc, 0, now)), Inline: true},
@@ -40,6 +45,7 @@ func (b *Bot) boardReply(ctx context.Context, r *req, g *gameRec, pos engine.Pos
 	if g.Last != "" {
 		e.Fields = append(e.Fields, Field{Name: r.t("game.lastmove"), Value: g.Last + suffix(pos), Inline: true})
 	}
+	// One numbering everywhere: every action is one move (docs/flow.md).
 	e.Footer = r.t("game.ply", strconv.Itoa(g.Ply))
 	reply := Reply{Embed: e, GameID: g.ID, Board: true, Position: pos.Encode(), Game: g.Game}
 	png, err := renderPNG(pos, last, flip)
@@ -54,16 +60,13 @@ func (b *Bot) boardReply(ctx context.Context, r *req, g *gameRec, pos engine.Pos
 	if g.Status == gmActive {
 		reply.Components = b.gameButtons(r, g, pos)
 	} else {
-		reply.Components = [][]Component{{{Kind: Button, CustomID: gameID(g.ID, g.Seq, "rematch"), Label: r.t("btn.rematch"), Style: Primary}}}
+		// Only what still makes sense after the end.
+		reply.Components = [][]Component{{
+			{Kind: Button, CustomID: gameID(g.ID, g.Seq, "rematch"), Label: r.t("btn.rematch"), Style: Primary},
+			{Kind: Button, CustomID: gameID(g.ID, g.Seq, "record"), Label: r.t("btn.record"), Style: Secondary},
+		}}
 	}
 	return reply, nil
-}
-
-func variantLabelG(g *gameRec) string {
-	if g.Variant != "" {
-		return g.Variant
-	}
-	return "custom"
 }
 
 func (b *Bot) gameButtons(r *req, g *gameRec, pos engine.Position) [][]Component {
@@ -80,7 +83,7 @@ func (b *Bot) gameButtons(r *req, g *gameRec, pos engine.Position) [][]Component
 	if sc, ok := pos.(engine.Shortcuts); ok {
 		var extra []Component
 		for _, s := range sc.Shortcuts() {
-			key, id := "shortcut."+s.Key, gameID(g.ID, g.Seq, "move", s.Move)
+			key, id := "shortcut."+s.Key, gameID(g.ID, g.Seq, "moveask", s.Move)
 			if !i18n.Has(key) || len(extra) == 5 || len(id) > 100 {
 				continue
 			}
@@ -109,6 +112,10 @@ func facts(loc string, pos engine.Position) []string {
 		}
 		args := make([]string, len(f.Args))
 		for i, a := range f.Args {
+			if w, ok := pieceWords(loc, pos.Rules().Name(), a); ok {
+				args[i] = w
+				continue
+			}
 			switch a {
 			case "white", "black":
 				a = i18n.T(loc, "game."+a)
@@ -124,30 +131,47 @@ func facts(loc string, pos engine.Position) []string {
 	return out
 }
 
-// resultText is "White wins — by resignation".
-func resultText(loc string, g *gameRec) string {
-	reason := g.Reason
-	if i18n.Has("reason." + g.Reason) {
-		reason = i18n.T(loc, "reason."+g.Reason)
+// pieceCounts matches a hand written as letters and counts ("M1G6P9").
+var pieceCounts = regexp.MustCompile(`^(?:[A-Z][0-9]+)+$`)
+
+// pieceWords writes a hand in words ("Marshal 1, General 6, Pawn 9") when
+// every letter is a piece the catalog names ("<game>.piece.<letter>").
+func pieceWords(loc, game, s string) (string, bool) {
+	if !pieceCounts.MatchString(s) {
+		return "", false
 	}
-	return i18n.T(loc, "game.over", i18n.T(loc, "result."+g.Result), reason)
+	var parts []string
+	for i := 0; i < len(s); {
+		j := i + 1
+		for j < len(s) && s[j] >= '0' && s[j] <= '9' {
+			j++
+		}
+		key := game + ".piece." + s[i:i+1]
+		if !i18n.Has(key) {
+			return "", false
+		}
+		parts = append(parts, i18n.T(loc, key)+" "+s[i+1:j])
+		i = j
+	}
+	return strings.Join(parts, ", "), true
 }
 
-// turnPing is the new message that mentions the player to move, with their
-// deadline.
-func (b *Bot) turnPing(r *req, g *gameRec, tc clock.Settings) Reply {
-	pos, err := g.position()
-	side := g.Turn
-	if err == nil {
-		side = int(pos.Turn())
+// phase names a stage of the game worth putting in the title (the Gungi
+// draft), from the position's facts with a "phase.<key>" catalog entry.
+func phase(loc string, pos engine.Position) string {
+	d, ok := pos.(engine.Describer)
+	if !ok {
+		return ""
 	}
-	u := g.user(side)
-	id := strconv.FormatInt(g.ID, 10)
-	var text string
-	if d := g.deadline(tc); !d.IsZero() {
-		text = r.t("game.yourturn", "<@"+u.ID+">", id, discordTime(d))
-	} else {
-		text = r.t("game.yourturn.nodeadline", "<@"+u.ID+">", id)
+	for _, f := range d.Facts() {
+		if i18n.Has("phase." + f.Key) {
+			return i18n.T(loc, "phase."+f.Key)
+		}
 	}
-	return Reply{ChannelID: g.ChannelID, Content: text, Mentions: []string{u.ID}}
+	return ""
+}
+
+// resultText is "Game over: Black (bob) wins on time."
+func resultText(loc string, g *gameRec) string {
+	return i18n.T(loc, "game.over", outcomeWords(loc, g))
 }

@@ -211,17 +211,24 @@ func (b *Bot) flagFall(ctx context.Context, loc string, g *gameRec, ply int, out
 	if w, ok := pos.(engine.Winnable); ok && !w.CanWin(engine.Side(1-loser)) {
 		o = engine.Drawn(engine.ReasonTimeoutDraw)
 	}
+	// The fallen flag reads 0:00 on the final board.
+	g.ClockState.Left[loser] = 0
 	g.finish(o)
 	replies, err := b.flagReplies(ctx, loc, g)
 	if err != nil {
 		return nil, err
 	}
 	if outOfBand {
-		return nil, b.end(ctx, g, o, replies...)
+		if err := b.end(ctx, g, o, replies...); err != nil {
+			return nil, err
+		}
+		b.retire(ctx, g)
+		return nil, nil
 	}
 	if err := b.end(ctx, g, o); err != nil {
 		return nil, err
 	}
+	b.retire(ctx, g)
 	return replies, nil
 }
 
@@ -232,13 +239,14 @@ func (b *Bot) flagReplies(ctx context.Context, loc string, g *gameRec) ([]Reply,
 		return nil, err
 	}
 	u := g.user(int(pos.Turn()))
-	head := b.tFor(ctx, u.ID, "flag.fell", u.Name, strconv.FormatInt(g.ID, 10))
-	reply, err := b.boardReply(ctx, &req{loc: loc}, g, pos, nil, head, false)
+	id := strconv.FormatInt(g.ID, 10)
+	fell := func(loc string) string { return i18n.T(loc, "flag.fell", u.Name, id) }
+	reply, err := b.boardReply(ctx, &req{loc: loc, pub: loc}, g, pos, nil, fell(loc), false)
 	if err != nil {
 		return nil, err
 	}
 	reply.ChannelID = g.ChannelID
-	reply.Mentions = []string{g.White.ID, g.Black.ID}
+	reply.Content, reply.Mentions = b.endContent(ctx, g, fell)
 	return []Reply{reply}, nil
 }
 

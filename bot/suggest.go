@@ -2,8 +2,11 @@ package bot
 
 import (
 	"context"
+	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/tankbot/tankbot/bot/i18n"
 )
 
 // maxChoices is Discord's limit on autocomplete choices.
@@ -18,7 +21,8 @@ func (b *Bot) Suggest(ctx context.Context, c Command, focused string) (out []Cho
 			out = nil
 		}
 	}()
-	r := &req{Command: c, loc: b.locale(ctx, c)}
+	escUsers(&c)
+	r := &req{Command: c, loc: b.locale(ctx, c), pub: b.pubLocale(c)}
 	typed := strings.TrimSpace(c.Options[focused])
 	switch focused {
 	case "move":
@@ -26,7 +30,7 @@ func (b *Bot) Suggest(ctx context.Context, c Command, focused string) (out []Cho
 		if err != nil {
 			return nil
 		}
-		return b.suggestMoves(g, typed)
+		return b.suggestMoves(r, g, typed)
 	case "game":
 		if c.Name == "challenge" || c.Name == "rules" {
 			return prefixChoices(gameNames(), typed)
@@ -41,7 +45,7 @@ func (b *Bot) Suggest(ctx context.Context, c Command, focused string) (out []Cho
 			}
 			id := strconv.FormatInt(g.ID, 10)
 			if strings.HasPrefix(id, strings.TrimPrefix(typed, "#")) {
-				out = append(out, Choice{Name: "#" + id + " " + g.White.Name + " – " + g.Black.Name, Value: id})
+				out = append(out, Choice{Name: "#" + id + " " + gameLabel(r.loc, g.Game, g.Variant, nil) + " · " + plain(g.White.Name) + " – " + plain(g.Black.Name), Value: id})
 			}
 		}
 	case "map":
@@ -62,11 +66,13 @@ func (b *Bot) Suggest(ctx context.Context, c Command, focused string) (out []Cho
 			return nil
 		}
 		for _, ch := range pend {
-			if ch.Challenger.ID == c.User.ID {
+			// Only this server's challenges, and only those the caller
+			// may take.
+			if ch.Challenger.ID == c.User.ID || ch.GuildID != c.GuildID {
 				continue
 			}
 			id := strconv.FormatInt(ch.ID, 10)
-			out = append(out, Choice{Name: "#" + id + " " + ch.Challenger.Name + " · " + ch.Game, Value: id})
+			out = append(out, Choice{Name: "#" + id + " " + plain(ch.Challenger.Name) + " · " + labelOf(r.loc, ch.Game, ch.Variant, ch.Start), Value: id})
 		}
 	}
 	if len(out) > maxChoices {
@@ -76,32 +82,74 @@ func (b *Bot) Suggest(ctx context.Context, c Command, focused string) (out []Cho
 }
 
 // suggestMoves lists legal moves whose notation contains what was typed,
-// prefix matches first; spaces and case do not matter.
-func (b *Bot) suggestMoves(g *gameRec, typed string) []Choice {
+// likeliest first: moves of the piece on a typed square before the rest,
+// moves that go somewhere before turns on the spot, prefix matches before
+// others. Each is labelled with the piece it moves when the game names
+// pieces ("LT · F3 > F5N").
+func (b *Bot) suggestMoves(r *req, g *gameRec, typed string) []Choice {
 	pos, err := g.position()
 	if err != nil {
 		return nil
 	}
 	key := squash(typed)
-	var pre, mid []Choice
+	namer, _ := pos.(interface{ PieceName(string) string })
+	type cand struct {
+		c    Choice
+		rank int
+	}
+	var cands []cand
 	for _, m := range pos.LegalMoves() {
 		n := pos.FormatMove(m)
 		s := squash(n)
+		rank := 0
 		switch {
 		case strings.HasPrefix(s, key):
-			pre = append(pre, Choice{Name: n, Value: n})
 		case strings.Contains(s, key):
-			mid = append(mid, Choice{Name: n, Value: n})
+			rank = 4
+		default:
+			continue
 		}
-		if len(pre) >= maxChoices {
+		steps := m.Steps()
+		if len(steps) > 1 && steps[0] == steps[1] {
+			rank++ // a turn on the spot: after the moves that go somewhere
+		}
+		if len(steps) > 0 && key != "" && !strings.EqualFold(squash(steps[0]), key) {
+			rank += 2 // not the piece on the typed square
+		}
+		label := n
+		if namer != nil && len(steps) > 0 {
+			if p := namer.PieceName(steps[0]); p != "" {
+				label = stepsLabel(r.loc, p, steps)
+			}
+		}
+		cands = append(cands, cand{Choice{Name: label, Value: n}, rank})
+	}
+	sort.SliceStable(cands, func(i, j int) bool { return cands[i].rank < cands[j].rank })
+	out := make([]Choice, 0, maxChoices)
+	for _, c := range cands {
+		if len(out) == maxChoices {
 			break
 		}
-	}
-	out := append(pre, mid...)
-	if len(out) > maxChoices {
-		out = out[:maxChoices]
+		out = append(out, c.c)
 	}
 	return out
+}
+
+// stepsLabel writes a move of a game that names its pieces from its picker
+// steps (piece square, destination, facing, target):
+// "LT F3 → F5, facing N, fires at K12".
+func stepsLabel(loc, piece string, steps []string) string {
+	s := piece + " " + steps[0]
+	if len(steps) > 1 && steps[1] != "" && steps[1] != steps[0] {
+		s += " → " + steps[1]
+	}
+	if len(steps) > 2 && steps[2] != "" {
+		s += i18n.T(loc, "suggest.facing", steps[2])
+	}
+	if len(steps) > 3 && steps[3] != "" {
+		s += i18n.T(loc, "suggest.fires", steps[3])
+	}
+	return s
 }
 
 func squash(s string) string {

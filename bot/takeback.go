@@ -4,6 +4,7 @@ import (
 	"context"
 	"strconv"
 
+	"github.com/tankbot/tankbot/bot/i18n"
 	"github.com/tankbot/tankbot/engine"
 )
 
@@ -31,7 +32,8 @@ func init() {
 		if ok, err := b.st.saveGame(ctx, g, nil); err != nil || !ok {
 			return nil, orRaced(err)
 		}
-		return []Reply{{Update: true, Content: r.t("takeback.declined", r.User.Name)}}, nil
+		asker := g.user(1 - side)
+		return declined(b, ctx, r, asker, "takeback.declined", "takeback.declined.ping")
 	}
 }
 
@@ -41,7 +43,7 @@ func (b *Bot) askTakeback(ctx context.Context, r *req, g *gameRec) ([]Reply, err
 		return nil, refuse("refuse.notplayer", strconv.FormatInt(g.ID, 10))
 	}
 	if g.Status != gmActive {
-		return nil, refuse("refuse.finished", strconv.FormatInt(g.ID, 10))
+		return nil, overRefusal(r, g)
 	}
 	pos, err := g.position()
 	if err != nil {
@@ -58,15 +60,18 @@ func (b *Bot) askTakeback(ctx context.Context, r *req, g *gameRec) ([]Reply, err
 	if ok, err := b.st.saveGame(ctx, g, nil); err != nil || !ok {
 		return nil, orRaced(err)
 	}
-	opp := g.user(1 - side)
-	return []Reply{{
-		Content:  r.t("takeback.asked", r.User.Name, "<@"+opp.ID+">"),
-		Mentions: []string{opp.ID},
+	content, ids := b.pings(ctx, []User{g.user(1 - side)}, func(loc, who string) string {
+		return i18n.T(loc, "takeback.asked", r.User.Name, who)
+	})
+	// The offer goes where the game is played.
+	return []Reply{inGame(r, g, Reply{
+		Content:  content,
+		Mentions: ids,
 		Components: [][]Component{{
-			{Kind: Button, CustomID: gameID(g.ID, g.Seq, "tbyes"), Label: r.t("btn.accept"), Style: Success},
-			{Kind: Button, CustomID: gameID(g.ID, g.Seq, "tbno"), Label: r.t("btn.decline"), Style: Danger},
+			{Kind: Button, CustomID: gameID(g.ID, g.Seq, "tbyes"), Label: r.public().t("btn.accept"), Style: Success},
+			{Kind: Button, CustomID: gameID(g.ID, g.Seq, "tbno"), Label: r.public().t("btn.decline"), Style: Danger},
 		}},
-	}}, nil
+	})}, nil
 }
 
 func (b *Bot) acceptTakeback(ctx context.Context, r *req, g *gameRec, _ customID) ([]Reply, error) {
@@ -110,9 +115,14 @@ func (b *Bot) acceptTakeback(ctx context.Context, r *req, g *gameRec, _ customID
 	if err != nil {
 		return nil, err
 	}
-	reply, err := b.boardReply(ctx, r, g, prev.Position(), last, r.t("takeback.done"), false)
+	pub := r.public()
+	reply, err := b.boardReply(ctx, pub, g, prev.Position(), last, pub.t("takeback.done"), false)
 	if err != nil {
 		return nil, err
 	}
-	return []Reply{reply, b.turnPing(r, g, tc)}, nil
+	reply.Content, reply.Mentions = b.turnContent(ctx, g, prev.Position(), r.User, func(loc string) string {
+		return i18n.T(loc, "takeback.granted", r.User.Name)
+	})
+	b.retire(ctx, g)
+	return []Reply{inGame(r, g, reply)}, nil
 }

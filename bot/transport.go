@@ -55,6 +55,9 @@ type Command struct {
 	ParentID  string // the thread's parent channel, when ThreadID is set
 	MessageID string // for components: the message the component is on
 	Locale    string // the user's Discord locale ("en-US", "th", "pt-BR")
+	// GuildLocale is the server's preferred locale (Discord's guild_locale),
+	// the language of public messages; "" outside a server or when unknown.
+	GuildLocale string
 }
 
 // Reply is one message the transport sends back.
@@ -185,6 +188,12 @@ type Notifier interface {
 	// messageID when set) and returns its id. A transport that cannot
 	// returns ErrNoThreads (wrapped) and the game is played in the channel.
 	CreateThread(ctx context.Context, channelID, messageID, name string) (threadID string, err error)
+	// Edit changes the message messageID in channelID. Its components
+	// become r.Components (none when empty: an old board loses its
+	// buttons); its content and embed are replaced only when r.Content or
+	// r.Embed is set, and its attachments only when r.Files is. Edits never
+	// notify anybody.
+	Edit(ctx context.Context, channelID, messageID string, r Reply) error
 }
 
 // Clock is the time source; tests inject a fake one so they never sleep.

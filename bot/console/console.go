@@ -82,6 +82,17 @@ func (c *Console) Post(_ context.Context, channelID string, r bot.Reply) (string
 	return "", nil
 }
 
+// Edit prints an edit of an earlier message: what it now says, or that its
+// buttons are gone.
+func (c *Console) Edit(_ context.Context, channelID, messageID string, r bot.Reply) error {
+	if r.Content == "" && r.Embed == nil && len(r.Files) == 0 && len(r.Components) == 0 {
+		fmt.Fprintf(c.Out, "(#%s message %s: buttons removed)\n", channelID, messageID)
+		return nil
+	}
+	c.print("(#"+channelID+" message "+messageID+" edited)", r)
+	return nil
+}
+
 // CreateThread opens a pretend thread, or refuses like a channel where the
 // bot may not create threads.
 func (c *Console) CreateThread(_ context.Context, channelID, _, name string) (string, error) {
@@ -305,7 +316,8 @@ func (c *Console) print(where string, r bot.Reply) {
 	if r.Modal != nil {
 		sb.WriteString("(form " + r.Modal.Title + ": submit " + r.Modal.CustomID + " <text>)\n")
 	}
-	if r.ChannelID != "" && len(r.Mentions) == 1 && r.Embed == nil {
+	// The player a board (or a reminder) pings first is the one to move.
+	if len(r.Mentions) > 0 && r.Board || len(r.Mentions) == 1 && r.ChannelID != "" && r.Embed == nil {
 		c.mu.Lock()
 		c.next = r.Mentions[0]
 		c.mu.Unlock()

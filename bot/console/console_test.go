@@ -150,7 +150,7 @@ func TestConsoleCheckAndDestruction(t *testing.T) {
 		checked = has(next, engine.AnnounceCheck)
 		return mv
 	}, 40)
-	if !strings.Contains(out, "CHECK!") || end.Status().Reason != tank.ReasonCLTDestroyed || !strings.Contains(out, "White wins — the CLT was destroyed") {
+	if !strings.Contains(out, "**CHECK**") || end.Status().Reason != tank.ReasonCLTDestroyed || !strings.Contains(out, "White (white) wins — the CLT was destroyed") {
 		t.Fatalf("no check and destruction (status %+v):\n%s", end.Status(), out)
 	}
 	if n := s.checkPNGs(out); n < 3 {
@@ -199,7 +199,7 @@ func TestConsoleEscape(t *testing.T) {
 		}
 		return best
 	}, 30)
-	if !strings.Contains(out, "ESCAPE!") || end.Status().Reason != tank.ReasonEscape || !strings.Contains(out, "the CLT escaped") {
+	if !strings.Contains(out, "**ESCAPE**") || end.Status().Reason != tank.ReasonEscape || !strings.Contains(out, "the CLT escaped") {
 		t.Fatalf("no escape (status %+v):\n%s", end.Status(), out)
 	}
 	s.checkPNGs(out)
@@ -213,7 +213,7 @@ func TestConsoleFlagResignDraw(t *testing.T) {
 		"alice: /move "+firstMove(t, ""),
 		"wait 11m",
 	)
-	if !strings.Contains(out, "bob ran out of time") || !strings.Contains(out, "White wins — on time") {
+	if !strings.Contains(out, "bob ran out of time") || !strings.Contains(out, "White (alice) wins — on time") {
 		t.Fatalf("flag:\n%s", out)
 	}
 	s.checkPNGs(out)
@@ -222,8 +222,9 @@ func TestConsoleFlagResignDraw(t *testing.T) {
 		"alice: /challenge bob color:black",
 		"bob: /accept",
 		"alice: /resign",
+		"alice: click g:2:0:resignyes",
 	)
-	if !strings.Contains(out, "alice resigned") || !strings.Contains(out, "White wins — by resignation") {
+	if !strings.Contains(out, "alice resigned") || !strings.Contains(out, "White (bob) wins — by resignation") {
 		t.Fatalf("resign:\n%s", out)
 	}
 
@@ -233,7 +234,7 @@ func TestConsoleFlagResignDraw(t *testing.T) {
 		"alice: /draw",
 		"carol: /draw",
 	)
-	if !strings.Contains(out, "Draw agreed") || !strings.Contains(out, "Draw — by agreement") || !strings.Contains(out, "45 min") {
+	if !strings.Contains(out, "carol accepted the draw offer") || !strings.Contains(out, "Draw — by agreement") || !strings.Contains(out, "45 min") {
 		t.Fatalf("draw:\n%s", out)
 	}
 	if s.checkPNGs(out) < 2 {

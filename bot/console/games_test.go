@@ -63,7 +63,7 @@ func TestConsoleCamelotCastleWin(t *testing.T) {
 		t.Fatalf("start board:\n%s", out)
 	}
 	out := s.script("F14-F15", "A5-B5", "G14-G15", "B5-A5", "F15-F16", "A5-B5", "G15-G16")
-	if !strings.Contains(out, "White wins — two pieces in the enemy castle") {
+	if !strings.Contains(out, "White (white) wins — two pieces in the enemy castle") {
 		t.Fatalf("no castle win:\n%s", out)
 	}
 	if n := s.checkPNGs(out); n != 7 {
@@ -84,7 +84,7 @@ func TestConsoleCamelotAllCaptured(t *testing.T) {
 		t.Fatal(err)
 	}
 	out := s.script("E8-E7")
-	if !strings.Contains(out, "white must capture") {
+	if !strings.Contains(out, "**MUST CAPTURE**: white must jump") {
 		t.Fatalf("no compulsory capture announced:\n%s", out)
 	}
 	// A plain move is refused with the captures it must make instead.
@@ -92,7 +92,7 @@ func TestConsoleCamelotAllCaptured(t *testing.T) {
 		t.Fatalf("refusal without the capture:\n%s", out)
 	}
 	out = s.script("E6xE8")
-	if !strings.Contains(out, "White wins — all pieces captured") {
+	if !strings.Contains(out, "White (white) wins — all pieces captured") {
 		t.Fatalf("no win by capture:\n%s", out)
 	}
 	s.checkPNGs(out)
@@ -122,7 +122,7 @@ func TestConsoleGungiDraftToCheckmate(t *testing.T) {
 		"G*c5", "N*i9", "G*c5", "N*h9", "Y*c5", "C*i8",
 		"G*d6", "C*h8", "L*d6", "F*i7", "Y*d6",
 	)
-	if !strings.Contains(out, "CHECK!") || !strings.Contains(out, "White wins — by checkmate") {
+	if !strings.Contains(out, "**CHECK**") || !strings.Contains(out, "White (white) wins — by checkmate") {
 		t.Fatalf("no checkmate:\n%s", out)
 	}
 	s.checkPNGs(out)

@@ -20,6 +20,10 @@ func toCommand(i *discordgo.Interaction, ch *discordgo.Channel) (c bot.Command, 
 		ChannelID: i.ChannelID,
 		Locale:    string(i.Locale),
 	}
+	if i.GuildLocale != nil {
+		// Public messages use the server's language.
+		c.GuildLocale = string(*i.GuildLocale)
+	}
 	if ch != nil && ch.ID == i.ChannelID && ch.IsThread() {
 		c.ThreadID = ch.ID
 		c.ParentID = ch.ParentID

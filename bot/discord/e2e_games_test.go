@@ -52,26 +52,13 @@ func (g *game) toMove() who {
 
 // challengeGame has alice challenge bob to a game of name as White (with
 // more options, name-value pairs, if given) and bob accept. It checks the
-// first board and the ping to the side the engine says is to move, and
+// first board, which pings both players (see startFlow), and
 // returns the board and the game id.
 func (e *e2e) challengeGame(t *testing.T, g *game, name string, more ...any) (board *call, gameID string) {
 	t.Helper()
-	kv := append([]any{"opponent", userRef(bob), "game", name, "color", "white", "thread", false}, more...)
-	calls := e.do(e.slash(alice, gameChannel, "challenge", kv...))
-	ch := response(t, calls)
-	if flags(ch) == 64 {
-		t.Fatalf("challenge to %s refused: %s", name, text(ch))
-	}
-	if !strings.Contains(text(ch), name) {
-		t.Errorf("the challenge does not name the game %s: %s", name, text(ch))
-	}
-	accept := idWith(t, ch, `^c:\d+:accept$`)
-	calls = e.do(e.click(bob, gameChannel, e.f.originalOf(ch), accept))
-	board = response(t, calls)
-	boardImage(t, board)
-	ping(t, calls, g.toMove().id)
-	resign := idWith(t, board, `^g:\d+:0:resign$`)
-	return board, strings.Split(resign, ":")[1]
+	fl := e.startFlow(t, g, name, more...)
+	boardImage(t, fl.board)
+	return fl.board, fl.id
 }
 
 // boardImage checks a board message: one attachment, sent as image/png,
@@ -105,12 +92,12 @@ func boardImage(t *testing.T, c *call) image.Point {
 // only by announcement suffixes) and that it is public.
 func checkPlayed(t *testing.T, board *call, u who, notation string) {
 	t.Helper()
-	rx := regexp.MustCompile(`(?m)^` + regexp.QuoteMeta(u.name+" played "+notation) + `[+-]*\.$`)
+	rx := regexp.MustCompile(`(?m)^` + regexp.QuoteMeta(u.name+" played "+notation) + `[+-]*( \(.+\))?\.$`)
 	if !rx.MatchString(text(board)) {
 		t.Errorf("the board does not say %s played %q: %s", u.name, notation, text(board))
 	}
-	if typ := board.Payload["type"].(float64); typ != 4 || flags(board) == 64 {
-		t.Errorf("a played move should be a public new message (type 4), got type %v flags %d", typ, flags(board))
+	if !created(board) || flags(board) == 64 {
+		t.Errorf("a played move should be a public new message, got %s %s flags %d", board.Method, board.Path, flags(board))
 	}
 }
 
@@ -127,8 +114,19 @@ func (e *e2e) move(t *testing.T, g *game, mv string) (board *call, calls []*call
 	boardImage(t, board)
 	g.play(mv)
 	checkPlayed(t, board, u, mv)
-	ping(t, calls, g.toMove().id)
+	pingNext(t, calls, u, g)
 	return board, calls
+}
+
+// pingNext checks the board pings the player to move, or nobody when the
+// mover moves again (Gungi's draft against a ready opponent).
+func pingNext(t *testing.T, calls []*call, mover who, g *game) {
+	t.Helper()
+	if next := g.toMove(); next != mover {
+		ping(t, calls, next.id)
+		return
+	}
+	pinged(t, theBoard(t, calls, "a move after which the mover moves again"), "a board after which the mover moves again")
 }
 
 // selectMenu is a message payload's string select menu (component type
@@ -250,10 +248,12 @@ func (e *e2e) confirm(t *testing.T, g *game, notation, confirm, msg string) (boa
 	t.Helper()
 	u := g.toMove()
 	calls := e.do(e.click(u, gameChannel, msg, confirm))
-	board = response(t, calls)
-	if flags(board) == 64 {
-		t.Fatalf("confirm refused: %s", text(board))
+	if cb := response(t, calls); flags(cb) == 64 && cb.Payload["type"].(float64) == 4 {
+		t.Fatalf("confirm refused: %s", text(cb))
+	} else if cb.Payload["type"].(float64) != 7 || len(customIDs(cb)) != 0 || !strings.Contains(text(cb), "You played "+notation) {
+		t.Errorf("the picker should be edited to say what was played, without buttons: %v", cb.Payload)
 	}
+	board = theBoard(t, calls, "confirm")
 	boardImage(t, board)
 	g.play(notation)
 	checkPlayed(t, board, u, notation)
@@ -374,7 +374,7 @@ func TestE2ECamelot(t *testing.T) {
 	if !must {
 		t.Fatalf("the line %v no longer forces a capture: update it", camelotMustCapture)
 	}
-	if !strings.Contains(text(r), "alice must capture.") {
+	if !strings.Contains(text(r), "alice must jump") {
 		t.Errorf("no duty to capture announced: %s", text(r))
 	}
 
@@ -390,7 +390,7 @@ func TestE2ECamelot(t *testing.T) {
 	for _, a := range g.pos.Announcements() {
 		blackMust = blackMust || a.Kind == engine.AnnounceMustCapture && a.Side == engine.Black
 	}
-	if said := strings.Contains(text(r), "bob must capture."); said != blackMust {
+	if said := strings.Contains(text(r), "bob must jump"); said != blackMust {
 		t.Errorf("Black's duty to capture: announced %v, engine %v: %s", said, blackMust, text(r))
 	}
 
@@ -444,7 +444,7 @@ func TestE2EGungi(t *testing.T) {
 	}
 	board, id := e.challengeGame(t, g, "gungi")
 	checkGungiImage(t, board)
-	idWith(t, board, `^g:`+id+`:0:move:ready:quick$`) // the draft's formation button
+	idWith(t, board, `^g:`+id+`:0:moveask:ready:quick$`) // the draft's formation button
 
 	// Bob (Black) places his Marshal first.
 	r, _ := e.move(t, g, "M*e9")
@@ -471,23 +471,30 @@ func TestE2EGungi(t *testing.T) {
 	if !d.InDraft() || g.pos.Turn() != engine.White {
 		t.Fatalf("after Black's ready: draft %v, turn %v", d.InDraft(), g.pos.Turn())
 	}
-	// Alice places alone: two turns running, each pinging her.
+	// Alice places alone: two turns running, and nobody is pinged (she
+	// just moved).
 	r, _ = e.move(t, g, "L*d1")
 	checkGungiImage(t, r)
 	if g.toMove() != alice {
 		t.Fatal("alice should still be placing")
 	}
 	// She finishes her draft with the board's formation button.
-	ready := idWith(t, r, `^g:`+id+`:6:move:ready:quick$`)
-	calls := e.do(e.click(alice, gameChannel, e.f.originalOf(r), ready))
-	r = response(t, calls)
+	// It cannot be undone, so it asks first.
+	ask := idWith(t, r, `^g:`+id+`:6:moveask:ready:quick$`)
+	cb := response(t, e.do(e.click(alice, gameChannel, e.f.originalOf(r), ask)))
+	if flags(cb) != 64 {
+		t.Fatalf("the formation button should ask privately: %v", cb.Payload)
+	}
+	ready := idWith(t, cb, `^g:`+id+`:6:moveok:ready:quick$`)
+	calls := e.do(e.click(alice, gameChannel, e.f.originalOf(cb), ready))
+	r = theBoard(t, calls, "finish my draft")
 	checkGungiImage(t, r)
 	g.play("ready:quick")
 	checkPlayed(t, r, alice, "ready:quick")
 	if g.pos.(*gungi.Position).InDraft() {
 		t.Fatal("the draft should be over")
 	}
-	ping(t, calls, g.toMove().id)
+	pingNext(t, calls, alice, g)
 	if ids := strings.Join(customIDs(r), " "); strings.Contains(ids, "ready:") {
 		t.Errorf("the formation buttons outlive the draft: %s", ids)
 	}

@@ -39,6 +39,8 @@ type world struct {
 	db   string
 	clk  *clock.Fake
 	logs *syncBuffer
+	// window is the adapter's direct-answer window (default 10 s).
+	window time.Duration
 }
 
 func startBot(t *testing.T, w *world) *e2e {
@@ -49,7 +51,11 @@ func startBot(t *testing.T, w *world) *e2e {
 	}
 	st := bot.NewStorage(db)
 	f, clk, logs := w.f, w.clk, w.logs
-	h := newHarness(t, f, FromStore(db), logs, 10*time.Second)
+	window := 10 * time.Second
+	if w.window > 0 {
+		window = w.window
+	}
+	h := newHarness(t, f, FromStore(db), logs, window)
 	log := slog.New(NewRedactingHandler(slog.NewJSONHandler(h.logs, &slog.HandlerOptions{Level: slog.LevelDebug}), testToken))
 	b := bot.New(bot.Config{ThreadPerGame: false}, st, clk, h.a, log)
 	h.start(b)
@@ -161,15 +167,17 @@ func refused(t *testing.T, calls []*call, what string) {
 	}
 }
 
-// ping checks a turn ping to user in the game channel.
+// ping checks that the action made one new public message, the board,
+// and that it pings user (content mention allowed by allowed_mentions).
 func ping(t *testing.T, calls []*call, user string) {
 	t.Helper()
-	p := one(t, calls, "POST", "/channels/"+gameChannel+"/messages")
-	am := p.Payload["allowed_mentions"].(map[string]any)
-	users, _ := am["users"].([]any)
-	if len(am["parse"].([]any)) != 0 || len(users) != 1 || users[0] != user || !strings.Contains(p.Payload["content"].(string), "<@"+user+">") {
-		t.Errorf("turn ping: %v", p.Payload)
+	b := theBoard(t, calls, "ping")
+	for _, id := range mentioned(t, b) {
+		if id == user {
+			return
+		}
 	}
+	t.Errorf("the board does not ping %s: %v", user, b.Payload)
 }
 
 // game plays positions alongside the bot to pick legal moves.
@@ -241,7 +249,7 @@ func (e *e2e) startGame(t *testing.T, clock string) (board *call, gameID string)
 	accept := idWith(t, ch, `^c:\d+:accept$`)
 	msg := e.f.originalOf(ch)
 	calls = e.do(e.click(bob, gameChannel, msg, accept))
-	board = response(t, calls)
+	board = theBoard(t, calls, "accept")
 	checkPNG(t, board)
 	ping(t, calls, alice.id)
 	resign := idWith(t, board, `^g:\d+:0:resign$`)
@@ -255,8 +263,8 @@ func TestE2EGame(t *testing.T) {
 	e := startBot(t, w)
 	g := newGame(t, checkMap)
 	board, id := e.startGame(t, "30m")
-	if typ := board.Payload["type"].(float64); typ != 7 {
-		t.Errorf("accepting should turn the challenge into the board (type 7), got %v", typ)
+	if !strings.Contains(board.Path, "/webhooks/") {
+		t.Errorf("the first board should be a new message after the challenge's edit, got %s %s", board.Method, board.Path)
 	}
 
 	// Alice picks her move from autocomplete and plays it with /move.
@@ -308,9 +316,11 @@ func TestE2EGame(t *testing.T) {
 	ping(t, calls, bob.id)
 	g.play(mv)
 
-	// Bob resigns with the board's button.
+	// Bob resigns with the board's button, and confirms.
 	calls = e.do(e.click(bob, gameChannel, f.originalOf(r), idWith(t, r, `^g:`+id+`:3:resign$`)))
-	r = response(t, calls)
+	ask := response(t, calls)
+	calls = e.do(e.click(bob, gameChannel, f.originalOf(ask), idWith(t, ask, `^g:`+id+`:3:resignyes$`)))
+	r = theBoard(t, calls, "resign")
 	if !strings.Contains(text(r), "resignation") {
 		t.Errorf("resignation not announced: %s", text(r))
 	}
@@ -370,8 +380,14 @@ func TestE2EFlagFallBySchedulerAndRetriedPost(t *testing.T) {
 	if flag != 1 {
 		t.Errorf("%d flag-fall announcements, want 1 (calls: %d)", flag, len(calls))
 	}
-	if calls[0].Status != 500 {
-		t.Errorf("the injected failure did not hit the announcement")
+	// The first post in the game's channel is the one Discord failed.
+	for _, c := range calls {
+		if c.Method == "POST" && strings.Contains(c.Path, "/channels/"+gameChannel+"/messages") {
+			if c.Status != 500 {
+				t.Errorf("the injected failure did not hit the announcement")
+			}
+			break
+		}
 	}
 	// The game is over: a move is refused.
 	refused(t, e.do(e.slash(alice, gameChannel, "move", "move", "H1 > H1N", "game", id)), "move after flag-fall")
@@ -463,9 +479,10 @@ func TestE2EThreadPerGame(t *testing.T) {
 	if th.Payload["name"] == "" || thread == "" {
 		t.Fatalf("thread %v", th.Payload)
 	}
-	// The board and the ping go to the thread; the challenge message says so.
+	// The board, which pings, goes to the thread; the challenge message
+	// says so.
 	posts := find(calls, "POST", "/channels/"+thread+"/messages")
-	if len(posts) != 2 {
+	if len(posts) != 1 {
 		t.Fatalf("%d posts in the thread", len(posts))
 	}
 	checkPNG(t, posts[0])

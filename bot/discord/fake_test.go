@@ -45,6 +45,9 @@ type call struct {
 	Payload      map[string]any // the JSON body, or the multipart payload_json
 	RawJSON      []byte
 	Files        []upload
+	// MsgID is the message this call created (a type 4 or 5 callback, a
+	// follow-up, a channel post), so tests can follow later edits of it.
+	MsgID string
 }
 
 type upload struct {
@@ -170,6 +173,7 @@ func (f *fakeDiscord) serve(w http.ResponseWriter, r *http.Request) {
 		typ, _ := c.Payload["type"].(float64)
 		if typ == 4 || typ == 5 {
 			f.originals[p[2]] = f.id()
+			c.MsgID = f.originals[p[2]]
 		}
 		c.Status = 204
 		w.WriteHeader(204)
@@ -187,9 +191,11 @@ func (f *fakeDiscord) serve(w http.ResponseWriter, r *http.Request) {
 		}
 		writeJSON(w, 200, map[string]any{"id": id, "channel_id": "0"})
 	case r.Method == "POST" && p[0] == "webhooks" && len(p) == 3:
-		writeJSON(w, 200, map[string]any{"id": f.id(), "channel_id": "0"})
+		c.MsgID = f.id()
+		writeJSON(w, 200, map[string]any{"id": c.MsgID, "channel_id": "0"})
 	case r.Method == "POST" && p[0] == "channels" && len(p) == 3 && p[2] == "messages":
-		writeJSON(w, 200, map[string]any{"id": f.id(), "channel_id": p[1]})
+		c.MsgID = f.id()
+		writeJSON(w, 200, map[string]any{"id": c.MsgID, "channel_id": p[1]})
 	case r.Method == "PATCH" && p[0] == "channels" && len(p) == 4 && p[2] == "messages":
 		writeJSON(w, 200, map[string]any{"id": p[3], "channel_id": p[1]})
 	case r.Method == "POST" && p[0] == "channels" && p[len(p)-1] == "threads":
@@ -353,6 +359,9 @@ func (f *fakeDiscord) dispatchOn(conn *websocket.Conn, event string, d any) {
 // originalOf is the message an interaction's callback produced (or, for a
 // component, the message it was on).
 func (f *fakeDiscord) originalOf(cb *call) string {
+	if cb.MsgID != "" {
+		return cb.MsgID
+	}
 	p := strings.Split(cb.Path, "/")
 	if len(p) < 6 {
 		f.t.Fatalf("not a callback: %s", cb.Path)

@@ -34,6 +34,29 @@ func (a *Adapter) Post(ctx context.Context, channelID string, r bot.Reply) (stri
 	return id, nil
 }
 
+// Edit changes a channel message (bot.Notifier): its components always,
+// its content, embed and attachments only when r sets them. Edits notify
+// nobody, so no mention is allowed.
+func (a *Adapter) Edit(ctx context.Context, channelID, messageID string, r bot.Reply) error {
+	return a.retry(ctx, "edit message", func() error {
+		comps := toComponents(r.Components)
+		e := &discordgo.MessageEdit{ID: messageID, Channel: channelID, Components: &comps, AllowedMentions: allowedMentions(nil)}
+		if r.Content != "" {
+			e.Content = &r.Content
+		}
+		if r.Embed != nil {
+			embeds := toEmbeds(r.Embed)
+			e.Embeds = &embeds
+		}
+		if len(r.Files) > 0 {
+			e.Files = toFiles(r.Files)
+			e.Attachments = &[]*discordgo.MessageAttachment{}
+		}
+		_, err := a.s.ChannelMessageEditComplex(e, discordgo.WithContext(ctx))
+		return err
+	})
+}
+
 // CreateThread opens a public thread (bot.Notifier). Missing permissions
 // become bot.ErrNoThreads so the game is played in the channel instead.
 func (a *Adapter) CreateThread(ctx context.Context, channelID, messageID, name string) (string, error) {
