@@ -300,7 +300,8 @@ func resetCaches() {
 	rockTiles = cache[int, *tile]{}
 	pills = cache[pillKey, *tile]{}
 	lutOnce = sync.Once{}
-	boldOnce = sync.Once{}
+	fontsOnce = sync.Once{}
+	lines = cache[lineKey, *line]{}
 }
 
 type otherGame struct{ engine.Rules }

@@ -21,6 +21,7 @@ type tankDrawer struct{}
 const maxSide = 26
 
 func (tankDrawer) draw(pos engine.Position, opt Options) (frame, error) {
+	wd := newWords(opt)
 	p, ok := pos.(*tank.Position)
 	if !ok {
 		return frame{}, fmt.Errorf("imaging: tank position of unexpected type %T", pos)
@@ -139,16 +140,18 @@ func (tankDrawer) draw(pos engine.Position, opt Options) (frame, error) {
 	}
 
 	var banners []pillKey
-	if o, over := outcomeBanner(p.Status()); over {
+	st := outcome(p, opt)
+	if o, over := outcomeBanner(wd, st); over {
 		banners = append(banners, o)
-	} else if ann.Check && ann.Escape {
-		banners = append(banners, pillKey{text: "CHECK + ESCAPE", fg: cWhiteTurret, bg: cThreat, chip: -1})
-	} else if ann.Check {
-		banners = append(banners, pillKey{text: "CHECK", fg: cWhiteTurret, bg: cThreat, chip: -1})
-	} else if ann.Escape {
-		banners = append(banners, pillKey{text: "ESCAPE", fg: cInk, bg: cEscape, chip: -1})
+	} else {
+		if ann.Check {
+			banners = append(banners, checkPill(wd))
+		}
+		if ann.Escape {
+			banners = append(banners, pillKey{text: wd.t("image.escape"), fg: cInk, bg: cEscape, chip: -1})
+		}
 	}
-	drawHeader(img, b.w, turnText(p, tankReason), banners)
+	drawHeader(img, b.w, turnText(wd, p, st, tankReason), banners)
 	return frame{img: img, pitch: b.cell, release: release}, nil
 }
 
