@@ -16,8 +16,9 @@ import (
 // 16×16 board is when Discord shows the image 400 px wide:
 //   - the side is lightness: White is a near-white body with black ink,
 //     Black a near-black body with white ink;
-//   - the type is the silhouette (a big square hull, a medium one, a narrow
-//     one, a round command car, a wedge, a round mortar pit) and a large
+//   - the type is the silhouette (a big octagonal hull, a medium one, a narrow
+//     one, a round command car, a wedge, a round mortar pit; the heavy
+//     tank's hull is chamfered so that it is as big turned 45°) and a large
 //     upright glyph (H M L ★ D ⊕);
 //   - the facing is a thick gun in the ink colour running from the centre
 //     to the square's edge, with a muzzle block at its end;
@@ -36,13 +37,14 @@ const (
 	formHull = iota
 	formRound
 	formWedge
+	formOct // a chamfered square: as big turned 45° as not
 )
 
 var shapes = map[tank.Kind]shape{
-	tank.HT:  {form: formHull, hw: .40, hl: .42, turret: .25, gun: .085, glyph: "H"},
+	tank.HT:  {form: formOct, hw: .43, hl: .43, turret: .25, gun: .085, glyph: "H"},
 	tank.MT:  {form: formHull, hw: .32, hl: .37, turret: .22, gun: .07, glyph: "M"},
-	tank.LT:  {form: formHull, hw: .24, hl: .33, turret: .19, gun: .055, glyph: "L"},
-	tank.CLT: {form: formRound, hw: .36, turret: .22, gun: .055},
+	tank.LT:  {form: formHull, hw: .24, hl: .33, turret: .19, gun: .065, glyph: "L"},
+	tank.CLT: {form: formRound, hw: .36, turret: .22, gun: .075},
 	tank.TD:  {form: formWedge, hw: .40, hl: .42, turret: .20, gun: .085, glyph: "D"},
 	tank.HM:  {form: formRound, hw: .40, turret: .21, gun: .12},
 }
@@ -89,7 +91,7 @@ func drawTank(k spriteKey) *tile {
 		// A diagonal piece is turned 45°: shrink its body so the corners
 		// stay inside the square.
 		fit := 1.0
-		if diag && sh.form != formRound {
+		if diag && (sh.form == formHull || sh.form == formWedge) {
 			fit = math.Min(1, 0.94/((sh.hw+sh.hl)*math.Sqrt2))
 		}
 		if k.wreck {
@@ -110,6 +112,16 @@ func drawTank(k spriteKey) *tile {
 			dc.DrawRoundedRectangle(X(-hw), X(-hl), 2*hw*fit*s, 2*hl*fit*s, s*0.08)
 		case formRound:
 			dc.DrawCircle(c, c, hw*s)
+		case formOct:
+			ch := 0.15
+			for i, p := range [][2]float64{{-hw + ch, -hl}, {hw - ch, -hl}, {hw, -hl + ch}, {hw, hl - ch}, {hw - ch, hl}, {-hw + ch, hl}, {-hw, hl - ch}, {-hw, -hl + ch}} {
+				if i == 0 {
+					dc.MoveTo(X(p[0]), X(p[1]))
+				} else {
+					dc.LineTo(X(p[0]), X(p[1]))
+				}
+			}
+			dc.ClosePath()
 		case formWedge:
 			dc.MoveTo(X(-hw), X(hl))
 			dc.LineTo(X(hw), X(hl))
@@ -122,7 +134,7 @@ func drawTank(k spriteKey) *tile {
 		dc.SetColor(rgba(ink))
 		dc.SetLineWidth(lw)
 		dc.Stroke()
-		if sh.form == formHull {
+		if sh.form == formHull || sh.form == formOct {
 			// Track lines along both flanks: it is a tank.
 			for _, sx := range []float64{-1, 1} {
 				x := X(sx * (hw - 0.07))
