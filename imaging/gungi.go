@@ -159,17 +159,7 @@ func (gungiDrawer) draw(pos engine.Position, opt Options) (frame, error) {
 		if len(t) == 0 {
 			continue
 		}
-		top := t[len(t)-1]
-		k := komaKey{kind: top.Kind, side: top.Side, up: l.up(top.Side), bg: bg}
-		if len(t) == 1 {
-			blit(img, boardKoma(k), x+(gIn-gKomaReg)/2, y)
-			continue
-		}
-		blit(img, boardKoma(k), x, y)
-		blit(img, tierBadge(len(t), bg), x+gColX, y+gIn-2-len(t)*gChipH-gBadgeH)
-		for i, pc := range t {
-			blit(img, towerChip(chipKey{kind: pc.Kind, side: pc.Side, bg: bg}), x+gColX, y+gIn-2-(i+1)*gChipH)
-		}
+		l.drawTower(img, x, y, t, bg)
 	}
 
 	cell := float64(gCell)
@@ -298,6 +288,23 @@ func (l *gungiLayer) newFrame() (*image.Paletted, func()) {
 	}
 	copy(img.Pix, l.base.Pix)
 	return img, func() { l.frames.Put(img) }
+}
+
+// drawTower puts a tower (bottom first) on the square whose interior starts
+// at (x, y): a lone piece centred; a tower's top piece on the left and, in
+// a column on the right, its height over one chip per tier.
+func (l *gungiLayer) drawTower(img *image.Paletted, x, y int, t []gungi.Piece, bg uint8) {
+	top := t[len(t)-1]
+	k := komaKey{kind: top.Kind, side: top.Side, up: l.up(top.Side), bg: bg}
+	if len(t) == 1 {
+		blit(img, boardKoma(k), x+(gIn-gKomaReg)/2, y)
+		return
+	}
+	blit(img, boardKoma(k), x, y)
+	blit(img, tierBadge(len(t), bg), x+gColX, y+gIn-2-len(t)*gChipH-gBadgeH)
+	for i, pc := range t {
+		blit(img, towerChip(chipKey{kind: pc.Kind, side: pc.Side, bg: bg}), x+gColX, y+gIn-2-(i+1)*gChipH)
+	}
 }
 
 // origin is the top-left pixel of a square's interior.

@@ -58,11 +58,26 @@ func TestGolden(t *testing.T) {
 func checkGolden(t *testing.T, name string, got *image.Paletted, b []byte) {
 	t.Helper()
 	path := filepath.Join("testdata", "golden", name+".png")
+	small := filepath.Join("testdata", "golden", "400px", name+".png")
 	if *update {
 		if err := os.WriteFile(path, b, 0o644); err != nil {
 			t.Fatal(err)
 		}
+		// What Discord shows inline: the image scaled to 400 px wide.
+		var out bytes.Buffer
+		if err := png.Encode(&out, scaleTo(got, 400)); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.MkdirAll(filepath.Dir(small), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(small, out.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
 		return
+	}
+	if _, err := os.Stat(small); err != nil {
+		t.Errorf("%v: the 400 px copy is missing (run: go test ./imaging -run Golden -update)", err)
 	}
 	f, err := os.ReadFile(path)
 	if err != nil {

@@ -12,6 +12,7 @@ import (
 	"golang.org/x/image/draw"
 
 	"github.com/tankbot/tankbot/engine"
+	"github.com/tankbot/tankbot/engine/gungi"
 	"github.com/tankbot/tankbot/engine/tank"
 )
 
@@ -30,25 +31,54 @@ type variant struct {
 	put   func(img *image.Paletted, x, y int)
 }
 
+// geometry is what the classifier needs of a board: its squares, where
+// each one's interior starts, its size, and a fresh frame.
+type geometry interface {
+	squares() int
+	at(sq int) (x, y int)
+	inner() int
+	pitch() int
+	newFrame() (*image.Paletted, func())
+}
+
+type tankGeometry struct{ *board }
+
+func (g tankGeometry) squares() int         { return g.files * g.ranks }
+func (g tankGeometry) at(sq int) (int, int) { return g.origin(sq%g.files, sq/g.files) }
+func (g tankGeometry) inner() int           { return g.in }
+func (g tankGeometry) pitch() int           { return g.cell }
+
+type gungiGeometry struct{ *gungiLayer }
+
+func (g gungiGeometry) squares() int         { return 81 }
+func (g gungiGeometry) at(sq int) (int, int) { return g.origin(gungi.Square(sq)) }
+func (g gungiGeometry) inner() int           { return gIn }
+func (g gungiGeometry) pitch() int           { return gCell }
+
 // layout draws variants at the squares order gives (order[i] is the square
 // index of variant i) on board b and returns the decoded, scaled image.
-func layout(t *testing.T, b *board, vs []variant, order []int, width int) (*image.RGBA, float64) {
+func layout(t *testing.T, b geometry, vs []variant, order []int, width int) (*image.RGBA, float64) {
 	t.Helper()
 	img, release := b.newFrame()
 	defer release()
 	for i, v := range vs {
-		sq := order[i]
-		x, y := b.origin(sq%b.files, sq/b.files)
+		x, y := b.at(order[i])
 		v.put(img, x, y)
 	}
-	dec, err := png.Decode(bytes.NewReader(encodePNG(img, b.cell)))
+	dec, err := png.Decode(bytes.NewReader(encodePNG(img, b.pitch())))
 	if err != nil {
 		t.Fatal(err)
 	}
-	scale := float64(width) / float64(dec.Bounds().Dx())
-	dst := image.NewRGBA(image.Rect(0, 0, width, int(math.Round(float64(dec.Bounds().Dy())*scale))))
-	draw.CatmullRom.Scale(dst, dst.Bounds(), dec, dec.Bounds(), draw.Src, nil)
-	return dst, scale
+	return scaleTo(dec, width), float64(width) / float64(dec.Bounds().Dx())
+}
+
+// scaleTo is img scaled to width pixels wide with the Catmull-Rom filter,
+// as a client shows a large image in a small box.
+func scaleTo(img image.Image, width int) *image.RGBA {
+	scale := float64(width) / float64(img.Bounds().Dx())
+	dst := image.NewRGBA(image.Rect(0, 0, width, int(math.Round(float64(img.Bounds().Dy())*scale))))
+	draw.CatmullRom.Scale(dst, dst.Bounds(), img, img.Bounds(), draw.Src, nil)
+	return dst
 }
 
 // cellVec is the scaled square of index sq, less a border of inset pixels
@@ -56,10 +86,10 @@ func layout(t *testing.T, b *board, vs []variant, order []int, width int) (*imag
 // It is sampled bilinearly at the square's exact scaled position shifted by
 // (dx, dy) pixels, so squares at different sub-pixel phases line up, as a
 // reader's eye lines a piece up with its square.
-func cellVec(img *image.RGBA, b *board, sq int, scale, dx, dy float64) []float64 {
+func cellVec(img *image.RGBA, b geometry, sq int, scale, dx, dy float64) []float64 {
 	const inset = 2
-	x, y := b.origin(sq%b.files, sq/b.files)
-	n := int(float64(b.in)*scale) - 2*inset // the same size for every square
+	x, y := b.at(sq)
+	n := int(float64(b.inner())*scale) - 2*inset // the same size for every square
 	fx, fy := float64(x)*scale+inset+dx, float64(y)*scale+inset+dy
 	out := make([]float64, 0, n*n*3)
 	for j := 0; j < n; j++ {
@@ -79,7 +109,7 @@ func cellVec(img *image.RGBA, b *board, sq int, scale, dx, dy float64) []float64
 }
 
 // shifted is a sample's square at shifts of up to half a pixel.
-func shifted(img *image.RGBA, b *board, sq int, scale float64) [][]float64 {
+func shifted(img *image.RGBA, b geometry, sq int, scale float64) [][]float64 {
 	var out [][]float64
 	for _, dy := range []float64{-0.5, 0, 0.5} {
 		for _, dx := range []float64{-0.5, 0, 0.5} {
@@ -118,10 +148,9 @@ type legibility struct {
 // classify renders the variants twice (templates in order, samples
 // shuffled), scales both to width and classifies every sample. byClass
 // counts a sample right when its nearest template is of the same class.
-func classify(t *testing.T, g grid, vs []variant, width int, byClass bool) legibility {
+func classify(t *testing.T, b geometry, vs []variant, width int, byClass bool) legibility {
 	t.Helper()
-	b := boardFor(g)
-	n := b.files * b.ranks
+	n := b.squares()
 	if len(vs) > n {
 		t.Fatalf("%d variants do not fit on %d squares", len(vs), n)
 	}
@@ -216,8 +245,40 @@ func TestTankLegibility(t *testing.T) {
 		{20, 300, true},
 	} {
 		g := grid{files: c.files, ranks: c.files}
-		r := classify(t, g, tankVariants(boardFor(g).in), c.width, c.byClass)
+		b := boardFor(g)
+		r := classify(t, tankGeometry{b}, tankVariants(b.in), c.width, c.byClass)
 		t.Logf("tank %d×%d at %d px (type+side only: %v): errors %d, closest pair %.1f (%s / %s), worst margin %.1f",
 			c.files, c.files, c.width, c.byClass, r.errors, r.closest, r.closestA, r.closestB, r.worstMargin)
+	}
+}
+
+// TestGungiLegibility: towers of height 1–3 with every kind on top, of
+// either side (78 variants; the tiers below vary with the variant), told
+// apart at 400 px wide, and by height, top kind and side at 300 px.
+func TestGungiLegibility(t *testing.T) {
+	l := gungiLayerFor(false)
+	var vs []variant
+	kinds := gungi.Kinds
+	for h := 1; h <= 3; h++ {
+		for i, k := range kinds {
+			for _, side := range []engine.Side{engine.White, engine.Black} {
+				tower := make([]gungi.Piece, 0, h)
+				for j := 0; j < h-1; j++ {
+					below := kinds[(i+j+1)%len(kinds)]
+					tower = append(tower, gungi.Piece{Kind: below, Side: engine.Side((int(side) + j) % 2)})
+				}
+				tower = append(tower, gungi.Piece{Kind: k, Side: side})
+				name := fmt.Sprintf("height %d, %s %c on top", h, side, k.Letter())
+				vs = append(vs, variant{
+					name: name, class: name,
+					put: func(img *image.Paletted, x, y int) { l.drawTower(img, x, y, tower, gWood) },
+				})
+			}
+		}
+	}
+	for _, width := range []int{400, 300} {
+		r := classify(t, gungiGeometry{l}, vs, width, false)
+		t.Logf("gungi towers at %d px: errors %d, closest pair %.1f (%s / %s), worst margin %.1f",
+			width, r.errors, r.closest, r.closestA, r.closestB, r.worstMargin)
 	}
 }
