@@ -29,6 +29,9 @@ type Config struct {
 	DefaultClocks map[string]string
 	// ThreadPerGame is the default of /challenge's thread option.
 	ThreadPerGame bool
+	// WhiteAtBottom draws every public board with White at the bottom;
+	// by default it is drawn from the side of the player to move.
+	WhiteAtBottom bool
 }
 
 // Bot is the handler core. It is safe for concurrent use.

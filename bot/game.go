@@ -266,6 +266,9 @@ func (b *Bot) boardCommand(ctx context.Context, r *req) ([]Reply, error) {
 	if err != nil {
 		return nil, err
 	}
+	// A player sees the board from their own side, anyone else from
+	// White's; the option and the /settings flip each turn it round.
+	// boardReply takes the flip relative to the public board.
 	flip := r.Options["flip"] == "true"
 	if s, err := b.st.settings(ctx, r.User.ID); err == nil && s.Flip {
 		flip = !flip
@@ -273,7 +276,7 @@ func (b *Bot) boardCommand(ctx context.Context, r *req) ([]Reply, error) {
 	if side, ok := g.player(r.User.ID); ok && side == 1 {
 		flip = !flip
 	}
-	reply, err := b.boardReply(ctx, r, g, pos, last, "", flip)
+	reply, err := b.boardReply(ctx, r, g, pos, last, "", flip != b.publicFlip(pos))
 	if err != nil {
 		return nil, err
 	}

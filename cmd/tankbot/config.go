@@ -29,6 +29,7 @@ type config struct {
 	LogFormat         string            `yaml:"log_format"`
 	Language          string            `yaml:"default_language"`
 	ThreadPerGame     bool              `yaml:"thread_per_game"`
+	WhiteAtBottom     bool              `yaml:"board_white_at_bottom"`
 }
 
 // duration reads Go durations ("90s", "1h30m") plus whole days ("3d").
@@ -117,17 +118,23 @@ var envVars = map[string]func(c *config, v string) error{
 		c.SchedulerInterval = duration(d)
 		return err
 	},
-	"TANKBOT_LOG_LEVEL":  func(c *config, v string) error { c.LogLevel = v; return nil },
-	"TANKBOT_LOG_FORMAT": func(c *config, v string) error { c.LogFormat = v; return nil },
-	"TANKBOT_LANGUAGE":   func(c *config, v string) error { c.Language = v; return nil },
-	"TANKBOT_THREAD_PER_GAME": func(c *config, v string) error {
+	"TANKBOT_LOG_LEVEL":             func(c *config, v string) error { c.LogLevel = v; return nil },
+	"TANKBOT_LOG_FORMAT":            func(c *config, v string) error { c.LogFormat = v; return nil },
+	"TANKBOT_LANGUAGE":              func(c *config, v string) error { c.Language = v; return nil },
+	"TANKBOT_THREAD_PER_GAME":       boolEnv(func(c *config) *bool { return &c.ThreadPerGame }),
+	"TANKBOT_BOARD_WHITE_AT_BOTTOM": boolEnv(func(c *config) *bool { return &c.WhiteAtBottom }),
+}
+
+// boolEnv sets the boolean field of c that field returns from true or false.
+func boolEnv(field func(c *config) *bool) func(c *config, v string) error {
+	return func(c *config, v string) error {
 		b, err := strconv.ParseBool(v)
 		if err != nil {
 			return fmt.Errorf("bad boolean %q (true or false)", v)
 		}
-		c.ThreadPerGame = b
+		*field(c) = b
 		return nil
-	},
+	}
 }
 
 // parseClocks reads "basic16=15m+10s,camelot=1d" (variant or game = preset).

@@ -94,6 +94,7 @@ func serve(ctx context.Context, cfg config, log *slog.Logger, client *http.Clien
 		DefaultLocale:   cfg.Language,
 		DefaultClocks:   cfg.DefaultClocks,
 		ThreadPerGame:   cfg.ThreadPerGame,
+		WhiteAtBottom:   cfg.WhiteAtBottom,
 	}, st, systemClock{}, a, log)
 	if err := a.Start(ctx, b); err != nil {
 		_ = a.Close(context.Background())
