@@ -195,8 +195,18 @@ func handTitle(k titleKey) *tile {
 			dc.SetColor(palette[line])
 			dc.SetLineWidth(2)
 			dc.Stroke()
+			// The name gives way to the READY badge: smaller type, never
+			// overlapping it.
+			avail := float64(w) - (2*r + 10) - 2
+			if ready != "" {
+				avail -= textWidth(ready, 12) + 24
+			}
+			px := 15.0
+			if tw := textWidth(name, px); tw > avail {
+				px = max(9, px*avail/tw)
+			}
 			dc.SetColor(palette[gPanelTxt])
-			drawText(dc, name, 15, 2*r+10, float64(h)/2, 0, 0.38)
+			drawText(dc, name, px, 2*r+10, float64(h)/2, 0, 0.38)
 			if ready != "" {
 				tw := textWidth(ready, 12)
 				dc.DrawRoundedRectangle(float64(w)-tw-12, 3, tw+10, float64(h)-6, 4)

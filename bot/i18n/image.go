@@ -20,7 +20,7 @@ func init() {
 var thImage = map[string]string{
 	"image.white":        "ขาว",
 	"image.black":        "ดำ",
-	"image.to-move":      "ตาของฝ่าย{0}",
+	"image.to-move":      "ฝ่าย{0}เดิน",
 	"image.move":         "ตาที่ {0}",
 	"image.turn":         "ตาที่ {0}",
 	"image.game-over":    "จบเกม",
