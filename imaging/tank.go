@@ -103,7 +103,11 @@ func (tankDrawer) draw(pos engine.Position, opt Options) (frame, error) {
 
 	cell := float64(b.cell)
 	lw := math.Max(2, cell*0.06)
-	for _, l := range longestThreats(ann.Threats) {
+	// CHECK: from each threatening piece, its drive to the square it would
+	// fire from (the shortest of its threats), then the line of fire.
+	for _, i := range threatsByPiece(ann) {
+		l, path := ann.Threats[i], ann.ThreatPaths[i]
+		drive(cv, b, path, lw*0.6, cThreat)
 		a, z := b.center(l.From.File, l.From.Rank), b.center(l.To.File, l.To.Rank)
 		if l.Indirect {
 			arc(cv, a, z, cell, lw*0.8, cThreat, true)
@@ -111,13 +115,13 @@ func (tankDrawer) draw(pos engine.Position, opt Options) (frame, error) {
 			ray(cv, a, z, cell, lw*0.8, cThreat, true)
 		}
 	}
-	for _, l := range ann.Escapes {
-		// A short arrow over the edge from the square the CLT would leave
-		// by: the route itself does not matter (rules §10).
-		df, dr := sign(l.From.File-l.To.File), sign(l.From.Rank-l.To.Rank)
-		exit := tank.Square{File: l.To.File + df, Rank: l.To.Rank + dr}
-		if on(exit) {
-			escapeArrow(cv, b, exit, l.To, lw*0.8)
+	// ESCAPE: the CLT's shortest way off, along its real route.
+	if i := shortest(ann.EscapePaths); i >= 0 {
+		path := ann.EscapePaths[i]
+		if len(path) >= 2 {
+			drive(cv, b, path[:len(path)-1], lw*0.8, cEscape)
+			exit := path[len(path)-2]
+			escapeArrow(cv, b, exit, path[len(path)-1], lw*0.8)
 		}
 	}
 	if last != nil {
@@ -269,40 +273,54 @@ func escapeArrow(cv canvas, b *board, from, to tank.Square, w float64) {
 	cv.arrowHead(tip, ux, uy, head, cEscape)
 }
 
-// longestThreats drops threat lines that lie on a longer one into the same
-// square (a tank that may fire from several squares of one ray): drawn on
-// top of each other they would only blur the dashes.
-func longestThreats(ls []tank.Line) []tank.Line {
-	type ray struct {
-		to     tank.Square
-		df, dr int
-		ind    bool
-	}
-	best := map[ray]int{}
-	var order []ray
-	for i, l := range ls {
-		df, dr := l.To.File-l.From.File, l.To.Rank-l.From.Rank
-		n := max(abs(df), abs(dr))
-		if n == 0 {
+// threatsByPiece picks, for each threatening piece, the threat it reaches
+// by the shortest drive: one route per piece keeps the picture readable
+// (the CLT's square is marked anyway).
+func threatsByPiece(a tank.Announce) []int {
+	best := map[tank.Square]int{}
+	var order []tank.Square
+	for i, p := range a.ThreatPaths {
+		if len(p) == 0 {
 			continue
 		}
-		k := ray{l.To, df / n, dr / n, l.Indirect}
-		if df%n != 0 || dr%n != 0 {
-			k = ray{l.To, df, dr, l.Indirect} // not one of the 8 directions: keep
-		}
-		j, seen := best[k]
+		j, seen := best[p[0]]
 		if !seen {
-			order = append(order, k)
-			best[k] = i
-		} else if n > max(abs(ls[j].To.File-ls[j].From.File), abs(ls[j].To.Rank-ls[j].From.Rank)) {
-			best[k] = i
+			order = append(order, p[0])
+			best[p[0]] = i
+		} else if len(p) < len(a.ThreatPaths[j]) {
+			best[p[0]] = i
 		}
 	}
-	out := make([]tank.Line, 0, len(order))
-	for _, k := range order {
-		out = append(out, ls[best[k]])
+	out := make([]int, 0, len(order))
+	for _, s := range order {
+		out = append(out, best[s])
 	}
 	return out
+}
+
+// shortest is the index of the shortest path, -1 if none.
+func shortest(ps [][]tank.Square) int {
+	best := -1
+	for i, p := range ps {
+		if best < 0 || len(p) < len(ps[best]) {
+			best = i
+		}
+	}
+	return best
+}
+
+// drive draws a piece's route through the centres of its squares, leaving
+// the piece's own square clear.
+func drive(cv canvas, b *board, path []tank.Square, w float64, col uint8) {
+	for i := 1; i < len(path); i++ {
+		a := b.center(path[i-1].File, path[i-1].Rank)
+		z := b.center(path[i].File, path[i].Rank)
+		if i == 1 {
+			l := math.Hypot(z.x-a.x, z.y-a.y)
+			a = pt{a.x + (z.x-a.x)/l*float64(b.cell)*0.34, a.y + (z.y-a.y)/l*float64(b.cell)*0.34}
+		}
+		cv.line(a, z, w, col, 0, 0)
+	}
 }
 
 func sign(x int) int {
