@@ -32,3 +32,6 @@ func CheckGolden(t *testing.T, name string, pos engine.Position, opt Options) {
 	got, b := render(t, pos, opt)
 	checkGolden(t, name, got, b)
 }
+
+// BenchRender is the render benchmark loop (CPU time and PNG size).
+var BenchRender = benchRender

@@ -154,7 +154,7 @@ func towerChip(k chipKey) *tile {
 			dc.SetLineWidth(1.4)
 			dc.Stroke()
 			dc.SetColor(palette[text])
-			drawText(dc, string(k.kind.Letter()), 11, gColW/2.0, gChipH/2.0, 0.5, 0.38)
+			drawText(dc, string(k.kind.Letter()), 13, gColW/2.0, gChipH/2.0, 0.5, 0.38)
 		})
 	})
 }
@@ -164,7 +164,7 @@ func tierBadge(h int, bg uint8) *tile {
 	return gungiBadges.get(badgeKey{h, bg}, func() *tile {
 		return gpaint(gColW, gBadgeH, bg, func(dc *gg.Context) {
 			dc.SetColor(palette[gTierInk])
-			drawText(dc, strconv.Itoa(h), 15, gColW/2.0, gBadgeH/2.0, 0.5, 0.38)
+			drawText(dc, strconv.Itoa(h), 18, gColW/2.0, gBadgeH/2.0, 0.5, 0.4)
 		})
 	})
 }

@@ -35,3 +35,14 @@ func TestGoldenLanguages(t *testing.T) {
 		}
 	}
 }
+
+// go test ./imaging -run '^$' -bench RenderLang: the 20×20 board with its
+// overlays (CHECK and ESCAPE routes, the header pills) worded in each
+// language; the shaped text is cached like every other tile.
+func BenchmarkRenderLang(b *testing.B) {
+	for _, lang := range []string{"en", "th", "pt-BR"} {
+		pos, opt := imaging.Scenario(b, "checkescape")
+		opt.Text = i18n.Text(lang)
+		b.Run("basic20-"+lang, func(b *testing.B) { imaging.BenchRender(b, pos, opt) })
+	}
+}

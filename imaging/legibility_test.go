@@ -24,6 +24,12 @@ import (
 // scaler at different sub-pixel phases: a variant is only recognised if it
 // stays distinct after the blur, not because the two images are the same.
 
+// minDistance is the floor for the closest two variants' templates (RMS
+// difference per 0–255 channel value over the square less its border):
+// the figures stand at 14–21 (docs/imaging.md); a change that makes two
+// variants look alike fails here before a reader notices.
+const minDistance = 12.0
+
 // variant is one thing a square can show.
 type variant struct {
 	name  string
@@ -57,6 +63,10 @@ func (g gungiGeometry) pitch() int           { return gCell }
 
 // layout draws variants at the squares order gives (order[i] is the square
 // index of variant i) on board b and returns the decoded, scaled image.
+//
+// A negative width is a height: the image is scaled to fit -width pixels
+// tall (Discord's worst case is 300 px tall, and the boards are taller
+// than wide).
 func layout(t *testing.T, b geometry, vs []variant, order []int, width int) (*image.RGBA, float64) {
 	t.Helper()
 	img, release := b.newFrame()
@@ -68,6 +78,9 @@ func layout(t *testing.T, b geometry, vs []variant, order []int, width int) (*im
 	dec, err := png.Decode(bytes.NewReader(encodePNG(img, b.pitch())))
 	if err != nil {
 		t.Fatal(err)
+	}
+	if width < 0 {
+		width = int(math.Round(float64(-width) * float64(dec.Bounds().Dx()) / float64(dec.Bounds().Dy())))
 	}
 	return scaleTo(dec, width), float64(width) / float64(dec.Bounds().Dx())
 }
@@ -200,7 +213,7 @@ func classify(t *testing.T, b geometry, vs []variant, width int, byClass bool) l
 		}
 		if wrong <= right {
 			res.errors++
-			t.Errorf("%d px wide: %s read as something else (right %.1f, nearest wrong %.1f)", width, v.name, right, wrong)
+			t.Errorf("%s: %s read as something else (right %.1f, nearest wrong %.1f)", sizeName(width), v.name, right, wrong)
 		}
 		res.worstMargin = min(res.worstMargin, wrong-right)
 	}
@@ -230,6 +243,13 @@ func tankVariants(in int) []variant {
 	return vs
 }
 
+func sizeName(width int) string {
+	if width < 0 {
+		return fmt.Sprintf("%d px tall", -width)
+	}
+	return fmt.Sprintf("%d px wide", width)
+}
+
 // TestTankLegibility: every type × side × facing × wreck (192 variants)
 // told apart at 400 px wide on 16×16 and 20×20 boards; type and side at
 // 300 px.
@@ -241,20 +261,23 @@ func TestTankLegibility(t *testing.T) {
 	}{
 		{16, 400, false},
 		{20, 400, false},
-		{16, 300, true},
-		{20, 300, true},
+		{16, -300, true},
+		{20, -300, true},
 	} {
 		g := grid{files: c.files, ranks: c.files}
 		b := boardFor(g)
 		r := classify(t, tankGeometry{b}, tankVariants(b.in), c.width, c.byClass)
-		t.Logf("tank %d×%d at %d px (type+side only: %v): errors %d, closest pair %.1f (%s / %s), worst margin %.1f",
-			c.files, c.files, c.width, c.byClass, r.errors, r.closest, r.closestA, r.closestB, r.worstMargin)
+		if r.closest < minDistance {
+			t.Errorf("closest pair %.1f < %.0f", r.closest, minDistance)
+		}
+		t.Logf("tank %d×%d at %s (type+side only: %v): errors %d, closest pair %.1f (%s / %s), worst margin %.1f",
+			c.files, c.files, sizeName(c.width), c.byClass, r.errors, r.closest, r.closestA, r.closestB, r.worstMargin)
 	}
 }
 
 // TestGungiLegibility: towers of height 1–3 with every kind on top, of
 // either side (78 variants; the tiers below vary with the variant), told
-// apart at 400 px wide, and by height, top kind and side at 300 px.
+// apart at 400 px wide and at 300 px tall.
 func TestGungiLegibility(t *testing.T) {
 	l := gungiLayerFor(false)
 	var vs []variant
@@ -276,9 +299,12 @@ func TestGungiLegibility(t *testing.T) {
 			}
 		}
 	}
-	for _, width := range []int{400, 300} {
+	for _, width := range []int{400, -300} {
 		r := classify(t, gungiGeometry{l}, vs, width, false)
-		t.Logf("gungi towers at %d px: errors %d, closest pair %.1f (%s / %s), worst margin %.1f",
-			width, r.errors, r.closest, r.closestA, r.closestB, r.worstMargin)
+		if r.closest < minDistance {
+			t.Errorf("closest pair %.1f < %.0f", r.closest, minDistance)
+		}
+		t.Logf("gungi towers at %s: errors %d, closest pair %.1f (%s / %s), worst margin %.1f",
+			sizeName(width), r.errors, r.closest, r.closestA, r.closestB, r.worstMargin)
 	}
 }

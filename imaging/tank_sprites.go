@@ -125,8 +125,8 @@ func drawTank(k spriteKey) *tile {
 		case formWedge:
 			dc.MoveTo(X(-hw), X(hl))
 			dc.LineTo(X(hw), X(hl))
-			dc.LineTo(X(hw*0.55), X(-hl))
-			dc.LineTo(X(-hw*0.55), X(-hl))
+			dc.LineTo(X(hw*0.4), X(-hl))
+			dc.LineTo(X(-hw*0.4), X(-hl))
 			dc.ClosePath()
 		}
 		dc.SetColor(rgba(body))
