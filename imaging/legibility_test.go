@@ -151,11 +151,11 @@ func rms(a, b []float64) float64 {
 }
 
 type legibility struct {
-	closest         float64 // smallest template–template distance
-	closestA        string
-	closestB        string
-	worstMargin     float64 // smallest (nearest wrong − right) over samples
-	errors, errors2 int
+	closest     float64 // smallest template–template distance
+	closestA    string
+	closestB    string
+	worstMargin float64 // smallest (nearest wrong − right) over samples
+	errors      int
 }
 
 // classify renders the variants twice (templates in order, samples

@@ -323,16 +323,6 @@ func drive(cv canvas, b *board, path []tank.Square, w float64, col uint8) {
 	}
 }
 
-func sign(x int) int {
-	switch {
-	case x < 0:
-		return -1
-	case x > 0:
-		return 1
-	}
-	return 0
-}
-
 func abs(x int) int {
 	if x < 0 {
 		return -x

@@ -129,11 +129,7 @@ func drawTank(k spriteKey) *tile {
 			dc.LineTo(X(-hw*0.4), X(-hl))
 			dc.ClosePath()
 		}
-		dc.SetColor(rgba(body))
-		dc.FillPreserve()
-		dc.SetColor(rgba(ink))
-		dc.SetLineWidth(lw)
-		dc.Stroke()
+		fillStroke(dc, body, ink, lw)
 		if sh.form == formHull || sh.form == formOct {
 			// Track lines along both flanks: it is a tank.
 			for _, sx := range []float64{-1, 1} {
@@ -171,11 +167,7 @@ func drawTank(k spriteKey) *tile {
 		// The turret disc and the glyph stay upright.
 		r := sh.turret * s
 		dc.DrawCircle(c, c, r)
-		dc.SetColor(rgba(disc))
-		dc.FillPreserve()
-		dc.SetColor(rgba(ink))
-		dc.SetLineWidth(lw)
-		dc.Stroke()
+		fillStroke(dc, disc, ink, lw)
 		switch {
 		case sh.glyph != "":
 			glyphText(dc, sh.glyph, c, c, r*1.7, ink)

@@ -82,7 +82,7 @@ func shapeLine(s string, px float64) *line {
 					face: in.Face, id: g.GlyphID,
 					x: pen + f26(g.XOffset), y: -f26(g.YOffset),
 				})
-				pen += f26(g.XAdvance)
+				pen += f26(g.Advance)
 			}
 			start = end
 		}
