@@ -121,7 +121,11 @@ func (tankDrawer) draw(pos engine.Position, opt Options) (frame, error) {
 		if len(path) >= 2 {
 			drive(cv, b, path[:len(path)-1], lw*0.8, cEscape)
 			exit := path[len(path)-2]
-			escapeArrow(cv, b, exit, path[len(path)-1], lw*0.8)
+			lead := 0.30 // clear of the CLT when it leaves from its own square
+			if len(path) > 2 {
+				lead = 0 // continue the drive without a gap
+			}
+			escapeArrow(cv, b, exit, path[len(path)-1], lw*0.8, lead)
 		}
 	}
 	if last != nil {
@@ -131,7 +135,7 @@ func (tankDrawer) draw(pos engine.Position, opt Options) (frame, error) {
 			if mover(p) == engine.Black {
 				off.Rank = -1
 			}
-			escapeArrow(cv, b, last.From, off, lw)
+			escapeArrow(cv, b, last.From, off, lw, 0.30)
 		case last.HasTarget:
 			a, z := b.center(last.To.File, last.To.Rank), b.center(last.Target.File, last.Target.Rank)
 			if p.At(last.To).Piece.Kind == tank.HM {
@@ -246,7 +250,8 @@ func arc(cv canvas, a, z pt, cell, w float64, col uint8, dashed bool) {
 
 // escapeArrow runs from a CLT's square towards the off-board square to,
 // stopping inside the image (in the coordinate band beyond the grid).
-func escapeArrow(cv canvas, b *board, from, to tank.Square, w float64) {
+// The line starts lead squares past from's centre.
+func escapeArrow(cv canvas, b *board, from, to tank.Square, w, lead float64) {
 	a, z := b.center(from.File, from.Rank), b.center(to.File, to.Rank)
 	l := math.Hypot(z.x-a.x, z.y-a.y)
 	if l == 0 {
@@ -267,7 +272,7 @@ func escapeArrow(cv canvas, b *board, from, to tank.Square, w float64) {
 		lim = min(lim, (float64(headerPx)+border-a.y)/uy)
 	}
 	tip := pt{a.x + ux*lim, a.y + uy*lim}
-	s := pt{a.x + ux*float64(b.cell)*0.30, a.y + uy*float64(b.cell)*0.30}
+	s := pt{a.x + ux*float64(b.cell)*lead, a.y + uy*float64(b.cell)*lead}
 	head := float64(b.cell) * 0.32
 	cv.line(s, pt{tip.x - ux*head*0.8, tip.y - uy*head*0.8}, w, cEscape, 0, 0)
 	cv.arrowHead(tip, ux, uy, head, cEscape)
