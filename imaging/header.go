@@ -13,7 +13,7 @@ import (
 // carries the banner (CHECK, ESCAPE, WHITE WINS, ...) on the right. Its
 // pieces are text tiles, cached by content.
 
-const headerFont = 18
+const headerFont = 21
 
 type pillKey struct {
 	text   string

@@ -5,6 +5,7 @@ import (
 	"flag"
 	"image"
 	"image/color"
+	"image/draw"
 	"image/png"
 	"os"
 	"path/filepath"
@@ -63,9 +64,14 @@ func checkGolden(t *testing.T, name string, got *image.Paletted, b []byte) {
 		if err := os.WriteFile(path, b, 0o644); err != nil {
 			t.Fatal(err)
 		}
-		// What Discord shows inline: the image scaled to 400 px wide.
+		// What Discord shows inline: the image scaled to 400 px wide, kept
+		// in the renderer's palette to keep testdata small.
+		small400 := scaleTo(got, 400)
+		pal := image.NewPaletted(small400.Bounds(), palette)
+		draw.Draw(pal, pal.Rect, small400, image.Point{}, draw.Src)
 		var out bytes.Buffer
-		if err := png.Encode(&out, scaleTo(got, 400)); err != nil {
+		enc := png.Encoder{CompressionLevel: png.BestCompression}
+		if err := enc.Encode(&out, pal); err != nil {
 			t.Fatal(err)
 		}
 		if err := os.MkdirAll(filepath.Dir(small), 0o755); err != nil {
