@@ -17,11 +17,8 @@ func (b *Bot) gameAction(ctx context.Context, r *req, id customID) ([]Reply, err
 		if err != nil {
 			return nil, err
 		}
-		flip := true
-		if side, ok := g.player(r.User.ID); ok && side == 1 {
-			flip = false
-		}
-		reply, err := b.boardReply(ctx, r, g, pos, last, "", flip)
+		// The other orientation from the public board, whoever clicks.
+		reply, err := b.boardReply(ctx, r, g, pos, last, "", true)
 		if err != nil {
 			return nil, err
 		}

@@ -39,6 +39,9 @@ type Config struct {
 	// counts itself as having been down and extends the running clocks
 	// (default 30 s).
 	DowntimeGrace time.Duration
+	// WhiteAtBottom draws every public board with White at the bottom;
+	// by default it is drawn from the side of the player to move.
+	WhiteAtBottom bool
 }
 
 // Bot is the handler core. It is safe for concurrent use.

@@ -332,6 +332,9 @@ func (b *Bot) boardCommand(ctx context.Context, r *req) ([]Reply, error) {
 	if err != nil {
 		return nil, err
 	}
+	// A player sees the board from their own side, anyone else from
+	// White's; the option and the /settings flip each turn it round.
+	// boardReply takes the flip relative to the public board.
 	flip := r.Options["flip"] == "true"
 	if s, err := b.st.settings(ctx, r.User.ID); err == nil && s.Flip {
 		flip = !flip
@@ -342,7 +345,7 @@ func (b *Bot) boardCommand(ctx context.Context, r *req) ([]Reply, error) {
 	if r.Options["public"] != "true" {
 		// A personal look: only the caller sees it, in their language,
 		// without buttons (the game's own board has them).
-		reply, err := b.boardReply(ctx, r, g, pos, last, "", flip)
+		reply, err := b.boardReply(ctx, r, g, pos, last, "", flip != b.publicFlip(pos))
 		if err != nil {
 			return nil, err
 		}
@@ -351,7 +354,7 @@ func (b *Bot) boardCommand(ctx context.Context, r *req) ([]Reply, error) {
 	}
 	// Posted for everyone, it becomes the game's board: the old one loses
 	// its buttons.
-	reply, err := b.boardReply(ctx, r.public(), g, pos, last, "", flip)
+	reply, err := b.boardReply(ctx, r.public(), g, pos, last, "", r.Options["flip"] == "true")
 	if err != nil {
 		return nil, err
 	}

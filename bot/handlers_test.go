@@ -600,7 +600,7 @@ func TestEveryGame(t *testing.T) {
 				mustNotRefuse(t, rs)
 				// The move lands whether or not imaging draws this game yet;
 				// the image is attached exactly when it can be drawn.
-				_, rerr := renderPNG(pos, nil, false)
+				_, rerr := renderPNG(pos, nil, false, "en", nil)
 				if (len(rs[0].Files) == 1) != (rerr == nil) {
 					t.Errorf("%s: move %d: %d files, render error %v", name, i+1, len(rs[0].Files), rerr)
 				}

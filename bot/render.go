@@ -11,7 +11,8 @@ import (
 )
 
 // boardReply builds the message that carries a game's board: header,
-// whose turn, clocks, outcome, the PNG and the action buttons.
+// whose turn, clocks, outcome, the PNG and the action buttons. The image is
+// drawn as the public board is (publicFlip), or the other way up with flip.
 func (b *Bot) boardReply(ctx context.Context, r *req, g *gameRec, pos engine.Position, last engine.Move, head string, flip bool) (Reply, error) {
 	id := strconv.FormatInt(g.ID, 10)
 	desc := head
@@ -48,7 +49,8 @@ func (b *Bot) boardReply(ctx context.Context, r *req, g *gameRec, pos engine.Pos
 	// One numbering everywhere: every action is one move (docs/flow.md).
 	e.Footer = r.t("game.ply", strconv.Itoa(g.Ply))
 	reply := Reply{Embed: e, GameID: g.ID, Board: true, Position: pos.Encode(), Game: g.Game}
-	png, err := renderPNG(pos, last, flip)
+	// flip asks for the other orientation from the public board's.
+	png, err := renderPNG(pos, last, flip != b.publicFlip(pos), r.loc, g)
 	if err != nil {
 		b.log.Warn("render board", "game", g.ID, "err", err)
 	} else if png != nil {

@@ -346,7 +346,7 @@ func (b *Bot) redraw(ctx context.Context, r *Reply) {
 	pos, err := g.position()
 	var png []byte
 	if err == nil {
-		png, err = renderPNG(pos, nil, false)
+		png, err = renderPNG(pos, nil, b.publicFlip(pos), b.cfg.DefaultLocale, g)
 	}
 	if err != nil || png == nil {
 		b.log.Warn("redraw queued board", "game", r.GameID, "err", err)

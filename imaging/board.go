@@ -121,9 +121,8 @@ func (b *board) drawCoords(img *image.Paletted) {
 // textTile is s centred in a w×h tile of colour bg.
 func textTile(s string, size float64, fg, bg uint8, w, h int) *tile {
 	return paint(w, h, bg, func(dc *gg.Context) {
-		dc.SetFontFace(face(size))
 		dc.SetColor(rgba(fg))
-		dc.DrawStringAnchored(s, float64(w)/2, float64(h)/2, 0.5, 0.38)
+		drawText(dc, s, size, float64(w)/2, float64(h)/2, 0.5, 0.38)
 	})
 }
 

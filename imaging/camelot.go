@@ -134,6 +134,7 @@ func camLastMove(last engine.Move) (*camMove, error) {
 }
 
 func (camelotDrawer) draw(pos engine.Position, opt Options) (frame, error) {
+	wd := newWords(opt)
 	p, ok := pos.(*camelot.Position)
 	if !ok || p == nil {
 		return frame{}, fmt.Errorf("imaging: camelot position of unexpected type %T", pos)
@@ -152,7 +153,8 @@ func (camelotDrawer) draw(pos engine.Position, opt Options) (frame, error) {
 	var bgs [camFiles * camRanks]uint8
 	anns := p.Announcements()
 	var banners []pillKey
-	o, over := outcomeBanner(p.Status())
+	st := outcome(p, opt)
+	o, over := outcomeBanner(wd, st)
 	if over {
 		banners = append(banners, o)
 	}
@@ -160,11 +162,11 @@ func (camelotDrawer) draw(pos engine.Position, opt Options) (frame, error) {
 		switch a.Kind {
 		case engine.AnnounceMustLeave:
 			if !over {
-				banners = append(banners, pillKey{text: "MUST LEAVE CASTLE", fg: cInk, bg: cMortar, chip: -1})
+				banners = append(banners, pillKey{text: wd.t("image.must-leave"), fg: cInk, bg: cMortar, chip: -1})
 			}
 		case engine.AnnounceMustCapture:
 			if !over {
-				banners = append(banners, pillKey{text: "MUST CAPTURE", fg: cWhiteTurret, bg: cThreat, chip: -1})
+				banners = append(banners, pillKey{text: wd.t("image.must-capture"), fg: cWhiteTurret, bg: cThreat, chip: -1})
 			}
 		default:
 			continue
@@ -208,7 +210,7 @@ func (camelotDrawer) draw(pos engine.Position, opt Options) (frame, error) {
 	if last != nil {
 		camRoute(cv, b, last)
 	}
-	drawHeader(img, b.w, turnText(p, camelotReason), banners)
+	drawHeader(img, b.w, turnText(wd, p, st, camelotReason), banners)
 	return frame{img: img, pitch: b.cell, release: release}, nil
 }
 

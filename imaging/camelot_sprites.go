@@ -110,11 +110,7 @@ func camPiece(dc *gg.Context, s, scale float64, side engine.Side, knight bool) {
 	dc.Fill()
 
 	dc.DrawCircle(c, c, r)
-	dc.SetColor(rgba(body))
-	dc.FillPreserve()
-	dc.SetColor(rgba(line))
-	dc.SetLineWidth(lw)
-	dc.Stroke()
+	fillStroke(dc, body, line, lw)
 	if !knight {
 		dc.DrawCircle(c, c, r*0.6)
 		dc.SetColor(rgba(top))

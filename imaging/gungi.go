@@ -68,6 +68,7 @@ var (
 func cubeIdx(r, g, b int) uint8 { return uint8(numKeys + r/51*36 + g/51*6 + b/51) }
 
 func (gungiDrawer) draw(pos engine.Position, opt Options) (frame, error) {
+	wd := newWords(opt)
 	p, ok := pos.(*gungi.Position)
 	if !ok {
 		return frame{}, fmt.Errorf("imaging: gungi position of unexpected type %T", pos)
@@ -158,17 +159,7 @@ func (gungiDrawer) draw(pos engine.Position, opt Options) (frame, error) {
 		if len(t) == 0 {
 			continue
 		}
-		top := t[len(t)-1]
-		k := komaKey{kind: top.Kind, side: top.Side, up: l.up(top.Side), bg: bg}
-		if len(t) == 1 {
-			blit(img, boardKoma(k), x+(gIn-gKomaReg)/2, y)
-			continue
-		}
-		blit(img, boardKoma(k), x, y)
-		blit(img, tierBadge(len(t), bg), x+gColX, y+gIn-2-len(t)*gChipH-gBadgeH)
-		for i, pc := range t {
-			blit(img, towerChip(chipKey{kind: pc.Kind, side: pc.Side, bg: bg}), x+gColX, y+gIn-2-(i+1)*gChipH)
-		}
+		l.drawTower(img, x, y, t, bg)
 	}
 
 	cell := float64(gCell)
@@ -194,9 +185,9 @@ func (gungiDrawer) draw(pos engine.Position, opt Options) (frame, error) {
 		}
 	}
 
-	l.drawHands(img, p)
+	l.drawHands(img, p, wd)
 
-	left, banners := gungiHeader(p, check)
+	left, banners := gungiHeader(wd, p, outcome(p, opt), check)
 	drawHeader(img, gW, left, banners)
 	return frame{img: img, pitch: gCell, release: release}, nil
 }
@@ -211,30 +202,26 @@ func inHome(s engine.Side, rank int) bool {
 
 // gungiHeader is the header's left text and banners: the draft state or
 // the turn, CHECK, the outcome.
-func gungiHeader(p *gungi.Position, check bool) (pillKey, []pillKey) {
-	o := p.Status()
+func gungiHeader(wd words, p *gungi.Position, o engine.Outcome, check bool) (pillKey, []pillKey) {
 	if o.Over() {
-		b, _ := outcomeBanner(o)
-		return turnText(p, gungiReason), []pillKey{b}
+		b, _ := outcomeBanner(wd, o)
+		return turnText(wd, p, o, gungiReason), []pillKey{b}
 	}
 	side := p.Turn()
-	name := "White"
-	if side == engine.Black {
-		name = "Black"
-	}
+	name := wd.side(side)
 	var banners []pillKey
 	var left string
 	if p.InDraft() {
-		left = "Draft · " + name + " to place"
+		left = wd.t("image.draft-place", name)
 		if p.Ready(side.Opponent()) {
-			left = "Draft · " + name + " places alone"
+			left = wd.t("image.draft-alone", name)
 		}
-		banners = append(banners, pillKey{text: "DRAFT", fg: cInk, bg: cCoord, chip: -1})
+		banners = append(banners, pillKey{text: wd.t("image.draft"), fg: cInk, bg: cCoord, chip: -1})
 	} else {
-		left = "Turn " + strconv.Itoa(p.Number()) + " · " + name + " to move"
+		left = wd.t("image.turn", strconv.Itoa(p.Number())) + " · " + wd.t("image.to-move", name)
 	}
 	if check {
-		banners = append(banners, pillKey{text: "CHECK", fg: cWhiteTurret, bg: cThreat, chip: -1})
+		banners = append(banners, checkPill(wd))
 	}
 	return pillKey{text: left, fg: cHeaderText, bg: cHeader, chip: int8(side)}, banners
 }
@@ -303,6 +290,23 @@ func (l *gungiLayer) newFrame() (*image.Paletted, func()) {
 	return img, func() { l.frames.Put(img) }
 }
 
+// drawTower puts a tower (bottom first) on the square whose interior starts
+// at (x, y): a lone piece centred; a tower's top piece on the left and, in
+// a column on the right, its height over one chip per tier.
+func (l *gungiLayer) drawTower(img *image.Paletted, x, y int, t []gungi.Piece, bg uint8) {
+	top := t[len(t)-1]
+	k := komaKey{kind: top.Kind, side: top.Side, up: l.up(top.Side), bg: bg}
+	if len(t) == 1 {
+		blit(img, boardKoma(k), x+(gIn-gKomaReg)/2, y)
+		return
+	}
+	blit(img, boardKoma(k), x, y)
+	blit(img, tierBadge(len(t), bg), x+gColX, y+gIn-2-len(t)*gChipH-gBadgeH)
+	for i, pc := range t {
+		blit(img, towerChip(chipKey{kind: pc.Kind, side: pc.Side, bg: bg}), x+gColX, y+gIn-2-(i+1)*gChipH)
+	}
+}
+
 // origin is the top-left pixel of a square's interior.
 func (l *gungiLayer) origin(s gungi.Square) (x, y int) {
 	col, row := s.File(), 8-s.Rank()
@@ -343,15 +347,18 @@ func (l *gungiLayer) boxY(top bool) int {
 // drawHands fills both hand boxes: a title with the side's chip, one slot
 // per kind in hand order (count beside the piece, a ghost when none are
 // left) and the hand and board totals.
-func (l *gungiLayer) drawHands(img *image.Paletted, p *gungi.Position) {
+func (l *gungiLayer) drawHands(img *image.Paletted, p *gungi.Position, wd words) {
 	for _, top := range []bool{true, false} {
 		side := l.topSide()
 		if !top {
 			side = side.Opponent()
 		}
 		y0 := l.boxY(top)
-		ready := p.InDraft() && p.Ready(side)
-		blit(img, handTitle(side, ready), gPanelX+6, y0+4)
+		title := titleKey{side: side, name: wd.t("image.hand", wd.side(side))}
+		if p.InDraft() && p.Ready(side) {
+			title.ready = wd.t("image.ready")
+		}
+		blit(img, handTitle(title), gPanelX+6, y0+4)
 		total := 0
 		for i, k := range gungi.Kinds {
 			n := p.Hand(side, k)
@@ -360,6 +367,6 @@ func (l *gungiLayer) drawHands(img *image.Paletted, p *gungi.Position) {
 			y := y0 + gTitleH + (i/gHandCol)*gSlotH
 			blit(img, handSlot(slotKey{kind: k, side: side, up: l.up(side), count: uint8(min(n, 99))}), x, y)
 		}
-		blit(img, handFooter(total, p.OnBoard(side)), gPanelX+6, y0+gBoxH-22)
+		blit(img, handFooter(wd.t("image.hand-count", strconv.Itoa(total), strconv.Itoa(p.OnBoard(side)))), gPanelX+6, y0+gBoxH-22)
 	}
 }

@@ -43,8 +43,8 @@ type badgeKey struct {
 }
 
 type titleKey struct {
-	side  engine.Side
-	ready bool
+	side        engine.Side
+	name, ready string // ready is "" until the side has finished its draft
 }
 
 var (
@@ -53,7 +53,7 @@ var (
 	gungiBadges  cache[badgeKey, *tile]
 	gungiSlots   cache[slotKey, *tile]
 	gungiTitles  cache[titleKey, *tile]
-	gungiFooters cache[[2]int, *tile]
+	gungiFooters cache[string, *tile]
 	gungiBox     cache[int, *tile]
 )
 
@@ -126,9 +126,8 @@ func drawKoma(dc *gg.Context, cx, cy, w, h float64, k gungi.Kind, side engine.Si
 	if !up {
 		ly = cy - h*0.08
 	}
-	dc.SetFontFace(face(h * 0.5))
 	dc.SetColor(palette[text])
-	dc.DrawStringAnchored(string(k.Letter()), cx, ly, 0.5, 0.38)
+	drawText(dc, string(k.Letter()), h*0.5, cx, ly, 0.5, 0.38)
 }
 
 // boardKoma is a piece on the board: gKomaReg × gIn, the pentagon centred.
@@ -154,9 +153,8 @@ func towerChip(k chipKey) *tile {
 			dc.SetColor(palette[line])
 			dc.SetLineWidth(1.4)
 			dc.Stroke()
-			dc.SetFontFace(face(11))
 			dc.SetColor(palette[text])
-			dc.DrawStringAnchored(string(k.kind.Letter()), gColW/2.0, gChipH/2.0, 0.5, 0.38)
+			drawText(dc, string(k.kind.Letter()), 13, gColW/2.0, gChipH/2.0, 0.5, 0.38)
 		})
 	})
 }
@@ -165,9 +163,8 @@ func towerChip(k chipKey) *tile {
 func tierBadge(h int, bg uint8) *tile {
 	return gungiBadges.get(badgeKey{h, bg}, func() *tile {
 		return gpaint(gColW, gBadgeH, bg, func(dc *gg.Context) {
-			dc.SetFontFace(face(15))
 			dc.SetColor(palette[gTierInk])
-			dc.DrawStringAnchored(strconv.Itoa(h), gColW/2.0, gBadgeH/2.0, 0.5, 0.38)
+			drawText(dc, strconv.Itoa(h), 18, gColW/2.0, gBadgeH/2.0, 0.5, 0.4)
 		})
 	})
 }
@@ -185,8 +182,9 @@ func handBox() *tile {
 
 // handTitle names the side with a chip in its colours, and says READY
 // once it has finished its draft.
-func handTitle(side engine.Side, ready bool) *tile {
-	return gungiTitles.get(titleKey{side, ready}, func() *tile {
+func handTitle(k titleKey) *tile {
+	side, name, ready := k.side, k.name, k.ready
+	return gungiTitles.get(k, func() *tile {
 		w, h := gPanelW-12, 24
 		return gpaint(w, h, gPanel, func(dc *gg.Context) {
 			body, line, _ := komaColours(side)
@@ -197,21 +195,25 @@ func handTitle(side engine.Side, ready bool) *tile {
 			dc.SetColor(palette[line])
 			dc.SetLineWidth(2)
 			dc.Stroke()
-			name := "White's hand"
-			if side == engine.Black {
-				name = "Black's hand"
+			// The name gives way to the READY badge: smaller type, never
+			// overlapping it.
+			avail := float64(w) - (2*r + 10) - 2
+			if ready != "" {
+				avail -= textWidth(ready, 12) + 24
 			}
-			dc.SetFontFace(face(15))
+			px := 15.0
+			if tw := textWidth(name, px); tw > avail {
+				px = max(9, px*avail/tw)
+			}
 			dc.SetColor(palette[gPanelTxt])
-			dc.DrawStringAnchored(name, 2*r+10, float64(h)/2, 0, 0.38)
-			if ready {
-				dc.SetFontFace(face(12))
-				tw, _ := dc.MeasureString("READY")
+			drawText(dc, name, px, 2*r+10, float64(h)/2, 0, 0.38)
+			if ready != "" {
+				tw := textWidth(ready, 12)
 				dc.DrawRoundedRectangle(float64(w)-tw-12, 3, tw+10, float64(h)-6, 4)
 				dc.SetColor(palette[cEscape])
 				dc.Fill()
 				dc.SetColor(palette[cInk])
-				dc.DrawStringAnchored("READY", float64(w)-7-tw/2, float64(h)/2, 0.5, 0.38)
+				drawText(dc, ready, 12, float64(w)-7-tw/2, float64(h)/2, 0.5, 0.38)
 			}
 		})
 	})
@@ -228,21 +230,19 @@ func handSlot(k slotKey) *tile {
 			if k.count == 0 {
 				return
 			}
-			dc.SetFontFace(face(16))
 			dc.SetColor(palette[gPanelTxt])
-			dc.DrawStringAnchored("×"+strconv.Itoa(int(k.count)), 4+w+4, gSlotH/2.0+h*0.22, 0, 0.38)
+			drawText(dc, "×"+strconv.Itoa(int(k.count)), 16, 4+w+4, gSlotH/2.0+h*0.22, 0, 0.38)
 		})
 	})
 }
 
 // handFooter is a side's totals: in hand, and on the board (drops need
 // fewer than 26 there, rules §4).
-func handFooter(inHand, onBoard int) *tile {
-	return gungiFooters.get([2]int{inHand, onBoard}, func() *tile {
+func handFooter(text string) *tile {
+	return gungiFooters.get(text, func() *tile {
 		return gpaint(gPanelW-12, 18, gPanel, func(dc *gg.Context) {
-			dc.SetFontFace(face(12))
 			dc.SetColor(palette[gDimTxt])
-			dc.DrawStringAnchored(strconv.Itoa(inHand)+" in hand · "+strconv.Itoa(onBoard)+"/26 on board", 0, 9, 0, 0.38)
+			drawText(dc, text, 12, 0, 9, 0, 0.38)
 		})
 	})
 }

@@ -316,7 +316,7 @@ func resetGungiCaches() {
 	gungiBadges = cache[badgeKey, *tile]{}
 	gungiSlots = cache[slotKey, *tile]{}
 	gungiTitles = cache[titleKey, *tile]{}
-	gungiFooters = cache[[2]int, *tile]{}
+	gungiFooters = cache[string, *tile]{}
 	gungiBox = cache[int, *tile]{}
 }
 

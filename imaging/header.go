@@ -4,7 +4,6 @@ import (
 	"image"
 	"math"
 	"strconv"
-	"strings"
 
 	"github.com/fogleman/gg"
 	"github.com/tankbot/tankbot/engine"
@@ -14,7 +13,7 @@ import (
 // carries the banner (CHECK, ESCAPE, WHITE WINS, ...) on the right. Its
 // pieces are text tiles, cached by content.
 
-const headerFont = 18
+const headerFont = 21
 
 type pillKey struct {
 	text   string
@@ -28,9 +27,7 @@ var pills cache[pillKey, *tile]
 // optional side chip before it.
 func pill(k pillKey) *tile {
 	return pills.get(k, func() *tile {
-		dc := gg.NewContext(1, 1)
-		dc.SetFontFace(face(headerFont))
-		tw, _ := dc.MeasureString(k.text)
+		tw := textWidth(k.text, headerFont)
 		h := headerPx - 12
 		pad := 12.0
 		chipW := 0.0
@@ -39,7 +36,6 @@ func pill(k pillKey) *tile {
 		}
 		w := int(math.Ceil(tw + 2*pad + chipW))
 		return paint(w, h, cHeader, func(dc *gg.Context) {
-			dc.SetFontFace(face(headerFont))
 			if k.bg != cHeader {
 				dc.DrawRoundedRectangle(0.5, 0.5, float64(w)-1, float64(h)-1, float64(h)/2)
 				dc.SetColor(rgba(k.bg))
@@ -59,7 +55,7 @@ func pill(k pillKey) *tile {
 				dc.Stroke()
 			}
 			dc.SetColor(rgba(k.fg))
-			dc.DrawStringAnchored(k.text, pad+chipW, float64(h)/2, 0, 0.36)
+			drawText(dc, k.text, headerFont, pad+chipW, float64(h)/2, 0, 0.36)
 		})
 	})
 }
@@ -78,43 +74,32 @@ func drawHeader(img *image.Paletted, w int, left pillKey, banners []pillKey) {
 }
 
 // outcomeBanner is the game-over pill, or false while the game goes on.
-func outcomeBanner(o engine.Outcome) (pillKey, bool) {
-	switch o.Result {
-	case engine.WhiteWins:
-		return pillKey{text: "WHITE WINS", fg: cInk, bg: cBannerWin, chip: -1}, true
-	case engine.BlackWins:
-		return pillKey{text: "BLACK WINS", fg: cInk, bg: cBannerWin, chip: -1}, true
-	case engine.Draw:
-		return pillKey{text: "DRAW", fg: cInk, bg: cBannerWin, chip: -1}, true
+func outcomeBanner(w words, o engine.Outcome) (pillKey, bool) {
+	if s, ok := o.Winner(); ok {
+		return pillKey{text: w.t("image.wins", w.side(s)), fg: cInk, bg: cBannerWin, chip: int8(s)}, true
+	}
+	if o.Over() {
+		return pillKey{text: w.t("image.draw"), fg: cInk, bg: cBannerWin, chip: -1}, true
 	}
 	return pillKey{}, false
 }
 
-// turnText is the left side of the header; reason words a game-over
-// reason (each game knows its own).
-func turnText(pos engine.Position, reason func(engine.Reason) string) pillKey {
-	o := pos.Status()
+// turnText is the left side of the header: the side to move as a chip and
+// words, or the end of the game with its reason (each game knows its own
+// English reasons).
+func turnText(w words, pos engine.Position, o engine.Outcome, reason func(engine.Reason) string) pillKey {
 	if o.Over() {
-		return pillKey{text: "Game over · " + reason(o.Reason), fg: cHeaderText, bg: cHeader, chip: -1}
+		return pillKey{text: w.t("image.game-over") + " · " + w.reason(o.Reason, reason), fg: cHeaderText, bg: cHeader, chip: -1}
 	}
 	side := pos.Turn()
-	t := "White to move"
-	if side == engine.Black {
-		t = "Black to move"
-	}
+	t := w.t("image.to-move", w.side(side))
 	if n, ok := pos.(interface{ MoveNumber() int }); ok && n.MoveNumber() > 0 {
-		t = "Move " + strconv.Itoa(n.MoveNumber()) + " · " + t
+		t = w.t("image.move", strconv.Itoa(n.MoveNumber())) + " · " + t
 	}
 	return pillKey{text: t, fg: cHeaderText, bg: cHeader, chip: int8(side)}
 }
 
-// reasonText words the reasons every game shares.
-func reasonText(r engine.Reason) string {
-	switch r {
-	case engine.ReasonNoMoves:
-		return "no legal move"
-	case engine.ReasonNone:
-		return "over"
-	}
-	return strings.ReplaceAll(string(r), "-", " ")
+// checkPill is the CHECK banner.
+func checkPill(w words) pillKey {
+	return pillKey{text: w.t("image.check"), fg: cWhiteTurret, bg: cThreat, chip: -1}
 }

@@ -20,6 +20,14 @@ import (
 type Options struct {
 	Last engine.Move // the move that led to this position, or nil
 	Flip bool        // draw from Black's side (Black at the bottom)
+	// Text words the image: the bot's message catalog for the language of
+	// the message the image goes with (keys in Words, plus "reason.<Reason>").
+	// nil, or a key it does not know, gives English.
+	Text func(key string, args ...string) string
+	// Outcome, when set and over, is how the game ended; it overrides the
+	// position's own status, which knows nothing of resignations, time
+	// or agreements.
+	Outcome *engine.Outcome
 }
 
 // drawer draws one game's positions. Each game has its own file

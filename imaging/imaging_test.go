@@ -5,6 +5,7 @@ import (
 	"flag"
 	"image"
 	"image/color"
+	"image/draw"
 	"image/png"
 	"os"
 	"path/filepath"
@@ -58,11 +59,31 @@ func TestGolden(t *testing.T) {
 func checkGolden(t *testing.T, name string, got *image.Paletted, b []byte) {
 	t.Helper()
 	path := filepath.Join("testdata", "golden", name+".png")
+	small := filepath.Join("testdata", "golden", "400px", name+".png")
 	if *update {
 		if err := os.WriteFile(path, b, 0o644); err != nil {
 			t.Fatal(err)
 		}
+		// What Discord shows inline: the image scaled to 400 px wide, kept
+		// in the renderer's palette to keep testdata small.
+		small400 := scaleTo(got, 400)
+		pal := image.NewPaletted(small400.Bounds(), palette)
+		draw.Draw(pal, pal.Rect, small400, image.Point{}, draw.Src)
+		var out bytes.Buffer
+		enc := png.Encoder{CompressionLevel: png.BestCompression}
+		if err := enc.Encode(&out, pal); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.MkdirAll(filepath.Dir(small), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(small, out.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
 		return
+	}
+	if _, err := os.Stat(small); err != nil {
+		t.Errorf("%v: the 400 px copy is missing (run: go test ./imaging -run Golden -update)", err)
 	}
 	f, err := os.ReadFile(path)
 	if err != nil {
@@ -300,7 +321,8 @@ func resetCaches() {
 	rockTiles = cache[int, *tile]{}
 	pills = cache[pillKey, *tile]{}
 	lutOnce = sync.Once{}
-	boldOnce = sync.Once{}
+	fontsOnce = sync.Once{}
+	lines = cache[lineKey, *line]{}
 }
 
 type otherGame struct{ engine.Rules }

@@ -21,6 +21,7 @@ type tankDrawer struct{}
 const maxSide = 26
 
 func (tankDrawer) draw(pos engine.Position, opt Options) (frame, error) {
+	wd := newWords(opt)
 	p, ok := pos.(*tank.Position)
 	if !ok {
 		return frame{}, fmt.Errorf("imaging: tank position of unexpected type %T", pos)
@@ -102,7 +103,11 @@ func (tankDrawer) draw(pos engine.Position, opt Options) (frame, error) {
 
 	cell := float64(b.cell)
 	lw := math.Max(2, cell*0.06)
-	for _, l := range longestThreats(ann.Threats) {
+	// CHECK: from each threatening piece, its drive to the square it would
+	// fire from (the shortest of its threats), then the line of fire.
+	for _, i := range threatsByPiece(ann) {
+		l, path := ann.Threats[i], ann.ThreatPaths[i]
+		drive(cv, b, path, lw*0.6, cThreat)
 		a, z := b.center(l.From.File, l.From.Rank), b.center(l.To.File, l.To.Rank)
 		if l.Indirect {
 			arc(cv, a, z, cell, lw*0.8, cThreat, true)
@@ -110,13 +115,17 @@ func (tankDrawer) draw(pos engine.Position, opt Options) (frame, error) {
 			ray(cv, a, z, cell, lw*0.8, cThreat, true)
 		}
 	}
-	for _, l := range ann.Escapes {
-		// A short arrow over the edge from the square the CLT would leave
-		// by: the route itself does not matter (rules §10).
-		df, dr := sign(l.From.File-l.To.File), sign(l.From.Rank-l.To.Rank)
-		exit := tank.Square{File: l.To.File + df, Rank: l.To.Rank + dr}
-		if on(exit) {
-			escapeArrow(cv, b, exit, l.To, lw*0.8)
+	// ESCAPE: the CLT's shortest way off, along its real route.
+	if i := shortest(ann.EscapePaths); i >= 0 {
+		path := ann.EscapePaths[i]
+		if len(path) >= 2 {
+			drive(cv, b, path[:len(path)-1], lw*0.8, cEscape)
+			exit := path[len(path)-2]
+			lead := 0.30 // clear of the CLT when it leaves from its own square
+			if len(path) > 2 {
+				lead = 0 // continue the drive without a gap
+			}
+			escapeArrow(cv, b, exit, path[len(path)-1], lw*0.8, lead)
 		}
 	}
 	if last != nil {
@@ -126,7 +135,7 @@ func (tankDrawer) draw(pos engine.Position, opt Options) (frame, error) {
 			if mover(p) == engine.Black {
 				off.Rank = -1
 			}
-			escapeArrow(cv, b, last.From, off, lw)
+			escapeArrow(cv, b, last.From, off, lw, 0.30)
 		case last.HasTarget:
 			a, z := b.center(last.To.File, last.To.Rank), b.center(last.Target.File, last.Target.Rank)
 			if p.At(last.To).Piece.Kind == tank.HM {
@@ -139,16 +148,18 @@ func (tankDrawer) draw(pos engine.Position, opt Options) (frame, error) {
 	}
 
 	var banners []pillKey
-	if o, over := outcomeBanner(p.Status()); over {
+	st := outcome(p, opt)
+	if o, over := outcomeBanner(wd, st); over {
 		banners = append(banners, o)
-	} else if ann.Check && ann.Escape {
-		banners = append(banners, pillKey{text: "CHECK + ESCAPE", fg: cWhiteTurret, bg: cThreat, chip: -1})
-	} else if ann.Check {
-		banners = append(banners, pillKey{text: "CHECK", fg: cWhiteTurret, bg: cThreat, chip: -1})
-	} else if ann.Escape {
-		banners = append(banners, pillKey{text: "ESCAPE", fg: cInk, bg: cEscape, chip: -1})
+	} else {
+		if ann.Check {
+			banners = append(banners, checkPill(wd))
+		}
+		if ann.Escape {
+			banners = append(banners, pillKey{text: wd.t("image.escape"), fg: cInk, bg: cEscape, chip: -1})
+		}
 	}
-	drawHeader(img, b.w, turnText(p, tankReason), banners)
+	drawHeader(img, b.w, turnText(wd, p, st, tankReason), banners)
 	return frame{img: img, pitch: b.cell, release: release}, nil
 }
 
@@ -239,7 +250,8 @@ func arc(cv canvas, a, z pt, cell, w float64, col uint8, dashed bool) {
 
 // escapeArrow runs from a CLT's square towards the off-board square to,
 // stopping inside the image (in the coordinate band beyond the grid).
-func escapeArrow(cv canvas, b *board, from, to tank.Square, w float64) {
+// The line starts lead squares past from's centre.
+func escapeArrow(cv canvas, b *board, from, to tank.Square, w, lead float64) {
 	a, z := b.center(from.File, from.Rank), b.center(to.File, to.Rank)
 	l := math.Hypot(z.x-a.x, z.y-a.y)
 	if l == 0 {
@@ -260,56 +272,60 @@ func escapeArrow(cv canvas, b *board, from, to tank.Square, w float64) {
 		lim = min(lim, (float64(headerPx)+border-a.y)/uy)
 	}
 	tip := pt{a.x + ux*lim, a.y + uy*lim}
-	s := pt{a.x + ux*float64(b.cell)*0.30, a.y + uy*float64(b.cell)*0.30}
+	s := pt{a.x + ux*float64(b.cell)*lead, a.y + uy*float64(b.cell)*lead}
 	head := float64(b.cell) * 0.32
 	cv.line(s, pt{tip.x - ux*head*0.8, tip.y - uy*head*0.8}, w, cEscape, 0, 0)
 	cv.arrowHead(tip, ux, uy, head, cEscape)
 }
 
-// longestThreats drops threat lines that lie on a longer one into the same
-// square (a tank that may fire from several squares of one ray): drawn on
-// top of each other they would only blur the dashes.
-func longestThreats(ls []tank.Line) []tank.Line {
-	type ray struct {
-		to     tank.Square
-		df, dr int
-		ind    bool
-	}
-	best := map[ray]int{}
-	var order []ray
-	for i, l := range ls {
-		df, dr := l.To.File-l.From.File, l.To.Rank-l.From.Rank
-		n := max(abs(df), abs(dr))
-		if n == 0 {
+// threatsByPiece picks, for each threatening piece, the threat it reaches
+// by the shortest drive: one route per piece keeps the picture readable
+// (the CLT's square is marked anyway).
+func threatsByPiece(a tank.Announce) []int {
+	best := map[tank.Square]int{}
+	var order []tank.Square
+	for i, p := range a.ThreatPaths {
+		if len(p) == 0 {
 			continue
 		}
-		k := ray{l.To, df / n, dr / n, l.Indirect}
-		if df%n != 0 || dr%n != 0 {
-			k = ray{l.To, df, dr, l.Indirect} // not one of the 8 directions: keep
-		}
-		j, seen := best[k]
+		j, seen := best[p[0]]
 		if !seen {
-			order = append(order, k)
-			best[k] = i
-		} else if n > max(abs(ls[j].To.File-ls[j].From.File), abs(ls[j].To.Rank-ls[j].From.Rank)) {
-			best[k] = i
+			order = append(order, p[0])
+			best[p[0]] = i
+		} else if len(p) < len(a.ThreatPaths[j]) {
+			best[p[0]] = i
 		}
 	}
-	out := make([]tank.Line, 0, len(order))
-	for _, k := range order {
-		out = append(out, ls[best[k]])
+	out := make([]int, 0, len(order))
+	for _, s := range order {
+		out = append(out, best[s])
 	}
 	return out
 }
 
-func sign(x int) int {
-	switch {
-	case x < 0:
-		return -1
-	case x > 0:
-		return 1
+// shortest is the index of the shortest path, -1 if none.
+func shortest(ps [][]tank.Square) int {
+	best := -1
+	for i, p := range ps {
+		if best < 0 || len(p) < len(ps[best]) {
+			best = i
+		}
 	}
-	return 0
+	return best
+}
+
+// drive draws a piece's route through the centres of its squares, leaving
+// the piece's own square clear.
+func drive(cv canvas, b *board, path []tank.Square, w float64, col uint8) {
+	for i := 1; i < len(path); i++ {
+		a := b.center(path[i-1].File, path[i-1].Rank)
+		z := b.center(path[i].File, path[i].Rank)
+		if i == 1 {
+			l := math.Hypot(z.x-a.x, z.y-a.y)
+			a = pt{a.x + (z.x-a.x)/l*float64(b.cell)*0.34, a.y + (z.y-a.y)/l*float64(b.cell)*0.34}
+		}
+		cv.line(a, z, w, col, 0, 0)
+	}
 }
 
 func abs(x int) int {

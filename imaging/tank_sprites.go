@@ -11,25 +11,42 @@ import (
 // Tank Chess tiles: one per piece type × side × screen direction × wreck ×
 // square background, drawn on first use and kept for the life of the
 // process (at most 6·2·8·2·5 = 960 tiles per square size, ~2 KB each).
+//
+// The pieces are designed to be read at ~20 px a square, which is what a
+// 16×16 board is when Discord shows the image 400 px wide:
+//   - the side is lightness: White is a near-white body with black ink,
+//     Black a near-black body with white ink;
+//   - the type is the silhouette (a big octagonal hull, a medium one, a narrow
+//     one, a round command car, a wedge, a round mortar pit; the heavy
+//     tank's hull is chamfered so that it is as big turned 45°) and a large
+//     upright glyph (H M L ★ D ⊕);
+//   - the facing is a thick gun in the ink colour running from the centre
+//     to the square's edge, with a muzzle block at its end;
+//   - a wreck keeps all of that on a scorched, cracked, mid-tone body.
 
 // shape is a piece type's silhouette, in fractions of the square.
 type shape struct {
-	hw, hl  float64 // hull half width, half length
-	track   float64 // track width
-	turret  float64 // turret radius; 0 for the turretless TD and HM
-	turretY float64 // turret centre, + is towards the rear
-	barrel  float64 // barrel tip, from the centre
-	bw      float64 // barrel half width
-	label   string
+	form   int     // formHull, formRound, formWedge
+	hw, hl float64 // half width, half length (formRound: radius in hw)
+	turret float64 // radius of the disc under the glyph
+	gun    float64 // gun half width
+	glyph  string  // "" for a drawn symbol
 }
 
+const (
+	formHull = iota
+	formRound
+	formWedge
+	formOct // a chamfered square: as big turned 45° as not
+)
+
 var shapes = map[tank.Kind]shape{
-	tank.HT:  {hw: .32, hl: .38, track: .09, turret: .21, turretY: .04, barrel: .495, bw: .055, label: "HT"},
-	tank.MT:  {hw: .28, hl: .34, track: .075, turret: .19, turretY: .04, barrel: .47, bw: .045, label: "MT"},
-	tank.LT:  {hw: .245, hl: .29, track: .065, turret: .17, turretY: .04, barrel: .43, bw: .035, label: "LT"},
-	tank.CLT: {hw: .245, hl: .29, track: .065, turret: .17, turretY: .04, barrel: .43, bw: .035, label: "CLT"},
-	tank.TD:  {hw: .28, hl: .36, track: .075, turretY: .08, barrel: .495, bw: .05, label: "TD"},
-	tank.HM:  {hw: .28, hl: .33, track: .075, turretY: .06, barrel: .36, bw: .10, label: "HM"},
+	tank.HT:  {form: formOct, hw: .43, hl: .43, turret: .25, gun: .085, glyph: "H"},
+	tank.MT:  {form: formHull, hw: .32, hl: .37, turret: .22, gun: .07, glyph: "M"},
+	tank.LT:  {form: formHull, hw: .24, hl: .33, turret: .19, gun: .065, glyph: "L"},
+	tank.CLT: {form: formRound, hw: .36, turret: .22, gun: .075},
+	tank.TD:  {form: formWedge, hw: .40, hl: .42, turret: .20, gun: .085, glyph: "D"},
+	tank.HM:  {form: formRound, hw: .40, turret: .21, gun: .12},
 }
 
 type spriteKey struct {
@@ -50,18 +67,17 @@ func tankSprite(k spriteKey) *tile {
 	return tankSprites.get(k, func() *tile { return drawTank(k) })
 }
 
-// sideColours: hull, turret, tracks, outline, label, label halo.
-func sideColours(side engine.Side, wreck bool) (hull, turret, track, line, text, halo uint8) {
-	if side == engine.White {
-		if wreck {
-			return cWreckWhite, cWreckWhite, cSoot, cWhiteLine, cInk, cWreckWhite
-		}
-		return cWhiteHull, cWhiteTurret, cWhiteTrack, cWhiteLine, cInk, cWhiteTurret
+// sideColours: body, ink (gun, glyph, outline), and the turret disc.
+func sideColours(side engine.Side, wreck bool) (body, ink, disc uint8) {
+	switch {
+	case side == engine.White && wreck:
+		return cWreckWhite, cWhiteLine, cWreckWhite
+	case side == engine.White:
+		return cWhiteHull, cWhiteLine, cWhiteTurret
+	case wreck:
+		return cWreckBlack, cBlackLine, cWreckBlack
 	}
-	if wreck {
-		return cWreckBlack, cWreckBlack, cSoot, cBlackLine, cBlackLine, cBlackTrack
-	}
-	return cBlackHull, cBlackTurret, cBlackTrack, cBlackLine, cBlackLine, cBlackTrack
+	return cBlackHull, cBlackLine, cBlackTurret
 }
 
 func drawTank(k spriteKey) *tile {
@@ -69,185 +85,164 @@ func drawTank(k spriteKey) *tile {
 	return paint(k.in, k.in, k.bg, func(dc *gg.Context) {
 		s := float64(k.in)
 		c := s / 2
-		hull, turret, track, line, text, halo := sideColours(k.side, k.wreck)
-		lw := math.Max(1.3, s*0.034)
+		body, ink, disc := sideColours(k.side, k.wreck)
+		lw := math.Max(1.2, s*0.035)
+		diag := k.orient%2 == 1
+		// A diagonal piece is turned 45°: shrink its body so the corners
+		// stay inside the square.
+		fit := 1.0
+		if diag && (sh.form == formHull || sh.form == formWedge) {
+			fit = math.Min(1, 0.94/((sh.hw+sh.hl)*math.Sqrt2))
+		}
 		if k.wreck {
-			// Scorched ground under the wreck: overlapping soft blots.
+			// Scorched ground under the wreck.
 			sc := keyColors[cSoot]
-			dc.SetRGBA255(int(sc.R), int(sc.G), int(sc.B), 70)
-			for _, d := range [][3]float64{{-.2, .12, .17}, {.2, -.1, .16}, {.12, .22, .15}, {-.16, -.2, .14}, {0, 0, .3}} {
-				dc.DrawCircle(c+d[0]*s, c+d[1]*s, d[2]*s)
-				dc.Fill()
-			}
+			dc.SetRGBA255(int(sc.R), int(sc.G), int(sc.B), 110)
+			dc.DrawCircle(c, c, 0.5*s)
+			dc.Fill()
 		}
 		dc.Push()
 		dc.RotateAbout(float64(k.orient)*math.Pi/4, c, c)
-		// Local frame: (0,0) is the centre, -y is forward.
-		X := func(f float64) float64 { return c + f*s }
+		// Local frame: X maps fractions of the square around the centre;
+		// -y is forward.
+		X := func(f float64) float64 { return c + f*fit*s }
 		hw, hl := sh.hw, sh.hl
-		// Hull.
-		dc.DrawRoundedRectangle(X(-hw), X(-hl), 2*hw*s, 2*hl*s, s*0.05)
-		dc.SetColor(rgba(hull))
-		dc.FillPreserve()
-		dc.SetColor(rgba(line))
-		dc.SetLineWidth(lw)
-		dc.Stroke()
-		// Tracks, with cross bars so they read as tracks.
-		for _, sx := range []float64{-1, 1} {
-			x0 := X(sx*hw - (sx+1)/2*sh.track)
-			dc.DrawRectangle(x0, X(-hl), sh.track*s, 2*hl*s)
-			dc.SetColor(rgba(track))
-			dc.Fill()
-			dc.SetColor(rgba(line))
-			dc.SetLineWidth(math.Max(0.8, s*0.014))
-			for y := -hl + 0.06; y < hl; y += 0.085 {
-				dc.DrawLine(x0, X(y), x0+sh.track*s, X(y))
-				dc.Stroke()
+		switch sh.form {
+		case formHull:
+			dc.DrawRoundedRectangle(X(-hw), X(-hl), 2*hw*fit*s, 2*hl*fit*s, s*0.08)
+		case formRound:
+			dc.DrawCircle(c, c, hw*s)
+		case formOct:
+			ch := 0.15
+			for i, p := range [][2]float64{{-hw + ch, -hl}, {hw - ch, -hl}, {hw, -hl + ch}, {hw, hl - ch}, {hw - ch, hl}, {-hw + ch, hl}, {-hw, hl - ch}, {-hw, -hl + ch}} {
+				if i == 0 {
+					dc.MoveTo(X(p[0]), X(p[1]))
+				} else {
+					dc.LineTo(X(p[0]), X(p[1]))
+				}
 			}
-		}
-		dc.DrawRoundedRectangle(X(-hw), X(-hl), 2*hw*s, 2*hl*s, s*0.05)
-		dc.SetColor(rgba(line))
-		dc.SetLineWidth(lw)
-		dc.Stroke()
-
-		// A knocked-out turret sits askew.
-		ang := 0.0
-		if k.wreck {
-			ang = 0.6
-		}
-		switch k.kind {
-		case tank.TD:
-			// Casemate: a sloped superstructure, the gun fixed in its front.
-			dc.MoveTo(X(-hw+sh.track+.02), X(hl-.05))
-			dc.LineTo(X(hw-sh.track-.02), X(hl-.05))
-			dc.LineTo(X(hw-sh.track-.02), X(-.02))
-			dc.LineTo(X(.07), X(-hl+.04))
-			dc.LineTo(X(-.07), X(-hl+.04))
-			dc.LineTo(X(-hw+sh.track+.02), X(-.02))
 			dc.ClosePath()
-			dc.SetColor(rgba(turret))
-			dc.FillPreserve()
-			dc.SetColor(rgba(line))
-			dc.Stroke()
-			barrel(dc, X, -hl+.04, sh.barrel, sh.bw, turret, line, lw, k.wreck)
-		case tank.HM:
-			// Mortar: a wide, short tube on a round mount.
-			dc.DrawCircle(X(0), X(sh.turretY), .18*s)
-			dc.SetColor(rgba(turret))
-			dc.FillPreserve()
-			dc.SetColor(rgba(line))
-			dc.Stroke()
-			barrel(dc, X, -.1, sh.barrel, sh.bw, track, line, lw, k.wreck)
-			dc.DrawCircle(X(0), X(-sh.barrel), sh.bw*s*0.75)
-			dc.SetColor(rgba(cInk))
-			dc.Fill()
-		default:
-			dc.RotateAbout(ang, X(0), X(sh.turretY))
-			barrel(dc, X, sh.turretY, sh.barrel, sh.bw, turret, line, lw, k.wreck)
-			dc.DrawCircle(X(0), X(sh.turretY), sh.turret*s)
-			dc.SetColor(rgba(turret))
-			dc.FillPreserve()
-			dc.SetColor(rgba(line))
-			dc.Stroke()
-			if k.kind == tank.CLT {
-				// Antenna and a big pennant flying off the rear-left corner,
-				// clear of the hull: the command tank at a glance.
-				mx, my := -.08, .06
-				tx, ty := -.12, .41
-				dc.SetLineWidth(math.Max(1.2, s*0.03))
-				dc.SetColor(rgba(line))
-				dc.DrawLine(X(mx), X(my), X(tx), X(ty))
-				dc.Stroke()
-				dc.MoveTo(X(tx), X(ty))
-				dc.LineTo(X(tx), X(ty-.23))
-				dc.LineTo(X(-.39), X(ty-.14))
-				dc.ClosePath()
-				dc.SetColor(rgba(cFlag))
-				dc.FillPreserve()
-				dc.SetColor(rgba(cInk))
-				dc.SetLineWidth(math.Max(1, s*0.025))
-				dc.Stroke()
+		case formWedge:
+			dc.MoveTo(X(-hw), X(hl))
+			dc.LineTo(X(hw), X(hl))
+			dc.LineTo(X(hw*0.4), X(-hl))
+			dc.LineTo(X(-hw*0.4), X(-hl))
+			dc.ClosePath()
+		}
+		fillStroke(dc, body, ink, lw)
+		if sh.form == formHull || sh.form == formOct {
+			// Track lines along both flanks: it is a tank.
+			for _, sx := range []float64{-1, 1} {
+				x := X(sx * (hw - 0.07))
+				dc.DrawLine(x, X(-hl+0.06), x, X(hl-0.06))
 			}
+			dc.SetLineWidth(math.Max(1, s*0.025))
+			dc.Stroke()
+		}
+		// The gun: from the centre to the square's edge (its corner for a
+		// diagonal), in ink, with a muzzle block.
+		reach := 0.5
+		if diag {
+			reach = 0.5 * math.Sqrt2 * 0.92
+		}
+		tip := -reach * s
+		gw := sh.gun * s
+		gap := 0.0
+		if k.wreck {
+			gap = 0.10 * s // a burst barrel: a gap, the muzzle still there
+		}
+		dc.DrawRectangle(c-gw, c+tip+gw*1.2, 2*gw, -tip-gw*1.2-gap-sh.turret*s*0.5)
+		dc.DrawRectangle(c-gw, c-sh.turret*s*0.5, 2*gw, sh.turret*s*0.5)
+		dc.DrawRectangle(c-gw*1.6, c+tip, 3.2*gw, gw*1.8)
+		dc.SetColor(rgba(ink))
+		dc.Fill()
+		if k.wreck && gap > 0 {
+			// Clear the gap in the barrel down to the body colour.
+			dc.DrawRectangle(c-gw-1, c+tip+gw*1.8+(-tip-gw*1.8-sh.turret*s*0.5-gap), 2*gw+2, gap)
+			dc.SetColor(rgba(body))
+			dc.Fill()
 		}
 		dc.Pop()
 
+		// The turret disc and the glyph stay upright.
+		r := sh.turret * s
+		dc.DrawCircle(c, c, r)
+		fillStroke(dc, disc, ink, lw)
+		switch {
+		case sh.glyph != "":
+			glyphText(dc, sh.glyph, c, c, r*1.7, ink)
+		case k.kind == tank.CLT:
+			star(dc, c, c, r*1.08, r*0.46)
+			dc.SetColor(rgba(cFlag))
+			dc.FillPreserve()
+			dc.SetColor(rgba(cInk))
+			dc.SetLineWidth(math.Max(1, s*0.02))
+			dc.Stroke()
+		case k.kind == tank.HM:
+			// A reticle: the mortar fires over everything at a spot.
+			dc.SetColor(rgba(ink))
+			dc.SetLineWidth(math.Max(1.4, r*0.22))
+			dc.DrawCircle(c, c, r*0.62)
+			dc.Stroke()
+			dc.DrawLine(c-r*0.95, c, c+r*0.95, c)
+			dc.DrawLine(c, c-r*0.95, c, c+r*0.95)
+			dc.Stroke()
+		}
 		if k.wreck {
+			// Cracks and embers across the body: destroyed, still readable.
 			dc.SetColor(rgba(cEmber))
-			for _, e := range [][3]float64{{-.14, -.16, .03}, {.17, .12, .025}, {.05, .2, .02}} {
-				dc.DrawCircle(c+e[0]*s, c+e[1]*s, math.Max(1.2, e[2]*s))
-				dc.Fill()
-			}
+			dc.SetLineWidth(math.Max(1.2, s*0.04))
+			dc.MoveTo(c-0.36*s, c-0.30*s)
+			dc.LineTo(c-0.22*s, c-0.12*s)
+			dc.LineTo(c-0.30*s, c+0.02*s)
+			dc.MoveTo(c+0.36*s, c+0.30*s)
+			dc.LineTo(c+0.22*s, c+0.14*s)
+			dc.LineTo(c+0.32*s, c+0.02*s)
+			dc.Stroke()
 		}
-		// The label sits upright on the turret (or the TD's casemate, the
-		// HM's mount), sized to fit inside it.
-		th := float64(k.orient) * math.Pi / 4
-		ty := sh.turretY * s
-		diam := 2 * sh.turret * s
-		if sh.turret == 0 {
-			diam = 0.36 * s
-		}
-		px := math.Min(0.27*s, diam*0.95/(0.66*float64(len(sh.label))))
-		label(dc, sh.label, c-ty*math.Sin(th), c+ty*math.Cos(th), math.Max(px, 9), text, halo)
 	})
 }
 
-// barrel draws a gun from y0 forward to -tip (local frame, -y forward).
-func barrel(dc *gg.Context, X func(float64) float64, y0, tip, bw float64, fillC, line uint8, lw float64, wreck bool) {
-	if wreck {
-		tip -= .08 // burst barrel
-	}
-	dc.DrawRectangle(X(-bw), X(-tip), X(bw)-X(-bw), X(y0)-X(-tip))
-	dc.SetColor(rgba(fillC))
-	dc.FillPreserve()
-	dc.SetColor(rgba(line))
-	dc.SetLineWidth(lw)
-	dc.Stroke()
+// glyphText writes a piece's glyph upright and centred, cap height about
+// px*0.72.
+func glyphText(dc *gg.Context, s string, x, y, px float64, col uint8) {
+	dc.SetColor(rgba(col))
+	drawText(dc, s, px, x, y, 0.5, 0.36)
 }
 
-// label writes a piece's short name upright in the middle of its square,
-// with a halo so it reads over any part of the tank.
-func label(dc *gg.Context, s string, x, y, px float64, fg, halo uint8) {
-	dc.SetFontFace(face(px))
-	dc.SetColor(rgba(halo))
-	r := math.Max(0.8, px/14)
-	for a := 0.0; a < 2*math.Pi; a += math.Pi / 4 {
-		dc.DrawStringAnchored(s, x+r*math.Cos(a), y+r*math.Sin(a), 0.5, 0.36)
+// star adds a five-pointed star path centred on (x, y).
+func star(dc *gg.Context, x, y, rOut, rIn float64) {
+	for i := 0; i < 10; i++ {
+		r := rOut
+		if i%2 == 1 {
+			r = rIn
+		}
+		a := float64(i)*math.Pi/5 - math.Pi/2
+		if i == 0 {
+			dc.MoveTo(x+r*math.Cos(a), y+r*math.Sin(a))
+		} else {
+			dc.LineTo(x+r*math.Cos(a), y+r*math.Sin(a))
+		}
 	}
-	dc.SetColor(rgba(fg))
-	dc.DrawStringAnchored(s, x, y, 0.5, 0.36)
+	dc.ClosePath()
 }
 
-// rockTile is an obstacle: a bevelled, hatched block filling its square, so
-// obstacles read as terrain and never as pieces.
+// rockTile is an obstacle: a flat, muted block with a light hatch. It reads
+// as terrain (square, patterned, no ink) and stays quieter than any piece.
 func rockTile(in int) *tile {
 	return rockTiles.get(in, func() *tile {
 		return paint(in, in, cRock, func(dc *gg.Context) {
 			s := float64(in)
-			b := math.Max(2, s*0.08)
-			dc.SetColor(rgba(cRockLight))
-			dc.MoveTo(0, 0)
-			dc.LineTo(s, 0)
-			dc.LineTo(s-b, b)
-			dc.LineTo(b, b)
-			dc.LineTo(b, s-b)
-			dc.LineTo(0, s)
-			dc.ClosePath()
-			dc.Fill()
 			dc.SetColor(rgba(cRockDark))
-			dc.MoveTo(s, s)
-			dc.LineTo(0, s)
-			dc.LineTo(b, s-b)
-			dc.LineTo(s-b, s-b)
-			dc.LineTo(s-b, b)
-			dc.LineTo(s, 0)
-			dc.ClosePath()
-			dc.Fill()
-			dc.SetLineWidth(math.Max(1, s*0.03))
-			for i := 1; i < 4; i++ {
-				o := float64(i) * s / 4
-				dc.DrawLine(b+1, o+b/2, o+b/2, b+1)
-				dc.DrawLine(o-b/2, s-b-1, s-b-1, o-b/2)
+			dc.SetLineWidth(math.Max(1, s*0.035))
+			for i := -1; i <= 2; i++ {
+				o := float64(i) * s / 3
+				dc.DrawLine(o, s, o+s, 0)
 			}
+			dc.Stroke()
+			dc.SetColor(rgba(cRockLight))
+			dc.SetLineWidth(math.Max(1, s*0.03))
+			dc.DrawRectangle(1, 1, s-2, s-2)
 			dc.Stroke()
 		})
 	})

@@ -56,3 +56,13 @@ func blit(dst *image.Paletted, t *tile, x, y int) {
 
 // rgba is a shorthand for gg colours from the palette.
 func rgba(k uint8) color.RGBA { return keyColors[k] }
+
+// fillStroke fills dc's current path with colour fill and outlines it with
+// line at width lw: the look of every piece body and disc.
+func fillStroke(dc *gg.Context, fill, line uint8, lw float64) {
+	dc.SetColor(rgba(fill))
+	dc.FillPreserve()
+	dc.SetColor(rgba(line))
+	dc.SetLineWidth(lw)
+	dc.Stroke()
+}

@@ -42,6 +42,8 @@ type config struct {
 	RESTURL    string     `yaml:"discord_rest_url"`
 	ShardID    int        `yaml:"shard_id"`
 	ShardCount shardCount `yaml:"shard_count"`
+	// Board orientation: always White at the bottom (default: the side to move).
+	WhiteAtBottom bool `yaml:"board_white_at_bottom"`
 }
 
 // shardCount is a number of gateway shards, or -1 for "auto": the count
@@ -205,17 +207,23 @@ var envVars = map[string]func(c *config, v string) error{
 		c.ShardCount = n
 		return err
 	},
-	"TANKBOT_LOG_LEVEL":  func(c *config, v string) error { c.LogLevel = v; return nil },
-	"TANKBOT_LOG_FORMAT": func(c *config, v string) error { c.LogFormat = v; return nil },
-	"TANKBOT_LANGUAGE":   func(c *config, v string) error { c.Language = v; return nil },
-	"TANKBOT_THREAD_PER_GAME": func(c *config, v string) error {
+	"TANKBOT_LOG_LEVEL":             func(c *config, v string) error { c.LogLevel = v; return nil },
+	"TANKBOT_LOG_FORMAT":            func(c *config, v string) error { c.LogFormat = v; return nil },
+	"TANKBOT_LANGUAGE":              func(c *config, v string) error { c.Language = v; return nil },
+	"TANKBOT_THREAD_PER_GAME":       boolEnv(func(c *config) *bool { return &c.ThreadPerGame }),
+	"TANKBOT_BOARD_WHITE_AT_BOTTOM": boolEnv(func(c *config) *bool { return &c.WhiteAtBottom }),
+}
+
+// boolEnv sets the boolean field of c that field returns from true or false.
+func boolEnv(field func(c *config) *bool) func(c *config, v string) error {
+	return func(c *config, v string) error {
 		b, err := strconv.ParseBool(v)
 		if err != nil {
 			return fmt.Errorf("bad boolean %s (true or false)", shown(v))
 		}
-		c.ThreadPerGame = b
+		*field(c) = b
 		return nil
-	},
+	}
 }
 
 // parseClocks reads "basic16=15m+10s,camelot=1d" (variant or game = preset).

@@ -36,6 +36,7 @@ func TestConfigFileAndEnv(t *testing.T) {
 	c, err := loadConfig(path, true, envOf(map[string]string{
 		"TANKBOT_TOKEN": "envtoken", "TANKBOT_GUILD_ID": "456", "TANKBOT_THREAD_PER_GAME": "false",
 		"TANKBOT_SCHEDULER_INTERVAL": "500ms", "TANKBOT_LANGUAGE": "th",
+		"TANKBOT_BOARD_WHITE_AT_BOTTOM": "true",
 	}))
 	if err != nil {
 		t.Fatal(err)
@@ -46,7 +47,7 @@ func TestConfigFileAndEnv(t *testing.T) {
 	if time.Duration(c.ChallengeExpiry) != 72*time.Hour || time.Duration(c.SchedulerInterval) != 500*time.Millisecond {
 		t.Errorf("durations: %v %v", c.ChallengeExpiry, c.SchedulerInterval)
 	}
-	if c.ThreadPerGame || c.LogFormat != "json" || c.Language != "th" || c.DefaultClocks["basic16"] != "15m+10s" {
+	if c.ThreadPerGame || !c.WhiteAtBottom || c.LogFormat != "json" || c.Language != "th" || c.DefaultClocks["basic16"] != "15m+10s" {
 		t.Errorf("settings: %+v", c)
 	}
 }
@@ -76,6 +77,7 @@ func TestConfigErrorsAreSpecific(t *testing.T) {
 		{yaml: "default_language: fr\n", want: "default_language"},
 		{yaml: "application_id: abc\n", want: "application_id"},
 		{yaml: "thread_per_game: maybe\n", want: `"maybe" into bool`},
+		{yaml: "", env: map[string]string{"TANKBOT_BOARD_WHITE_AT_BOTTOM": "sometimes"}, want: "TANKBOT_BOARD_WHITE_AT_BOTTOM"},
 		{yaml: "", env: map[string]string{"TANKBOT_CHALLENGE_EXPIRY": "forever"}, want: "TANKBOT_CHALLENGE_EXPIRY"},
 		{yaml: "", env: map[string]string{"TANKBOT_THREAD_PER_GAME": "yes please"}, want: "TANKBOT_THREAD_PER_GAME"},
 		{yaml: "", env: map[string]string{"TANKBOT_DEFAULT_CLOCKS": "basic16"}, want: "TANKBOT_DEFAULT_CLOCKS"},

@@ -6,12 +6,14 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 
+	"github.com/tankbot/tankbot/bot/i18n"
 	"github.com/tankbot/tankbot/imaging"
 )
 
 func init() {
-	register("render", "draw a position as a PNG (--game --position [--last MOVE] [--flip] --out FILE|-)", runRender)
+	register("render", "draw a position as a PNG (--game --position [--last MOVE] [--flip] [--lang en|th|pt-BR] --out FILE|-)", runRender)
 }
 
 // runRender draws --position, or, with --last, the position after that move
@@ -21,6 +23,7 @@ func runRender(args []string, stdout, _ io.Writer) error {
 	last := g.fs.String("last", "", "a move legal in --position: draw the position after it, with the move highlighted")
 	flip := g.fs.Bool("flip", false, "draw from Black's side")
 	out := g.fs.String("out", "", "PNG file to write, - for standard output")
+	lang := g.fs.String("lang", "en", "language of the words in the image: "+strings.Join(i18n.Locales, ", "))
 	pos, err := g.parse(args)
 	if err != nil {
 		return err
@@ -28,7 +31,11 @@ func runRender(args []string, stdout, _ io.Writer) error {
 	if *out == "" {
 		return fmt.Errorf("--out is required (a file name, or - for standard output)")
 	}
-	opt := imaging.Options{Flip: *flip}
+	loc := i18n.Normalize(*lang)
+	if loc == "" {
+		return fmt.Errorf("--lang %q: not a language of the catalog (%s)", *lang, strings.Join(i18n.Locales, ", "))
+	}
+	opt := imaging.Options{Flip: *flip, Text: i18n.Text(loc)}
 	if *last != "" {
 		m, err := pos.ParseMove(*last)
 		if err != nil {

@@ -42,6 +42,7 @@ func TestRenderErrors(t *testing.T) {
 		{"render", "--game", "go", "--out", "-"},                                // unknown game
 		{"render", "--position", "basic16", "--last", "a1 > a9N", "--out", "-"}, // illegal move
 		{"render", "--bogus", "--out", "-"},
+		{"render", "--position", "basic16", "--lang", "klingon", "--out", "-"}, // unknown language
 	} {
 		var out, errb bytes.Buffer
 		code := runMain(args, &out, &errb)
@@ -54,5 +55,24 @@ func TestRenderErrors(t *testing.T) {
 		if out.Len() != 0 {
 			t.Errorf("%q: wrote %d bytes to stdout", args, out.Len())
 		}
+	}
+}
+
+// --lang words the image in that language: the header differs, the board
+// does not.
+func TestRenderLang(t *testing.T) {
+	imgs := map[string][]byte{}
+	for _, lang := range []string{"en", "th", "pt-BR"} {
+		var out, errb bytes.Buffer
+		if code := runMain([]string{"render", "--position", "basic16", "--lang", lang, "--out", "-"}, &out, &errb); code != 0 {
+			t.Fatalf("%s: exit %d: %s", lang, code, errb.String())
+		}
+		if _, err := png.Decode(bytes.NewReader(out.Bytes())); err != nil {
+			t.Fatalf("%s: not a PNG: %v", lang, err)
+		}
+		imgs[lang] = out.Bytes()
+	}
+	if bytes.Equal(imgs["en"], imgs["th"]) || bytes.Equal(imgs["en"], imgs["pt-BR"]) {
+		t.Error("--lang does not change the image")
 	}
 }

@@ -138,6 +138,7 @@ func newInstance(ctx context.Context, cfg config, log *slog.Logger, client *http
 		DefaultLocale:   cfg.Language,
 		DefaultClocks:   cfg.DefaultClocks,
 		ThreadPerGame:   cfg.ThreadPerGame,
+		WhiteAtBottom:   cfg.WhiteAtBottom,
 	}, st, systemClock{}, a, log)
 	return &instance{st: st, a: a, b: b, log: log}, nil
 }

@@ -13,6 +13,13 @@ type Announce struct {
 	// Escapes: for each way off the far edge, the line from the CLT's
 	// square to the off-board square it would step onto. Each once.
 	Escapes []Line
+	// ThreatPaths[i] is the drive behind Threats[i]: the squares the
+	// threatening piece passes from where it stands to Threats[i].From,
+	// both included (one square when it fires from where it stands).
+	// EscapePaths[i] is the CLT's drive to the edge square it leaves
+	// from, then Escapes[i].To. Each is a shortest drive, which is what
+	// the image draws; a turn in place adds no square.
+	ThreatPaths, EscapePaths [][]Square
 }
 
 // Announce computes CHECK and ESCAPE for the side that just moved. A
@@ -34,6 +41,7 @@ func (p *Position) Announce() Announce {
 		if !seen[l] {
 			seen[l] = true
 			a.Threats = append(a.Threats, l)
+			a.ThreatPaths = append(a.ThreatPaths, b.drivePath(int(m.from), int(m.to), Dir(m.face)))
 		}
 	}
 	a.Check = len(a.Threats) > 0
@@ -53,11 +61,71 @@ func (p *Position) Announce() Announce {
 			if !seen[l] {
 				seen[l] = true
 				a.Escapes = append(a.Escapes, l)
+				a.EscapePaths = append(a.EscapePaths, append(b.drivePath(from, sq, d), l.To))
 			}
 		}
 	}
 	a.Escape = len(a.Escapes) > 0
 	return a
+}
+
+// drivePath is a shortest drive of the piece on from to the pose (to,
+// face), or to any pose on to if that one is out of reach, as squares
+// (from first, to last). It searches the same moves as poses (turn 45°,
+// step forward into an empty square, or one reverse step) breadth first,
+// with parents, on a board where from is empty; only Announce needs the
+// route, so the move generator's search stays lean.
+func (b *board) drivePath(from, to int, face Dir) []Square {
+	if from == to {
+		return []Square{b.square(from)}
+	}
+	c := b.cells[from]
+	start := int32(from<<3) | int32(cellFacing(c))
+	speed := kindStats[cellKind(c)].Speed
+	if back := from - b.dirStep[cellFacing(c)]; back == to {
+		return []Square{b.square(from), b.square(to)}
+	}
+	b.cells[from] = cellEmpty
+	defer func() { b.cells[from] = c }()
+	parent := map[int32]int32{start: -1}
+	q := []int32{start}
+	best := int32(-1)
+	for dist := 0; dist < speed && best < 0; dist++ {
+		next := q[len(q):]
+		for _, p := range q {
+			sq, d := int(p>>3), Dir(p&7)
+			cand := [3]int32{int32(sq<<3) | int32(d.Left()), int32(sq<<3) | int32(d.Right()), -1}
+			if nsq := sq + b.dirStep[d]; b.cells[nsq] == cellEmpty {
+				cand[2] = int32(nsq<<3) | int32(d)
+			}
+			for _, n := range cand {
+				if _, ok := parent[n]; n < 0 || ok {
+					continue
+				}
+				parent[n] = p
+				next = append(next, n)
+				if int(n>>3) == to && (best < 0 || Dir(n&7) == face) {
+					best = n
+				}
+			}
+		}
+		q = next
+	}
+	if best < 0 {
+		return []Square{b.square(from), b.square(to)} // not a drive: draw it straight
+	}
+	var rev []Square
+	for p := best; p >= 0; p = parent[p] {
+		s := b.square(int(p >> 3))
+		if len(rev) == 0 || rev[len(rev)-1] != s {
+			rev = append(rev, s)
+		}
+	}
+	out := make([]Square, len(rev))
+	for i, s := range rev {
+		out[len(rev)-1-i] = s
+	}
+	return out
 }
 
 // Announcements are CHECK and ESCAPE for the side that just moved, with

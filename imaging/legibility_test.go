@@ -1,0 +1,322 @@
+package imaging
+
+import (
+	"bytes"
+	"fmt"
+	"image"
+	"image/png"
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"golang.org/x/image/draw"
+
+	"github.com/tankbot/tankbot/engine"
+	"github.com/tankbot/tankbot/engine/gungi"
+	"github.com/tankbot/tankbot/engine/tank"
+)
+
+// The legibility tests put every variant of a piece on a real board frame
+// (the tiles and geometry Render uses), encode and decode the PNG, scale it
+// the way a client shows it (CatmullRom to 400 px wide, or 300 px), and
+// classify each square by the nearest template. Templates and samples are
+// drawn at different squares among different neighbours, so they meet the
+// scaler at different sub-pixel phases: a variant is only recognised if it
+// stays distinct after the blur, not because the two images are the same.
+
+// minDistance is the floor for the closest two variants' templates (RMS
+// difference per 0–255 channel value over the square less its border):
+// the figures stand at 14–21 (docs/imaging.md); a change that makes two
+// variants look alike fails here before a reader notices.
+const minDistance = 12.0
+
+// variant is one thing a square can show.
+type variant struct {
+	name  string
+	class string // what must be told apart at the coarser size (type+side)
+	put   func(img *image.Paletted, x, y int)
+}
+
+// geometry is what the classifier needs of a board: its squares, where
+// each one's interior starts, its size, and a fresh frame.
+type geometry interface {
+	squares() int
+	at(sq int) (x, y int)
+	inner() int
+	pitch() int
+	newFrame() (*image.Paletted, func())
+}
+
+type tankGeometry struct{ *board }
+
+func (g tankGeometry) squares() int         { return g.files * g.ranks }
+func (g tankGeometry) at(sq int) (int, int) { return g.origin(sq%g.files, sq/g.files) }
+func (g tankGeometry) inner() int           { return g.in }
+func (g tankGeometry) pitch() int           { return g.cell }
+
+type gungiGeometry struct{ *gungiLayer }
+
+func (g gungiGeometry) squares() int         { return 81 }
+func (g gungiGeometry) at(sq int) (int, int) { return g.origin(gungi.Square(sq)) }
+func (g gungiGeometry) inner() int           { return gIn }
+func (g gungiGeometry) pitch() int           { return gCell }
+
+// layout draws variants at the squares order gives (order[i] is the square
+// index of variant i) on board b and returns the decoded, scaled image.
+//
+// A negative width is a height: the image is scaled to fit -width pixels
+// tall (Discord's worst case is 300 px tall, and the boards are taller
+// than wide).
+func layout(t *testing.T, b geometry, vs []variant, order []int, width int) (*image.RGBA, float64) {
+	t.Helper()
+	img, release := b.newFrame()
+	defer release()
+	for i, v := range vs {
+		x, y := b.at(order[i])
+		v.put(img, x, y)
+	}
+	dec, err := png.Decode(bytes.NewReader(encodePNG(img, b.pitch())))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if width < 0 {
+		width = int(math.Round(float64(-width) * float64(dec.Bounds().Dx()) / float64(dec.Bounds().Dy())))
+	}
+	return scaleTo(dec, width), float64(width) / float64(dec.Bounds().Dx())
+}
+
+// scaleTo is img scaled to width pixels wide with the Catmull-Rom filter,
+// as a client shows a large image in a small box.
+func scaleTo(img image.Image, width int) *image.RGBA {
+	scale := float64(width) / float64(img.Bounds().Dx())
+	dst := image.NewRGBA(image.Rect(0, 0, width, int(math.Round(float64(img.Bounds().Dy())*scale))))
+	draw.CatmullRom.Scale(dst, dst.Bounds(), img, img.Bounds(), draw.Src, nil)
+	return dst
+}
+
+// cellVec is the scaled square of index sq, less a border of inset pixels
+// (where the scaler blends in the neighbours), as a vector of RGB values.
+// It is sampled bilinearly at the square's exact scaled position shifted by
+// (dx, dy) pixels, so squares at different sub-pixel phases line up, as a
+// reader's eye lines a piece up with its square.
+func cellVec(img *image.RGBA, b geometry, sq int, scale, dx, dy float64) []float64 {
+	const inset = 2
+	x, y := b.at(sq)
+	n := int(float64(b.inner())*scale) - 2*inset // the same size for every square
+	fx, fy := float64(x)*scale+inset+dx, float64(y)*scale+inset+dy
+	out := make([]float64, 0, n*n*3)
+	for j := 0; j < n; j++ {
+		for i := 0; i < n; i++ {
+			// Pixel centres are at +0.5.
+			px, py := fx+float64(i), fy+float64(j)
+			x0, y0 := int(math.Floor(px)), int(math.Floor(py))
+			ax, ay := px-float64(x0), py-float64(y0)
+			for c := 0; c < 3; c++ {
+				at := func(xx, yy int) float64 { return float64(img.Pix[img.PixOffset(xx, yy)+c]) }
+				v := (1-ay)*((1-ax)*at(x0, y0)+ax*at(x0+1, y0)) + ay*((1-ax)*at(x0, y0+1)+ax*at(x0+1, y0+1))
+				out = append(out, v)
+			}
+		}
+	}
+	return out
+}
+
+// shifted is a sample's square at shifts of up to half a pixel.
+func shifted(img *image.RGBA, b geometry, sq int, scale float64) [][]float64 {
+	var out [][]float64
+	for _, dy := range []float64{-0.5, 0, 0.5} {
+		for _, dx := range []float64{-0.5, 0, 0.5} {
+			out = append(out, cellVec(img, b, sq, scale, dx, dy))
+		}
+	}
+	return out
+}
+
+// nearest is the smallest distance from any of ss to t, or +Inf when it is
+// not below bound: the sums are abandoned as soon as they pass it, which
+// keeps the test fast (under -race too).
+func nearest(ss [][]float64, t []float64, bound float64) float64 {
+	lim := bound * bound * float64(len(t))
+	best := math.Inf(1)
+	for _, s := range ss {
+		sum := 0.0
+		for i := range s {
+			d := s[i] - t[i]
+			sum += d * d
+			if sum >= lim {
+				break
+			}
+		}
+		if sum < lim {
+			lim, best = sum, math.Sqrt(sum/float64(len(t)))
+		}
+	}
+	return best
+}
+
+// rms is the root mean square difference per channel value.
+func rms(a, b []float64) float64 {
+	s := 0.0
+	for i := range a {
+		d := a[i] - b[i]
+		s += d * d
+	}
+	return math.Sqrt(s / float64(len(a)))
+}
+
+type legibility struct {
+	closest     float64 // smallest template–template distance
+	closestA    string
+	closestB    string
+	worstMargin float64 // smallest (nearest wrong − right) over samples
+	errors      int
+}
+
+// classify renders the variants twice (templates in order, samples
+// shuffled), scales both to width and classifies every sample. byClass
+// counts a sample right when its nearest template is of the same class.
+func classify(t *testing.T, b geometry, vs []variant, width int, byClass bool) legibility {
+	t.Helper()
+	n := b.squares()
+	if len(vs) > n {
+		t.Fatalf("%d variants do not fit on %d squares", len(vs), n)
+	}
+	// Templates in square order on one frame, samples on another at
+	// shuffled squares: different phases and different neighbours.
+	tOrder := make([]int, len(vs))
+	for i := range tOrder {
+		tOrder[i] = i
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	perm := rng.Perm(n)
+	for i := range vs {
+		if perm[i] == i {
+			perm[i], perm[len(perm)-1] = perm[len(perm)-1], perm[i]
+		}
+	}
+	sOrder := perm[:len(vs)]
+
+	timg, scale := layout(t, b, vs, tOrder, width)
+	simg, _ := layout(t, b, vs, sOrder, width)
+	tv := make([][]float64, len(vs))
+	for i := range vs {
+		tv[i] = cellVec(timg, b, tOrder[i], scale, 0, 0)
+	}
+	res := legibility{closest: math.Inf(1), worstMargin: math.Inf(1)}
+	for i := range vs {
+		for j := i + 1; j < len(vs); j++ {
+			if byClass && vs[i].class == vs[j].class {
+				continue
+			}
+			if d := rms(tv[i], tv[j]); d < res.closest {
+				res.closest, res.closestA, res.closestB = d, vs[i].name, vs[j].name
+			}
+		}
+	}
+	for i, v := range vs {
+		s := shifted(simg, b, sOrder[i], scale)
+		right, wrong := math.Inf(1), math.Inf(1)
+		for j, w := range vs {
+			if j == i || byClass && w.class == v.class {
+				right = min(right, nearest(s, tv[j], right))
+			} else {
+				wrong = min(wrong, nearest(s, tv[j], wrong))
+			}
+		}
+		if wrong <= right {
+			res.errors++
+			t.Errorf("%s: %s read as something else (right %.1f, nearest wrong %.1f)", sizeName(width), v.name, right, wrong)
+		}
+		res.worstMargin = min(res.worstMargin, wrong-right)
+	}
+	return res
+}
+
+func tankVariants(in int) []variant {
+	var vs []variant
+	for _, k := range []tank.Kind{tank.HT, tank.MT, tank.LT, tank.CLT, tank.TD, tank.HM} {
+		for _, side := range []engine.Side{engine.White, engine.Black} {
+			for _, wreck := range []bool{false, true} {
+				for o := uint8(0); o < 8; o++ {
+					key := spriteKey{kind: k, side: side, orient: o, wreck: wreck, bg: cField, in: in}
+					w := ""
+					if wreck {
+						w = " wreck"
+					}
+					vs = append(vs, variant{
+						name:  fmt.Sprintf("%s %s%s facing %d", side, k, w, o),
+						class: fmt.Sprintf("%s %s", side, k),
+						put:   func(img *image.Paletted, x, y int) { blit(img, tankSprite(key), x, y) },
+					})
+				}
+			}
+		}
+	}
+	return vs
+}
+
+func sizeName(width int) string {
+	if width < 0 {
+		return fmt.Sprintf("%d px tall", -width)
+	}
+	return fmt.Sprintf("%d px wide", width)
+}
+
+// TestTankLegibility: every type × side × facing × wreck (192 variants)
+// told apart at 400 px wide on 16×16 and 20×20 boards; type and side at
+// 300 px.
+func TestTankLegibility(t *testing.T) {
+	for _, c := range []struct {
+		files   int
+		width   int
+		byClass bool
+	}{
+		{16, 400, false},
+		{20, 400, false},
+		{16, -300, true},
+		{20, -300, true},
+	} {
+		g := grid{files: c.files, ranks: c.files}
+		b := boardFor(g)
+		r := classify(t, tankGeometry{b}, tankVariants(b.in), c.width, c.byClass)
+		if r.closest < minDistance {
+			t.Errorf("closest pair %.1f < %.0f", r.closest, minDistance)
+		}
+		t.Logf("tank %d×%d at %s (type+side only: %v): errors %d, closest pair %.1f (%s / %s), worst margin %.1f",
+			c.files, c.files, sizeName(c.width), c.byClass, r.errors, r.closest, r.closestA, r.closestB, r.worstMargin)
+	}
+}
+
+// TestGungiLegibility: towers of height 1–3 with every kind on top, of
+// either side (78 variants; the tiers below vary with the variant), told
+// apart at 400 px wide and at 300 px tall.
+func TestGungiLegibility(t *testing.T) {
+	l := gungiLayerFor(false)
+	var vs []variant
+	kinds := gungi.Kinds
+	for h := 1; h <= 3; h++ {
+		for i, k := range kinds {
+			for _, side := range []engine.Side{engine.White, engine.Black} {
+				tower := make([]gungi.Piece, 0, h)
+				for j := 0; j < h-1; j++ {
+					below := kinds[(i+j+1)%len(kinds)]
+					tower = append(tower, gungi.Piece{Kind: below, Side: engine.Side((int(side) + j) % 2)})
+				}
+				tower = append(tower, gungi.Piece{Kind: k, Side: side})
+				name := fmt.Sprintf("height %d, %s %c on top", h, side, k.Letter())
+				vs = append(vs, variant{
+					name: name, class: name,
+					put: func(img *image.Paletted, x, y int) { l.drawTower(img, x, y, tower, gWood) },
+				})
+			}
+		}
+	}
+	for _, width := range []int{400, -300} {
+		r := classify(t, gungiGeometry{l}, vs, width, false)
+		if r.closest < minDistance {
+			t.Errorf("closest pair %.1f < %.0f", r.closest, minDistance)
+		}
+		t.Logf("gungi towers at %s: errors %d, closest pair %.1f (%s / %s), worst margin %.1f",
+			sizeName(width), r.errors, r.closest, r.closestA, r.closestB, r.worstMargin)
+	}
+}
