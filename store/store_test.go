@@ -413,10 +413,3 @@ func TestBackup(t *testing.T) {
 		t.Fatalf("integrity %q %v", res, err)
 	}
 }
-
-func must[T any](v T, err error) T {
-	if err != nil {
-		panic(err)
-	}
-	return v
-}
