@@ -130,6 +130,12 @@ func (s *search) run() (Result, error) {
 		root[i] = scored{i, s.s.Gain(i)*16 + s.noise[i]}
 	}
 	sortScored(root)
+	if s.lim.Level >= 3 {
+		var win int
+		if root, win = s.immediate(root); win >= 0 {
+			return Result{Move: s.s.Move(win), Score: WinScore - 1, Depth: 1, Nodes: s.nodes, PV: []string{moveNotation(s.s, win)}}, nil
+		}
+	}
 	res := Result{Move: s.s.Move(root[0].i)}
 	best := root[0].i
 	bestScore := -inf
@@ -185,6 +191,45 @@ func (s *search) run() (Result, error) {
 	res.Nodes = s.nodes
 	res.PV = s.pv(best)
 	return res, nil
+}
+
+// immediate is an exact two-ply pass over immediate outcomes: it returns a
+// root move that wins at once (or -1), and the root moves without the ones
+// after which the opponent wins at once, unless every move loses so.
+func (s *search) immediate(root []scored) ([]scored, int) {
+	me := s.s.Turn()
+	safe := make([]scored, 0, len(root))
+	for _, r := range root {
+		s.s.Make(r.i)
+		s.nodes++
+		res := s.s.Over()
+		lost := false
+		if res == engine.Ongoing {
+			n := s.s.Generate()
+			if n == 0 {
+				res = s.s.NoMoves()
+			}
+			for j := 0; j < n && !lost; j++ {
+				s.s.Make(j)
+				s.nodes++
+				if o := s.s.Over(); o != engine.Ongoing && o != engine.Draw {
+					lost = (o == engine.WhiteWins) != (me == engine.White)
+				}
+				s.s.Unmake()
+			}
+		}
+		s.s.Unmake()
+		if res != engine.Ongoing && res != engine.Draw && (res == engine.WhiteWins) == (me == engine.White) {
+			return root, r.i
+		}
+		if !lost {
+			safe = append(safe, r)
+		}
+	}
+	if len(safe) == 0 {
+		return root, -1
+	}
+	return safe, -1
 }
 
 // pv follows the transposition table from the root's best move.

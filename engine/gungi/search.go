@@ -42,8 +42,19 @@ func (p *Position) NewSearcher() engine.Searcher {
 func (s *searcher) pos() *Position    { return &s.stack[s.ply] }
 func (s *searcher) Turn() engine.Side { return s.pos().turn }
 
-// Over: Gungi ends only when the side to act has no legal action.
-func (s *searcher) Over() engine.Result { return engine.Ongoing }
+// Over sees checkmate (a Marshal attacked and no legal action), cheaply:
+// only a side in check is tested for a legal action. Stalemate shows when
+// Generate finds no move.
+func (s *searcher) Over() engine.Result {
+	p := s.pos()
+	if p.InDraft() || !p.InCheck() || p.hasLegal() {
+		return engine.Ongoing
+	}
+	if p.turn == engine.White {
+		return engine.BlackWins
+	}
+	return engine.WhiteWins
+}
 
 func (s *searcher) Generate() int {
 	s.lists[s.ply] = s.pos().generate(s.lists[s.ply][:0], false)
