@@ -153,3 +153,24 @@ func Think(ctx context.Context, pos engine.Position, lim Limits) (Result, error)
 	res.Elapsed = time.Since(start)
 	return res, nil
 }
+
+// GameHistory lists the positions of g before the current one, oldest
+// first, for Limits.History. It is nil for games without a repetition rule.
+func GameHistory(g *engine.Game) []engine.Position {
+	if _, ok := g.Position().(engine.Repeatable); !ok {
+		return nil
+	}
+	out := make([]engine.Position, 0, g.Ply())
+	p := g.Start()
+	for _, n := range g.Moves() {
+		out = append(out, p)
+		m, err := p.ParseMove(n)
+		if err != nil {
+			return out[:len(out)-1] // cannot happen for a game's own notation
+		}
+		if p, err = p.Play(m); err != nil {
+			return out[:len(out)-1]
+		}
+	}
+	return out
+}

@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"math/rand/v2"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -239,4 +240,154 @@ func classify(t testing.TB, p engine.Position) string {
 		return "parry"
 	}
 	return ""
+}
+
+// TestScanSparse finds tactics in seeded random sparse positions (a few
+// pieces near the castles or the Marshals), where castle entries and mates
+// are frequent. Run with AI_SPARSE=camelot or AI_SPARSE=gungi; it appends to
+// the suite file.
+func TestScanSparse(t *testing.T) {
+	game := os.Getenv("AI_SPARSE")
+	if game == "" {
+		t.Skip("set AI_SPARSE=<game> to scan sparse positions")
+	}
+	r, err := games.Lookup(game)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rng := rand.New(rand.NewPCG(42, uint64(len(game))))
+	nWin, nParry := 0, 0
+	var lines []string
+	for try := 0; try < 200000 && (nWin < 15 || nParry < 15); try++ {
+		var enc string
+		if game == "camelot" {
+			enc = sparseCamelot(rng)
+		} else {
+			enc = sparseGungi(rng)
+		}
+		p, err := r.Decode(enc)
+		if err != nil || p.Status().Over() {
+			continue
+		}
+		switch kind := classify(t, p); {
+		case kind == "win" && nWin < 15:
+			nWin++
+			lines = append(lines, "win "+p.Encode())
+		case kind == "parry" && nParry < 15:
+			nParry++
+			lines = append(lines, "parry "+p.Encode())
+		}
+	}
+	head := fmt.Sprintf("# %d win-in-one, %d must-parry positions from seeded sparse positions (TestScanSparse)\n", nWin, nParry)
+	f, err := os.OpenFile(filepath.Join("testdata", "tactics_"+game+".txt"), os.O_APPEND|os.O_WRONLY, 0o644)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if _, err := f.WriteString(head + strings.Join(lines, "\n") + "\n"); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("%s: %d win, %d parry", game, nWin, nParry)
+}
+
+// sparseCamelot places 2-5 pieces a side, mostly in the half of the board
+// in front of the enemy castle.
+func sparseCamelot(rng *rand.Rand) string {
+	spans := [16][2]int{{5, 6}, {2, 9}, {1, 10}, {0, 11}, {0, 11}, {0, 11}, {0, 11}, {0, 11}, {0, 11}, {0, 11}, {0, 11}, {0, 11}, {0, 11}, {1, 10}, {2, 9}, {5, 6}}
+	var board [16][12]byte
+	for r := range 16 {
+		for f := range 12 {
+			board[r][f] = '.'
+		}
+	}
+	place := func(c byte, lo, hi int) {
+		for {
+			r := lo + rng.IntN(hi-lo+1)
+			f := spans[r][0] + rng.IntN(spans[r][1]-spans[r][0]+1)
+			if board[r][f] == '.' {
+				board[r][f] = c
+				return
+			}
+		}
+	}
+	// Often a piece already stands in the enemy castle, or a side is down
+	// to one or two pieces: then castle entries and last captures abound.
+	if rng.IntN(2) == 0 {
+		board[15][5+rng.IntN(2)] = 'M'
+	}
+	if rng.IntN(2) == 0 {
+		board[0][5+rng.IntN(2)] = 'm'
+	}
+	for _, side := range []int{0, 1} {
+		n := 1 + rng.IntN(4)
+		for range n {
+			c := byte('M')
+			if rng.IntN(3) == 0 {
+				c = 'K'
+			}
+			lo, hi := 10, 15 // White near Black's castle
+			if side == 1 {
+				c += 'a' - 'A'
+				lo, hi = 0, 5
+			}
+			if rng.IntN(3) == 0 {
+				lo, hi = 3, 12
+			}
+			place(c, lo, hi)
+		}
+	}
+	var rows []string
+	for r := 15; r >= 0; r-- {
+		rows = append(rows, string(board[r][spans[r][0]:spans[r][1]+1]))
+	}
+	turn := "w"
+	if rng.IntN(2) == 1 {
+		turn = "b"
+	}
+	return strings.Join(rows, "/") + " " + turn + " 00 30"
+}
+
+// sparseGungi places both Marshals at home and 2-6 attackers a side near
+// the enemy Marshal, after the draft with empty hands.
+func sparseGungi(rng *rand.Rand) string {
+	var board [9][9]byte
+	for r := range 9 {
+		for f := range 9 {
+			board[r][f] = '.'
+		}
+	}
+	place := func(c byte, lo, hi int) {
+		for {
+			r, f := lo+rng.IntN(hi-lo+1), rng.IntN(9)
+			if board[r][f] == '.' {
+				board[r][f] = c
+				return
+			}
+		}
+	}
+	place('M', 0, 2)
+	place('m', 6, 8)
+	kinds := "GLSYKBWCNP"
+	for _, side := range []int{0, 1} {
+		n := 2 + rng.IntN(5)
+		for range n {
+			c := kinds[rng.IntN(len(kinds))]
+			lo, hi := 4, 8
+			if side == 1 {
+				c += 'a' - 'A'
+				lo, hi = 0, 4
+			}
+			place(c, lo, hi)
+		}
+	}
+	var rows []string
+	for r := 8; r >= 0; r-- {
+		rows = append(rows, string(board[r][:]))
+	}
+	turn := "w"
+	if rng.IntN(2) == 1 {
+		turn = "b"
+	}
+	// Runs of empty squares are written as dots, one per square.
+	return strings.Join(rows, "/") + " " + turn + " wb -/- 100"
 }
