@@ -212,6 +212,35 @@ var draftPlans = []string{
 	"P.PNPNP.P/KYGWBWGYK/.SLCMCLS.",
 }
 
+// draftPlan picks the plan that agrees best with what side has placed
+// already (so the moves of one draft follow one plan whatever the seeds of
+// the single moves), ties broken by seed.
+func (p *Position) draftPlan(side engine.Side, seed int64) map[Square][]Kind {
+	var best map[Square][]Kind
+	bestScore := -1
+	n := len(draftPlans)
+	first := int(rand.New(rand.NewPCG(uint64(seed), 5)).IntN(n))
+	for k := range n {
+		plan, err := parseLayout(draftPlans[(first+k)%n], side)
+		if err != nil {
+			continue // the plans are constants; TestGungiDraft keeps them valid
+		}
+		score := 0
+		for sq := Square(0); sq < 81; sq++ {
+			if p.h[sq] == 0 || p.cell[sq][0].side() != side {
+				continue
+			}
+			if t, ok := plan[sq]; ok && t[0] == p.cell[sq][0].kind() {
+				score++
+			}
+		}
+		if score > bestScore {
+			best, bestScore = plan, score
+		}
+	}
+	return best
+}
+
 // PlanMove plays the draft: the Marshal first, then the pieces of one of
 // draftPlans (chosen by seed) in a seeded order, front rank mostly first,
 // skipping placements the rules forbid now, then ready. Outside the draft
@@ -226,9 +255,9 @@ func (p *Position) PlanMove(seed int64) (engine.Move, bool) {
 	}
 	us := p.turn
 	rng := rand.New(rand.NewPCG(uint64(seed), uint64(p.number)))
-	plan, err := parseLayout(draftPlans[int(uint64(seed)%uint64(len(draftPlans)))], us)
-	if err != nil {
-		return nil, false // the plans are constants; a test keeps them valid
+	plan := p.draftPlan(us, seed)
+	if plan == nil {
+		return nil, false
 	}
 	isLegal := func(m Move) bool {
 		for _, l := range legal {
