@@ -62,7 +62,9 @@ const WinScore = 100000
 // Levels is the number of levels.
 const Levels = 5
 
-// LevelLimits returns the budget of a level (clamped to 1..5):
+// LevelLimits returns the budget of a level (clamped to 1..5); the node
+// budgets are scaled per game (NodeScaler: Tank Chess ×8, Camelot ×0.5,
+// Gungi ×0.6):
 //
 //	level  nodes      depth  noise  time cap
 //	1      300        1      200    0.5 s
@@ -88,6 +90,15 @@ func LevelLimits(level int) Limits {
 	}[level-1]
 	t.Level = level
 	return t
+}
+
+// NodeScaler is implemented by searchers whose nodes cost much less or
+// more than the average game's: the level budgets (not an explicit
+// Limits.Nodes) are multiplied by NodeScale, so that each level takes
+// similar time in every game and the node budget, not the time cap,
+// decides the move.
+type NodeScaler interface {
+	NodeScale() float64
 }
 
 // resolve fills the zero fields of l from its level.
@@ -125,6 +136,7 @@ var ErrGameOver = errors.New("ai: the game is over")
 // for a finished game and ctx's error if ctx ends before depth 1 is done.
 func Think(ctx context.Context, pos engine.Position, lim Limits) (Result, error) {
 	start := time.Now()
+	nodesGiven := lim.Nodes != 0
 	lim = lim.resolve()
 	if pos.Status().Over() {
 		return Result{}, ErrGameOver
@@ -139,7 +151,11 @@ func Think(ctx context.Context, pos engine.Position, lim Limits) (Result, error)
 	if !ok {
 		return Result{}, fmt.Errorf("ai: %s positions cannot be searched", pos.Rules().Name())
 	}
-	s := newSearch(ctx, sp.NewSearcher(), lim, start)
+	sr := sp.NewSearcher()
+	if sc, ok := sr.(NodeScaler); ok && !nodesGiven {
+		lim.Nodes = max(1, int64(float64(lim.Nodes)*sc.NodeScale()))
+	}
+	s := newSearch(ctx, sr, lim, start)
 	if _, rep := pos.(engine.Repeatable); rep {
 		s.repetition = true
 		for _, h := range lim.History {

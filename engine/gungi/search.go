@@ -315,3 +315,6 @@ func (p *Position) PlanMove(seed int64) (engine.Move, bool) {
 	}
 	return pick, true
 }
+
+// NodeScale scales the AI's level budgets: copy-make and legality tests by trial: tens of thousands of nodes a second.
+func (s *searcher) NodeScale() float64 { return 0.6 }

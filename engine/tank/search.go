@@ -205,3 +205,6 @@ func (s *searcher) Evaluate() int {
 	v := score[b.turn] - score[b.turn.Opponent()] + 10
 	return v
 }
+
+// NodeScale scales the AI's level budgets: leaves are evaluated without generation, so nodes are cheap (millions a second).
+func (s *searcher) NodeScale() float64 { return 8 }
