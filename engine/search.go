@@ -50,3 +50,33 @@ type Searcher interface {
 type Planner interface {
 	PlanMove(seed int64) (Move, bool)
 }
+
+// SearchPlies is the deepest a Searcher needs to go: engine/ai searches at
+// most 64 plies plus quiescence and its exact two-ply pass.
+const SearchPlies = 128
+
+// CopyMake is the state of a copy-make Searcher (positions that are plain
+// values, cheap to copy): the position at each ply and the moves generated
+// there. Embedding it gives Unmake.
+type CopyMake[P, M any] struct {
+	Stack [SearchPlies]P
+	Lists [SearchPlies][]M
+	Ply   int
+}
+
+// Pos is the position at the current ply.
+func (c *CopyMake[P, M]) Pos() *P { return &c.Stack[c.Ply] }
+
+// At is move i of the list generated at the current ply.
+func (c *CopyMake[P, M]) At(i int) *M { return &c.Lists[c.Ply][i] }
+
+// Push copies the current position one ply up and returns the copy, to be
+// changed by the move.
+func (c *CopyMake[P, M]) Push() *P {
+	c.Stack[c.Ply+1] = c.Stack[c.Ply]
+	c.Ply++
+	return &c.Stack[c.Ply]
+}
+
+// Unmake returns to the previous ply.
+func (c *CopyMake[P, M]) Unmake() { c.Ply-- }

@@ -11,8 +11,6 @@ import (
 
 var _ engine.Searchable = (*Position)(nil)
 
-const searchPlies = 128
-
 // Material: a Knight leaps and charges, so it is worth well over a Man.
 const (
 	manValue    = 100
@@ -21,26 +19,24 @@ const (
 )
 
 type searcher struct {
-	stack [searchPlies]Position
-	lists [searchPlies][]Move
-	ply   int
+	engine.CopyMake[Position, Move]
 }
 
 // NewSearcher implements engine.Searchable.
 func (p *Position) NewSearcher() engine.Searcher {
 	s := &searcher{}
-	s.stack[0] = *p
+	s.Stack[0] = *p
 	return s
 }
 
-func (s *searcher) pos() *Position    { return &s.stack[s.ply] }
+func (s *searcher) pos() *Position    { return s.Pos() }
 func (s *searcher) Turn() engine.Side { return s.pos().turn }
 
 func (s *searcher) Over() engine.Result { return s.pos().boardOutcome().Result }
 
 func (s *searcher) Generate() int {
-	s.lists[s.ply] = s.pos().generate()
-	return len(s.lists[s.ply])
+	s.Lists[s.Ply] = s.pos().generate()
+	return len(s.Lists[s.Ply])
 }
 
 func (s *searcher) NoMoves() engine.Result {
@@ -48,7 +44,7 @@ func (s *searcher) NoMoves() engine.Result {
 	return noMovesOutcome(p.turn, p.count(p.turn.Opponent())).Result
 }
 
-func (s *searcher) cur(i int) *Move { return &s.lists[s.ply][i] }
+func (s *searcher) cur(i int) *Move { return s.At(i) }
 
 func (s *searcher) Gain(i int) int {
 	m := s.cur(i)
@@ -90,11 +86,8 @@ func (s *searcher) Key(i int) uint32 {
 
 func (s *searcher) Make(i int) {
 	next := s.pos().apply(*s.cur(i))
-	s.ply++
-	s.stack[s.ply] = *next
+	*s.Push() = *next
 }
-
-func (s *searcher) Unmake() { s.ply-- }
 
 // Hash covers what the repetition rule counts: board, side to move and
 // castle moves used (never the move number).

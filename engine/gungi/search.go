@@ -16,8 +16,6 @@ var (
 	_ engine.Planner    = (*Position)(nil)
 )
 
-const searchPlies = 128
-
 // kindValue is the material scale (a Pawn is 100). The Marshal has none:
 // losing it is checkmate, which the search sees directly.
 var kindValue = [numKinds]int{
@@ -27,19 +25,17 @@ var kindValue = [numKinds]int{
 }
 
 type searcher struct {
-	stack [searchPlies]Position
-	lists [searchPlies][]Move
-	ply   int
+	engine.CopyMake[Position, Move]
 }
 
 // NewSearcher implements engine.Searchable.
 func (p *Position) NewSearcher() engine.Searcher {
 	s := &searcher{}
-	s.stack[0] = *p
+	s.Stack[0] = *p
 	return s
 }
 
-func (s *searcher) pos() *Position    { return &s.stack[s.ply] }
+func (s *searcher) pos() *Position    { return s.Pos() }
 func (s *searcher) Turn() engine.Side { return s.pos().turn }
 
 // Over sees checkmate (a Marshal attacked and no legal action), cheaply:
@@ -57,8 +53,8 @@ func (s *searcher) Over() engine.Result {
 }
 
 func (s *searcher) Generate() int {
-	s.lists[s.ply] = s.pos().generate(s.lists[s.ply][:0], false)
-	return len(s.lists[s.ply])
+	s.Lists[s.Ply] = s.pos().generate(s.Lists[s.Ply][:0], false)
+	return len(s.Lists[s.Ply])
 }
 
 func (s *searcher) NoMoves() engine.Result {
@@ -69,7 +65,7 @@ func (s *searcher) NoMoves() engine.Result {
 	return engine.Draw
 }
 
-func (s *searcher) cur(i int) Move { return s.lists[s.ply][i] }
+func (s *searcher) cur(i int) Move { return *s.At(i) }
 
 func (s *searcher) Gain(i int) int {
 	m := s.cur(i)
@@ -86,12 +82,8 @@ func (s *searcher) Key(i int) uint32 {
 
 func (s *searcher) Make(i int) {
 	m := s.cur(i)
-	s.stack[s.ply+1] = s.stack[s.ply]
-	s.ply++
-	s.stack[s.ply].apply(m)
+	s.Push().apply(m)
 }
-
-func (s *searcher) Unmake() { s.ply-- }
 
 // Hash covers what the repetition rule counts: board, hands, side to act
 // and the draft state (never the turn number).

@@ -7,8 +7,6 @@ import "github.com/tankbot/tankbot/engine"
 
 var _ engine.Searchable = (*Position)(nil)
 
-const searchPlies = 128
-
 // pieceValue is the material scale of the evaluation (an LT is 100). The
 // CLT has none: losing it loses the game, which the search sees directly.
 var pieceValue = [8]int{CLT: 0, LT: 100, MT: 180, HT: 260, TD: 220, HM: 240}
@@ -26,7 +24,7 @@ type searchFrame struct {
 type searcher struct {
 	b     *board
 	root  engine.Result
-	lists [searchPlies][]imove
+	lists [engine.SearchPlies][]imove
 	stack []searchFrame
 	hash  uint64
 }
@@ -35,7 +33,7 @@ type searcher struct {
 func (p *Position) NewSearcher() engine.Searcher {
 	b := p.b.clone()
 	b.scratch = new(genScratch)
-	s := &searcher{b: b, root: p.status.Result, stack: make([]searchFrame, 0, searchPlies)}
+	s := &searcher{b: b, root: p.status.Result, stack: make([]searchFrame, 0, engine.SearchPlies)}
 	for i, c := range b.cells {
 		if isPiece(c) {
 			s.hash ^= zobrist(i, c)
