@@ -1,0 +1,34 @@
+package main
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+)
+
+func TestArenaCommand(t *testing.T) {
+	var out, errb bytes.Buffer
+	code := runMain([]string{"arena", "--game", "camelot", "--white", "ai:1", "--black", "random", "--games", "2", "--maxply", "40", "--seed", "5"}, &out, &errb)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	for _, want := range []string{"camelot: ai:1 vs random, 2 games", "W/D/L ", "score ", "Elo ", "think ai:1", "think random"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("output lacks %q:\n%s", want, out.String())
+		}
+	}
+	if !strings.Contains(errb.String(), "2/2") {
+		t.Errorf("no progress bar on stderr: %q", errb.String())
+	}
+	for _, bad := range [][]string{
+		{"arena", "--game", "chess"},
+		{"arena", "--white", "ai:9"},
+		{"arena", "--black", "stockfish"},
+		{"arena", "--games", "0"},
+	} {
+		errb.Reset()
+		if code := runMain(bad, &out, &errb); code == 0 || errb.Len() == 0 {
+			t.Errorf("%v: exit %d, stderr %q", bad, code, errb.String())
+		}
+	}
+}

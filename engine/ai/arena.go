@@ -1,0 +1,302 @@
+package ai
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/tankbot/tankbot/engine"
+)
+
+// Player chooses moves in an arena match.
+type Player interface {
+	// Name is the player's spec ("ai:3", "random", "greedy").
+	Name() string
+	// Choose returns a legal move of pos; history lists the game's earlier
+	// positions (oldest first) and seed varies the choice reproducibly.
+	Choose(ctx context.Context, pos engine.Position, history []engine.Position, seed int64) (engine.Move, error)
+}
+
+// ParsePlayer reads a player spec: "ai:N" (level 1..5), "random" (a
+// uniform legal move) or "greedy" (the best move one ply deep by outcome
+// and static evaluation). nodes and moveTime, when non-zero, override the
+// AI level's node budget and time cap.
+func ParsePlayer(spec string, nodes int64, moveTime time.Duration) (Player, error) {
+	s := strings.ToLower(strings.TrimSpace(spec))
+	switch {
+	case s == "random":
+		return randomPlayer{}, nil
+	case s == "greedy":
+		return greedyPlayer{}, nil
+	case strings.HasPrefix(s, "ai:"):
+		n, err := strconv.Atoi(s[3:])
+		if err != nil || n < 1 || n > Levels {
+			return nil, fmt.Errorf("player %q: the level must be 1 to %d", spec, Levels)
+		}
+		return aiPlayer{name: s, lim: Limits{Level: n, Nodes: nodes, MoveTime: moveTime}}, nil
+	}
+	return nil, fmt.Errorf("unknown player %q (want ai:1 .. ai:%d, random or greedy)", spec, Levels)
+}
+
+type aiPlayer struct {
+	name string
+	lim  Limits
+}
+
+func (p aiPlayer) Name() string { return p.name }
+
+func (p aiPlayer) Choose(ctx context.Context, pos engine.Position, history []engine.Position, seed int64) (engine.Move, error) {
+	lim := p.lim
+	lim.Seed = seed
+	lim.History = history
+	r, err := Think(ctx, pos, lim)
+	if err != nil {
+		return nil, err
+	}
+	return r.Move, nil
+}
+
+type randomPlayer struct{}
+
+func (randomPlayer) Name() string { return "random" }
+
+func (randomPlayer) Choose(_ context.Context, pos engine.Position, _ []engine.Position, seed int64) (engine.Move, error) {
+	ms := pos.LegalMoves()
+	if len(ms) == 0 {
+		return nil, ErrGameOver
+	}
+	return ms[rand.New(rand.NewPCG(uint64(seed), 1)).IntN(len(ms))], nil
+}
+
+type greedyPlayer struct{}
+
+func (greedyPlayer) Name() string { return "greedy" }
+
+// Choose takes a win at once, else the move after which the opponent's
+// static evaluation is lowest (ties at random). In a planned phase (the
+// Gungi draft) it follows the plan, like the AI.
+func (greedyPlayer) Choose(_ context.Context, pos engine.Position, _ []engine.Position, seed int64) (engine.Move, error) {
+	if pl, ok := pos.(engine.Planner); ok {
+		if m, ok := pl.PlanMove(seed); ok {
+			return m, nil
+		}
+	}
+	sp, ok := pos.(engine.Searchable)
+	if !ok {
+		return nil, fmt.Errorf("greedy: %s positions cannot be searched", pos.Rules().Name())
+	}
+	s := sp.NewSearcher()
+	n := s.Generate()
+	if n == 0 {
+		return nil, ErrGameOver
+	}
+	rng := rand.New(rand.NewPCG(uint64(seed), 2))
+	me := s.Turn()
+	best, bestScore, ties := 0, math.MinInt, 0
+	for i := range n {
+		s.Make(i)
+		var v int
+		switch r := s.Over(); r {
+		case engine.Ongoing:
+			if s.Generate() == 0 {
+				v = resultFor(s.NoMoves(), me)
+			} else {
+				v = -s.Evaluate()
+			}
+		default:
+			v = resultFor(r, me)
+		}
+		s.Unmake()
+		switch {
+		case v > bestScore:
+			best, bestScore, ties = i, v, 1
+		case v == bestScore:
+			ties++
+			if rng.IntN(ties) == 0 {
+				best = i
+			}
+		}
+	}
+	return s.Move(best), nil
+}
+
+func resultFor(r engine.Result, me engine.Side) int {
+	switch r {
+	case engine.WhiteWins, engine.BlackWins:
+		if (r == engine.WhiteWins) == (me == engine.White) {
+			return WinScore
+		}
+		return -WinScore
+	}
+	return 0
+}
+
+// Match is an arena match between players A and B, who alternate colours:
+// A has White in games 0, 2, 4, ... Each pair of games starts from the same
+// opening (OpeningPlies uniformly random plies, seeded), so colour and
+// opening luck cancel out.
+type Match struct {
+	Rules        engine.Rules
+	Variant      string // "" for the game's default
+	A, B         Player
+	Games        int
+	Seed         int64
+	OpeningPlies int // random plies at the start of each game (planned phases excluded)
+	// MaxPly adjudicates a game still running after that many plies as a
+	// draw (0: DefaultMaxPly).
+	MaxPly int
+	// Progress, when set, is called after each game.
+	Progress func(done, total int, r MatchResult)
+}
+
+// DefaultMaxPly is the ply cap of arena games: far beyond the length of
+// decided games in self-play, so only shuffling games are cut.
+const DefaultMaxPly = 400
+
+// ThinkStats are one player's think times.
+type ThinkStats struct {
+	Moves int
+	Total time.Duration
+	Max   time.Duration
+}
+
+// Mean is the mean think time per move.
+func (t ThinkStats) Mean() time.Duration {
+	if t.Moves == 0 {
+		return 0
+	}
+	return t.Total / time.Duration(t.Moves)
+}
+
+func (t *ThinkStats) add(d time.Duration) {
+	t.Moves++
+	t.Total += d
+	t.Max = max(t.Max, d)
+}
+
+// MatchResult counts games from A's point of view.
+type MatchResult struct {
+	Wins, Draws, Losses int
+	Adjudicated         int // games drawn at the ply cap
+	Plies               int // plies played in all games
+	ThinkA, ThinkB      ThinkStats
+}
+
+// Games is the number of games played.
+func (r MatchResult) Games() int { return r.Wins + r.Draws + r.Losses }
+
+// Score is A's score fraction (a draw counts half).
+func (r MatchResult) Score() float64 {
+	if r.Games() == 0 {
+		return 0
+	}
+	return (float64(r.Wins) + float64(r.Draws)/2) / float64(r.Games())
+}
+
+// Elo is A's Elo difference over B with a 95 % confidence interval (from
+// the standard error of the per-game score). A perfect or null score gives
+// an infinite estimate; the interval bound on the other side stays finite.
+func (r MatchResult) Elo() (diff, lo, hi float64) {
+	n := float64(r.Games())
+	if n == 0 {
+		return 0, math.Inf(-1), math.Inf(1)
+	}
+	p := r.Score()
+	dev := (float64(r.Wins)*(1-p)*(1-p) + float64(r.Draws)*(0.5-p)*(0.5-p) + float64(r.Losses)*p*p) / n
+	se := math.Sqrt(dev / n)
+	if se == 0 {
+		// Every game the same result: use the interval of one game the
+		// other way (a conservative bound).
+		se = 1 / n
+	}
+	return elo(p), elo(p - 1.96*se), elo(p + 1.96*se)
+}
+
+func elo(p float64) float64 {
+	switch {
+	case p >= 1:
+		return math.Inf(1)
+	case p <= 0:
+		return math.Inf(-1)
+	}
+	return -400 * math.Log10(1/p-1)
+}
+
+// Play runs the match.
+func (m Match) Play(ctx context.Context) (MatchResult, error) {
+	var res MatchResult
+	maxPly := m.MaxPly
+	if maxPly <= 0 {
+		maxPly = DefaultMaxPly
+	}
+	for gi := 0; gi < m.Games; gi++ {
+		if err := ctx.Err(); err != nil {
+			return res, err
+		}
+		start, err := m.Rules.Start(m.Variant)
+		if err != nil {
+			return res, err
+		}
+		g := engine.NewGame(start)
+		white, black := m.A, m.B
+		tw, tb := &res.ThinkA, &res.ThinkB
+		if gi%2 == 1 {
+			white, black, tw, tb = m.B, m.A, &res.ThinkB, &res.ThinkA
+		}
+		openSeed := m.Seed*7919 + int64(gi/2)
+		opening := rand.New(rand.NewPCG(uint64(openSeed), 3))
+		random := 0
+		var history []engine.Position
+		for g.Ply() < maxPly && !g.Outcome().Over() {
+			pos := g.Position()
+			planned := false
+			if pl, ok := pos.(engine.Planner); ok {
+				_, planned = pl.PlanMove(0)
+			}
+			var mv engine.Move
+			if !planned && random < m.OpeningPlies {
+				ms := pos.LegalMoves()
+				mv = ms[opening.IntN(len(ms))]
+				random++
+			} else {
+				p, t := white, tw
+				if pos.Turn() == engine.Black {
+					p, t = black, tb
+				}
+				seed := m.Seed*1_000_003 + int64(gi)*10_007 + int64(g.Ply())
+				t0 := time.Now()
+				mv, err = p.Choose(ctx, pos, history, seed)
+				t.add(time.Since(t0))
+				if err != nil {
+					return res, fmt.Errorf("game %d ply %d, %s: %w", gi+1, g.Ply()+1, p.Name(), err)
+				}
+			}
+			if err := g.Play(mv); err != nil {
+				return res, fmt.Errorf("game %d ply %d: %w", gi+1, g.Ply()+1, err)
+			}
+			history = append(history, pos)
+		}
+		res.Plies += g.Ply()
+		o := g.Outcome()
+		w, ok := o.Winner()
+		switch {
+		case !o.Over():
+			res.Draws++
+			res.Adjudicated++
+		case !ok:
+			res.Draws++
+		case (w == engine.White) == (gi%2 == 0):
+			res.Wins++
+		default:
+			res.Losses++
+		}
+		if m.Progress != nil {
+			m.Progress(gi+1, m.Games, res)
+		}
+	}
+	return res, nil
+}

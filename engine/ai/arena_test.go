@@ -1,0 +1,73 @@
+package ai
+
+import (
+	"context"
+	"math"
+	"testing"
+
+	"github.com/tankbot/tankbot/engine/games"
+)
+
+func TestParsePlayer(t *testing.T) {
+	for _, ok := range []string{"ai:1", "AI:5", "random", " greedy "} {
+		if _, err := ParsePlayer(ok, 0, 0); err != nil {
+			t.Errorf("%q: %v", ok, err)
+		}
+	}
+	for _, bad := range []string{"ai:0", "ai:6", "ai:x", "stockfish", ""} {
+		if _, err := ParsePlayer(bad, 0, 0); err == nil {
+			t.Errorf("%q accepted", bad)
+		}
+	}
+}
+
+// A tiny match in each game: every game ends or is adjudicated, the counts
+// add up, both players thought, and a replay with the same seed gives the
+// same result.
+func TestMatchTiny(t *testing.T) {
+	for _, r := range games.All() {
+		t.Run(r.Name(), func(t *testing.T) {
+			a, _ := ParsePlayer("ai:2", 300, 0)
+			b, _ := ParsePlayer("random", 0, 0)
+			m := Match{Rules: r, A: a, B: b, Games: 2, Seed: 3, OpeningPlies: 2, MaxPly: 60}
+			if r.Name() == "gungi" {
+				m.Variant = "quick" // past the draft, which TestGungiDraft covers
+			}
+			calls := 0
+			m.Progress = func(done, total int, _ MatchResult) { calls++ }
+			res, err := m.Play(context.Background())
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Games() != 2 || calls != 2 {
+				t.Fatalf("games %d, progress calls %d", res.Games(), calls)
+			}
+			if res.ThinkA.Moves == 0 || res.ThinkB.Moves == 0 || res.ThinkA.Max < res.ThinkA.Mean() {
+				t.Errorf("think stats %+v %+v", res.ThinkA, res.ThinkB)
+			}
+			m.Progress = nil
+			again, err := m.Play(context.Background())
+			if err != nil {
+				t.Fatal(err)
+			}
+			if again.Wins != res.Wins || again.Draws != res.Draws || again.Plies != res.Plies {
+				t.Errorf("not reproducible: %+v then %+v", res, again)
+			}
+		})
+	}
+}
+
+func TestElo(t *testing.T) {
+	r := MatchResult{Wins: 30, Draws: 40, Losses: 30}
+	if d, lo, hi := r.Elo(); d != 0 || lo >= 0 || hi <= 0 || math.Abs(lo+hi) > 1e-9 {
+		t.Errorf("even match: %v [%v, %v]", d, lo, hi)
+	}
+	r = MatchResult{Wins: 75, Losses: 25}
+	if d, lo, hi := r.Elo(); math.Abs(d-190.8) > 0.5 || lo >= d || hi <= d {
+		t.Errorf("75%%: %v [%v, %v]", d, lo, hi)
+	}
+	r = MatchResult{Wins: 10}
+	if d, lo, _ := r.Elo(); !math.IsInf(d, 1) || math.IsInf(lo, 0) || lo <= 0 {
+		t.Errorf("perfect: %v lower %v", d, lo)
+	}
+}

@@ -1,0 +1,499 @@
+package ai
+
+import (
+	"context"
+	"math/rand/v2"
+	"time"
+
+	"github.com/tankbot/tankbot/engine"
+)
+
+const (
+	maxPly  = 64
+	inf     = 1 << 30
+	ttBits  = 16
+	qsDepth = 4 // plies of captures after the horizon
+	winMin  = WinScore - 1000
+)
+
+// Quiescer is implemented by searchers whose captures are too costly to
+// generate at every leaf (Tank Chess: a full generation per node); it says
+// how many plies of quiescence pay.
+type Quiescer interface {
+	QuiescencePlies() int
+}
+
+type bound uint8
+
+const (
+	boundExact bound = iota + 1
+	boundLower
+	boundUpper
+)
+
+type ttEntry struct {
+	hash  uint64
+	move  uint32 // Key of the best move + 1; 0 none
+	score int32
+	depth int8
+	bound bound
+}
+
+type search struct {
+	ctx        context.Context
+	s          engine.Searcher
+	lim        Limits
+	deadline   time.Time
+	nodes      int64
+	stopped    bool
+	depth1Done bool
+	tt         []ttEntry
+	killers    [maxPly][2]uint32
+	history    [1 << 14]int32
+	repetition bool
+	history0   map[uint64]bool
+	path       []uint64
+	order      [maxPly][]scored
+	qplies     int
+	noise      []int
+}
+
+type scored struct {
+	i     int
+	score int
+}
+
+func newSearch(ctx context.Context, s engine.Searcher, lim Limits, start time.Time) *search {
+	q := qsDepth
+	if qq, ok := s.(Quiescer); ok {
+		q = qq.QuiescencePlies()
+	}
+	return &search{
+		ctx: ctx, s: s, lim: lim, deadline: start.Add(lim.MoveTime),
+		tt: make([]ttEntry, 1<<ttBits), qplies: q,
+	}
+}
+
+// stop reports whether the search must end now. The budget binds only after
+// depth 1; the time cap and ctx always bind, but depth 1 of a cancelled
+// search still ends with an error rather than a half-searched move.
+func (s *search) stop() bool {
+	if s.stopped {
+		return true
+	}
+	if s.depth1Done && s.nodes >= s.lim.Nodes {
+		s.stopped = true
+	} else if s.nodes&255 == 0 {
+		if s.ctx.Err() != nil || (s.depth1Done && time.Now().After(s.deadline)) {
+			s.stopped = true
+		}
+	}
+	return s.stopped
+}
+
+// resultScore scores a finished game for the side to move at ply.
+func (s *search) resultScore(r engine.Result, ply int) int {
+	switch r {
+	case engine.Draw:
+		return 0
+	case engine.WhiteWins, engine.BlackWins:
+		won := (r == engine.WhiteWins) == (s.s.Turn() == engine.White)
+		if won {
+			return WinScore - ply
+		}
+		return -(WinScore - ply)
+	}
+	return 0
+}
+
+func (s *search) run() (Result, error) {
+	if s.repetition {
+		s.history0 = make(map[uint64]bool, len(s.path))
+		for _, h := range s.path {
+			s.history0[h] = true
+		}
+		s.path = s.path[:0]
+	}
+	n := s.s.Generate()
+	if n == 0 {
+		return Result{}, ErrGameOver
+	}
+	rng := rand.New(rand.NewPCG(uint64(s.lim.Seed), 0x7a6b))
+	s.noise = make([]int, n)
+	keys := make([]uint32, n)
+	root := make([]scored, n)
+	for i := range n {
+		if s.lim.Noise > 0 {
+			s.noise[i] = rng.IntN(2*s.lim.Noise+1) - s.lim.Noise
+		}
+		keys[i] = s.s.Key(i)
+		root[i] = scored{i, s.s.Gain(i)*16 + s.noise[i]}
+	}
+	sortScored(root)
+	if s.lim.Level >= 3 {
+		var win int
+		if root, win = s.immediate(root); win >= 0 {
+			return Result{Move: s.s.Move(win), Score: WinScore - 1, Depth: 1, Nodes: s.nodes, PV: []string{moveNotation(s.s, win)}}, nil
+		}
+	}
+	res := Result{Move: s.s.Move(root[0].i)}
+	best := root[0].i
+	bestScore := -inf
+	s.path = append(s.path, s.s.Hash())
+	for depth := 1; depth <= s.lim.MaxDepth; depth++ {
+		alpha := -inf
+		iterBest, iterScore := -1, -inf
+		for k := range root {
+			i := root[k].i
+			s.s.Make(i)
+			var v int
+			if k == 0 {
+				v = -s.negamax(depth-1, 1, -inf, -alpha+s.noise[i]) + s.noise[i]
+			} else {
+				v = -s.negamax(depth-1, 1, -alpha-1+s.noise[i], -alpha+s.noise[i]) + s.noise[i]
+				if v > alpha && !s.stopped {
+					v = -s.negamax(depth-1, 1, -inf, -alpha+s.noise[i]) + s.noise[i]
+				}
+			}
+			s.s.Unmake()
+			if s.stopped {
+				break
+			}
+			root[k].score = v
+			if v > alpha {
+				alpha, iterBest, iterScore = v, i, v
+			} else {
+				root[k].score = v - 1 // fails low: keep it behind
+			}
+		}
+		if s.stopped && depth == 1 {
+			return Result{}, s.ctx.Err()
+		}
+		if iterBest >= 0 {
+			best, bestScore = iterBest, iterScore
+			res.Move = s.s.Move(best)
+		}
+		if s.stopped {
+			break
+		}
+		res.Depth = depth
+		s.depth1Done = true
+		s.store(s.s.Hash(), depth, bestScore, boundExact, keys[best])
+		sortScored(root)
+		if bestScore >= winMin || bestScore <= -winMin {
+			break // a forced result: deeper search cannot change it
+		}
+		if s.stop() {
+			break
+		}
+	}
+	res.Score = bestScore
+	res.Nodes = s.nodes
+	res.PV = s.pv(best)
+	return res, nil
+}
+
+// immediate is an exact two-ply pass over immediate outcomes: it returns a
+// root move that wins at once (or -1), and the root moves without the ones
+// after which the opponent wins at once, unless every move loses so.
+func (s *search) immediate(root []scored) ([]scored, int) {
+	me := s.s.Turn()
+	safe := make([]scored, 0, len(root))
+	for _, r := range root {
+		s.s.Make(r.i)
+		s.nodes++
+		res := s.s.Over()
+		lost := false
+		if res == engine.Ongoing {
+			n := s.s.Generate()
+			if n == 0 {
+				res = s.s.NoMoves()
+			}
+			for j := 0; j < n && !lost; j++ {
+				s.s.Make(j)
+				s.nodes++
+				if o := s.s.Over(); o != engine.Ongoing && o != engine.Draw {
+					lost = (o == engine.WhiteWins) != (me == engine.White)
+				}
+				s.s.Unmake()
+			}
+		}
+		s.s.Unmake()
+		if res != engine.Ongoing && res != engine.Draw && (res == engine.WhiteWins) == (me == engine.White) {
+			return root, r.i
+		}
+		if !lost {
+			safe = append(safe, r)
+		}
+	}
+	if len(safe) == 0 {
+		return root, -1
+	}
+	return safe, -1
+}
+
+// pv follows the transposition table from the root's best move.
+func (s *search) pv(best int) []string {
+	var out []string
+	out = append(out, moveNotation(s.s, best))
+	s.s.Make(best)
+	made := 1
+	for made < 12 {
+		if s.s.Over() != engine.Ongoing {
+			break
+		}
+		e := s.probe(s.s.Hash())
+		if e == nil || e.move == 0 {
+			break
+		}
+		n := s.s.Generate()
+		i := -1
+		for j := range n {
+			if s.s.Key(j)+1 == e.move {
+				i = j
+				break
+			}
+		}
+		if i < 0 {
+			break
+		}
+		out = append(out, moveNotation(s.s, i))
+		s.s.Make(i)
+		made++
+	}
+	for ; made > 0; made-- {
+		s.s.Unmake()
+	}
+	return out
+}
+
+// moveNotation formats move i of the current list through the searcher's
+// exported move.
+func moveNotation(s engine.Searcher, i int) string {
+	m := s.Move(i)
+	if st, ok := m.(interface{ String() string }); ok {
+		return st.String()
+	}
+	return "?"
+}
+
+func (s *search) probe(h uint64) *ttEntry {
+	e := &s.tt[h&(1<<ttBits-1)]
+	if e.hash != h || e.bound == 0 {
+		return nil
+	}
+	return e
+}
+
+func (s *search) store(h uint64, depth, score int, b bound, key uint32) {
+	e := &s.tt[h&(1<<ttBits-1)]
+	if e.hash == h && int(e.depth) > depth && b != boundExact {
+		return
+	}
+	*e = ttEntry{hash: h, move: key + 1, score: int32(score), depth: int8(depth), bound: b}
+}
+
+// repeated reports whether the current node repeats the game's history or
+// a position earlier in the search path.
+func (s *search) repeated(h uint64) bool {
+	if s.history0[h] {
+		return true
+	}
+	for i := len(s.path) - 1; i >= 0; i-- {
+		if s.path[i] == h {
+			return true
+		}
+	}
+	return false
+}
+
+func (s *search) negamax(depth, ply, alpha, beta int) int {
+	s.nodes++
+	if s.stop() {
+		return 0
+	}
+	if r := s.s.Over(); r != engine.Ongoing {
+		return s.resultScore(r, ply)
+	}
+	h := s.s.Hash()
+	if s.repetition {
+		if s.repeated(h) {
+			return 0
+		}
+		s.path = append(s.path, h)
+		defer func() { s.path = s.path[:len(s.path)-1] }()
+	}
+	if depth <= 0 || ply >= maxPly-1 {
+		return s.quiesce(ply, alpha, beta, s.qplies)
+	}
+	var ttMove uint32
+	if e := s.probe(h); e != nil {
+		ttMove = e.move
+		if int(e.depth) >= depth {
+			v := int(e.score)
+			switch {
+			case e.bound == boundExact,
+				e.bound == boundLower && v >= beta,
+				e.bound == boundUpper && v <= alpha:
+				return v
+			}
+		}
+	}
+	n := s.s.Generate()
+	if n == 0 {
+		return s.resultScore(s.s.NoMoves(), ply)
+	}
+	ms := s.orderMoves(ply, n, ttMove)
+	alpha0 := alpha
+	best, bestKey := -inf, uint32(0)
+	for k := range ms {
+		i := pick(ms, k)
+		key := s.s.Key(i)
+		gain := s.s.Gain(i)
+		s.s.Make(i)
+		var v int
+		if k == 0 {
+			v = -s.negamax(depth-1, ply+1, -beta, -alpha)
+		} else {
+			r := 0
+			if depth >= 3 && k >= 4 && gain == 0 {
+				r = 1
+				if k >= 16 && depth >= 4 {
+					r = 2
+				}
+			}
+			v = -s.negamax(depth-1-r, ply+1, -alpha-1, -alpha)
+			if v > alpha && (r > 0 || v < beta) && !s.stopped {
+				v = -s.negamax(depth-1, ply+1, -beta, -alpha)
+			}
+		}
+		s.s.Unmake()
+		if s.stopped {
+			return 0
+		}
+		if v > best {
+			best, bestKey = v, key
+		}
+		if v > alpha {
+			alpha = v
+		}
+		if alpha >= beta {
+			if gain == 0 {
+				if s.killers[ply][0] != key {
+					s.killers[ply][1] = s.killers[ply][0]
+					s.killers[ply][0] = key
+				}
+				hk := &s.history[key&(1<<14-1)]
+				*hk = min(*hk+int32(depth*depth), 1<<20)
+			}
+			break
+		}
+	}
+	b := boundExact
+	switch {
+	case best >= beta:
+		b = boundLower
+	case best <= alpha0:
+		b = boundUpper
+	}
+	s.store(h, depth, best, b, bestKey)
+	return best
+}
+
+// quiesce searches captures (moves with a gain) until the position is quiet,
+// standing pat on the static evaluation.
+func (s *search) quiesce(ply, alpha, beta, left int) int {
+	stand := s.s.Evaluate()
+	if left <= 0 || ply >= maxPly-1 {
+		return stand
+	}
+	if stand >= beta {
+		return stand
+	}
+	alpha = max(alpha, stand)
+	n := s.s.Generate()
+	if n == 0 {
+		return s.resultScore(s.s.NoMoves(), ply)
+	}
+	ms := s.order[ply][:0]
+	for i := range n {
+		if g := s.s.Gain(i); g > 0 {
+			ms = append(ms, scored{i, g})
+		}
+	}
+	s.order[ply] = ms
+	best := stand
+	for k := range ms {
+		i := pick(ms, k)
+		s.s.Make(i)
+		s.nodes++
+		var v int
+		if r := s.s.Over(); r != engine.Ongoing {
+			v = -s.resultScore(r, ply+1)
+		} else {
+			v = -s.quiesce(ply+1, -beta, -alpha, left-1)
+		}
+		s.s.Unmake()
+		if s.stop() {
+			return 0
+		}
+		if v > best {
+			best = v
+		}
+		if v > alpha {
+			alpha = v
+		}
+		if alpha >= beta {
+			break
+		}
+	}
+	return best
+}
+
+// orderMoves scores the moves of the current node: the table's move first,
+// then captures by gain, killers, and quiet moves by history.
+func (s *search) orderMoves(ply, n int, ttMove uint32) []scored {
+	ms := s.order[ply][:0]
+	k0, k1 := s.killers[ply][0], s.killers[ply][1]
+	for i := range n {
+		key := s.s.Key(i)
+		var sc int
+		switch g := s.s.Gain(i); {
+		case key+1 == ttMove:
+			sc = 1 << 28
+		case g > 0:
+			sc = 1<<24 + g
+		case key == k0:
+			sc = 1 << 22
+		case key == k1:
+			sc = 1<<22 - 1
+		default:
+			sc = int(s.history[key&(1<<14-1)])
+		}
+		ms = append(ms, scored{i, sc})
+	}
+	s.order[ply] = ms
+	return ms
+}
+
+// pick moves the best remaining move to position k (selection sort: most
+// nodes cut off after a few moves) and returns its index.
+func pick(ms []scored, k int) int {
+	b := k
+	for j := k + 1; j < len(ms); j++ {
+		if ms[j].score > ms[b].score {
+			b = j
+		}
+	}
+	ms[k], ms[b] = ms[b], ms[k]
+	return ms[k].i
+}
+
+// sortScored sorts by descending score, stable on ties.
+func sortScored(ms []scored) {
+	for i := 1; i < len(ms); i++ {
+		for j := i; j > 0 && ms[j].score > ms[j-1].score; j-- {
+			ms[j], ms[j-1] = ms[j-1], ms[j]
+		}
+	}
+}

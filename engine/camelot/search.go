@@ -1,0 +1,154 @@
+package camelot
+
+import (
+	"math/bits"
+
+	"github.com/tankbot/tankbot/engine"
+)
+
+// This file gives engine/ai a copy-make view of the position over the
+// internal generator, and Camelot's static evaluation.
+
+var _ engine.Searchable = (*Position)(nil)
+
+// Material: a Knight leaps and charges, so it is worth well over a Man.
+const (
+	manValue    = 100
+	knightValue = 170
+	winGain     = 10000
+)
+
+type searcher struct {
+	engine.CopyMake[Position, Move]
+}
+
+// NewSearcher implements engine.Searchable.
+func (p *Position) NewSearcher() engine.Searcher {
+	s := &searcher{}
+	s.Stack[0] = *p
+	return s
+}
+
+func (s *searcher) pos() *Position    { return s.Pos() }
+func (s *searcher) Turn() engine.Side { return s.pos().turn }
+
+func (s *searcher) Over() engine.Result { return s.pos().boardOutcome().Result }
+
+func (s *searcher) Generate() int {
+	s.Lists[s.Ply] = s.pos().generate()
+	return len(s.Lists[s.Ply])
+}
+
+func (s *searcher) NoMoves() engine.Result {
+	p := s.pos()
+	return noMovesOutcome(p.turn, p.count(p.turn.Opponent())).Result
+}
+
+func (s *searcher) cur(i int) *Move { return s.At(i) }
+
+func (s *searcher) Gain(i int) int {
+	m := s.cur(i)
+	p := s.pos()
+	g := 0
+	if m.kind == kindCapture {
+		for w, word := range m.caps {
+			for word != 0 {
+				sq := w*64 + bits.TrailingZeros64(word)
+				word &= word - 1
+				if isKnight(p.board[sq]) {
+					g += knightValue
+				} else {
+					g += manValue
+				}
+			}
+		}
+	}
+	enemy := p.turn.Opponent()
+	if inCastle(int(m.to), enemy) && !inCastle(int(m.from), enemy) {
+		c := castleOf[enemy]
+		other := c[0]
+		if other == int(m.to) {
+			other = c[1]
+		}
+		if o := p.board[other]; o != empty && pieceSide(o) == p.turn {
+			return winGain // the second piece in the castle wins
+		}
+		g += 50
+	}
+	return g
+}
+
+func (s *searcher) Key(i int) uint32 {
+	m := s.cur(i)
+	c := m.caps[0] ^ m.caps[1]*0x9e3779b97f4a7c15 ^ m.caps[2]*0xbf58476d1ce4e5b9
+	return uint32(m.from)<<24 ^ uint32(m.to)<<16 ^ uint32(c) ^ uint32(c>>32)
+}
+
+func (s *searcher) Make(i int) {
+	next := s.pos().apply(*s.cur(i))
+	*s.Push() = *next
+}
+
+// Hash covers what the repetition rule counts: board, side to move and
+// castle moves used (never the move number).
+func (s *searcher) Hash() uint64 {
+	p := s.pos()
+	h := uint64(14695981039346656037)
+	for sq, c := range p.board {
+		if c != empty {
+			h ^= uint64(sq)<<3 | uint64(c)
+			h *= 1099511628211
+			h ^= h >> 29
+		}
+	}
+	h ^= uint64(p.turn)<<61 | uint64(p.castles[0])<<50 | uint64(p.castles[1])<<53
+	h *= 0x9e3779b97f4a7c15
+	return h ^ h>>31
+}
+
+func (s *searcher) Move(i int) engine.Move { return *s.cur(i) }
+
+// Evaluate scores the position for the side to move: material, each
+// piece's progress towards the enemy castle, pieces on and next to the
+// enemy castle, and a tempo. A side reduced to one piece cannot win, so its
+// attacking terms vanish.
+func (s *searcher) Evaluate() int {
+	p := s.pos()
+	var score [2]int
+	var count [2]int
+	var attack [2]int
+	for sq, c := range p.board {
+		if c == empty {
+			continue
+		}
+		side := pieceSide(c)
+		count[side]++
+		if isKnight(c) {
+			score[side] += knightValue
+		} else {
+			score[side] += manValue
+		}
+		target := castleOf[side.Opponent()][0]
+		dr := abs(sq/files - target/files)
+		df := min(abs(sq%files-5), abs(sq%files-6))
+		d := max(dr, df)
+		switch {
+		case inCastle(sq, side.Opponent()):
+			attack[side] += 160
+		case d <= 2:
+			attack[side] += 60 - d*15
+		default:
+			attack[side] += (15 - d) * 3
+		}
+	}
+	for side := range 2 {
+		if count[side] >= 2 {
+			score[side] += attack[side]
+		}
+	}
+	t := p.turn
+	return score[t] - score[t.Opponent()] + 8
+}
+
+// NodeScale scales the AI's level budgets: copy-make with an allocating generator: tens of thousands of nodes a second.
+func (s *searcher) NodeScale() float64 { return 0.5 }

@@ -1,0 +1,312 @@
+package gungi
+
+import (
+	"math/rand/v2"
+
+	"github.com/tankbot/tankbot/engine"
+)
+
+// This file gives engine/ai a copy-make view of the position over the
+// internal generator, Gungi's static evaluation, and the draft plan the AI
+// follows instead of searching the draft (hundreds of placements a turn
+// with no tactics until the armies meet).
+
+var (
+	_ engine.Searchable = (*Position)(nil)
+	_ engine.Planner    = (*Position)(nil)
+)
+
+// kindValue is the material scale (a Pawn is 100). The Marshal has none:
+// losing it is checkmate, which the search sees directly.
+var kindValue = [numKinds]int{
+	Marshal: 0, General: 700, LtGeneral: 550, MajGeneral: 450, Archer: 450,
+	Knight: 380, Musketeer: 380, Captain: 400, Samurai: 420, Fortress: 330,
+	Cannon: 470, Spy: 380, Pawn: 100,
+}
+
+type searcher struct {
+	engine.CopyMake[Position, Move]
+}
+
+// NewSearcher implements engine.Searchable.
+func (p *Position) NewSearcher() engine.Searcher {
+	s := &searcher{}
+	s.Stack[0] = *p
+	return s
+}
+
+func (s *searcher) pos() *Position    { return s.Pos() }
+func (s *searcher) Turn() engine.Side { return s.pos().turn }
+
+// Over sees checkmate (a Marshal attacked and no legal action), cheaply:
+// only a side in check is tested for a legal action. Stalemate shows when
+// Generate finds no move.
+func (s *searcher) Over() engine.Result {
+	p := s.pos()
+	if p.InDraft() || !p.InCheck() || p.hasLegal() {
+		return engine.Ongoing
+	}
+	if p.turn == engine.White {
+		return engine.BlackWins
+	}
+	return engine.WhiteWins
+}
+
+func (s *searcher) Generate() int {
+	s.Lists[s.Ply] = s.pos().generate(s.Lists[s.Ply][:0], false)
+	return len(s.Lists[s.Ply])
+}
+
+func (s *searcher) NoMoves() engine.Result {
+	p := s.pos()
+	if p.InCheck() {
+		return engine.Win(p.turn.Opponent(), ReasonCheckmate).Result
+	}
+	return engine.Draw
+}
+
+func (s *searcher) cur(i int) Move { return *s.At(i) }
+
+func (s *searcher) Gain(i int) int {
+	m := s.cur(i)
+	if m.Kind != KindAttack {
+		return 0
+	}
+	return max(kindValue[s.pos().top(m.To).kind()], 50)
+}
+
+func (s *searcher) Key(i int) uint32 {
+	m := s.cur(i)
+	return uint32(m.Kind)<<24 | uint32(m.Piece)<<16 | uint32(uint8(m.From+1))<<8 | uint32(uint8(m.To+1))
+}
+
+func (s *searcher) Make(i int) {
+	m := s.cur(i)
+	s.Push().apply(m)
+}
+
+// Hash covers what the repetition rule counts: board, hands, side to act
+// and the draft state (never the turn number).
+func (s *searcher) Hash() uint64 {
+	p := s.pos()
+	h := uint64(14695981039346656037)
+	mix := func(v uint64) {
+		h ^= v
+		h *= 1099511628211
+	}
+	for sq := range 81 {
+		if n := p.h[sq]; n > 0 {
+			c := p.cell[sq]
+			mix(uint64(sq) | uint64(c[0])<<8 | uint64(c[1])<<16 | uint64(c[2])<<24)
+		}
+	}
+	for side := range 2 {
+		for k := range numKinds {
+			mix(uint64(p.hand[side][k]) | uint64(k)<<8 | uint64(side)<<16 | 1<<20)
+		}
+	}
+	var flags uint64
+	if p.ready[0] {
+		flags |= 2
+	}
+	if p.ready[1] {
+		flags |= 4
+	}
+	mix(uint64(p.turn) | flags | 1<<30)
+	h ^= h >> 29
+	h *= 0xbf58476d1ce4e5b9
+	return h ^ h>>32
+}
+
+func (s *searcher) Move(i int) engine.Move { return s.cur(i) }
+
+// Evaluate scores the position for the side to act: material on the board
+// (a piece on a higher tier moves further, so it gets a bonus) and in hand
+// (a little less: it still has to be dropped), advancement, the Marshal's
+// guard and the enemies around it, being in check, and a tempo.
+func (s *searcher) Evaluate() int {
+	p := s.pos()
+	var score [2]int
+	for side := range 2 {
+		for k := Marshal; k < numKinds; k++ {
+			score[side] += int(p.hand[side][k]) * kindValue[k] * 8 / 10
+		}
+	}
+	for sq := Square(0); sq < 81; sq++ {
+		n := int(p.h[sq])
+		for t := 0; t < n; t++ {
+			pc := p.cell[sq][t]
+			side := pc.side()
+			v := kindValue[pc.kind()]
+			if t == n-1 {
+				v += t * 40 // the top acts with its tier's reach
+				r := sq.Rank()
+				if side == engine.Black {
+					r = 8 - r
+				}
+				if pc.kind() != Marshal {
+					v += r * 4
+				}
+			} else {
+				v = v * 9 / 10 // buried: inactive until uncovered
+			}
+			score[side] += v
+		}
+	}
+	for side := engine.White; side <= engine.Black; side++ {
+		m := p.marshal[side]
+		if m == NoSquare {
+			continue
+		}
+		mf, mr := m.File(), m.Rank()
+		for sq := Square(0); sq < 81; sq++ {
+			if p.h[sq] == 0 || sq == m {
+				continue
+			}
+			d := max(absInt(sq.File()-mf), absInt(sq.Rank()-mr))
+			if p.top(sq).side() == side {
+				if d == 1 {
+					score[side] += 15
+				}
+			} else if d <= 2 {
+				score[side] -= 30 / d
+			}
+		}
+		// The Marshal is safer at home than in the middle of the board.
+		r := mr
+		if side == engine.Black {
+			r = 8 - mr
+		}
+		score[side] -= r * 10
+	}
+	t := p.turn
+	v := score[t] - score[t.Opponent()] + 10
+	if !p.InDraft() && p.InCheck() {
+		v -= 40
+	}
+	return v
+}
+
+func absInt(x int) int {
+	if x < 0 {
+		return -x
+	}
+	return x
+}
+
+// draftPlans are the armies the AI drafts: its own home layouts, read like
+// Formation layouts (front rank first, as White sees them). Each keeps some
+// pieces in hand for drops later.
+var draftPlans = []string{
+	"P.PWPWP.P/YKCGBGCKY/FSGLMLGSF",
+	"P.P.P.P.P/WKYGBGYKW/CSLGMGLSC",
+	"PNPWPWPNP/.KYGBGYK./FSLGMGLSF",
+	"P.PNPNP.P/KYGWBWGYK/.SLCMCLS.",
+}
+
+// draftPlan picks the plan that agrees best with what side has placed
+// already (so the moves of one draft follow one plan whatever the seeds of
+// the single moves), ties broken by seed.
+func (p *Position) draftPlan(side engine.Side, seed int64) map[Square][]Kind {
+	var best map[Square][]Kind
+	bestScore := -1
+	n := len(draftPlans)
+	first := int(rand.New(rand.NewPCG(uint64(seed), 5)).IntN(n))
+	for k := range n {
+		plan, err := parseLayout(draftPlans[(first+k)%n], side)
+		if err != nil {
+			continue // the plans are constants; TestGungiDraft keeps them valid
+		}
+		score := 0
+		for sq := Square(0); sq < 81; sq++ {
+			if p.h[sq] == 0 || p.cell[sq][0].side() != side {
+				continue
+			}
+			if t, ok := plan[sq]; ok && t[0] == p.cell[sq][0].kind() {
+				score++
+			}
+		}
+		if score > bestScore {
+			best, bestScore = plan, score
+		}
+	}
+	return best
+}
+
+// PlanMove plays the draft: the Marshal first, then the pieces of one of
+// draftPlans (chosen by seed) in a seeded order, front rank mostly first,
+// skipping placements the rules forbid now, then ready. Outside the draft
+// (or when it is not the side's draft turn) it leaves the move to search.
+func (p *Position) PlanMove(seed int64) (engine.Move, bool) {
+	if !p.InDraft() {
+		return nil, false
+	}
+	legal := p.generate(make([]Move, 0, 256), false)
+	if len(legal) == 0 {
+		return nil, false
+	}
+	us := p.turn
+	rng := rand.New(rand.NewPCG(uint64(seed), uint64(p.number)))
+	plan := p.draftPlan(us, seed)
+	if plan == nil {
+		return nil, false
+	}
+	isLegal := func(m Move) bool {
+		for _, l := range legal {
+			if l == m {
+				return true
+			}
+		}
+		return false
+	}
+	// Wanted placements not yet made, with a seeded priority: the Marshal,
+	// then the front rank, then the rest.
+	type want struct {
+		m    Move
+		prio int
+	}
+	var wants []want
+	for sq := Square(0); sq < 81; sq++ {
+		tower, ok := plan[sq]
+		if !ok || int(p.h[sq]) >= len(tower) {
+			continue
+		}
+		k := tower[p.h[sq]]
+		if p.h[sq] > 0 && p.top(sq).side() != us {
+			continue
+		}
+		front := sq.Rank() == 2 || sq.Rank() == 6
+		prio := rng.IntN(100)
+		switch {
+		case k == Marshal:
+			prio += 1000
+		case front:
+			prio += 40
+		}
+		wants = append(wants, want{Move{KindDrop, k, NoSquare, sq}, prio})
+	}
+	best := -1
+	for i, w := range wants {
+		if isLegal(w.m) && (best < 0 || w.prio > wants[best].prio) {
+			best = i
+		}
+	}
+	if best >= 0 {
+		return wants[best].m, true
+	}
+	if isLegal(ReadyMove) {
+		return ReadyMove, true
+	}
+	// In check during the draft with the plan unable to help: any legal
+	// placement, the most valuable piece first.
+	pick := legal[0]
+	for _, l := range legal[1:] {
+		if kindValue[l.Piece] > kindValue[pick.Piece] {
+			pick = l
+		}
+	}
+	return pick, true
+}
+
+// NodeScale scales the AI's level budgets: copy-make and legality tests by trial: tens of thousands of nodes a second.
+func (s *searcher) NodeScale() float64 { return 0.6 }

@@ -1,0 +1,208 @@
+package tank
+
+import "github.com/tankbot/tankbot/engine"
+
+// This file gives engine/ai a make/unmake view of the board (the same
+// zero-allocation generator as perft) and Tank Chess's static evaluation.
+
+var _ engine.Searchable = (*Position)(nil)
+
+// pieceValue is the material scale of the evaluation (an LT is 100). The
+// CLT has none: losing it loses the game, which the search sees directly.
+var pieceValue = [8]int{CLT: 0, LT: 100, MT: 180, HT: 260, TD: 220, HM: 240}
+
+// winGain orders game-ending moves before every capture.
+const winGain = 10000
+
+type searchFrame struct {
+	m    imove
+	u    undo
+	over bool
+	hash uint64
+}
+
+type searcher struct {
+	b     *board
+	root  engine.Result
+	lists [engine.SearchPlies][]imove
+	stack []searchFrame
+	hash  uint64
+}
+
+// NewSearcher implements engine.Searchable.
+func (p *Position) NewSearcher() engine.Searcher {
+	b := p.b.clone()
+	b.scratch = new(genScratch)
+	s := &searcher{b: b, root: p.status.Result, stack: make([]searchFrame, 0, engine.SearchPlies)}
+	for i, c := range b.cells {
+		if isPiece(c) {
+			s.hash ^= zobrist(i, c)
+		}
+	}
+	if b.turn == engine.Black {
+		s.hash ^= zobristBlack
+	}
+	return s
+}
+
+const zobristBlack = 0x9e3779b97f4a7c15
+
+// zobrist is the key of cell value c on index i (a mixed hash rather than a
+// table: boards go up to 28×28 padded squares × 256 cell values).
+func zobrist(i int, c byte) uint64 {
+	x := uint64(i)<<8 | uint64(c)
+	x += 0x9e3779b97f4a7c15
+	x = (x ^ x>>30) * 0xbf58476d1ce4e5b9
+	x = (x ^ x>>27) * 0x94d049bb133111eb
+	return x ^ x>>31
+}
+
+func (s *searcher) Turn() engine.Side { return s.b.turn }
+
+func (s *searcher) Over() engine.Result {
+	if len(s.stack) == 0 {
+		return s.root
+	}
+	if s.stack[len(s.stack)-1].over {
+		if s.b.turn == engine.White { // Black just won
+			return engine.BlackWins
+		}
+		return engine.WhiteWins
+	}
+	return engine.Ongoing
+}
+
+func (s *searcher) Generate() int {
+	ply := len(s.stack)
+	s.lists[ply] = s.b.generate(s.lists[ply][:0])
+	return len(s.lists[ply])
+}
+
+// NoMoves: a side without an active piece has lost (only with custom armies).
+func (s *searcher) NoMoves() engine.Result {
+	if s.b.turn == engine.White {
+		return engine.BlackWins
+	}
+	return engine.WhiteWins
+}
+
+func (s *searcher) cur(i int) imove { return s.lists[len(s.stack)][i] }
+
+func (s *searcher) Gain(i int) int {
+	m := s.cur(i)
+	if m.esc {
+		return winGain
+	}
+	if m.tgt < 0 {
+		return 0
+	}
+	k := cellKind(s.b.cells[m.tgt])
+	if k == CLT {
+		return winGain
+	}
+	return pieceValue[k]
+}
+
+func (s *searcher) Key(i int) uint32 {
+	m := s.cur(i)
+	k := uint32(m.from)<<22 ^ uint32(m.to)<<12 ^ uint32(m.face)<<9 ^ uint32(m.tgt+1)
+	if m.esc {
+		k ^= 1 << 31
+	}
+	return k
+}
+
+func (s *searcher) Make(i int) {
+	m := s.cur(i)
+	b := s.b
+	h := s.hash
+	fromCell := b.cells[m.from]
+	var tgtCell byte
+	if m.tgt >= 0 {
+		tgtCell = b.cells[m.tgt]
+	}
+	u, over := b.make(m)
+	s.stack = append(s.stack, searchFrame{m: m, u: u, over: over, hash: h})
+	h ^= zobrist(int(m.from), fromCell) ^ zobristBlack
+	if !m.esc {
+		h ^= zobrist(int(m.to), b.cells[m.to])
+	}
+	if m.tgt >= 0 {
+		h ^= zobrist(int(m.tgt), tgtCell) ^ zobrist(int(m.tgt), b.cells[m.tgt])
+	}
+	s.hash = h
+}
+
+func (s *searcher) Unmake() {
+	f := s.stack[len(s.stack)-1]
+	s.stack = s.stack[:len(s.stack)-1]
+	s.b.unmake(f.m, f.u)
+	s.hash = f.hash
+}
+
+func (s *searcher) Hash() uint64 { return s.hash }
+
+func (s *searcher) Move(i int) engine.Move { return s.b.export(s.cur(i)) }
+
+// QuiescencePlies: none. A capture search would need a full generation
+// (hundreds of poses) at every leaf; the main search's depth sees the
+// exchanges instead.
+func (s *searcher) QuiescencePlies() int { return 0 }
+
+// Evaluate scores the board for the side to move: material; the CLT's
+// distance to its escape edge (a CLT within one drive of the edge is close
+// to winning); enemy tanks near one's CLT and friends beside it; a tempo.
+func (s *searcher) Evaluate() int {
+	b := s.b
+	var score [2]int
+	var clt [2]int
+	clt[0], clt[1] = -1, -1
+	for i, c := range b.cells {
+		if !isPiece(c) || c&wreckBit != 0 {
+			continue
+		}
+		side := cellSide(c)
+		k := cellKind(c)
+		if k == CLT {
+			clt[side] = i
+		}
+		score[side] += pieceValue[k]
+	}
+	for side := engine.White; side <= engine.Black; side++ {
+		ci := clt[side]
+		if ci < 0 {
+			continue
+		}
+		sq := squareOf[b.stride][ci]
+		f, r := int(sq[0]), int(sq[1])
+		dist := b.h - 1 - r // rows to cross before the step off the edge
+		if side == engine.Black {
+			dist = r
+		}
+		adv := b.h - 1 - dist
+		score[side] += adv * 6
+		if dist < 5 {
+			score[side] += (5 - dist) * 40
+		}
+		// Tanks around the CLT: enemies threaten it, friends screen it.
+		for j, c := range b.cells {
+			if !isPiece(c) || c&wreckBit != 0 || j == ci {
+				continue
+			}
+			q := squareOf[b.stride][j]
+			d := max(abs(int(q[0])-f), abs(int(q[1])-r))
+			if cellSide(c) != side {
+				if d <= 6 {
+					score[side] -= (7 - d) * 6
+				}
+			} else if d == 1 {
+				score[side] += 8
+			}
+		}
+	}
+	v := score[b.turn] - score[b.turn.Opponent()] + 10
+	return v
+}
+
+// NodeScale scales the AI's level budgets: leaves are evaluated without generation, so nodes are cheap (millions a second).
+func (s *searcher) NodeScale() float64 { return 8 }
