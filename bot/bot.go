@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"runtime"
 	"runtime/debug"
 	"strings"
 	"sync"
@@ -42,6 +43,14 @@ type Config struct {
 	// WhiteAtBottom draws every public board with White at the bottom;
 	// by default it is drawn from the side of the player to move.
 	WhiteAtBottom bool
+	// SelfID is the bot's own Discord user id: challenging it (or giving
+	// /challenge a level) starts a game against the computer, which plays
+	// as this user. The gateway adapter also sets it from READY
+	// (SetSelfID).
+	SelfID string
+	// AIWorkers bounds the computer's searches running at once (default:
+	// one per core, runtime.NumCPU()).
+	AIWorkers int
 }
 
 // Bot is the handler core. It is safe for concurrent use.
@@ -58,6 +67,8 @@ type Bot struct {
 	// lastMaintain is when the scheduler last reconciled and purged
 	// (Unix nanoseconds).
 	lastMaintain atomic.Int64
+
+	ai aiPool
 }
 
 // New builds the bot on a Storage (see OpenSQLite), the time source, the
@@ -85,7 +96,13 @@ func newBot(cfg Config, st repo, clk Clock, n Notifier, log *slog.Logger) *Bot {
 	if cfg.DowntimeGrace <= 0 {
 		cfg.DowntimeGrace = defaultDowntimeGrace
 	}
-	return &Bot{cfg: cfg, st: st, clk: clk, n: n, log: log}
+	if cfg.AIWorkers <= 0 {
+		cfg.AIWorkers = runtime.NumCPU()
+	}
+	b := &Bot{cfg: cfg, st: st, clk: clk, n: n, log: log}
+	b.ai.init(cfg.AIWorkers)
+	b.SetSelfID(cfg.SelfID)
+	return b
 }
 
 // refusal is a player-facing refusal: a catalog key and its args. Handlers
@@ -106,6 +123,10 @@ type req struct {
 	Command
 	loc string
 	pub string // the language of public messages (the server's)
+	// outOfBand marks the scheduler acting for a player (the computer's
+	// move): its posts are queued in the change's own transaction and
+	// nothing is returned.
+	outOfBand bool
 }
 
 func (r *req) t(key string, args ...string) string { return i18n.T(r.loc, key, args...) }
@@ -251,6 +272,9 @@ func (b *Bot) RunScheduler(ctx context.Context, every time.Duration) error {
 		}
 		select {
 		case <-ctx.Done():
+			// Searches end with ctx; wait for them to save what they
+			// found before the caller closes the store.
+			b.WaitAI()
 			return nil
 		case <-t.C:
 		}

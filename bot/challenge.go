@@ -15,8 +15,12 @@ import (
 // challenge handles /challenge [opponent] game map clock color thread.
 func (b *Bot) challenge(ctx context.Context, r *req) ([]Reply, error) {
 	opt := r.Options
+	level, vsAI, err := b.wantsAI(r)
+	if err != nil {
+		return nil, err
+	}
 	var opp User
-	if id := opt["opponent"]; id != "" {
+	if id := opt["opponent"]; id != "" && !vsAI {
 		opp = r.Users[id]
 		if opp.ID == "" {
 			opp = User{ID: id, Name: id}
@@ -59,6 +63,15 @@ func (b *Bot) challenge(ctx context.Context, r *req) ([]Reply, error) {
 	if v, ok := opt["thread"]; ok {
 		thread = v == "true"
 	}
+	now := b.clk.Now()
+	c := &challengeRec{
+		Challenger: r.User, Opponent: opp, Game: rules.Name(), Variant: variant, Start: start,
+		Clock: tc.String(), Color: color, Thread: thread, GuildID: r.GuildID, ChannelID: r.ChannelID,
+		Status: chPending, Expires: now.Add(b.cfg.ChallengeExpiry),
+	}
+	if vsAI {
+		return b.challengeAI(ctx, r, c, level)
+	}
 	pend, err := b.st.pendingChallenges(ctx, r.User.ID)
 	if err != nil {
 		return nil, wrap("pending challenges", err)
@@ -72,12 +85,6 @@ func (b *Bot) challenge(ctx context.Context, r *req) ([]Reply, error) {
 				return nil, refuse("refuse.duplicate", opp.Name)
 			}
 		}
-	}
-	now := b.clk.Now()
-	c := &challengeRec{
-		Challenger: r.User, Opponent: opp, Game: rules.Name(), Variant: variant, Start: start,
-		Clock: tc.String(), Color: color, Thread: thread, GuildID: r.GuildID, ChannelID: r.ChannelID,
-		Status: chPending, Expires: now.Add(b.cfg.ChallengeExpiry),
 	}
 	return b.postChallenge(ctx, r, c, tc)
 }
@@ -317,6 +324,12 @@ func (b *Bot) startGame(ctx context.Context, r *req, c *challengeRec, taker User
 		Clock: tc.String(), ClockState: clock.Start(tc, now), Status: gmActive,
 	}
 	g.ClockState.ToMove = g.Turn
+	if c.AILevel > 0 {
+		g.AILevel, g.AISide = c.AILevel, 1
+		if white.ID == taker.ID {
+			g.AISide = 0
+		}
+	}
 	var out []Reply
 	if c.Thread && b.n != nil {
 		// Thread names show raw text: names without escapes, clipped to
@@ -349,6 +362,9 @@ func (b *Bot) startGame(ctx context.Context, r *req, c *challengeRec, taker User
 		return nil, wrap("accept challenge", err)
 	}
 	id := g.ID
+	if g.AILevel > 0 {
+		b.markCasual(ctx, id)
+	}
 	pub := r.public()
 	label := gameLabel(pub.loc, c.Game, c.Variant, start)
 	head := pub.t("game.started", strconv.FormatInt(id, 10), white.Name, black.Name, label, describeClock(pub.loc, tc))

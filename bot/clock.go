@@ -117,11 +117,15 @@ func clockEvents(g *gameRec, tc clock.Settings) []event {
 }
 
 // turnEffects drop the clock events of the turn that ended and schedule
-// those of the new one (none when the game is over).
+// those of the new one (none when the game is over); in a game against the
+// bot, the computer's turn is an evAI event of its own (see ai.go).
 func turnEffects(g *gameRec, tc clock.Settings) effects {
-	e := effects{cancel: []cancelSpec{{kinds: []string{evFlag, evRemind}}}}
+	e := effects{cancel: []cancelSpec{{kinds: []string{evFlag, evRemind, evAI}}}}
 	if g.Status == gmActive {
 		e.schedule = clockEvents(g, tc)
+		if ev, ok := aiEvent(g); ok {
+			e.schedule = append(e.schedule, ev)
+		}
 	}
 	return e
 }

@@ -45,6 +45,7 @@ var commandOptions = []struct {
 		{"clock", String, false, true},
 		{"color", String, false, false},
 		{"thread", Bool, false, false},
+		{"level", Integer, false, false},
 	}},
 	{"accept", []optDef{{"challenge", String, false, true}}},
 	{"move", []optDef{{"move", String, true, true}, {"game", String, false, true}}},

@@ -115,8 +115,8 @@ func (b *Bot) pings(ctx context.Context, users []User, line func(loc, mentions s
 	byLoc := map[string][]string{}
 	var ids []string
 	for _, u := range users {
-		if u.ID == "" {
-			continue
+		if u.ID == "" || u.ID == b.selfID() {
+			continue // the bot never pings itself (the computer player)
 		}
 		l := b.userLocale(ctx, u.ID)
 		if _, ok := byLoc[l]; !ok {
@@ -288,6 +288,9 @@ func (b *Bot) turnContent(ctx context.Context, g *gameRec, pos engine.Position, 
 			parts = append(parts, i18n.T(loc, "ping.yourmove.nodeadline", id))
 		}
 		return strings.Join(parts, " ")
+	}
+	if next.ID == b.selfID() && g.AILevel > 0 {
+		return b.aiTurnContent(ctx, g, pos, mover, next, what)
 	}
 	if next.ID == mover.ID {
 		loc := b.userLocale(ctx, mover.ID)

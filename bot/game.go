@@ -177,7 +177,7 @@ func (b *Bot) play(ctx context.Context, r *req, g *gameRec, seq int, text string
 	if g.ClockState.Flagged(tc, now) {
 		// The flag fell before the move arrived: the scheduler may
 		// simply not have run yet. Time decides, not the move.
-		return b.flagFall(ctx, r.pub, g, g.Ply, false)
+		return b.flagFall(ctx, r.pub, g, g.Ply, r.outOfBand)
 	}
 	var spent time.Duration
 	g.ClockState, spent = g.ClockState.Apply(tc, now)
@@ -194,13 +194,6 @@ func (b *Bot) play(ctx context.Context, r *req, g *gameRec, seq int, text string
 	g.Moves[side]++
 	if outcome.Over() {
 		g.Status, g.Result, g.Reason = gmFinished, outcome.Result.String(), string(outcome.Reason)
-	}
-	ok, err := b.st.saveGameWith(ctx, g, &moveRec{Notation: note, Side: side, Spent: spent, RepKey: repKey}, turnEffects(g, tc))
-	if err != nil {
-		return nil, wrap("save move", err)
-	}
-	if !ok {
-		return nil, refuse("refuse.raced")
 	}
 	pub := r.public()
 	// The record's notation, and what it means when the game can say so
@@ -225,8 +218,25 @@ func (b *Bot) play(ctx context.Context, r *req, g *gameRec, seq int, text string
 		reply.Content, reply.Mentions = b.endContent(ctx, g, played)
 	}
 	reply.Update = false
+	reply = inGame(r, g, reply)
+	// The board is built before the save so that, out of band, it is
+	// queued in the move's own transaction.
+	eff := turnEffects(g, tc)
+	if r.outOfBand {
+		eff.posts = []Reply{reply}
+	}
+	ok, err := b.st.saveGameWith(ctx, g, &moveRec{Notation: note, Side: side, Spent: spent, RepKey: repKey}, eff)
+	if err != nil {
+		return nil, wrap("save move", err)
+	}
+	if !ok {
+		return nil, refuse("refuse.raced")
+	}
 	b.retire(ctx, g)
-	return []Reply{inGame(r, g, reply)}, nil
+	if r.outOfBand {
+		return nil, nil
+	}
+	return []Reply{reply}, nil
 }
 
 // repetitionOutcome decides the repetition rule for a move reaching the

@@ -76,6 +76,9 @@ func (b *Bot) draw(ctx context.Context, r *req, g *gameRec) ([]Reply, error) {
 	if g.Status != gmActive {
 		return nil, overRefusal(r, g)
 	}
+	if g.AILevel > 0 && side != g.AISide {
+		return b.aiDraw(ctx, r, g)
+	}
 	switch g.DrawOffer {
 	case side + 1:
 		return nil, refuse("draw.pending")

@@ -161,6 +161,7 @@ type challengeRec struct {
 	Status     string
 	Expires    time.Time
 	Rematch    int64
+	AILevel    int // a game against the computer at this level (never stored: accepted at once)
 }
 
 // Game statuses.
@@ -194,6 +195,10 @@ type gameRec struct {
 	Takeback   int // 0 none, 1 white asks, 2 black asks
 	Moves      [2]int
 	MessageID  string // the message showing the board, when known
+	// AILevel is the computer's level (1..5) in a game against the bot,
+	// 0 otherwise; AISide is the side it plays (see ai.go).
+	AILevel int
+	AISide  int
 }
 
 func (g *gameRec) player(id string) (side int, ok bool) {
@@ -218,6 +223,9 @@ const (
 	evFlag   = "flag"
 	evRemind = "remind"
 	evExpire = "expire"
+	// evAI is the computer's turn in a game against the bot: written with
+	// the change that made it the computer's turn, fired by the AI pool.
+	evAI = "ai"
 )
 
 type event struct {

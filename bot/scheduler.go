@@ -53,6 +53,8 @@ func (b *Bot) Tick(ctx context.Context) error {
 	if err != nil {
 		return errors.Join(append(errs, wrap("claim due events", err))...)
 	}
+	// The computer's moves search in their own pool: the loop goes on.
+	evs = b.startAI(ctx, evs)
 	// One worker per ref, so a game's flag and reminder never race.
 	groups := groupBy(evs, func(e event) int64 { return e.Ref })
 	var mu sync.Mutex
@@ -151,6 +153,8 @@ func (b *Bot) runEvent(ctx context.Context, e event) error {
 func (b *Bot) fire(ctx context.Context, e event) ([]Reply, error) {
 	loc := b.cfg.DefaultLocale
 	switch e.Kind {
+	case evAI:
+		return nil, b.aiMove(ctx, e)
 	case evExpire:
 		c, err := b.st.challenge(ctx, e.Ref)
 		if errors.Is(err, errNotFound) {

@@ -201,10 +201,12 @@ type gameExtra struct {
 	BlackName string `json:"bn,omitempty"`
 	Last      string `json:"last,omitempty"`
 	Moves     [2]int `json:"moves"`
+	AILevel   int    `json:"ai,omitempty"`
+	AISide    int    `json:"aiside,omitempty"`
 }
 
 func extraOf(g *gameRec) string {
-	x, _ := json.Marshal(gameExtra{g.White.Name, g.Black.Name, g.Last, g.Moves})
+	x, _ := json.Marshal(gameExtra{g.White.Name, g.Black.Name, g.Last, g.Moves, g.AILevel, g.AISide})
 	return string(x)
 }
 
@@ -234,7 +236,7 @@ func fromGame(r *store.Game) (*gameRec, error) {
 		White: User{ID: r.Players[0], Name: x.WhiteName}, Black: User{ID: r.Players[1], Name: x.BlackName},
 		GuildID: r.Guild, ChannelID: r.Channel, Clock: r.Clock, ClockState: r.ClockState,
 		Status: r.Status, Result: r.Result, Reason: r.Reason, DrawOffer: r.DrawOffer, Takeback: r.Takeback,
-		Moves: x.Moves, MessageID: r.MessageID,
+		Moves: x.Moves, MessageID: r.MessageID, AILevel: x.AILevel, AISide: x.AISide,
 	}
 	if r.Thread != "" {
 		g.Parent, g.ChannelID = r.Channel, r.Thread

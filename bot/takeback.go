@@ -45,6 +45,9 @@ func (b *Bot) askTakeback(ctx context.Context, r *req, g *gameRec) ([]Reply, err
 	if g.Status != gmActive {
 		return nil, overRefusal(r, g)
 	}
+	if g.AILevel > 0 && side != g.AISide {
+		return b.aiTakeback(ctx, r, g, side)
+	}
 	pos, err := g.position()
 	if err != nil {
 		return nil, err

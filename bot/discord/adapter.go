@@ -180,6 +180,11 @@ func (a *Adapter) Start(ctx context.Context, core Core) error {
 	})
 	a.s.AddHandler(func(_ *discordgo.Session, r *discordgo.Ready) {
 		a.log.Info("connected to Discord", "user", r.User.Username, "guilds", len(r.Guilds))
+		// The bot's own user is the computer opponent (challenging it
+		// starts a game against the AI).
+		if s, ok := core.(interface{ SetSelfID(string) }); ok && r.User != nil {
+			s.SetSelfID(r.User.ID)
+		}
 	})
 	if err := a.s.Open(); err != nil {
 		return fmt.Errorf("connect to Discord gateway: %w", err)
