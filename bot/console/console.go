@@ -9,6 +9,9 @@
 //	wait 10m        (advance the clock, then run the scheduler)
 //	tick            (run the scheduler)
 //
+// Against the computer (VsAI), the scheduler runs after every line, so the
+// computer's move follows yours.
+//
 // In hot-seat mode a line without "name:" is a move by the player to move.
 package console
 
@@ -42,6 +45,10 @@ type Console struct {
 	Locale  string
 	// Threads makes CreateThread succeed (else it reports ErrNoThreads).
 	Threads bool
+	// AutoTick runs the scheduler after every command and waits for the
+	// computer's searches, so its move follows yours (games against the
+	// bot).
+	AutoTick bool
 
 	mu      sync.Mutex
 	next    string // the user the last turn ping mentioned (hot seat)
@@ -174,6 +181,42 @@ func (c *Console) Exec(ctx context.Context, line string) error {
 		}
 		c.print(where, r)
 	}
+	if c.AutoTick {
+		return c.settle(ctx)
+	}
+	return nil
+}
+
+// settle runs the scheduler until the searches it starts have saved their
+// moves, then once more to deliver the boards they queued.
+func (c *Console) settle(ctx context.Context) error {
+	if err := c.Bot.Tick(ctx); err != nil {
+		return err
+	}
+	c.Bot.WaitAI()
+	return c.Bot.Tick(ctx)
+}
+
+// SelfID is the console's name for the bot's own user: the computer
+// opponent plays as it.
+const SelfID = "tankbot"
+
+// VsAI starts a local game of "you" against the computer at level, on a
+// map, with a clock and your colour (white, black, random), and makes
+// bare lines your moves. The Bot must have been built with
+// Config.SelfID = SelfID; AutoTick is switched on.
+func (c *Console) VsAI(ctx context.Context, level int, game, startPos, clock, color string) error {
+	c.AutoTick = true
+	line := fmt.Sprintf("you: /challenge level:%d color:%s thread:false game:%s clock:%s", level, color, game, clock)
+	if startPos != "" {
+		line += " map:" + startPos
+	}
+	if err := c.Exec(ctx, line); err != nil {
+		return err
+	}
+	c.mu.Lock()
+	c.next = "you"
+	c.mu.Unlock()
 	return nil
 }
 
