@@ -141,6 +141,15 @@ func (b *Bot) rematch(ctx context.Context, r *req, g *gameRec) ([]Reply, error) 
 		return nil, refuse("rematch.notover")
 	}
 	opp := g.user(1 - side)
+	if g.AILevel > 0 {
+		// Against the computer: a new game at once, same level.
+		c := &challengeRec{
+			Challenger: r.User, Game: g.Game, Variant: g.Variant, Start: g.Start, Clock: g.Clock,
+			Color: []string{"black", "white"}[side], GuildID: g.GuildID, ChannelID: g.ChannelID,
+			Status: chPending, Expires: b.clk.Now().Add(b.cfg.ChallengeExpiry), Rematch: g.ID,
+		}
+		return b.challengeAI(ctx, r, c, opp, g.AILevel)
+	}
 	pend, err := b.st.pendingChallenges(ctx, r.User.ID)
 	if err != nil {
 		return nil, wrap("pending challenges", err)

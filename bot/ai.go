@@ -242,11 +242,12 @@ func (b *Bot) aiUser(r *req, level int) User {
 	return User{ID: b.selfID(), Name: esc(r.public().t("ai.name", plain(name), strconv.Itoa(level))), Bot: true}
 }
 
-// challengeAI starts a game against the computer at once (there is nobody
-// to accept): the challenge is written and accepted by the computer in the
-// usual two steps, so the game is created exactly as any other.
-func (b *Bot) challengeAI(ctx context.Context, r *req, c *challengeRec, level int) ([]Reply, error) {
-	me := b.aiUser(r, level)
+// challengeAI starts a game against the computer (me) at once (there is
+// nobody to accept): the challenge is written and accepted by the computer
+// in the usual two steps, so the game is created exactly as any other. A
+// challenge whose game cannot start (an active game here already) is
+// cancelled at once.
+func (b *Bot) challengeAI(ctx context.Context, r *req, c *challengeRec, me User, level int) ([]Reply, error) {
 	c.Opponent = me
 	c.AILevel = level
 	id, err := b.st.createChallenge(ctx, c, effects{schedule: []event{{Kind: evExpire, Due: c.Expires}}})
@@ -254,7 +255,13 @@ func (b *Bot) challengeAI(ctx context.Context, r *req, c *challengeRec, level in
 		return nil, wrap("create challenge", err)
 	}
 	c.ID = id
-	return b.startGame(ctx, r, c, me)
+	out, err := b.startGame(ctx, r, c, me)
+	if err != nil {
+		if _, cerr := b.st.setChallengeStatus(ctx, id, chCancelled, effects{cancel: []cancelSpec{{kinds: []string{evExpire}}}}); cerr != nil {
+			b.log.Error("cancel a challenge of the computer that did not start", "challenge", id, "err", cerr)
+		}
+	}
+	return out, err
 }
 
 // markCasual records a game against the computer as unrated (ratings are

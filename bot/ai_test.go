@@ -212,6 +212,11 @@ func TestAIChallenge(t *testing.T) {
 	if _, rated, _ := st.GameNumber(h.ctx, id2); rated {
 		t.Fatal("game against the bot's user is rated")
 	}
+	// A second game here: refused, and no challenge is left waiting.
+	mustRefuse(t, h.slash(alice, "challenge", "level=2"), "already")
+	if pend, err := h.b.st.pendingChallenges(h.ctx, alice.ID); err != nil || len(pend) != 0 {
+		t.Fatalf("pending after a refused game against the computer: %+v %v", pend, err)
+	}
 	mustRefuse(t, h.slash(carol, "challenge", "level=9"), "Level 9 does not exist")
 	mustRefuse(t, h.slash(carol, "challenge", "level=x"), "Level x does not exist")
 	mustRefuse(t, h.slash(carol, "challenge", "level=2", "opponent=dave"), "against the bot")
@@ -260,4 +265,32 @@ func TestAIDrawAndTakeback(t *testing.T) {
 		t.Fatalf("after the takeback the game does not go on: ply %d", g.Ply)
 	}
 	checkReplay(t, h, id)
+}
+
+// A rematch of a game against the computer is a new one at once, same
+// level, colours swapped.
+func TestAIRematch(t *testing.T) {
+	h := newHarness(t, aiConfig())
+	id := h.aiGame("level=2", "game=tank", "color=white")
+	rs := h.slash(alice, "resign")
+	mustNotRefuse(t, h.click(alice, findID(t, rs, "resignyes")))
+	rs = h.slash(alice, "rematch")
+	mustNotRefuse(t, rs)
+	var id2 int64
+	for _, r := range rs {
+		if r.Board {
+			id2 = r.GameID
+		}
+	}
+	if id2 == 0 || id2 == id {
+		t.Fatalf("rematch posted no new board: %+v", rs)
+	}
+	g := h.game(id2)
+	if g.AILevel != 2 || g.AISide != 0 || g.White.ID != tankbot.ID || g.Black.ID != alice.ID {
+		t.Fatalf("rematch: %+v", g)
+	}
+	h.aiTick() // the computer is White now: it opens
+	if g := h.game(id2); g.Ply != 1 {
+		t.Fatalf("the computer did not open the rematch: ply %d", g.Ply)
+	}
 }

@@ -70,7 +70,7 @@ func (b *Bot) challenge(ctx context.Context, r *req) ([]Reply, error) {
 		Status: chPending, Expires: now.Add(b.cfg.ChallengeExpiry),
 	}
 	if vsAI {
-		return b.challengeAI(ctx, r, c, level)
+		return b.challengeAI(ctx, r, c, b.aiUser(r, level), level)
 	}
 	pend, err := b.st.pendingChallenges(ctx, r.User.ID)
 	if err != nil {

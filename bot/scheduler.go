@@ -178,6 +178,9 @@ func (b *Bot) fire(ctx context.Context, e event) ([]Reply, error) {
 			return nil, nil // the turn it was scheduled for is over
 		}
 		if e.Kind == evRemind {
+			if g.AILevel > 0 && g.Turn == g.AISide {
+				return nil, nil // the computer needs no reminder
+			}
 			r, err := b.reminder(ctx, g)
 			return []Reply{r}, err
 		}
