@@ -44,6 +44,9 @@ type config struct {
 	ShardCount shardCount `yaml:"shard_count"`
 	// Board orientation: always White at the bottom (default: the side to move).
 	WhiteAtBottom bool `yaml:"board_white_at_bottom"`
+	// AIWorkers bounds the computer opponent's searches at once (0: one
+	// per core).
+	AIWorkers int `yaml:"ai_workers"`
 }
 
 // shardCount is a number of gateway shards, or -1 for "auto": the count
@@ -212,6 +215,14 @@ var envVars = map[string]func(c *config, v string) error{
 	"TANKBOT_LANGUAGE":              func(c *config, v string) error { c.Language = v; return nil },
 	"TANKBOT_THREAD_PER_GAME":       boolEnv(func(c *config) *bool { return &c.ThreadPerGame }),
 	"TANKBOT_BOARD_WHITE_AT_BOTTOM": boolEnv(func(c *config) *bool { return &c.WhiteAtBottom }),
+	"TANKBOT_AI_WORKERS": func(c *config, v string) error {
+		n, err := strconv.Atoi(v)
+		if err != nil {
+			return errors.New("not a whole number")
+		}
+		c.AIWorkers = n
+		return nil
+	},
 }
 
 // boolEnv sets the boolean field of c that field returns from true or false.
@@ -291,6 +302,9 @@ func (c config) validate() error {
 	}
 	if c.ShardID < 0 || (c.ShardCount > 0 && c.ShardID >= int(c.ShardCount)) {
 		return fmt.Errorf("shard_id %d: must be from 0 to shard_count-1", c.ShardID)
+	}
+	if c.AIWorkers < 0 || c.AIWorkers > 256 {
+		return fmt.Errorf("ai_workers %d: must be from 0 (one per core) to 256", c.AIWorkers)
 	}
 	if c.ShardCount == 0 && c.ShardID != 0 {
 		return fmt.Errorf("shard_id %d: set shard_count too", c.ShardID)
