@@ -143,6 +143,9 @@ func (b *Bot) aiMove(ctx context.Context, e event) error {
 	if err != nil {
 		return wrap("search", err)
 	}
+	// A shutdown that cut the search short still saves the move found
+	// (depth 1 always completes).
+	ctx = context.WithoutCancel(ctx)
 	// The search took a while: play only on the very position it saw
 	// (a takeback and a new move since would leave the ply unchanged).
 	g2, _, ok, err := b.aiTurn(ctx, e.Ref, e.Ply)
@@ -155,8 +158,7 @@ func (b *Bot) aiMove(ctx context.Context, e event) error {
 		pub:       b.cfg.DefaultLocale,
 		outOfBand: true,
 	}
-	// The save must not be lost to a shutdown that ended the search.
-	_, err = b.play(context.WithoutCancel(ctx), r, g2, g2.Seq, res.Notation)
+	_, err = b.play(ctx, r, g2, g2.Seq, res.Notation)
 	var rf *refusal
 	if errors.As(err, &rf) {
 		return nil // raced with a resignation, a takeback or a flag-fall

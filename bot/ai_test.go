@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/tankbot/tankbot/store"
 	"github.com/tankbot/tankbot/store/clock"
@@ -165,10 +166,16 @@ func TestAIMoveSurvivesRestart(t *testing.T) {
 	if err := h.b.Recover(h.ctx); err != nil {
 		t.Fatal(err)
 	}
+	// The computer's clock runs like a human's: the time its turn took
+	// (here, the downtime) is charged to it.
+	clk.Advance(20 * time.Second)
 	h.aiTick()
 	g := h.game(id)
 	if g.Ply != 2 || g.Turn != 0 {
 		t.Fatalf("after the restart: ply %d, turn %d", g.Ply, g.Turn)
+	}
+	if g.ClockState.Left[1] != 10*time.Minute-20*time.Second {
+		t.Errorf("the computer's clock after a 20 s turn: %v", g.ClockState.Left[1])
 	}
 	checkAIPosts(t, n.all(), 1)
 	// A stale event (the game moved on) does nothing.
