@@ -195,13 +195,9 @@ func (b *Bot) aiTurn(ctx context.Context, id int64, ply int) (*gameRec, engine.P
 
 // replay is g as an engine game (start and log).
 func (b *Bot) replay(ctx context.Context, g *gameRec) (*engine.Game, error) {
-	rules, ok := lookupGame(g.Game)
-	if !ok {
-		return nil, errors.New("unknown game " + g.Game)
-	}
-	start, err := rules.Decode(g.Start)
+	start, err := g.decode(g.Start, "start")
 	if err != nil {
-		return nil, wrap("decode start", err)
+		return nil, err
 	}
 	log, err := b.st.moveLog(ctx, g.ID)
 	if err != nil {
@@ -318,89 +314,32 @@ func (b *Bot) aiDraw(ctx context.Context, r *req, g *gameRec) ([]Reply, error) {
 	})
 }
 
-// takeBackNRepo takes back several moves at once (the computer's reply
-// and the move before it).
-type takeBackNRepo interface {
-	takeBackN(ctx context.Context, g *gameRec, n int, eff effects) (bool, error)
-}
-
 // aiTakeback grants a takeback in a game against the computer at once:
 // the human's last move goes, with every computer move after it, and the
 // human is to move again.
 func (b *Bot) aiTakeback(ctx context.Context, r *req, g *gameRec, side int) ([]Reply, error) {
-	tb, ok := b.st.(takeBackNRepo)
-	if !ok {
-		return nil, refuse("takeback.nothing")
-	}
 	gm, err := b.replay(ctx, g)
 	if err != nil {
 		return nil, err
 	}
-	// Find the human's last move: the positions before each move say who
-	// made it (the Gungi draft does not alternate).
+	// The human's last move: the position before each move says who made
+	// it (the Gungi draft does not alternate).
 	moves := gm.Moves()
-	p := gm.Start()
-	last := -1
-	var before []engine.Position
+	p, last := gm.Start(), -1
 	for i, n := range moves {
-		before = append(before, p)
 		if int(p.Turn()) == side {
 			last = i
 		}
 		m, err := p.ParseMove(n)
-		if err != nil {
-			return nil, wrap("replay", err)
+		if err == nil {
+			p, err = p.Play(m)
 		}
-		if p, err = p.Play(m); err != nil {
+		if err != nil {
 			return nil, wrap("replay", err)
 		}
 	}
 	if last < 0 {
 		return nil, refuse("takeback.nothing")
 	}
-	prev := before[last]
-	n := len(moves) - last
-	for i := last; i < len(moves); i++ {
-		g.Moves[int(before[i].Turn())]--
-	}
-	tc := clockOf(g)
-	g.Pos = prev.Encode()
-	g.Turn = int(prev.Turn())
-	g.Ply -= n
-	g.Last = ""
-	if last > 0 {
-		g.Last = moves[last-1]
-	}
-	g.rewind(tc, g.Turn, b.clk.Now())
-	g.Takeback, g.DrawOffer = 0, 0
-	g.Rev++
-	g.Seq++
-	ok, err = tb.takeBackN(ctx, g, n, turnEffects(g, tc))
-	if err != nil || !ok {
-		return nil, orRaced(err)
-	}
-	_, lastMove, err := b.replayLast(ctx, g)
-	if err != nil {
-		return nil, err
-	}
-	pub := r.public()
-	reply, err := b.boardReply(ctx, pub, g, prev, lastMove, pub.t("takeback.done"), false)
-	if err != nil {
-		return nil, err
-	}
-	me := g.user(g.AISide)
-	reply.Content, reply.Mentions = b.turnContent(ctx, g, prev, me, func(loc string) string {
-		return i18n.T(loc, "takeback.granted", me.Name)
-	})
-	b.retire(ctx, g)
-	return []Reply{inGame(r, g, reply)}, nil
-}
-
-func (s *storeRepo) takeBackN(ctx context.Context, g *gameRec, n int, eff effects) (bool, error) {
-	u := update(g)
-	var err error
-	if u.Effects, err = toEffects(eff); err != nil {
-		return false, err
-	}
-	return stale(s.st.Takeback(ctx, g.ID, g.Ply+n, n, u))
+	return b.undo(ctx, r, g, len(moves)-last, g.user(g.AISide))
 }

@@ -95,14 +95,17 @@ func (b *Bot) loadGame(ctx context.Context, r *req, id int64) (*gameRec, error) 
 }
 
 // position decodes the game's cached position.
-func (g *gameRec) position() (engine.Position, error) {
+func (g *gameRec) position() (engine.Position, error) { return g.decode(g.Pos, "game position") }
+
+// decode reads an encoded position of g's game (what names it in errors).
+func (g *gameRec) decode(enc, what string) (engine.Position, error) {
 	rules, ok := lookupGame(g.Game)
 	if !ok {
 		return nil, errors.New("unknown game " + g.Game)
 	}
-	p, err := rules.Decode(g.Pos)
+	p, err := rules.Decode(enc)
 	if err != nil {
-		return nil, wrap("decode game position", err)
+		return nil, wrap("decode "+what, err)
 	}
 	return p, nil
 }

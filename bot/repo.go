@@ -40,9 +40,9 @@ type repo interface {
 	// saveGameWith is saveGame writing eff (Ref 0: g) in the same
 	// transaction: nothing of either is written when it returns false.
 	saveGameWith(ctx context.Context, g *gameRec, move *moveRec, eff effects) (bool, error)
-	// takeBack saves g (at ply g.Ply, one less than stored), drops the
-	// last move of the log and writes eff, in one transaction.
-	takeBack(ctx context.Context, g *gameRec, eff effects) (bool, error)
+	// takeBack saves g (at ply g.Ply, n less than stored), drops the
+	// last n moves of the log and writes eff, in one transaction.
+	takeBack(ctx context.Context, g *gameRec, n int, eff effects) (bool, error)
 	// repetitions counts the moves of game id that reached the position
 	// with repetition key key; partial when the log has moves stored
 	// without keys (the caller must replay).

@@ -289,14 +289,14 @@ func (s *storeRepo) saveGameWith(ctx context.Context, g *gameRec, m *moveRec, ef
 	return stale(err)
 }
 
-func (s *storeRepo) takeBack(ctx context.Context, g *gameRec, eff effects) (bool, error) {
+func (s *storeRepo) takeBack(ctx context.Context, g *gameRec, n int, eff effects) (bool, error) {
 	u := update(g)
 	var err error
 	if u.Effects, err = toEffects(eff); err != nil {
 		return false, err
 	}
-	// g.Ply is already the ply after the takeback: one move goes.
-	return stale(s.st.Takeback(ctx, g.ID, g.Ply+1, 1, u))
+	// g.Ply is already the ply after the takeback: n moves go.
+	return stale(s.st.Takeback(ctx, g.ID, g.Ply+n, n, u))
 }
 
 func (s *storeRepo) repetitions(ctx context.Context, id int64, key string) (int, bool, error) {

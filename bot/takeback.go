@@ -82,35 +82,51 @@ func (b *Bot) acceptTakeback(ctx context.Context, r *req, g *gameRec, _ customID
 	if g.Takeback != 2-side {
 		return nil, refuse("takeback.none")
 	}
-	rules, _ := lookupGame(g.Game)
-	start, err := rules.Decode(g.Start)
+	return b.undo(ctx, r, g, 1, r.User)
+}
+
+// undo takes back the last n moves of g (granted by by) and posts the
+// board of the position before them, pinging the player to move again.
+func (b *Bot) undo(ctx context.Context, r *req, g *gameRec, n int, by User) ([]Reply, error) {
+	gm, err := b.replay(ctx, g)
 	if err != nil {
-		return nil, wrap("decode start", err)
+		return nil, err
 	}
-	log, err := b.st.moveLog(ctx, g.ID)
-	if err != nil || len(log) == 0 {
-		return nil, wrap("move log", err)
+	log := gm.Moves()
+	if n < 1 || n > len(log) {
+		return nil, refuse("takeback.nothing")
 	}
-	prev, err := engine.Replay(start, log[:len(log)-1])
+	kept, err := engine.Replay(gm.Start(), log[:len(log)-n])
 	if err != nil {
 		return nil, wrap("replay", err)
 	}
-	tc, _ := parseClock(g.Clock)
-	now := b.clk.Now()
-	mover := int(prev.Position().Turn())
-	g.Pos = prev.Position().Encode()
-	g.Turn = int(prev.Position().Turn())
-	g.Ply--
-	g.Moves[mover]--
-	g.Last = ""
-	if n := len(log); n >= 2 {
-		g.Last = log[n-2]
+	prev := kept.Position()
+	// Each undone move leaves its mover's count (the Gungi draft does
+	// not alternate, so the positions say who moved).
+	p := prev
+	for _, note := range log[len(log)-n:] {
+		g.Moves[int(p.Turn())]--
+		m, err := p.ParseMove(note)
+		if err == nil {
+			p, err = p.Play(m)
+		}
+		if err != nil {
+			return nil, wrap("replay", err)
+		}
 	}
-	g.rewind(tc, g.Turn, now)
+	tc, _ := parseClock(g.Clock)
+	g.Pos = prev.Encode()
+	g.Turn = int(prev.Turn())
+	g.Ply -= n
+	g.Last = ""
+	if k := len(log) - n; k > 0 {
+		g.Last = log[k-1]
+	}
+	g.rewind(tc, g.Turn, b.clk.Now())
 	g.Takeback, g.DrawOffer = 0, 0
 	g.Rev++
 	g.Seq++ // never back: buttons of the undone position stay stale
-	ok, err := b.st.takeBack(ctx, g, turnEffects(g, tc))
+	ok, err := b.st.takeBack(ctx, g, n, turnEffects(g, tc))
 	if err != nil || !ok {
 		return nil, orRaced(err)
 	}
@@ -119,12 +135,12 @@ func (b *Bot) acceptTakeback(ctx context.Context, r *req, g *gameRec, _ customID
 		return nil, err
 	}
 	pub := r.public()
-	reply, err := b.boardReply(ctx, pub, g, prev.Position(), last, pub.t("takeback.done"), false)
+	reply, err := b.boardReply(ctx, pub, g, prev, last, pub.t("takeback.done"), false)
 	if err != nil {
 		return nil, err
 	}
-	reply.Content, reply.Mentions = b.turnContent(ctx, g, prev.Position(), r.User, func(loc string) string {
-		return i18n.T(loc, "takeback.granted", r.User.Name)
+	reply.Content, reply.Mentions = b.turnContent(ctx, g, prev, by, func(loc string) string {
+		return i18n.T(loc, "takeback.granted", by.Name)
 	})
 	b.retire(ctx, g)
 	return []Reply{inGame(r, g, reply)}, nil

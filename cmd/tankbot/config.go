@@ -197,14 +197,7 @@ var envVars = map[string]func(c *config, v string) error{
 	"TANKBOT_PUBLIC_KEY":       func(c *config, v string) error { c.PublicKey = v; return nil },
 	"TANKBOT_LISTEN":           func(c *config, v string) error { c.Listen = v; return nil },
 	"TANKBOT_DISCORD_REST_URL": func(c *config, v string) error { c.RESTURL = v; return nil },
-	"TANKBOT_SHARD_ID": func(c *config, v string) error {
-		n, err := strconv.Atoi(v)
-		if err != nil {
-			return errors.New("not a whole number")
-		}
-		c.ShardID = n
-		return nil
-	},
+	"TANKBOT_SHARD_ID":         intEnv(func(c *config) *int { return &c.ShardID }),
 	"TANKBOT_SHARD_COUNT": func(c *config, v string) error {
 		n, err := parseShardCount(v)
 		c.ShardCount = n
@@ -215,14 +208,19 @@ var envVars = map[string]func(c *config, v string) error{
 	"TANKBOT_LANGUAGE":              func(c *config, v string) error { c.Language = v; return nil },
 	"TANKBOT_THREAD_PER_GAME":       boolEnv(func(c *config) *bool { return &c.ThreadPerGame }),
 	"TANKBOT_BOARD_WHITE_AT_BOTTOM": boolEnv(func(c *config) *bool { return &c.WhiteAtBottom }),
-	"TANKBOT_AI_WORKERS": func(c *config, v string) error {
+	"TANKBOT_AI_WORKERS":            intEnv(func(c *config) *int { return &c.AIWorkers }),
+}
+
+// intEnv sets the whole-number field of c that field returns.
+func intEnv(field func(c *config) *int) func(c *config, v string) error {
+	return func(c *config, v string) error {
 		n, err := strconv.Atoi(v)
 		if err != nil {
 			return errors.New("not a whole number")
 		}
-		c.AIWorkers = n
+		*field(c) = n
 		return nil
-	},
+	}
 }
 
 // boolEnv sets the boolean field of c that field returns from true or false.
