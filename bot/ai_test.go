@@ -301,3 +301,32 @@ func TestAIRematch(t *testing.T) {
 		t.Fatalf("the computer did not open the rematch: ply %d", g.Ply)
 	}
 }
+
+// The scheduler's pass does not wait for a search: with every search slot
+// taken, Tick returns at once and the move is made when a slot frees; the
+// event claimed again meanwhile (its lease ran out) makes no second move.
+func TestAISearchOffTheLoop(t *testing.T) {
+	h := newHarness(t, aiConfig()) // one search slot
+	id := h.aiGame("level=1", "color=white")
+	mustNotRefuse(t, h.slash(alice, "move", "move="+h.legalMove(id, nil)))
+	h.b.ai.sem <- struct{}{} // the only slot is busy
+	if err := h.b.Tick(h.ctx); err != nil {
+		t.Fatal(err)
+	}
+	h.clk.Advance(3 * time.Minute) // past the lease: the event is claimed again
+	if err := h.b.Tick(h.ctx); err != nil {
+		t.Fatal(err)
+	}
+	if g := h.game(id); g.Ply != 1 {
+		t.Fatalf("moved without a free slot: ply %d", g.Ply)
+	}
+	<-h.b.ai.sem
+	h.b.WaitAI()
+	if g := h.game(id); g.Ply != 2 {
+		t.Fatalf("no move once the slot freed: ply %d", g.Ply)
+	}
+	if err := h.b.Tick(h.ctx); err != nil {
+		t.Fatal(err)
+	}
+	checkAIPosts(t, h.n.all(), 1)
+}
