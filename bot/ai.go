@@ -152,10 +152,14 @@ func (b *Bot) aiMove(ctx context.Context, e event) error {
 	if !ok || err != nil || g2.Seq != g.Seq {
 		return err
 	}
+	loc := b.cfg.DefaultLocale
+	if g2.Locale != "" {
+		loc = g2.Locale // the server's language when the game began
+	}
 	r := &req{
 		Command:   Command{User: g2.user(g2.AISide), GuildID: g2.GuildID},
-		loc:       b.cfg.DefaultLocale,
-		pub:       b.cfg.DefaultLocale,
+		loc:       loc,
+		pub:       loc,
 		outOfBand: true,
 	}
 	_, err = b.play(ctx, r, g2, g2.Seq, res.Notation)

@@ -330,3 +330,18 @@ func TestAISearchOffTheLoop(t *testing.T) {
 	}
 	checkAIPosts(t, h.n.all(), 1)
 }
+
+// The computer's board is written in the server's language of the game's
+// start; the ping line in the human's.
+func TestAIMoveInServerLanguage(t *testing.T) {
+	h := newHarness(t, aiConfig())
+	h.loc = "pt-BR"
+	id := h.aiGame("level=1", "color=white", "game=camelot")
+	mustNotRefuse(t, h.slash(alice, "move", "move="+h.legalMove(id, nil)))
+	h.aiTick()
+	ps := h.n.all()
+	checkAIPosts(t, ps, 1)
+	if e := ps[0].Reply.Embed; !strings.Contains(e.Title, "Partida #") || !strings.Contains(e.Description, "nível 1") {
+		t.Errorf("the computer's board is not in Portuguese: %+v", e)
+	}
+}

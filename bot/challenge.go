@@ -325,7 +325,7 @@ func (b *Bot) startGame(ctx context.Context, r *req, c *challengeRec, taker User
 	}
 	g.ClockState.ToMove = g.Turn
 	if c.AILevel > 0 {
-		g.AILevel, g.AISide = c.AILevel, 1
+		g.AILevel, g.AISide, g.Locale = c.AILevel, 1, r.pub
 		if white.ID == taker.ID {
 			g.AISide = 0
 		}

@@ -199,6 +199,9 @@ type gameRec struct {
 	// 0 otherwise; AISide is the side it plays (see ai.go).
 	AILevel int
 	AISide  int
+	// Locale is the server's language when the game began: public posts
+	// made out of band (the computer's moves) use it.
+	Locale string
 }
 
 func (g *gameRec) player(id string) (side int, ok bool) {

@@ -203,10 +203,11 @@ type gameExtra struct {
 	Moves     [2]int `json:"moves"`
 	AILevel   int    `json:"ai,omitempty"`
 	AISide    int    `json:"aiside,omitempty"`
+	Locale    string `json:"loc,omitempty"`
 }
 
 func extraOf(g *gameRec) string {
-	x, _ := json.Marshal(gameExtra{g.White.Name, g.Black.Name, g.Last, g.Moves, g.AILevel, g.AISide})
+	x, _ := json.Marshal(gameExtra{g.White.Name, g.Black.Name, g.Last, g.Moves, g.AILevel, g.AISide, g.Locale})
 	return string(x)
 }
 
@@ -236,7 +237,7 @@ func fromGame(r *store.Game) (*gameRec, error) {
 		White: User{ID: r.Players[0], Name: x.WhiteName}, Black: User{ID: r.Players[1], Name: x.BlackName},
 		GuildID: r.Guild, ChannelID: r.Channel, Clock: r.Clock, ClockState: r.ClockState,
 		Status: r.Status, Result: r.Result, Reason: r.Reason, DrawOffer: r.DrawOffer, Takeback: r.Takeback,
-		Moves: x.Moves, MessageID: r.MessageID, AILevel: x.AILevel, AISide: x.AISide,
+		Moves: x.Moves, MessageID: r.MessageID, AILevel: x.AILevel, AISide: x.AISide, Locale: x.Locale,
 	}
 	if r.Thread != "" {
 		g.Parent, g.ChannelID = r.Channel, r.Thread
