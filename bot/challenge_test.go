@@ -35,6 +35,20 @@ func (h *harness) tick() error {
 	return h.b.Tick(h.ctx)
 }
 
+// tickEdits runs a scheduler pass and returns every edit so far, which
+// must number want.
+func (h *harness) tickEdits(want int) []edit {
+	h.t.Helper()
+	if err := h.tick(); err != nil {
+		h.t.Fatal(err)
+	}
+	es := h.n.allEdits()
+	if len(es) != want {
+		h.t.Fatalf("%d edits, want %d: %+v", len(es), want, es)
+	}
+	return es
+}
+
 // bare checks that e edits message msg in "chan", removing its buttons and
 // saying want.
 func bare(t *testing.T, e edit, msg, want string) {
@@ -53,25 +67,14 @@ func TestChallengeExpiryEditsItsMessage(t *testing.T) {
 	h.sent(rs, "m-ch")
 	acc := findID(t, rs, "accept")
 	h.clk.Advance(time.Hour)
-	if err := h.tick(); err != nil {
-		t.Fatal(err)
-	}
+	es := h.tickEdits(1)
 	if ps := h.n.all(); len(ps) != 0 {
 		t.Errorf("the expiry posted a new message: %+v", ps)
-	}
-	es := h.n.allEdits()
-	if len(es) != 1 {
-		t.Fatalf("want one edit of the challenge, got %+v", es)
 	}
 	bare(t, es[0], "m-ch", "คำท้าของ alice หมดอายุแล้ว")
 	// Exactly once: later passes do not edit again.
 	h.clk.Advance(time.Minute)
-	if err := h.tick(); err != nil {
-		t.Fatal(err)
-	}
-	if n := len(h.n.allEdits()); n != 1 {
-		t.Errorf("%d edits after another pass, want 1", n)
-	}
+	h.tickEdits(1)
 	// A click from a client that still shows the buttons updates the
 	// message in place, in the server's language.
 	h.loc = "th"
@@ -156,13 +159,7 @@ func TestTypedAcceptEditsChallenge(t *testing.T) {
 			if thread && (len(h.n.threadOn) != 1 || h.n.threadOn[0] != "m-ch") {
 				t.Errorf("the game's thread should hang on the challenge message: %v", h.n.threadOn)
 			}
-			if err := h.tick(); err != nil {
-				t.Fatal(err)
-			}
-			es := h.n.allEdits()
-			if len(es) != 1 {
-				t.Fatalf("want one edit of the challenge message, got %+v", es)
-			}
+			es := h.tickEdits(1)
 			bare(t, es[0], "m-ch", "bob accepted: alice (White) vs bob (Black)")
 			if thread && !strings.Contains(es[0].Reply.Content, "<#"+board.ChannelID+">") {
 				t.Errorf("the edit does not point to the thread %s: %q", board.ChannelID, es[0].Reply.Content)
@@ -203,18 +200,12 @@ func TestRematchOfferLifecycle(t *testing.T) {
 	final := h.click(bob, findID(t, h.slash(bob, "resign"), "resignyes"))
 	rs := h.click(bob, findID(t, final, "rematch"))
 	mustNotRefuse(t, rs)
-	if len(rs) != 1 || rs[0].ChannelID != "" || rs[0].Mentions[0] != alice.ID {
+	if len(rs) != 1 || rs[0].ChannelID != "" || len(rs[0].Mentions) != 1 || rs[0].Mentions[0] != alice.ID {
 		t.Fatalf("rematch offer: %+v", rs)
 	}
 	h.sent(rs, "m-re")
 	h.clk.Advance(time.Hour)
-	if err := h.tick(); err != nil {
-		t.Fatal(err)
-	}
-	es := h.n.allEdits()
-	if len(es) != 1 {
-		t.Fatalf("want the expired rematch offer edited, got %+v", es)
-	}
+	es := h.tickEdits(1)
 	bare(t, es[0], "m-re", "The challenge from bob expired.")
 
 	// /rematch typed in another channel: the offer is posted in the game's.
