@@ -188,3 +188,25 @@ func TestE2EChallengeExpiryEditRetried(t *testing.T) {
 		t.Errorf("%d new messages", len(news))
 	}
 }
+
+// A rematch offer, made with the final board's button, is a challenge like
+// any other: its message is recorded and edited when it expires.
+func TestE2ERematchOfferExpires(t *testing.T) {
+	t.Parallel()
+	w, e, _, fl := tankFlow(t, "30m")
+	fl.resign(bob, "White (alice) wins — by resignation")
+	calls := e.do(e.click(bob, gameChannel, e.f.originalOf(fl.board), idWith(t, fl.board, `^g:`+fl.id+`:\d+:rematch$`)))
+	news := publicNew(calls)
+	if len(news) != 1 {
+		t.Fatalf("the rematch offer: %d new public messages", len(news))
+	}
+	pinged(t, news[0], "the rematch offer", alice.id)
+	msg := e.f.originalOf(news[0])
+	w.clk.Advance(24 * time.Hour)
+	calls = e.tick(t)
+	edits := editsOf(calls, msg)
+	if len(edits) != 1 || len(publicNew(calls)) != 0 {
+		t.Fatalf("the expired rematch offer: %d edits of %s, %d new messages; want 1 and 0", len(edits), msg, len(publicNew(calls)))
+	}
+	bareEdit(t, edits[0], "The challenge from bob expired.", "the expired rematch offer")
+}
