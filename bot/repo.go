@@ -56,6 +56,8 @@ type repo interface {
 
 	// setBoardMessage records the message showing a game's board.
 	setBoardMessage(ctx context.Context, id int64, messageID string) error
+	// setChallengeMessage records the message carrying a challenge.
+	setChallengeMessage(ctx context.Context, id int64, messageID string) error
 
 	// setSeenLocale records the Discord locale last seen from a user.
 	setSeenLocale(ctx context.Context, userID, locale string) error
@@ -161,6 +163,12 @@ type challengeRec struct {
 	Status     string
 	Expires    time.Time
 	Rematch    int64
+	// Locale is the server's language when the challenge was made: the
+	// scheduler edits the challenge message in it.
+	Locale string
+	// MessageID is the message carrying the challenge, when the transport
+	// recorded it (challenges older than that have none).
+	MessageID string
 }
 
 // Game statuses.

@@ -159,8 +159,7 @@ func (b *Bot) fire(ctx context.Context, e event) ([]Reply, error) {
 		if err != nil {
 			return nil, err
 		}
-		post := Reply{ChannelID: c.ChannelID, Content: b.tFor(ctx, c.Challenger.ID, "challenge.expired", c.Challenger.Name)}
-		_, err = b.st.setChallengeStatus(ctx, c.ID, chExpired, effects{posts: []Reply{post}})
+		_, err = b.st.setChallengeStatus(ctx, c.ID, chExpired, effects{posts: []Reply{b.expiryNotice(ctx, c)}})
 		return nil, err
 	case evFlag, evRemind:
 		g, err := b.st.game(ctx, e.Ref)
@@ -190,6 +189,21 @@ func (b *Bot) fire(ctx context.Context, e event) ([]Reply, error) {
 		return nil, err
 	}
 	return nil, nil
+}
+
+// expiryNotice tells the channel that challenge c expired: its own message
+// edited in place in the server's language (buttons gone, nobody pinged),
+// or, when that message is unknown (challenges made before its id was
+// kept), a new message in the challenger's language.
+func (b *Bot) expiryNotice(ctx context.Context, c *challengeRec) Reply {
+	if c.MessageID == "" {
+		return Reply{ChannelID: c.ChannelID, Content: b.tFor(ctx, c.Challenger.ID, "challenge.expired", c.Challenger.Name)}
+	}
+	loc := c.Locale
+	if loc == "" {
+		loc = b.cfg.DefaultLocale
+	}
+	return challengeEdit(c, i18n.T(loc, "challenge.expired", c.Challenger.Name))[0]
 }
 
 // flagFall ends g on time: the side to move loses, unless the game's rules
@@ -280,8 +294,9 @@ func (b *Bot) tFor(ctx context.Context, userID, key string, args ...string) stri
 // deliver sends the queued posts that are due, Config.Workers at a time.
 // Each carries its outbox nonce, so Discord drops a resend of a post it
 // took just before a crash; Discord's id is recorded once it answers. A
-// refused post is retried with backoff, and after maxAttempts given up
-// and logged.
+// queued edit (Reply.Edit: an expired or accepted challenge losing its
+// buttons) goes through Notifier.Edit instead. A refused post or edit is
+// retried with backoff, and after maxAttempts given up and logged.
 func (b *Bot) deliver(ctx context.Context) error {
 	msgs, err := b.st.claimOutbox(ctx, b.clk.Now(), outboxBatch)
 	if err != nil {
@@ -317,9 +332,16 @@ func (b *Bot) deliverOne(ctx context.Context, m outMsg) error {
 		return b.st.sent(ctx, m.ID, "") // no transport: dropped by design
 	}
 	r := m.Reply
-	r.Nonce = m.Nonce
-	b.redraw(ctx, &r)
-	id, err := b.n.Post(ctx, m.Channel, r)
+	var id string
+	var err error
+	if r.Edit != "" {
+		// An edit lands the same however often it is repeated: no nonce.
+		id, err = r.Edit, b.n.Edit(ctx, m.Channel, r.Edit, r)
+	} else {
+		r.Nonce = m.Nonce
+		b.redraw(ctx, &r)
+		id, err = b.n.Post(ctx, m.Channel, r)
+	}
 	if err == nil {
 		return b.st.sent(ctx, m.ID, id)
 	}

@@ -80,6 +80,7 @@ type challengeExtra struct {
 	OpponentName   string `json:"on,omitempty"`
 	Thread         bool   `json:"thread,omitempty"`
 	Rematch        int64  `json:"rematch,omitempty"`
+	Locale         string `json:"loc,omitempty"`
 }
 
 func (s *storeRepo) setSeenLocale(ctx context.Context, id, locale string) error {
@@ -115,7 +116,7 @@ func (s *storeRepo) createChallenge(ctx context.Context, c *challengeRec, eff ef
 	if err != nil {
 		return 0, err
 	}
-	x, _ := json.Marshal(challengeExtra{c.Challenger.Name, c.Opponent.Name, c.Thread, c.Rematch})
+	x, _ := json.Marshal(challengeExtra{c.Challenger.Name, c.Opponent.Name, c.Thread, c.Rematch, c.Locale})
 	out, err := s.st.CreateChallenge(ctx, store.Challenge{
 		Challenger: c.Challenger.ID, Challenged: c.Opponent.ID, Kind: c.Game, Variant: c.Variant, Start: c.Start,
 		Clock: c.Clock, Side: c.Color, Guild: c.GuildID, Channel: c.ChannelID, Expires: c.Expires, Extra: string(x),
@@ -140,6 +141,7 @@ func fromChallenge(c *store.Challenge) (*challengeRec, error) {
 		ID: c.ID, Challenger: User{ID: c.Challenger, Name: x.ChallengerName}, Opponent: User{ID: c.Challenged, Name: x.OpponentName},
 		Game: c.Kind, Variant: c.Variant, Start: c.Start, Clock: c.Clock, Color: c.Side, Thread: x.Thread,
 		GuildID: c.Guild, ChannelID: c.Channel, Status: c.Status, Expires: c.Expires, Rematch: x.Rematch,
+		Locale: x.Locale, MessageID: c.MessageID,
 	}, nil
 }
 
@@ -346,6 +348,10 @@ func (s *storeRepo) moveLog(ctx context.Context, id int64) ([]string, error) {
 
 func (s *storeRepo) setBoardMessage(ctx context.Context, id int64, messageID string) error {
 	return notFound(s.st.SetMessageID(ctx, id, messageID))
+}
+
+func (s *storeRepo) setChallengeMessage(ctx context.Context, id int64, messageID string) error {
+	return notFound(s.st.SetChallengeMessage(ctx, id, messageID))
 }
 
 func (s *storeRepo) claimDue(ctx context.Context, now time.Time) ([]event, error) {

@@ -87,10 +87,14 @@ type Reply struct {
 	ChannelID string
 	// Modal, when set, opens a form instead of sending a message.
 	Modal *Modal
-	// GameID and Board mark the reply that carries a game's board, so the
-	// transport can record the message id (SetBoardMessage) after sending.
-	GameID int64
-	Board  bool
+	// GameID and Board mark the reply that carries a game's board, and
+	// ChallengeID the one that carries a challenge's buttons: the
+	// transport records the id of the message each becomes
+	// (SetBoardMessage, SetChallengeMessage), so that it can be edited
+	// later (see Tracked).
+	GameID      int64
+	Board       bool
+	ChallengeID int64 `json:",omitempty"`
 	// Position is the encoded position a Board reply shows and Game its
 	// game's name, for transports that draw text (the console).
 	Position string
@@ -99,6 +103,17 @@ type Reply struct {
 	// nonce with enforce_nonce, so Discord creates it at most once however
 	// often it is resent after a crash.
 	Nonce string `json:",omitempty"`
+	// Edit, on a queued post (effects.posts), is the id of a message in
+	// ChannelID that the post edits (Notifier.Edit: components replaced,
+	// content when set) instead of posting anew. It is retried like a
+	// post and, being an edit, notifies nobody.
+	Edit string `json:",omitempty"`
+}
+
+// Tracked reports whether the transport must record the id of the message
+// r becomes: a public board of a game or a challenge.
+func (r Reply) Tracked() bool {
+	return !r.Ephemeral && (r.Board && r.GameID != 0 || r.ChallengeID != 0)
 }
 
 // Embed is a rich message block.

@@ -30,7 +30,7 @@ func (a *Adapter) Post(ctx context.Context, channelID string, r bot.Reply) (stri
 	if err != nil {
 		return "", err
 	}
-	a.recordBoard(ctx, r, channelID, id)
+	a.record(ctx, r, channelID, id)
 	return id, nil
 }
 

@@ -69,6 +69,7 @@ var en = map[string]string{
 	"challenge.declined":    "{0} declined the challenge.",
 	"challenge.cancelled":   "{0} cancelled the challenge.",
 	"challenge.expired":     "The challenge from {0} expired.",
+	"challenge.accepted":    "{0} accepted: {1} (White) vs {2} (Black) — {3}, {4}.",
 	"refuse.self":           "You cannot challenge yourself.",
 	"refuse.botopp":         "Bots cannot play; challenge a person.",
 	"refuse.duplicate":      "There is already a pending challenge between you and {0}.",

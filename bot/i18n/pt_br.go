@@ -69,6 +69,7 @@ var ptBR = map[string]string{
 	"challenge.declined":    "{0} recusou o desafio.",
 	"challenge.cancelled":   "{0} cancelou o desafio.",
 	"challenge.expired":     "O desafio de {0} expirou.",
+	"challenge.accepted":    "{0} aceitou: {1} (Brancas) x {2} (Pretas) — {3}, {4}.",
 	"refuse.self":           "Você não pode desafiar a si mesmo.",
 	"refuse.botopp":         "Bots não jogam; desafie uma pessoa.",
 	"refuse.duplicate":      "Já existe um desafio pendente entre você e {0}.",

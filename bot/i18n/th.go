@@ -69,6 +69,7 @@ var th = map[string]string{
 	"challenge.declined":    "{0} ปฏิเสธคำท้า",
 	"challenge.cancelled":   "{0} ยกเลิกคำท้า",
 	"challenge.expired":     "คำท้าของ {0} หมดอายุแล้ว",
+	"challenge.accepted":    "{0} รับคำท้าแล้ว: {1} (ขาว) พบ {2} (ดำ) — {3}, {4}",
 	"refuse.self":           "คุณท้าตัวเองไม่ได้",
 	"refuse.botopp":         "บอทเล่นไม่ได้ ท้าคนแทนนะ",
 	"refuse.duplicate":      "มีคำท้าที่รออยู่ระหว่างคุณกับ {0} แล้ว",
