@@ -5,6 +5,7 @@ import (
 	"errors"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/tankbot/tankbot/engine"
 	recfile "github.com/tankbot/tankbot/engine/record"
@@ -51,10 +52,7 @@ func (b *Bot) gameRecord(ctx context.Context, g *gameRec) (*recfile.Record, erro
 	if err != nil {
 		return nil, wrap("record", err)
 	}
-	num, rated, err := st.GameNumber(ctx, g.ID)
-	if err != nil {
-		return nil, wrap("record", err)
-	}
+	num, rated := g.Number, g.Rated
 	log, err := b.st.moveLog(ctx, g.ID)
 	if err != nil {
 		return nil, wrap("record", err)
@@ -124,4 +122,31 @@ func (b *Bot) positionAt(ctx context.Context, g *gameRec, k int) (engine.Positio
 		return ps[0], nil, nil
 	}
 	return ps[k], ms[k-1], nil
+}
+
+// finalExtras completes a game-over board: the rating changes as lines of
+// its content (counted here if the finishing write did not: the store
+// counts a game once, so this also completes a game finished before a
+// crash), and the record file and animated replay attached beside the
+// board image, which stays the embed's image. A failure costs only the
+// extras: the result is already saved and the message still goes.
+func (b *Bot) finalExtras(ctx context.Context, loc string, g *gameRec, reply *Reply) {
+	reply.Final = true
+	if g.Status == gmActive {
+		return
+	}
+	lines, err := b.ratingsForGame(ctx, loc, g)
+	if err != nil {
+		b.log.Warn("rate finished game", "game", g.ID, "err", err)
+	}
+	if len(lines) > 0 {
+		text := strings.Join(lines, "\n")
+		reply.Content = clipRunes(reply.Content, 2000-utf8.RuneCountInString(text)-1) + "\n" + text
+	}
+	files, err := b.gameFiles(ctx, g, false)
+	if err != nil {
+		b.log.Warn("final board files", "game", g.ID, "err", err)
+		return
+	}
+	reply.Files = append(reply.Files, files...)
 }

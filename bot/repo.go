@@ -3,6 +3,7 @@ package bot
 import (
 	"context"
 	"errors"
+	"strconv"
 	"time"
 
 	"github.com/tankbot/tankbot/store/clock"
@@ -161,6 +162,7 @@ type challengeRec struct {
 	Status     string
 	Expires    time.Time
 	Rematch    int64
+	Rated      bool // the game it starts counts for ratings (/challenge rated:false: casual)
 }
 
 // Game statuses.
@@ -194,7 +196,19 @@ type gameRec struct {
 	Takeback   int // 0 none, 1 white asks, 2 black asks
 	Moves      [2]int
 	MessageID  string // the message showing the board, when known
+	// Number is the game's number on its server (#1, #2, ...): what
+	// players see and type. The store assigns it when the game is
+	// created; ID stays internal (custom ids, logs).
+	Number int
+	// Rated games count for ratings. Set when the game is created: a
+	// casual challenge, or any game with a player who is not a person
+	// (the AI, a bot account), is created with Rated false.
+	Rated bool
 }
+
+// num is the game's number as players see it ("12"; the catalog adds
+// the "#").
+func (g *gameRec) num() string { return strconv.Itoa(g.Number) }
 
 func (g *gameRec) player(id string) (side int, ok bool) {
 	switch id {

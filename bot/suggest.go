@@ -43,7 +43,7 @@ func (b *Bot) Suggest(ctx context.Context, c Command, focused string) (out []Cho
 			if _, ok := g.player(c.User.ID); !ok {
 				continue
 			}
-			id := strconv.FormatInt(g.ID, 10)
+			id := g.num() // players type the server's number
 			if strings.HasPrefix(id, strings.TrimPrefix(typed, "#")) {
 				out = append(out, Choice{Name: "#" + id + " " + gameLabel(r.loc, g.Game, g.Variant, nil) + " · " + plain(g.White.Name) + " – " + plain(g.Black.Name), Value: id})
 			}

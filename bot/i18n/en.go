@@ -88,7 +88,7 @@ var en = map[string]string{
 	"refuse.nopending":      "No challenge is waiting for you here.",
 
 	"game.started":             "Game #{0}: {1} (White) vs {2} (Black) — {3}, {4}.",
-	"game.threadname":          "{0} · {1} vs {2}",
+	"game.threadname":          "#{0} {1} · {2} vs {3}",
 	"game.nothread":            "I may not create threads here, so the game is played in this channel.",
 	"game.turn":                "{0} to move ({1}).",
 	"game.yourturn":            "{0}, your move in game #{1} — deadline {2}.",

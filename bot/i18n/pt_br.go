@@ -88,7 +88,7 @@ var ptBR = map[string]string{
 	"refuse.nopending":      "Nenhum desafio espera por você aqui.",
 
 	"game.started":             "Partida #{0}: {1} (Brancas) x {2} (Pretas) — {3}, {4}.",
-	"game.threadname":          "{0} · {1} x {2}",
+	"game.threadname":          "#{0} {1} · {2} x {3}",
 	"game.nothread":            "Não posso criar tópicos aqui, então a partida é jogada neste canal.",
 	"game.turn":                "{0} joga ({1}).",
 	"game.yourturn":            "{0}, sua vez na partida #{1} — prazo {2}.",

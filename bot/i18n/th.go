@@ -88,7 +88,7 @@ var th = map[string]string{
 	"refuse.nopending":      "ไม่มีคำท้ารอคุณอยู่ที่นี่",
 
 	"game.started":             "เกม #{0}: {1} (ขาว) พบ {2} (ดำ) — {3}, {4}",
-	"game.threadname":          "{0} · {1} พบ {2}",
+	"game.threadname":          "#{0} {1} · {2} พบ {3}",
 	"game.nothread":            "ฉันสร้างเธรดที่นี่ไม่ได้ เกมจึงเล่นในช่องนี้",
 	"game.turn":                "ตาของ {0} ({1})",
 	"game.yourturn":            "{0} ถึงตาคุณในเกม #{1} — กำหนด {2}",
