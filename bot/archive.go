@@ -97,8 +97,21 @@ func (b *Bot) gameFiles(ctx context.Context, g *gameRec, flip bool) ([]File, err
 	if err != nil {
 		return nil, wrap("replay", err)
 	}
+	if len(anim) > maxReplayBytes {
+		// A very long game: the message goes without its replay rather
+		// than not at all (the record still replays it: tankbot replay).
+		b.log.Info("replay too large to attach", "game", g.ID, "bytes", len(anim), "plies", len(ms))
+		return files, nil
+	}
 	return append(files, File{Name: base + ".gif", ContentType: "image/gif", Data: anim}), nil
 }
+
+// maxReplayBytes bounds an attached replay so that a final board (board
+// PNG ~40 kB, record a few kB, replay) stays far inside Discord's upload
+// limit: 10 MiB on servers without boosts since 2024, 25 MiB before.
+// A 100-ply game's replay weighs 0.4-1.1 MB (docs/ratings.md), so only
+// games of many hundreds of plies lose theirs.
+const maxReplayBytes = 8 << 20
 
 // positionAt replays g's log to ply k (0 the start; k < 0 the final
 // position) and returns the position and the move that led to it (nil at

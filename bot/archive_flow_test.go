@@ -196,7 +196,7 @@ func (h *harness) slashIn(guild string, who User, name string, opts ...string) [
 // use the number.
 func TestNumbersPerGuild(t *testing.T) {
 	h := newHarness(t, Config{})
-	h.startGame() // guild #1
+	h.startGame()                     // guild #1
 	id2 := h.startGame("thread=true") // guild #2 (alice and bob again, in a thread)
 	if g := h.game(id2); g.Number != 2 || !strings.Contains(g.ChannelID, "#2 Tank Chess · alice vs bob") {
 		t.Fatalf("second game: number %d, thread %q", g.Number, g.ChannelID)
