@@ -2,6 +2,7 @@ package bot
 
 import (
 	"bytes"
+	"context"
 	"image/gif"
 	"image/png"
 	"strconv"
@@ -224,8 +225,19 @@ func TestNumbersPerGuild(t *testing.T) {
 	if len(got) != 1 || got[0].Value != "1" || !strings.HasPrefix(got[0].Name, "#1 ") {
 		t.Fatalf("autocomplete in B: %+v", got)
 	}
+	// Finished games are offered where they can be looked at.
+	mustNotRefuse(t, h.click(bob, findID(t, h.slash(bob, "resign", "game=#2"), "resignyes")))
+	sug := func(cmd string) []Choice {
+		return h.b.Suggest(h.ctx, Command{Kind: KindSlash, Name: cmd, User: bob, GuildID: "guild", ChannelID: "chan", Options: map[string]string{"game": "#"}}, "game")
+	}
+	if got := sug("history"); len(got) != 2 {
+		t.Fatalf("/history autocomplete: %+v", got)
+	}
+	if got := sug("move"); len(got) != 1 || got[0].Value != "1" {
+		t.Fatalf("/move autocomplete: %+v", got)
+	}
 	// /games lists numbers.
-	if s := text(h.slash(alice, "games")); !strings.Contains(s, "#1 ") || !strings.Contains(s, "#2 ") {
+	if s := text(h.slash(alice, "games")); !strings.Contains(s, "#1 ") || strings.Contains(s, "#2 ") {
 		t.Fatalf("/games:\n%s", s)
 	}
 }
@@ -301,5 +313,42 @@ func TestFinishRatesInSameWrite(t *testing.T) {
 	}
 	if cs, _ := st.RatingChanges(h.ctx, c.ID); len(cs) != 0 {
 		t.Fatalf("a casual game was rated: %+v", cs)
+	}
+}
+
+// renamingNotifier takes the number its thread was named for (another
+// game is created in the guild meanwhile) and records renames.
+type renamingNotifier struct {
+	fakeNotifier
+	st      *store.Store
+	renamed map[string]string
+}
+
+func (n *renamingNotifier) CreateThread(ctx context.Context, ch, msg, name string) (string, error) {
+	if _, err := n.st.CreateGame(ctx, store.Game{Kind: "tank", Guild: "guild", Channel: "elsewhere", Players: [2]string{"x", "y"}, Start: "x"}); err != nil {
+		return "", err
+	}
+	return n.fakeNotifier.CreateThread(ctx, ch, msg, name)
+}
+
+func (n *renamingNotifier) RenameThread(_ context.Context, id, name string) error {
+	n.renamed[id] = name
+	return nil
+}
+
+// A thread named for a number another game took is renamed to its game's
+// number once the game exists.
+func TestThreadRenamedWhenNumberTaken(t *testing.T) {
+	h := newHarness(t, Config{})
+	st, _ := h.b.ratingsStore()
+	n := &renamingNotifier{st: st, renamed: map[string]string{}}
+	h.b.n = n
+	id := h.startGame("thread=true")
+	g := h.game(id)
+	if g.Number != 2 || !strings.HasSuffix(g.ChannelID, "#1 Tank Chess · alice vs bob") {
+		t.Fatalf("game #%d in %q", g.Number, g.ChannelID)
+	}
+	if got := n.renamed[g.ChannelID]; got != "#2 Tank Chess · alice vs bob" {
+		t.Fatalf("thread renamed to %q", got)
 	}
 }
