@@ -10,7 +10,6 @@ import (
 	"github.com/tankbot/tankbot/engine"
 	recfile "github.com/tankbot/tankbot/engine/record"
 	"github.com/tankbot/tankbot/imaging"
-	"github.com/tankbot/tankbot/store"
 )
 
 // The archive: every game keeps its per-server number; a finished game's
@@ -26,19 +25,14 @@ func (b *Bot) gameByNumber(ctx context.Context, r *req, text string) (g *gameRec
 	if err != nil || n < 1 {
 		return nil, false, nil
 	}
-	st, err := b.ratingsStore()
-	if err != nil {
-		return nil, true, err
-	}
-	a, _, err := st.GameByNumber(ctx, r.GuildID, n)
-	if errors.Is(err, store.ErrNotFound) {
+	g, err = b.st.numberedGame(ctx, r.GuildID, n)
+	if errors.Is(err, errNotFound) {
 		return nil, true, refuse("refuse.no-game-number", "#"+strconv.Itoa(n))
 	}
 	if err != nil {
 		return nil, true, wrap("game by number", err)
 	}
-	g, err = fromGame(a.Game)
-	return g, true, err
+	return g, true, nil
 }
 
 // gameRecord is a game's record (engine/record, imported as recfile) with its server number,

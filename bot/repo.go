@@ -32,6 +32,9 @@ type repo interface {
 	acceptChallenge(ctx context.Context, id int64, g *gameRec, eff effects) (*gameRec, error)
 
 	game(ctx context.Context, id int64) (*gameRec, error)
+	// numberedGame is game #number of a guild (any status); errNotFound
+	// when the guild has no such game.
+	numberedGame(ctx context.Context, guild string, number int) (*gameRec, error)
 	// saveGame writes g. Without a move it is a compare-and-set on the
 	// revision: the stored one must still be g.Rev-1 (the caller
 	// incremented it). With a move, the move joins the log at ply g.Ply

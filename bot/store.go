@@ -245,6 +245,14 @@ func fromGame(r *store.Game) (*gameRec, error) {
 	return g, nil
 }
 
+func (s *storeRepo) numberedGame(ctx context.Context, guild string, number int) (*gameRec, error) {
+	a, _, err := s.st.GameByNumber(ctx, guild, number)
+	if err != nil {
+		return nil, notFound(err)
+	}
+	return fromGame(a.Game)
+}
+
 func (s *storeRepo) game(ctx context.Context, id int64) (*gameRec, error) {
 	r, err := s.st.Game(ctx, id)
 	if err != nil {
