@@ -352,3 +352,30 @@ func TestThreadRenamedWhenNumberTaken(t *testing.T) {
 		t.Fatalf("thread renamed to %q", got)
 	}
 }
+
+// An ending decided by a move (here a draw by repetition) is rated in the
+// move's write, and its final board shows both lines and the files.
+func TestRepetitionDrawRated(t *testing.T) {
+	h := newHarness(t, Config{})
+	id := h.startGame("game=camelot", "clock=untimed")
+	shuffle := []string{"C6-C5", "C11-C12", "C5-C6", "C12-C11"}
+	var last []Reply
+	for i := 0; i < 8; i++ {
+		last = h.slash([]User{alice, bob}[i%2], "move", "move="+shuffle[i%4])
+		mustNotRefuse(t, last)
+	}
+	if g := h.game(id); g.Status != gmFinished || g.Reason != "repetition" {
+		t.Fatalf("not drawn by repetition: %s %s", g.Status, g.Reason)
+	}
+	fin := finalBoard(t, last)
+	for _, want := range []string{"alice 1500? → 1500? (±0)", "bob 1500? → 1500? (±0)"} {
+		if !strings.Contains(fin.Content, want) {
+			t.Fatalf("game-over content lacks %q:\n%s", want, fin.Content)
+		}
+	}
+	checkFinalFiles(t, fin, 1, 8)
+	st, _ := h.b.ratingsStore()
+	if r, err := st.Rating(h.ctx, "guild", "camelot", bob.ID); err != nil || r.Draws != 1 {
+		t.Fatalf("bob: %+v %v", r, err)
+	}
+}
