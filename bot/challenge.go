@@ -59,6 +59,7 @@ func (b *Bot) challenge(ctx context.Context, r *req) ([]Reply, error) {
 	if v, ok := opt["thread"]; ok {
 		thread = v == "true"
 	}
+	rated := opt["rated"] != "false" // rated unless asked otherwise
 	pend, err := b.st.pendingChallenges(ctx, r.User.ID)
 	if err != nil {
 		return nil, wrap("pending challenges", err)
@@ -77,7 +78,7 @@ func (b *Bot) challenge(ctx context.Context, r *req) ([]Reply, error) {
 	c := &challengeRec{
 		Challenger: r.User, Opponent: opp, Game: rules.Name(), Variant: variant, Start: start,
 		Clock: tc.String(), Color: color, Thread: thread, GuildID: r.GuildID, ChannelID: r.ChannelID,
-		Status: chPending, Expires: now.Add(b.cfg.ChallengeExpiry),
+		Status: chPending, Expires: now.Add(b.cfg.ChallengeExpiry), Rated: rated,
 	}
 	return b.postChallenge(ctx, r, c, tc)
 }
@@ -104,6 +105,9 @@ func (b *Bot) postChallenge(ctx context.Context, r *req, c *challengeRec, tc clo
 	}
 	if c.Color != "random" {
 		text += "\n" + pub.t("challenge.colorpick", c.Challenger.Name, pub.t("color."+c.Color))
+	}
+	if !c.Rated {
+		text += "\n" + pub.t("challenge.casual")
 	}
 	text += "\n" + pub.t("challenge.expires", discordTime(c.Expires))
 	reply := Reply{
@@ -378,16 +382,23 @@ func (b *Bot) startGame(ctx context.Context, r *req, c *challengeRec, taker User
 		Rev: 1, Game: c.Game, Variant: c.Variant, Start: c.Start, Pos: start.Encode(), Turn: int(start.Turn()),
 		White: white, Black: black, GuildID: c.GuildID, ChannelID: c.ChannelID,
 		Clock: tc.String(), ClockState: clock.Start(tc, now), Status: gmActive,
+		Rated: c.Rated && person(white) && person(black),
 	}
 	g.ClockState.ToMove = g.Turn
 	// own: accepted by a click on the challenge's message, which the
 	// answer updates; otherwise (/accept) the message is edited out of band.
 	own := r.Kind == KindComponent
 	var out []Reply
+	// The thread must exist before the game's row (the row records it),
+	// but its name carries the number the row gets: name it with the
+	// number the server's next game will most likely get, and rename it
+	// below in the rare case another game took that number first.
+	threadNum := 0
 	if c.Thread && b.n != nil {
-		// Thread names show raw text: names without escapes, clipped to
-		// Discord's 100.
-		name := clipRunes(r.public().t("game.threadname", gameLabel(r.pub, c.Game, c.Variant, nil), plain(white.Name), plain(black.Name)), 100)
+		if st, err := b.ratingsStore(); err == nil {
+			threadNum, _ = st.NextNumber(ctx, c.GuildID)
+		}
+		name := threadName(r.pub, threadNum, c, white, black)
 		// The thread hangs on the challenge's message, however accepted.
 		on := r.MessageID
 		if !own {
@@ -436,8 +447,18 @@ func (b *Bot) startGame(ctx context.Context, r *req, c *challengeRec, taker User
 	case err != nil:
 		return nil, wrap("accept challenge", err)
 	}
-	id := g.ID
-	head := pub.t("game.started", strconv.FormatInt(id, 10), white.Name, black.Name, label, describeClock(pub.loc, tc))
+	if g.Parent != "" && g.Number != threadNum {
+		if rn, ok := b.n.(ThreadRenamer); ok {
+			if err := rn.RenameThread(ctx, g.ChannelID, threadName(r.pub, g.Number, c, white, black)); err != nil {
+				b.log.Warn("rename thread", "game", g.ID, "err", err)
+			}
+		}
+	}
+	id := g.num()
+	head := pub.t("game.started", id, white.Name, black.Name, label, describeClock(pub.loc, tc))
+	if !g.Rated {
+		head += "\n" + pub.t("challenge.casual")
+	}
 	board, err := b.boardReply(ctx, pub, g, start, nil, head, false)
 	if err != nil {
 		return nil, err
@@ -448,7 +469,7 @@ func (b *Bot) startGame(ctx context.Context, r *req, c *challengeRec, taker User
 	// the first mention of a board).
 	first := g.user(int(start.Turn()))
 	board.Content, board.Mentions = b.pings(ctx, []User{first, g.user(1 - int(start.Turn()))}, func(loc, who string) string {
-		line := i18n.T(loc, "ping.started", who, strconv.FormatInt(id, 10), white.Name, black.Name, gameLabel(loc, c.Game, c.Variant, start))
+		line := i18n.T(loc, "ping.started", who, id, white.Name, black.Name, gameLabel(loc, c.Game, c.Variant, start))
 		if d := g.deadline(tc); !d.IsZero() {
 			return line + " " + i18n.T(loc, "ping.tomove", first.Name, discordTime(d))
 		}
@@ -469,6 +490,16 @@ func (b *Bot) startGame(ctx context.Context, r *req, c *challengeRec, taker User
 	out = append(out, board)
 	return out, nil
 }
+
+// threadName is a game's thread name, "#12 Tank Chess · alice vs bob":
+// raw text (names without escapes), clipped to Discord's 100.
+func threadName(loc string, number int, c *challengeRec, white, black User) string {
+	return clipRunes(i18n.T(loc, "game.threadname", strconv.Itoa(number), gameLabel(loc, c.Game, c.Variant, nil), plain(white.Name), plain(black.Name)), 100)
+}
+
+// person is a user whose games may be rated: not a bot account (the AI
+// plays as one). A game with any other player is created casual.
+func person(u User) bool { return !u.Bot }
 
 // maxPending is how many challenges one user may have waiting at once.
 const maxPending = 5

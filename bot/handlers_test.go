@@ -161,7 +161,7 @@ func TestAcceptStartsGame(t *testing.T) {
 	if g.White.ID != bob.ID || g.Black.ID != alice.ID {
 		t.Errorf("colours: white %s black %s", g.White.Name, g.Black.Name)
 	}
-	if board.ChannelID != "chan/Tank Chess · bob vs alice" || g.ChannelID != board.ChannelID {
+	if board.ChannelID != "chan/#1 Tank Chess · bob vs alice" || g.ChannelID != board.ChannelID {
 		t.Errorf("thread: board in %q, game in %q", board.ChannelID, g.ChannelID)
 	}
 	if len(board.Files) != 1 || board.Embed.Image != board.Files[0].Name {

@@ -3,6 +3,7 @@ package bot
 import (
 	"context"
 	"errors"
+	"strconv"
 	"time"
 
 	"github.com/tankbot/tankbot/store/clock"
@@ -31,6 +32,9 @@ type repo interface {
 	acceptChallenge(ctx context.Context, id int64, g *gameRec, eff effects) (*gameRec, error)
 
 	game(ctx context.Context, id int64) (*gameRec, error)
+	// numberedGame is game #number of a guild (any status); errNotFound
+	// when the guild has no such game.
+	numberedGame(ctx context.Context, guild string, number int) (*gameRec, error)
 	// saveGame writes g. Without a move it is a compare-and-set on the
 	// revision: the stored one must still be g.Rev-1 (the caller
 	// incremented it). With a move, the move joins the log at ply g.Ply
@@ -169,6 +173,7 @@ type challengeRec struct {
 	// MessageID is the message carrying the challenge, when the transport
 	// recorded it (challenges older than that have none).
 	MessageID string
+	Rated     bool // the game it starts counts for ratings (/challenge rated:false: casual)
 }
 
 // Game statuses.
@@ -202,7 +207,19 @@ type gameRec struct {
 	Takeback   int // 0 none, 1 white asks, 2 black asks
 	Moves      [2]int
 	MessageID  string // the message showing the board, when known
+	// Number is the game's number on its server (#1, #2, ...): what
+	// players see and type. The store assigns it when the game is
+	// created; ID stays internal (custom ids, logs).
+	Number int
+	// Rated games count for ratings. Set when the game is created: a
+	// casual challenge, or any game with a player who is not a person
+	// (the AI, a bot account), is created with Rated false.
+	Rated bool
 }
+
+// num is the game's number as players see it ("12"; the catalog adds
+// the "#").
+func (g *gameRec) num() string { return strconv.Itoa(g.Number) }
 
 func (g *gameRec) player(id string) (side int, ok bool) {
 	switch id {

@@ -242,6 +242,7 @@ func (b *Bot) flagFall(ctx context.Context, loc string, g *gameRec, ply int, out
 	if err := b.end(ctx, g, o); err != nil {
 		return nil, err
 	}
+	b.finalExtras(ctx, loc, g, &replies[0])
 	b.retire(ctx, g)
 	return replies, nil
 }
@@ -253,7 +254,7 @@ func (b *Bot) flagReplies(ctx context.Context, loc string, g *gameRec) ([]Reply,
 		return nil, err
 	}
 	u := g.user(int(pos.Turn()))
-	id := strconv.FormatInt(g.ID, 10)
+	id := g.num()
 	fell := func(loc string) string { return i18n.T(loc, "flag.fell", u.Name, id) }
 	reply, err := b.boardReply(ctx, &req{loc: loc, pub: loc}, g, pos, nil, fell(loc), false)
 	if err != nil {
@@ -261,6 +262,8 @@ func (b *Bot) flagReplies(ctx context.Context, loc string, g *gameRec) ([]Reply,
 	}
 	reply.ChannelID = g.ChannelID
 	reply.Content, reply.Mentions = b.endContent(ctx, g, fell)
+	// Queued, it is completed (ratings, record, replay) at delivery.
+	reply.Final = true
 	return []Reply{reply}, nil
 }
 
@@ -272,7 +275,7 @@ func (b *Bot) reminder(ctx context.Context, g *gameRec) (Reply, error) {
 		return Reply{}, err
 	}
 	u := g.user(int(pos.Turn()))
-	id := strconv.FormatInt(g.ID, 10)
+	id := g.num()
 	var text string
 	if tc.Kind == clock.Correspondence {
 		text = b.tFor(ctx, u.ID, "remind.deadline", "<@"+u.ID+">", id, discordTime(g.deadline(tc)))
@@ -354,17 +357,30 @@ func (b *Bot) deliverOne(ctx context.Context, m outMsg) error {
 
 // redraw attaches the board image to a queued board post (files are not
 // kept in the outbox). The game's board is drawn as it stands; without an
-// image the post still goes.
+// image the post still goes. A final board also gets its rating lines,
+// record and replay (finalExtras), made from the committed game.
 func (b *Bot) redraw(ctx context.Context, r *Reply) {
-	if !r.Board || r.GameID == 0 || r.Embed == nil || r.Embed.Image == "" {
+	if !r.Board || r.GameID == 0 || (r.Embed == nil || r.Embed.Image == "") && !r.Final {
 		return
 	}
 	g, err := b.st.game(ctx, r.GameID)
 	if err != nil {
 		b.log.Warn("redraw queued board", "game", r.GameID, "err", err)
-		r.Embed.Image = ""
+		if r.Embed != nil {
+			r.Embed.Image = ""
+		}
 		return
 	}
+	if r.Embed != nil && r.Embed.Image != "" {
+		b.redrawImage(ctx, r, g)
+	}
+	if r.Final {
+		b.finalExtras(ctx, b.cfg.DefaultLocale, g, r)
+	}
+}
+
+// redrawImage draws a queued board post's image from the stored game.
+func (b *Bot) redrawImage(ctx context.Context, r *Reply, g *gameRec) {
 	pos, err := g.position()
 	var png []byte
 	if err == nil {
@@ -447,10 +463,10 @@ func (b *Bot) extendClocks(ctx context.Context, down, up time.Time) error {
 		eff := turnEffects(g, tc)
 		loc := b.cfg.DefaultLocale
 		eff.posts = []Reply{{ChannelID: g.ChannelID, Content: i18n.T(loc, "downtime.extended",
-			fmtDuration(d), strconv.FormatInt(g.ID, 10), discordTime(g.deadline(tc)))}}
+			fmtDuration(d), g.num(), discordTime(g.deadline(tc)))}}
 		ok, err := b.st.saveGameWith(ctx, g, nil, eff)
 		if err != nil {
-			errs = append(errs, wrap("extend clock of game "+strconv.FormatInt(g.ID, 10), err))
+			errs = append(errs, wrap("extend clock of game "+g.num(), err))
 			continue
 		}
 		if ok {

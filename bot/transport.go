@@ -95,6 +95,10 @@ type Reply struct {
 	GameID      int64
 	Board       bool
 	ChallengeID int64 `json:",omitempty"`
+	// Final marks a finished game's final board: it carries the rating
+	// changes and the record and replay files. A queued one (out of
+	// band, Files not kept) is completed when it is delivered.
+	Final bool `json:",omitempty"`
 	// Position is the encoded position a Board reply shows and Game its
 	// game's name, for transports that draw text (the console).
 	Position string
@@ -209,6 +213,13 @@ type Notifier interface {
 	// r.Embed is set, and its attachments only when r.Files is. Edits never
 	// notify anybody.
 	Edit(ctx context.Context, channelID, messageID string, r Reply) error
+}
+
+// ThreadRenamer is implemented by Notifiers that can rename a thread the
+// bot created (the game's thread, when the game's number turned out other
+// than the one its name was given).
+type ThreadRenamer interface {
+	RenameThread(ctx context.Context, threadID, name string) error
 }
 
 // Clock is the time source; tests inject a fake one so they never sleep.

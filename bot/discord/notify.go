@@ -199,3 +199,12 @@ func sleepCtx(ctx context.Context, d time.Duration) error {
 		return nil
 	}
 }
+
+// RenameThread renames a thread the bot created (bot.ThreadRenamer): a
+// game's thread whose number turned out other than its name said.
+func (a *Adapter) RenameThread(ctx context.Context, threadID, name string) error {
+	return a.retry(ctx, "rename thread", func() error {
+		_, err := a.s.ChannelEdit(threadID, &discordgo.ChannelEdit{Name: bot.Clip(name, 100)}, discordgo.WithContext(ctx))
+		return err
+	})
+}
