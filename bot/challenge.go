@@ -36,6 +36,11 @@ func (b *Bot) challenge(ctx context.Context, r *req) ([]Reply, error) {
 	if !ok {
 		return nil, refuse("refuse.unknowngame", name, strings.Join(gameNames(), ", "))
 	}
+	if m, given := opt["map"]; given && strings.TrimSpace(m) == "" {
+		// A blank map is an empty position, not "the default map".
+		_, err := rules.Decode("")
+		return nil, &refusal{key: "refuse.badmap", args: []string{engineErrorTextLoc(r.loc, err)}}
+	}
 	variant, start, err := chooseStart(rules, opt["map"], r.loc)
 	if err != nil {
 		return nil, err

@@ -53,6 +53,8 @@ func TestChallengeRefusals(t *testing.T) {
 	mustRefuse(t, h.slash(alice, "challenge", "opponent=bob", "clock=5x"), "Unknown clock")
 	mustRefuse(t, h.slash(alice, "challenge", "opponent=bob", "color=green"), "Colour")
 	mustRefuse(t, h.slash(alice, "challenge", "opponent=bob", "map=..../..# w"), "not valid")
+	// A blank map is an empty position, not the default map.
+	mustRefuse(t, h.slash(alice, "challenge", "opponent=bob", "map=  "), "empty")
 	mustNotRefuse(t, h.slash(alice, "challenge", "opponent=bob"))
 	mustRefuse(t, h.slash(alice, "challenge", "opponent=bob"), "already a pending challenge")
 	mustRefuse(t, h.slash(bob, "challenge", "opponent=alice"), "already a pending challenge")
