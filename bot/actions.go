@@ -2,7 +2,6 @@ package bot
 
 import (
 	"context"
-	"strconv"
 )
 
 // gameAction routes a game button, menu or modal by its custom id.
@@ -31,7 +30,7 @@ func (b *Bot) gameAction(ctx context.Context, r *req, id customID) ([]Reply, err
 		return b.recordReply(ctx, r, g)
 	}
 	if _, ok := g.player(r.User.ID); !ok {
-		return nil, refuse("refuse.notplayer", strconv.FormatInt(g.ID, 10))
+		return nil, refuse("refuse.notplayer", g.num())
 	}
 	if g.Status != gmActive {
 		return nil, overRefusal(r, g)
@@ -43,7 +42,7 @@ func (b *Bot) gameAction(ctx context.Context, r *req, id customID) ([]Reply, err
 	case "resign":
 		return b.askResign(r, g)
 	case "resignyes":
-		return confirmed(r, g, r.t("resign.you", strconv.FormatInt(g.ID, 10)))(b.resign(ctx, r, g))
+		return confirmed(r, g, r.t("resign.you", g.num()))(b.resign(ctx, r, g))
 	case "keep":
 		return []Reply{{Ephemeral: true, Update: true, Content: r.t("confirm.kept")}}, nil
 	case "moveask":
@@ -135,7 +134,7 @@ var extraActions = map[string]func(*Bot, context.Context, *req, *gameRec, custom
 func (b *Bot) rematch(ctx context.Context, r *req, g *gameRec) ([]Reply, error) {
 	side, ok := g.player(r.User.ID)
 	if !ok {
-		return nil, refuse("refuse.notplayer", strconv.FormatInt(g.ID, 10))
+		return nil, refuse("refuse.notplayer", g.num())
 	}
 	if g.Status == gmActive {
 		return nil, refuse("rematch.notover")
@@ -169,7 +168,7 @@ func (b *Bot) rematch(ctx context.Context, r *req, g *gameRec) ([]Reply, error) 
 	c := &challengeRec{
 		Challenger: r.User, Opponent: opp, Game: g.Game, Variant: g.Variant, Start: g.Start,
 		Clock: g.Clock, Color: color, GuildID: g.GuildID, ChannelID: g.ChannelID,
-		Status: chPending, Expires: b.clk.Now().Add(b.cfg.ChallengeExpiry), Rematch: g.ID,
+		Status: chPending, Expires: b.clk.Now().Add(b.cfg.ChallengeExpiry), Rematch: g.ID, Rated: g.Rated,
 	}
 	tc, _ := parseClock(g.Clock)
 	return b.postChallenge(ctx, r, c, tc)

@@ -252,6 +252,7 @@ func (b *Bot) aiUser(r *req, level int) User {
 func (b *Bot) challengeAI(ctx context.Context, r *req, c *challengeRec, me User, level int) ([]Reply, error) {
 	c.Opponent = me
 	c.AILevel = level
+	c.Rated = false // casual: ratings are for games between people
 	id, err := b.st.createChallenge(ctx, c, effects{schedule: []event{{Kind: evExpire, Due: c.Expires}}})
 	if err != nil {
 		return nil, wrap("create challenge", err)
@@ -264,18 +265,6 @@ func (b *Bot) challengeAI(ctx context.Context, r *req, c *challengeRec, me User,
 		}
 	}
 	return out, err
-}
-
-// markCasual records a game against the computer as unrated (ratings are
-// for games between people). A failure is logged: the game itself stands.
-func (b *Bot) markCasual(ctx context.Context, id int64) {
-	st, err := b.ratingsStore()
-	if err != nil {
-		return
-	}
-	if err := st.SetRated(ctx, id, false); err != nil {
-		b.log.Error("mark game against the computer unrated", "game", id, "err", err)
-	}
 }
 
 // aiTurnContent is the content of a board after which the computer is to

@@ -5,11 +5,11 @@ import (
 	"errors"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/tankbot/tankbot/engine"
 	recfile "github.com/tankbot/tankbot/engine/record"
 	"github.com/tankbot/tankbot/imaging"
-	"github.com/tankbot/tankbot/store"
 )
 
 // The archive: every game keeps its per-server number; a finished game's
@@ -25,19 +25,14 @@ func (b *Bot) gameByNumber(ctx context.Context, r *req, text string) (g *gameRec
 	if err != nil || n < 1 {
 		return nil, false, nil
 	}
-	st, err := b.ratingsStore()
-	if err != nil {
-		return nil, true, err
-	}
-	a, _, err := st.GameByNumber(ctx, r.GuildID, n)
-	if errors.Is(err, store.ErrNotFound) {
+	g, err = b.st.numberedGame(ctx, r.GuildID, n)
+	if errors.Is(err, errNotFound) {
 		return nil, true, refuse("refuse.no-game-number", "#"+strconv.Itoa(n))
 	}
 	if err != nil {
 		return nil, true, wrap("game by number", err)
 	}
-	g, err = fromGame(a.Game)
-	return g, true, err
+	return g, true, nil
 }
 
 // gameRecord is a game's record (engine/record, imported as recfile) with its server number,
@@ -51,10 +46,7 @@ func (b *Bot) gameRecord(ctx context.Context, g *gameRec) (*recfile.Record, erro
 	if err != nil {
 		return nil, wrap("record", err)
 	}
-	num, rated, err := st.GameNumber(ctx, g.ID)
-	if err != nil {
-		return nil, wrap("record", err)
-	}
+	num, rated := g.Number, g.Rated
 	log, err := b.st.moveLog(ctx, g.ID)
 	if err != nil {
 		return nil, wrap("record", err)
@@ -99,8 +91,21 @@ func (b *Bot) gameFiles(ctx context.Context, g *gameRec, flip bool) ([]File, err
 	if err != nil {
 		return nil, wrap("replay", err)
 	}
+	if len(anim) > maxReplayBytes {
+		// A very long game: the message goes without its replay rather
+		// than not at all (the record still replays it: tankbot replay).
+		b.log.Info("replay too large to attach", "game", g.ID, "bytes", len(anim), "plies", len(ms))
+		return files, nil
+	}
 	return append(files, File{Name: base + ".gif", ContentType: "image/gif", Data: anim}), nil
 }
+
+// maxReplayBytes bounds an attached replay so that a final board (board
+// PNG ~40 kB, record a few kB, replay) stays far inside Discord's upload
+// limit: 10 MiB on servers without boosts since 2024, 25 MiB before.
+// A 100-ply game's replay weighs 0.4-1.1 MB (docs/ratings.md), so only
+// games of many hundreds of plies lose theirs.
+const maxReplayBytes = 8 << 20
 
 // positionAt replays g's log to ply k (0 the start; k < 0 the final
 // position) and returns the position and the move that led to it (nil at
@@ -124,4 +129,31 @@ func (b *Bot) positionAt(ctx context.Context, g *gameRec, k int) (engine.Positio
 		return ps[0], nil, nil
 	}
 	return ps[k], ms[k-1], nil
+}
+
+// finalExtras completes a game-over board: the rating changes as lines of
+// its content (counted here if the finishing write did not: the store
+// counts a game once, so this also completes a game finished before a
+// crash), and the record file and animated replay attached beside the
+// board image, which stays the embed's image. A failure costs only the
+// extras: the result is already saved and the message still goes.
+func (b *Bot) finalExtras(ctx context.Context, loc string, g *gameRec, reply *Reply) {
+	reply.Final = true
+	if g.Status == gmActive {
+		return
+	}
+	lines, err := b.ratingsForGame(ctx, loc, g)
+	if err != nil {
+		b.log.Warn("rate finished game", "game", g.ID, "err", err)
+	}
+	if len(lines) > 0 {
+		text := strings.Join(lines, "\n")
+		reply.Content = clipRunes(reply.Content, 2000-utf8.RuneCountInString(text)-1) + "\n" + text
+	}
+	files, err := b.gameFiles(ctx, g, false)
+	if err != nil {
+		b.log.Warn("final board files", "game", g.ID, "err", err)
+		return
+	}
+	reply.Files = append(reply.Files, files...)
 }

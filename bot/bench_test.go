@@ -3,13 +3,16 @@ package bot
 import (
 	"context"
 	"fmt"
+	"math/rand/v2"
 	"path/filepath"
 	"sort"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
 
+	"github.com/tankbot/tankbot/engine"
 	"github.com/tankbot/tankbot/store/clock"
 )
 
@@ -90,4 +93,67 @@ func BenchmarkMove(b *testing.B) {
 	b.ReportMetric(float64(lat[len(lat)/2].Microseconds())/1000, "p50-ms")
 	b.ReportMetric(float64(lat[len(lat)*99/100].Microseconds())/1000, "p99-ms")
 	b.ReportMetric(float64(len(lat))/elapsed.Seconds(), "moves/s")
+}
+
+// BenchmarkFinalBoard measures what a long game's game-over message
+// uploads: the final board PNG, the record and the animated replay, for a
+// game of up to 100 random plies of each game (fewer when it ends sooner).
+// Each op completes one final board (rating lines, record, replay).
+//
+//	go test ./bot -run '^$' -bench FinalBoard -benchtime 1x
+func BenchmarkFinalBoard(b *testing.B) {
+	for _, tc := range []struct{ game, variant string }{{"tank", "basic20"}, {"camelot", ""}, {"gungi", ""}} {
+		b.Run(tc.game, func(b *testing.B) {
+			st, err := OpenSQLite(filepath.Join(b.TempDir(), "bench.db"))
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer st.Close()
+			bt := New(Config{}, st, clock.NewFake(t0), &fakeNotifier{}, nil)
+			ctx := context.Background()
+			w, k := User{ID: "w", Name: "alice"}, User{ID: "k", Name: "bob"}
+			c := Command{Name: "challenge", User: w, GuildID: "g", ChannelID: "c",
+				Options: map[string]string{"opponent": k.ID, "color": "white", "clock": "untimed", "game": tc.game, "map": tc.variant}, Users: map[string]User{k.ID: k}}
+			rs := bt.Handle(ctx, c)
+			var id int64
+			for _, r := range bt.Handle(ctx, Command{Kind: KindComponent, CustomID: rs[0].Components[0][0].CustomID, User: k, GuildID: "g", ChannelID: "c"}) {
+				if r.Board {
+					id = r.GameID
+				}
+			}
+			rng := rand.New(rand.NewPCG(7, 7))
+			for ply := 0; ply < 100; ply++ {
+				g, _ := bt.st.game(ctx, id)
+				if g.Status != gmActive {
+					break
+				}
+				pos, _ := g.position()
+				moves := pos.LegalMoves()
+				u := [2]User{w, k}[int(pos.Turn())]
+				mv := pos.FormatMove(moves[rng.IntN(len(moves))])
+				bt.Handle(ctx, Command{Name: "move", User: u, GuildID: "g", ChannelID: "c", Options: map[string]string{"move": mv}})
+			}
+			g, _ := bt.st.game(ctx, id)
+			if g.Status == gmActive {
+				if err := bt.end(ctx, g, engine.Win(engine.White, engine.ReasonResignation)); err != nil {
+					b.Fatal(err)
+				}
+			}
+			pos, _ := g.position()
+			var reply Reply
+			b.ResetTimer()
+			for range b.N {
+				reply, _ = bt.boardReply(ctx, &req{loc: "en", pub: "en"}, g, pos, nil, "", false)
+				bt.finalExtras(ctx, "en", g, &reply)
+			}
+			b.StopTimer()
+			total := 0
+			for _, f := range reply.Files {
+				total += len(f.Data)
+				b.ReportMetric(float64(len(f.Data))/1000, strings.TrimPrefix(filepath.Ext(f.Name), ".")+"-kB")
+			}
+			b.ReportMetric(float64(total)/1000, "total-kB")
+			b.ReportMetric(float64(g.Ply), "plies")
+		})
+	}
 }

@@ -40,6 +40,11 @@ func (b *Bot) challenge(ctx context.Context, r *req) ([]Reply, error) {
 	if !ok {
 		return nil, refuse("refuse.unknowngame", name, strings.Join(gameNames(), ", "))
 	}
+	if m, given := opt["map"]; given && strings.TrimSpace(m) == "" {
+		// A blank map is an empty position, not "the default map".
+		_, err := rules.Decode("")
+		return nil, &refusal{key: "refuse.badmap", args: []string{engineErrorTextLoc(r.loc, err)}}
+	}
 	variant, start, err := chooseStart(rules, opt["map"], r.loc)
 	if err != nil {
 		return nil, err
@@ -63,11 +68,12 @@ func (b *Bot) challenge(ctx context.Context, r *req) ([]Reply, error) {
 	if v, ok := opt["thread"]; ok {
 		thread = v == "true"
 	}
+	rated := opt["rated"] != "false" // rated unless asked otherwise
 	now := b.clk.Now()
 	c := &challengeRec{
 		Challenger: r.User, Opponent: opp, Game: rules.Name(), Variant: variant, Start: start,
 		Clock: tc.String(), Color: color, Thread: thread, GuildID: r.GuildID, ChannelID: r.ChannelID,
-		Status: chPending, Expires: now.Add(b.cfg.ChallengeExpiry),
+		Status: chPending, Expires: now.Add(b.cfg.ChallengeExpiry), Rated: rated,
 	}
 	if vsAI {
 		return b.challengeAI(ctx, r, c, b.aiUser(r, level), level)
@@ -90,6 +96,7 @@ func (b *Bot) challenge(ctx context.Context, r *req) ([]Reply, error) {
 }
 
 func (b *Bot) postChallenge(ctx context.Context, r *req, c *challengeRec, tc clock.Settings) ([]Reply, error) {
+	c.Locale = r.pub
 	id, err := b.st.createChallenge(ctx, c, effects{schedule: []event{{Kind: evExpire, Due: c.Expires}}})
 	if errors.Is(err, errDuplicate) {
 		return nil, refuse("refuse.duplicate", c.Opponent.Name)
@@ -111,6 +118,9 @@ func (b *Bot) postChallenge(ctx context.Context, r *req, c *challengeRec, tc clo
 	if c.Color != "random" {
 		text += "\n" + pub.t("challenge.colorpick", c.Challenger.Name, pub.t("color."+c.Color))
 	}
+	if !c.Rated {
+		text += "\n" + pub.t("challenge.casual")
+	}
 	text += "\n" + pub.t("challenge.expires", discordTime(c.Expires))
 	reply := Reply{
 		Content: text,
@@ -122,6 +132,13 @@ func (b *Bot) postChallenge(ctx context.Context, r *req, c *challengeRec, tc clo
 	}
 	if c.Opponent.ID != "" {
 		reply.Mentions = []string{c.Opponent.ID}
+	}
+	// The transport records the message's id: the challenge's end edits it.
+	reply.ChallengeID = id
+	if c.ChannelID != r.ChannelID {
+		// A rematch asked from elsewhere goes to the game's place, where
+		// its message will be looked for.
+		reply.ChannelID = c.ChannelID
 	}
 	return []Reply{reply}, nil
 }
@@ -240,7 +257,7 @@ func (b *Bot) challengeAction(ctx context.Context, r *req, id int64, action stri
 		return nil, refuse("refuse.nochallenge")
 	}
 	if c.Status == chExpired || c.Status == chPending && !b.clk.Now().Before(c.Expires) {
-		return nil, refuse("refuse.chalexpired")
+		return b.expiredAnswer(ctx, r, c)
 	}
 	if c.Status != chPending {
 		return nil, refuse("refuse.chaltaken")
@@ -276,17 +293,72 @@ func (b *Bot) challengeAction(ctx context.Context, r *req, id int64, action stri
 	return nil, refuse("refuse.unknown")
 }
 
+// challengeEdit is the out-of-band edit of a challenge's own message
+// (buttons gone, content replaced), queued in the transaction that ends the
+// challenge when something other than a click on that message ends it (a
+// typed /accept, the expiry), so it is retried until Discord takes it. Nil
+// when the message is unknown (challenges made before its id was kept).
+func challengeEdit(c *challengeRec, content string) []Reply {
+	if c.MessageID == "" {
+		return nil
+	}
+	return []Reply{{ChannelID: c.ChannelID, Edit: c.MessageID, Content: content}}
+}
+
+// expiredAnswer answers a use of an expired challenge. One still pending
+// (its expiry event has not run yet) expires now, in this transaction. A
+// click on its buttons updates its message in place (buttons gone, "expired");
+// from elsewhere (/accept) the user is told and the message is edited out
+// of band.
+func (b *Bot) expiredAnswer(ctx context.Context, r *req, c *challengeRec) ([]Reply, error) {
+	own := r.Kind == KindComponent
+	if c.Status == chPending {
+		eff := effects{cancel: []cancelSpec{{kinds: []string{evExpire}}}}
+		if !own {
+			// What the expiry event would have queued.
+			eff.posts = []Reply{b.expiryNotice(ctx, c)}
+		}
+		ok, err := b.st.setChallengeStatus(ctx, c.ID, chExpired, eff)
+		if err != nil {
+			return nil, wrap("expire challenge", err)
+		}
+		if !ok {
+			// Ended meanwhile: by its expiry event, or answered just in time.
+			now, err := b.st.challenge(ctx, c.ID)
+			if err != nil {
+				return nil, wrap("load challenge", err)
+			}
+			if now.Status != chExpired {
+				return nil, refuse("refuse.chaltaken")
+			}
+		}
+	}
+	if own {
+		return []Reply{{Update: true, Content: r.public().t("challenge.expired", c.Challenger.Name)}}, nil
+	}
+	return nil, refuse("refuse.chalexpired")
+}
+
 // closeChallenge ends a pending challenge: its message says so (buttons
 // gone) and the other side, if any, is pinged by a new message.
 func (b *Bot) closeChallenge(ctx context.Context, r *req, c *challengeRec, status, key string, other User) ([]Reply, error) {
-	ok, err := b.st.setChallengeStatus(ctx, c.ID, status, effects{cancel: []cancelSpec{{kinds: []string{evExpire}}}})
+	own := r.Kind == KindComponent
+	content := r.public().t(key, r.User.Name)
+	eff := effects{cancel: []cancelSpec{{kinds: []string{evExpire}}}}
+	if !own {
+		eff.posts = challengeEdit(c, content)
+	}
+	ok, err := b.st.setChallengeStatus(ctx, c.ID, status, eff)
 	if err != nil {
 		return nil, wrap("close challenge", err)
 	}
 	if !ok {
 		return nil, refuse("refuse.chaltaken")
 	}
-	out := []Reply{{Update: r.Kind == KindComponent, Content: r.public().t(key, r.User.Name)}}
+	var out []Reply
+	if own || len(eff.posts) == 0 {
+		out = append(out, Reply{Update: own, Content: content})
+	}
 	if other.ID != "" {
 		content, ids := b.pings(ctx, []User{other}, func(loc, who string) string {
 			return i18n.T(loc, key+".ping", who, r.User.Name)
@@ -322,6 +394,7 @@ func (b *Bot) startGame(ctx context.Context, r *req, c *challengeRec, taker User
 		Rev: 1, Game: c.Game, Variant: c.Variant, Start: c.Start, Pos: start.Encode(), Turn: int(start.Turn()),
 		White: white, Black: black, GuildID: c.GuildID, ChannelID: c.ChannelID,
 		Clock: tc.String(), ClockState: clock.Start(tc, now), Status: gmActive,
+		Rated: c.Rated && person(white) && person(black),
 	}
 	g.ClockState.ToMove = g.Turn
 	if c.AILevel > 0 {
@@ -330,12 +403,30 @@ func (b *Bot) startGame(ctx context.Context, r *req, c *challengeRec, taker User
 			g.AISide = 0
 		}
 	}
+	// own: accepted by a click on the challenge's message, which the
+	// answer updates; otherwise (/accept) the message is edited out of band.
+	own := r.Kind == KindComponent
 	var out []Reply
+	// The thread must exist before the game's row (the row records it),
+	// but its name carries the number the row gets: name it with the
+	// number the server's next game will most likely get, and rename it
+	// below in the rare case another game took that number first.
+	threadNum := 0
 	if c.Thread && b.n != nil {
-		// Thread names show raw text: names without escapes, clipped to
-		// Discord's 100.
-		name := clipRunes(r.public().t("game.threadname", gameLabel(r.pub, c.Game, c.Variant, nil), plain(white.Name), plain(black.Name)), 100)
-		tid, err := b.n.CreateThread(ctx, c.ChannelID, r.MessageID, name)
+		if st, err := b.ratingsStore(); err == nil {
+			threadNum, _ = st.NextNumber(ctx, c.GuildID)
+		}
+		name := threadName(r.pub, threadNum, c, white, black)
+		// The thread hangs on the challenge's message, however accepted.
+		on := r.MessageID
+		if !own {
+			on = c.MessageID
+		}
+		tid, err := b.n.CreateThread(ctx, c.ChannelID, on, name)
+		if err != nil && !own && on != "" && !errors.Is(err, ErrNoThreads) {
+			// The challenge's message may be gone: a thread of its own.
+			tid, err = b.n.CreateThread(ctx, c.ChannelID, "", name)
+		}
 		switch {
 		case err == nil:
 			g.ChannelID = tid
@@ -350,8 +441,21 @@ func (b *Bot) startGame(ctx context.Context, r *req, c *challengeRec, taker User
 	if g.ChannelID != c.ChannelID {
 		g.Parent = c.ChannelID
 	}
+	pub := r.public()
+	label := gameLabel(pub.loc, c.Game, c.Variant, start)
 	eff := turnEffects(g, tc)
 	eff.cancel = []cancelSpec{{ref: c.ID, kinds: []string{evExpire}}}
+	var edit []Reply
+	if !own {
+		// The game's number is not known before the insert: the edit says
+		// who accepted and where the game went.
+		text := pub.t("challenge.accepted", taker.Name, white.Name, black.Name, label, describeClock(pub.loc, tc))
+		if g.ChannelID != c.ChannelID {
+			text += "\n" + pub.t("game.inthread", "<#"+g.ChannelID+">")
+		}
+		edit = challengeEdit(c, text)
+		eff.posts = append(eff.posts, edit...)
+	}
 	g, err = b.st.acceptChallenge(ctx, c.ID, g, eff)
 	switch {
 	case errors.Is(err, errTaken):
@@ -361,13 +465,18 @@ func (b *Bot) startGame(ctx context.Context, r *req, c *challengeRec, taker User
 	case err != nil:
 		return nil, wrap("accept challenge", err)
 	}
-	id := g.ID
-	if g.AILevel > 0 {
-		b.markCasual(ctx, id)
+	if g.Parent != "" && g.Number != threadNum {
+		if rn, ok := b.n.(ThreadRenamer); ok {
+			if err := rn.RenameThread(ctx, g.ChannelID, threadName(r.pub, g.Number, c, white, black)); err != nil {
+				b.log.Warn("rename thread", "game", g.ID, "err", err)
+			}
+		}
 	}
-	pub := r.public()
-	label := gameLabel(pub.loc, c.Game, c.Variant, start)
-	head := pub.t("game.started", strconv.FormatInt(id, 10), white.Name, black.Name, label, describeClock(pub.loc, tc))
+	id := g.num()
+	head := pub.t("game.started", id, white.Name, black.Name, label, describeClock(pub.loc, tc))
+	if !g.Rated {
+		head += "\n" + pub.t("challenge.casual")
+	}
 	board, err := b.boardReply(ctx, pub, g, start, nil, head, false)
 	if err != nil {
 		return nil, err
@@ -378,7 +487,7 @@ func (b *Bot) startGame(ctx context.Context, r *req, c *challengeRec, taker User
 	// the first mention of a board).
 	first := g.user(int(start.Turn()))
 	board.Content, board.Mentions = b.pings(ctx, []User{first, g.user(1 - int(start.Turn()))}, func(loc, who string) string {
-		line := i18n.T(loc, "ping.started", who, strconv.FormatInt(id, 10), white.Name, black.Name, gameLabel(loc, c.Game, c.Variant, start))
+		line := i18n.T(loc, "ping.started", who, id, white.Name, black.Name, gameLabel(loc, c.Game, c.Variant, start))
 		if d := g.deadline(tc); !d.IsZero() {
 			return line + " " + i18n.T(loc, "ping.tomove", first.Name, discordTime(d))
 		}
@@ -386,9 +495,12 @@ func (b *Bot) startGame(ctx context.Context, r *req, c *challengeRec, taker User
 	})
 	if g.ChannelID != c.ChannelID {
 		board.ChannelID = g.ChannelID
-		// The challenge message says where the game went, buttons gone.
-		out = append(out, Reply{Update: r.Kind == KindComponent, Content: head + "\n" + pub.t("game.inthread", "<#"+g.ChannelID+">")})
-	} else if r.Kind == KindComponent {
+		// The challenge message says where the game went, buttons gone
+		// (edited out of band when its id is known and it was not clicked).
+		if own || edit == nil {
+			out = append(out, Reply{Update: own, Content: head + "\n" + pub.t("game.inthread", "<#"+g.ChannelID+">")})
+		}
+	} else if own {
 		// The challenge message loses its buttons; the board is new, so
 		// its mentions notify.
 		out = append(out, Reply{Update: true, Content: head})
@@ -396,6 +508,16 @@ func (b *Bot) startGame(ctx context.Context, r *req, c *challengeRec, taker User
 	out = append(out, board)
 	return out, nil
 }
+
+// threadName is a game's thread name, "#12 Tank Chess · alice vs bob":
+// raw text (names without escapes), clipped to Discord's 100.
+func threadName(loc string, number int, c *challengeRec, white, black User) string {
+	return clipRunes(i18n.T(loc, "game.threadname", strconv.Itoa(number), gameLabel(loc, c.Game, c.Variant, nil), plain(white.Name), plain(black.Name)), 100)
+}
+
+// person is a user whose games may be rated: not a bot account (the AI
+// plays as one). A game with any other player is created casual.
+func person(u User) bool { return !u.Bot }
 
 // maxPending is how many challenges one user may have waiting at once.
 const maxPending = 5

@@ -187,7 +187,7 @@ func outcomeWords(loc string, g *gameRec) string {
 // each in their language, with what happened (event, may be nil) and the
 // result in words.
 func (b *Bot) endContent(ctx context.Context, g *gameRec, event func(loc string) string) (string, []string) {
-	id := strconv.FormatInt(g.ID, 10)
+	id := g.num()
 	return b.pings(ctx, []User{g.White, g.Black}, func(loc, who string) string {
 		if event != nil {
 			return i18n.T(loc, "ping.over.event", who, event(loc), id, outcomeWords(loc, g))
@@ -273,7 +273,7 @@ func announceText(loc string, g *gameRec, pos engine.Position, a engine.Announce
 func (b *Bot) turnContent(ctx context.Context, g *gameRec, pos engine.Position, mover User, what func(loc string) string) (string, []string) {
 	tc, _ := parseClock(g.Clock)
 	next := g.user(int(pos.Turn()))
-	id := strconv.FormatInt(g.ID, 10)
+	id := g.num()
 	body := func(loc string) string {
 		var parts []string
 		if what != nil {

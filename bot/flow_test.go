@@ -73,7 +73,7 @@ func TestServerScope(t *testing.T) {
 	id := h.startGame()
 	sid := strconv.FormatInt(id, 10)
 	c := Command{Kind: KindSlash, Name: "board", User: carol, GuildID: "other", ChannelID: "x", Options: map[string]string{"game": sid}}
-	mustRefuse(t, h.b.Handle(h.ctx, c), "No game #"+sid)
+	mustRefuse(t, h.b.Handle(h.ctx, c), "no game #"+sid)
 	c.Name, c.Options = "history", map[string]string{"game": sid}
 	mustRefuse(t, h.b.Handle(h.ctx, c), "game #"+sid)
 	open := h.slash(alice, "challenge")

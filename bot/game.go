@@ -18,12 +18,13 @@ import (
 // caller's most recent game here, which may be over: /board and /history
 // show it, the others say how it ended.
 func (b *Bot) findGame(ctx context.Context, r *req) (*gameRec, error) {
-	if s := strings.TrimPrefix(strings.TrimSpace(r.Options["game"]), "#"); s != "" {
-		id, err := strconv.ParseInt(s, 10, 64)
-		if err != nil {
-			return nil, refuse("refuse.badgame", s)
+	if s := strings.TrimSpace(r.Options["game"]); s != "" {
+		// Players name games by their number on this server ("#12").
+		g, ok, err := b.gameByNumber(ctx, r, s)
+		if !ok {
+			return nil, refuse("refuse.badgame", clipRunes(strings.TrimPrefix(s, "#"), maxInput))
 		}
-		return b.loadGame(ctx, r, id)
+		return g, err
 	}
 	games, err := b.st.channelGames(ctx, r.ChannelID)
 	if err != nil {
@@ -58,7 +59,7 @@ func (b *Bot) findGame(ctx context.Context, r *req) (*gameRec, error) {
 	}
 	ids := make([]string, len(mine))
 	for i, g := range mine {
-		ids[i] = "#" + strconv.FormatInt(g.ID, 10)
+		ids[i] = "#" + g.num()
 	}
 	return nil, refuse("refuse.whichgame", strings.Join(ids, ", "))
 }
@@ -86,7 +87,7 @@ func (b *Bot) onlyGameInServer(ctx context.Context, r *req) *gameRec {
 func (b *Bot) loadGame(ctx context.Context, r *req, id int64) (*gameRec, error) {
 	g, err := b.st.game(ctx, id)
 	if errors.Is(err, errNotFound) || err == nil && g.GuildID != r.GuildID {
-		return nil, refuse("refuse.badgame", strconv.FormatInt(id, 10))
+		return nil, refuse("refuse.nogame") // ids are internal: never shown
 	}
 	if err != nil {
 		return nil, wrap("load game", err)
@@ -116,7 +117,7 @@ func (g *gameRec) decode(enc, what string) (engine.Position, error) {
 func (b *Bot) mustMove(r *req, g *gameRec) (side int, pos engine.Position, err error) {
 	side, ok := g.player(r.User.ID)
 	if !ok {
-		return 0, nil, refuse("refuse.notplayer", strconv.FormatInt(g.ID, 10))
+		return 0, nil, refuse("refuse.notplayer", g.num())
 	}
 	if g.Status != gmActive {
 		return 0, nil, overRefusal(r, g)
@@ -219,6 +220,7 @@ func (b *Bot) play(ctx context.Context, r *req, g *gameRec, seq int, text string
 		reply.Content, reply.Mentions = b.turnContent(ctx, g, next, r.User, played)
 	} else {
 		reply.Content, reply.Mentions = b.endContent(ctx, g, played)
+		reply.Final = true
 	}
 	reply.Update = false
 	reply = inGame(r, g, reply)
@@ -237,7 +239,13 @@ func (b *Bot) play(ctx context.Context, r *req, g *gameRec, seq int, text string
 	}
 	b.retire(ctx, g)
 	if r.outOfBand {
+		// Only the computer moves out of band, in casual games: no
+		// rating lines; the record files are not kept in the outbox.
 		return nil, nil
+	}
+	if g.Status != gmActive {
+		// Ratings and the record read the saved result.
+		b.finalExtras(ctx, pub.loc, g, &reply)
 	}
 	return []Reply{reply}, nil
 }
@@ -341,6 +349,9 @@ func (b *Bot) boardCommand(ctx context.Context, r *req) ([]Reply, error) {
 	if err != nil {
 		return nil, err
 	}
+	if s := strings.TrimSpace(r.Options["ply"]); s != "" {
+		return b.boardAtPly(ctx, r, g, s)
+	}
 	pos, last, err := b.replayLast(ctx, g)
 	if err != nil {
 		return nil, err
@@ -377,6 +388,59 @@ func (b *Bot) boardCommand(ctx context.Context, r *req) ([]Reply, error) {
 		reply.Board = false // a finished game's board stays where it is
 	}
 	return []Reply{inGame(r, g, reply)}, nil
+}
+
+// boardAtPly answers /board ply:K: the position after move K (0 the
+// start) of any game of this server, finished or not, replayed from its
+// log. It is a look at the past, never the game's board: no buttons, no
+// clocks, and a public one does not retire the current board.
+func (b *Bot) boardAtPly(ctx context.Context, r *req, g *gameRec, text string) ([]Reply, error) {
+	k, err := strconv.Atoi(text)
+	if err != nil || k < 0 {
+		return nil, refuse("refuse.ply-range", clipRunes(text, maxInput), strconv.Itoa(g.Ply))
+	}
+	pos, last, err := b.positionAt(ctx, g, k)
+	if err != nil {
+		return nil, err
+	}
+	log, err := b.st.moveLog(ctx, g.ID)
+	if err != nil {
+		return nil, wrap("move log", err)
+	}
+	// The game as it stood after move k.
+	past := *g
+	past.Ply, past.Last, past.Clock = k, "", "none"
+	if k > 0 && k <= len(log) {
+		past.Last = log[k-1]
+	}
+	if k < len(log) {
+		past.Status, past.Result, past.Reason = gmActive, "", ""
+	}
+	public := r.Options["public"] == "true"
+	view := r
+	if public {
+		view = r.public()
+	}
+	flip := r.Options["flip"] == "true"
+	if !public {
+		if s, err := b.st.settings(ctx, r.User.ID); err == nil && s.Flip {
+			flip = !flip
+		}
+		if side, ok := g.player(r.User.ID); ok && side == 1 {
+			flip = !flip
+		}
+		flip = flip != b.publicFlip(pos)
+	}
+	head := view.t("archive.ply", strconv.Itoa(k), strconv.Itoa(len(log)))
+	reply, err := b.boardReply(ctx, view, &past, pos, last, head, flip)
+	if err != nil {
+		return nil, err
+	}
+	reply.Components, reply.Board, reply.Ephemeral = nil, false, !public
+	if public {
+		reply = inGame(r, g, reply)
+	}
+	return []Reply{reply}, nil
 }
 
 // replayLast gives the current position and the last move as an engine
@@ -420,14 +484,14 @@ func (b *Bot) resignCommand(ctx context.Context, r *req) ([]Reply, error) {
 // askResign asks for a confirmation first: a resignation cannot be undone.
 func (b *Bot) askResign(r *req, g *gameRec) ([]Reply, error) {
 	if _, ok := g.player(r.User.ID); !ok {
-		return nil, refuse("refuse.notplayer", strconv.FormatInt(g.ID, 10))
+		return nil, refuse("refuse.notplayer", g.num())
 	}
 	if g.Status != gmActive {
 		return nil, overRefusal(r, g)
 	}
 	return []Reply{{
 		Ephemeral: true,
-		Content:   r.t("resign.confirm", strconv.FormatInt(g.ID, 10)),
+		Content:   r.t("resign.confirm", g.num()),
 		Components: [][]Component{{
 			{Kind: Button, CustomID: gameID(g.ID, g.Seq, "resignyes"), Label: r.t("btn.resign"), Style: Danger},
 			{Kind: Button, CustomID: gameID(g.ID, g.Seq, "keep"), Label: r.t("btn.cancel"), Style: Secondary},
@@ -438,7 +502,7 @@ func (b *Bot) askResign(r *req, g *gameRec) ([]Reply, error) {
 func (b *Bot) resign(ctx context.Context, r *req, g *gameRec) ([]Reply, error) {
 	side, ok := g.player(r.User.ID)
 	if !ok {
-		return nil, refuse("refuse.notplayer", strconv.FormatInt(g.ID, 10))
+		return nil, refuse("refuse.notplayer", g.num())
 	}
 	if g.Status != gmActive {
 		return nil, overRefusal(r, g)
@@ -451,7 +515,7 @@ func (b *Bot) resign(ctx context.Context, r *req, g *gameRec) ([]Reply, error) {
 // overRefusal is the answer to acting on a finished game: which game, and
 // how it ended.
 func overRefusal(r *req, g *gameRec) error {
-	return refuse("refuse.over", strconv.FormatInt(g.ID, 10), outcomeWords(r.loc, g))
+	return refuse("refuse.over", g.num(), outcomeWords(r.loc, g))
 }
 
 // end saves g finished with o; its clock events are dropped and posts
@@ -497,6 +561,7 @@ func (b *Bot) finish(ctx context.Context, r *req, g *gameRec, o engine.Outcome, 
 		return nil, err
 	}
 	reply.Content, reply.Mentions = b.endContent(ctx, g, event)
+	b.finalExtras(ctx, pub.loc, g, &reply)
 	b.retire(ctx, g)
 	return []Reply{inGame(r, g, reply)}, nil
 }

@@ -22,7 +22,9 @@ type fakeNotifier struct {
 	edits     []edit
 	noThreads bool
 	threads   int
-	fail      int // the next fail posts return an error (Discord down)
+	fail      int      // the next fail posts return an error (Discord down)
+	failEdits int      // the next failEdits edits return an error
+	threadOn  []string // the message each thread was opened on ("" none)
 }
 
 func (n *fakeNotifier) Post(_ context.Context, ch string, r Reply) (string, error) {
@@ -39,6 +41,10 @@ func (n *fakeNotifier) Post(_ context.Context, ch string, r Reply) (string, erro
 func (n *fakeNotifier) Edit(_ context.Context, ch, msg string, r Reply) error {
 	n.mu.Lock()
 	defer n.mu.Unlock()
+	if n.failEdits > 0 {
+		n.failEdits--
+		return errors.New("fake notifier: edit failed")
+	}
 	n.edits = append(n.edits, edit{ch, msg, r})
 	return nil
 }
@@ -48,13 +54,14 @@ type edit struct {
 	Reply            Reply
 }
 
-func (n *fakeNotifier) CreateThread(_ context.Context, ch, _, name string) (string, error) {
+func (n *fakeNotifier) CreateThread(_ context.Context, ch, msg, name string) (string, error) {
 	n.mu.Lock()
 	defer n.mu.Unlock()
 	if n.noThreads {
 		return "", ErrNoThreads
 	}
 	n.threads++
+	n.threadOn = append(n.threadOn, msg)
 	return ch + "/" + name, nil
 }
 
@@ -62,6 +69,12 @@ func (n *fakeNotifier) all() []post {
 	n.mu.Lock()
 	defer n.mu.Unlock()
 	return append([]post(nil), n.posts...)
+}
+
+func (n *fakeNotifier) allEdits() []edit {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	return append([]edit(nil), n.edits...)
 }
 
 type harness struct {

@@ -43,7 +43,7 @@ func (b *Bot) gamesPage(ctx context.Context, r *req, n int) ([]Reply, error) {
 		if p, err := g.position(); err == nil {
 			turn = int(p.Turn())
 		}
-		line := r.t("games.line", strconv.FormatInt(g.ID, 10), labelOf(r.loc, g.Game, g.Variant, g.Start), g.White.Name, g.Black.Name,
+		line := r.t("games.line", g.num(), labelOf(r.loc, g.Game, g.Variant, g.Start), g.White.Name, g.Black.Name,
 			strconv.Itoa(g.Ply), g.user(turn).Name)
 		if _, ok := g.player(r.User.ID); ok {
 			mine = append(mine, line)

@@ -2,7 +2,6 @@ package bot
 
 import (
 	"context"
-	"strconv"
 
 	"github.com/tankbot/tankbot/bot/i18n"
 	"github.com/tankbot/tankbot/engine"
@@ -33,7 +32,7 @@ func init() {
 	extraActions["drawno"] = func(b *Bot, ctx context.Context, r *req, g *gameRec, _ customID) ([]Reply, error) {
 		side, ok := g.player(r.User.ID)
 		if !ok {
-			return nil, refuse("refuse.notplayer", strconv.FormatInt(g.ID, 10))
+			return nil, refuse("refuse.notplayer", g.num())
 		}
 		if g.DrawOffer == 0 || g.DrawOffer == side+1 {
 			return nil, refuse("draw.none")
@@ -71,7 +70,7 @@ func orRaced(err error) error {
 func (b *Bot) draw(ctx context.Context, r *req, g *gameRec) ([]Reply, error) {
 	side, ok := g.player(r.User.ID)
 	if !ok {
-		return nil, refuse("refuse.notplayer", strconv.FormatInt(g.ID, 10))
+		return nil, refuse("refuse.notplayer", g.num())
 	}
 	if g.Status != gmActive {
 		return nil, overRefusal(r, g)
@@ -109,7 +108,7 @@ func (b *Bot) draw(ctx context.Context, r *req, g *gameRec) ([]Reply, error) {
 // abort ends a game without result while neither player has moved twice.
 func (b *Bot) abort(ctx context.Context, r *req, g *gameRec) ([]Reply, error) {
 	if _, ok := g.player(r.User.ID); !ok {
-		return nil, refuse("refuse.notplayer", strconv.FormatInt(g.ID, 10))
+		return nil, refuse("refuse.notplayer", g.num())
 	}
 	if g.Status != gmActive {
 		return nil, overRefusal(r, g)

@@ -14,7 +14,7 @@ import (
 // whose turn, clocks, outcome, the PNG and the action buttons. The image is
 // drawn as the public board is (publicFlip), or the other way up with flip.
 func (b *Bot) boardReply(ctx context.Context, r *req, g *gameRec, pos engine.Position, last engine.Move, head string, flip bool) (Reply, error) {
-	id := strconv.FormatInt(g.ID, 10)
+	id := g.num()
 	desc := head
 	add := func(s string) {
 		if desc != "" {

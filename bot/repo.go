@@ -3,6 +3,7 @@ package bot
 import (
 	"context"
 	"errors"
+	"strconv"
 	"time"
 
 	"github.com/tankbot/tankbot/store/clock"
@@ -31,6 +32,9 @@ type repo interface {
 	acceptChallenge(ctx context.Context, id int64, g *gameRec, eff effects) (*gameRec, error)
 
 	game(ctx context.Context, id int64) (*gameRec, error)
+	// numberedGame is game #number of a guild (any status); errNotFound
+	// when the guild has no such game.
+	numberedGame(ctx context.Context, guild string, number int) (*gameRec, error)
 	// saveGame writes g. Without a move it is a compare-and-set on the
 	// revision: the stored one must still be g.Rev-1 (the caller
 	// incremented it). With a move, the move joins the log at ply g.Ply
@@ -56,6 +60,8 @@ type repo interface {
 
 	// setBoardMessage records the message showing a game's board.
 	setBoardMessage(ctx context.Context, id int64, messageID string) error
+	// setChallengeMessage records the message carrying a challenge.
+	setChallengeMessage(ctx context.Context, id int64, messageID string) error
 
 	// setSeenLocale records the Discord locale last seen from a user.
 	setSeenLocale(ctx context.Context, userID, locale string) error
@@ -161,7 +167,14 @@ type challengeRec struct {
 	Status     string
 	Expires    time.Time
 	Rematch    int64
-	AILevel    int // a game against the computer at this level (never stored: accepted at once)
+	// Locale is the server's language when the challenge was made: the
+	// scheduler edits the challenge message in it.
+	Locale string
+	// MessageID is the message carrying the challenge, when the transport
+	// recorded it (challenges older than that have none).
+	MessageID string
+	Rated     bool // the game it starts counts for ratings (/challenge rated:false: casual)
+	AILevel   int  // a game against the computer at this level (never stored: accepted at once)
 }
 
 // Game statuses.
@@ -195,6 +208,14 @@ type gameRec struct {
 	Takeback   int // 0 none, 1 white asks, 2 black asks
 	Moves      [2]int
 	MessageID  string // the message showing the board, when known
+	// Number is the game's number on its server (#1, #2, ...): what
+	// players see and type. The store assigns it when the game is
+	// created; ID stays internal (custom ids, logs).
+	Number int
+	// Rated games count for ratings. Set when the game is created: a
+	// casual challenge, or any game with a player who is not a person
+	// (the AI, a bot account), is created with Rated false.
+	Rated bool
 	// AILevel is the computer's level (1..5) in a game against the bot,
 	// 0 otherwise; AISide is the side it plays (see ai.go).
 	AILevel int
@@ -203,6 +224,10 @@ type gameRec struct {
 	// made out of band (the computer's moves) use it.
 	Locale string
 }
+
+// num is the game's number as players see it ("12"; the catalog adds
+// the "#").
+func (g *gameRec) num() string { return strconv.Itoa(g.Number) }
 
 func (g *gameRec) player(id string) (side int, ok bool) {
 	switch id {

@@ -163,8 +163,7 @@ func (b *Bot) fire(ctx context.Context, e event) ([]Reply, error) {
 		if err != nil {
 			return nil, err
 		}
-		post := Reply{ChannelID: c.ChannelID, Content: b.tFor(ctx, c.Challenger.ID, "challenge.expired", c.Challenger.Name)}
-		_, err = b.st.setChallengeStatus(ctx, c.ID, chExpired, effects{posts: []Reply{post}})
+		_, err = b.st.setChallengeStatus(ctx, c.ID, chExpired, effects{posts: []Reply{b.expiryNotice(ctx, c)}})
 		return nil, err
 	case evFlag, evRemind:
 		g, err := b.st.game(ctx, e.Ref)
@@ -197,6 +196,21 @@ func (b *Bot) fire(ctx context.Context, e event) ([]Reply, error) {
 		return nil, err
 	}
 	return nil, nil
+}
+
+// expiryNotice tells the channel that challenge c expired: its own message
+// edited in place in the server's language (buttons gone, nobody pinged),
+// or, when that message is unknown (challenges made before its id was
+// kept), a new message in the challenger's language.
+func (b *Bot) expiryNotice(ctx context.Context, c *challengeRec) Reply {
+	if c.MessageID == "" {
+		return Reply{ChannelID: c.ChannelID, Content: b.tFor(ctx, c.Challenger.ID, "challenge.expired", c.Challenger.Name)}
+	}
+	loc := c.Locale
+	if loc == "" {
+		loc = b.cfg.DefaultLocale
+	}
+	return challengeEdit(c, i18n.T(loc, "challenge.expired", c.Challenger.Name))[0]
 }
 
 // flagFall ends g on time: the side to move loses, unless the game's rules
@@ -235,6 +249,7 @@ func (b *Bot) flagFall(ctx context.Context, loc string, g *gameRec, ply int, out
 	if err := b.end(ctx, g, o); err != nil {
 		return nil, err
 	}
+	b.finalExtras(ctx, loc, g, &replies[0])
 	b.retire(ctx, g)
 	return replies, nil
 }
@@ -246,7 +261,7 @@ func (b *Bot) flagReplies(ctx context.Context, loc string, g *gameRec) ([]Reply,
 		return nil, err
 	}
 	u := g.user(int(pos.Turn()))
-	id := strconv.FormatInt(g.ID, 10)
+	id := g.num()
 	fell := func(loc string) string { return i18n.T(loc, "flag.fell", u.Name, id) }
 	reply, err := b.boardReply(ctx, &req{loc: loc, pub: loc}, g, pos, nil, fell(loc), false)
 	if err != nil {
@@ -254,6 +269,8 @@ func (b *Bot) flagReplies(ctx context.Context, loc string, g *gameRec) ([]Reply,
 	}
 	reply.ChannelID = g.ChannelID
 	reply.Content, reply.Mentions = b.endContent(ctx, g, fell)
+	// Queued, it is completed (ratings, record, replay) at delivery.
+	reply.Final = true
 	return []Reply{reply}, nil
 }
 
@@ -265,7 +282,7 @@ func (b *Bot) reminder(ctx context.Context, g *gameRec) (Reply, error) {
 		return Reply{}, err
 	}
 	u := g.user(int(pos.Turn()))
-	id := strconv.FormatInt(g.ID, 10)
+	id := g.num()
 	var text string
 	if tc.Kind == clock.Correspondence {
 		text = b.tFor(ctx, u.ID, "remind.deadline", "<@"+u.ID+">", id, discordTime(g.deadline(tc)))
@@ -287,8 +304,9 @@ func (b *Bot) tFor(ctx context.Context, userID, key string, args ...string) stri
 // deliver sends the queued posts that are due, Config.Workers at a time.
 // Each carries its outbox nonce, so Discord drops a resend of a post it
 // took just before a crash; Discord's id is recorded once it answers. A
-// refused post is retried with backoff, and after maxAttempts given up
-// and logged.
+// queued edit (Reply.Edit: an expired or accepted challenge losing its
+// buttons) goes through Notifier.Edit instead. A refused post or edit is
+// retried with backoff, and after maxAttempts given up and logged.
 func (b *Bot) deliver(ctx context.Context) error {
 	msgs, err := b.st.claimOutbox(ctx, b.clk.Now(), outboxBatch)
 	if err != nil {
@@ -324,9 +342,16 @@ func (b *Bot) deliverOne(ctx context.Context, m outMsg) error {
 		return b.st.sent(ctx, m.ID, "") // no transport: dropped by design
 	}
 	r := m.Reply
-	r.Nonce = m.Nonce
-	b.redraw(ctx, &r)
-	id, err := b.n.Post(ctx, m.Channel, r)
+	var id string
+	var err error
+	if r.Edit != "" {
+		// An edit lands the same however often it is repeated: no nonce.
+		id, err = r.Edit, b.n.Edit(ctx, m.Channel, r.Edit, r)
+	} else {
+		r.Nonce = m.Nonce
+		b.redraw(ctx, &r)
+		id, err = b.n.Post(ctx, m.Channel, r)
+	}
 	if err == nil {
 		return b.st.sent(ctx, m.ID, id)
 	}
@@ -339,17 +364,30 @@ func (b *Bot) deliverOne(ctx context.Context, m outMsg) error {
 
 // redraw attaches the board image to a queued board post (files are not
 // kept in the outbox). The game's board is drawn as it stands; without an
-// image the post still goes.
+// image the post still goes. A final board also gets its rating lines,
+// record and replay (finalExtras), made from the committed game.
 func (b *Bot) redraw(ctx context.Context, r *Reply) {
-	if !r.Board || r.GameID == 0 || r.Embed == nil || r.Embed.Image == "" {
+	if !r.Board || r.GameID == 0 || (r.Embed == nil || r.Embed.Image == "") && !r.Final {
 		return
 	}
 	g, err := b.st.game(ctx, r.GameID)
 	if err != nil {
 		b.log.Warn("redraw queued board", "game", r.GameID, "err", err)
-		r.Embed.Image = ""
+		if r.Embed != nil {
+			r.Embed.Image = ""
+		}
 		return
 	}
+	if r.Embed != nil && r.Embed.Image != "" {
+		b.redrawImage(ctx, r, g)
+	}
+	if r.Final {
+		b.finalExtras(ctx, b.cfg.DefaultLocale, g, r)
+	}
+}
+
+// redrawImage draws a queued board post's image from the stored game.
+func (b *Bot) redrawImage(ctx context.Context, r *Reply, g *gameRec) {
 	pos, err := g.position()
 	var png []byte
 	if err == nil {
@@ -432,10 +470,10 @@ func (b *Bot) extendClocks(ctx context.Context, down, up time.Time) error {
 		eff := turnEffects(g, tc)
 		loc := b.cfg.DefaultLocale
 		eff.posts = []Reply{{ChannelID: g.ChannelID, Content: i18n.T(loc, "downtime.extended",
-			fmtDuration(d), strconv.FormatInt(g.ID, 10), discordTime(g.deadline(tc)))}}
+			fmtDuration(d), g.num(), discordTime(g.deadline(tc)))}}
 		ok, err := b.st.saveGameWith(ctx, g, nil, eff)
 		if err != nil {
-			errs = append(errs, wrap("extend clock of game "+strconv.FormatInt(g.ID, 10), err))
+			errs = append(errs, wrap("extend clock of game "+g.num(), err))
 			continue
 		}
 		if ok {

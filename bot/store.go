@@ -80,6 +80,10 @@ type challengeExtra struct {
 	OpponentName   string `json:"on,omitempty"`
 	Thread         bool   `json:"thread,omitempty"`
 	Rematch        int64  `json:"rematch,omitempty"`
+	Locale         string `json:"loc,omitempty"`
+	// Casual rather than Rated, so challenges stored before ratings
+	// existed read as rated.
+	Casual bool `json:"casual,omitempty"`
 }
 
 func (s *storeRepo) setSeenLocale(ctx context.Context, id, locale string) error {
@@ -115,7 +119,7 @@ func (s *storeRepo) createChallenge(ctx context.Context, c *challengeRec, eff ef
 	if err != nil {
 		return 0, err
 	}
-	x, _ := json.Marshal(challengeExtra{c.Challenger.Name, c.Opponent.Name, c.Thread, c.Rematch})
+	x, _ := json.Marshal(challengeExtra{c.Challenger.Name, c.Opponent.Name, c.Thread, c.Rematch, c.Locale, !c.Rated})
 	out, err := s.st.CreateChallenge(ctx, store.Challenge{
 		Challenger: c.Challenger.ID, Challenged: c.Opponent.ID, Kind: c.Game, Variant: c.Variant, Start: c.Start,
 		Clock: c.Clock, Side: c.Color, Guild: c.GuildID, Channel: c.ChannelID, Expires: c.Expires, Extra: string(x),
@@ -140,6 +144,7 @@ func fromChallenge(c *store.Challenge) (*challengeRec, error) {
 		ID: c.ID, Challenger: User{ID: c.Challenger, Name: x.ChallengerName}, Opponent: User{ID: c.Challenged, Name: x.OpponentName},
 		Game: c.Kind, Variant: c.Variant, Start: c.Start, Clock: c.Clock, Color: c.Side, Thread: x.Thread,
 		GuildID: c.Guild, ChannelID: c.Channel, Status: c.Status, Expires: c.Expires, Rematch: x.Rematch,
+		Locale: x.Locale, MessageID: c.MessageID, Rated: !x.Casual,
 	}, nil
 }
 
@@ -216,7 +221,7 @@ func toGame(g *gameRec) store.Game {
 		Kind: g.Game, Variant: g.Variant, Guild: g.GuildID, Channel: g.ChannelID,
 		Players: [2]string{g.White.ID, g.Black.ID}, Start: g.Start, Position: g.Pos, Ply: g.Ply,
 		Status: g.Status, Result: g.Result, Reason: g.Reason, Clock: g.Clock, ClockState: g.ClockState,
-		DrawOffer: g.DrawOffer, Takeback: g.Takeback, Extra: extraOf(g),
+		DrawOffer: g.DrawOffer, Takeback: g.Takeback, Extra: extraOf(g), Casual: !g.Rated,
 	}
 	if g.Parent != "" {
 		row.Channel, row.Thread = g.Parent, g.ChannelID
@@ -237,12 +242,21 @@ func fromGame(r *store.Game) (*gameRec, error) {
 		White: User{ID: r.Players[0], Name: x.WhiteName}, Black: User{ID: r.Players[1], Name: x.BlackName},
 		GuildID: r.Guild, ChannelID: r.Channel, Clock: r.Clock, ClockState: r.ClockState,
 		Status: r.Status, Result: r.Result, Reason: r.Reason, DrawOffer: r.DrawOffer, Takeback: r.Takeback,
-		Moves: x.Moves, MessageID: r.MessageID, AILevel: x.AILevel, AISide: x.AISide, Locale: x.Locale,
+		Moves: x.Moves, MessageID: r.MessageID, Number: r.Number, Rated: !r.Casual,
+		AILevel: x.AILevel, AISide: x.AISide, Locale: x.Locale,
 	}
 	if r.Thread != "" {
 		g.Parent, g.ChannelID = r.Channel, r.Thread
 	}
 	return g, nil
+}
+
+func (s *storeRepo) numberedGame(ctx context.Context, guild string, number int) (*gameRec, error) {
+	a, _, err := s.st.GameByNumber(ctx, guild, number)
+	if err != nil {
+		return nil, notFound(err)
+	}
+	return fromGame(a.Game)
 }
 
 func (s *storeRepo) game(ctx context.Context, id int64) (*gameRec, error) {
@@ -258,7 +272,8 @@ func update(g *gameRec) store.GameUpdate {
 		Position: g.Pos, ClockState: g.ClockState, DrawOffer: g.DrawOffer, Takeback: g.Takeback, Extra: extraOf(g),
 	}
 	if g.Status == gmFinished {
-		u.Outcome = &store.Outcome{Result: g.Result, Reason: g.Reason}
+		// The rating is counted in the finishing transaction.
+		u.Outcome, u.Rate = &store.Outcome{Result: g.Result, Reason: g.Reason}, glickoRule
 	}
 	return u
 }
@@ -349,6 +364,10 @@ func (s *storeRepo) moveLog(ctx context.Context, id int64) ([]string, error) {
 
 func (s *storeRepo) setBoardMessage(ctx context.Context, id int64, messageID string) error {
 	return notFound(s.st.SetMessageID(ctx, id, messageID))
+}
+
+func (s *storeRepo) setChallengeMessage(ctx context.Context, id int64, messageID string) error {
+	return notFound(s.st.SetChallengeMessage(ctx, id, messageID))
 }
 
 func (s *storeRepo) claimDue(ctx context.Context, now time.Time) ([]event, error) {

@@ -39,13 +39,25 @@ func (b *Bot) Suggest(ctx context.Context, c Command, focused string) (out []Cho
 		if err != nil {
 			return nil
 		}
+		if c.Name == "history" || c.Name == "board" || c.Name == "rematch" {
+			// Finished games can be looked at too: the caller's latest.
+			if st, err := b.ratingsStore(); err == nil {
+				if done, err := st.FinishedGames(ctx, c.GuildID, c.User.ID, 0, 10); err == nil {
+					for _, a := range done {
+						if g, err := fromGame(a.Game); err == nil {
+							games = append(games, g)
+						}
+					}
+				}
+			}
+		}
 		for _, g := range games {
-			if _, ok := g.player(c.User.ID); !ok {
+			if _, ok := g.player(c.User.ID); !ok || len(out) == maxChoices {
 				continue
 			}
-			id := strconv.FormatInt(g.ID, 10)
+			id := g.num() // players type the server's number
 			if strings.HasPrefix(id, strings.TrimPrefix(typed, "#")) {
-				out = append(out, Choice{Name: "#" + id + " " + gameLabel(r.loc, g.Game, g.Variant, nil) + " · " + plain(g.White.Name) + " – " + plain(g.Black.Name), Value: id})
+				out = append(out, Choice{Name: clipRunes("#"+id+" "+gameLabel(r.loc, g.Game, g.Variant, nil)+" · "+plain(g.White.Name)+" – "+plain(g.Black.Name), 100), Value: id})
 			}
 		}
 	case "map":

@@ -2,7 +2,6 @@ package bot
 
 import (
 	"context"
-	"strconv"
 
 	"github.com/tankbot/tankbot/bot/i18n"
 	"github.com/tankbot/tankbot/engine"
@@ -40,7 +39,7 @@ func init() {
 func (b *Bot) askTakeback(ctx context.Context, r *req, g *gameRec) ([]Reply, error) {
 	side, ok := g.player(r.User.ID)
 	if !ok {
-		return nil, refuse("refuse.notplayer", strconv.FormatInt(g.ID, 10))
+		return nil, refuse("refuse.notplayer", g.num())
 	}
 	if g.Status != gmActive {
 		return nil, overRefusal(r, g)

@@ -87,10 +87,18 @@ type Reply struct {
 	ChannelID string
 	// Modal, when set, opens a form instead of sending a message.
 	Modal *Modal
-	// GameID and Board mark the reply that carries a game's board, so the
-	// transport can record the message id (SetBoardMessage) after sending.
-	GameID int64
-	Board  bool
+	// GameID and Board mark the reply that carries a game's board, and
+	// ChallengeID the one that carries a challenge's buttons: the
+	// transport records the id of the message each becomes
+	// (SetBoardMessage, SetChallengeMessage), so that it can be edited
+	// later (see Tracked).
+	GameID      int64
+	Board       bool
+	ChallengeID int64 `json:",omitempty"`
+	// Final marks a finished game's final board: it carries the rating
+	// changes and the record and replay files. A queued one (out of
+	// band, Files not kept) is completed when it is delivered.
+	Final bool `json:",omitempty"`
 	// Position is the encoded position a Board reply shows and Game its
 	// game's name, for transports that draw text (the console).
 	Position string
@@ -99,6 +107,17 @@ type Reply struct {
 	// nonce with enforce_nonce, so Discord creates it at most once however
 	// often it is resent after a crash.
 	Nonce string `json:",omitempty"`
+	// Edit, on a queued post (effects.posts), is the id of a message in
+	// ChannelID that the post edits (Notifier.Edit: components replaced,
+	// content when set) instead of posting anew. It is retried like a
+	// post and, being an edit, notifies nobody.
+	Edit string `json:",omitempty"`
+}
+
+// Tracked reports whether the transport must record the id of the message
+// r becomes: a public board of a game or a challenge.
+func (r Reply) Tracked() bool {
+	return !r.Ephemeral && (r.Board && r.GameID != 0 || r.ChallengeID != 0)
 }
 
 // Embed is a rich message block.
@@ -194,6 +213,13 @@ type Notifier interface {
 	// r.Embed is set, and its attachments only when r.Files is. Edits never
 	// notify anybody.
 	Edit(ctx context.Context, channelID, messageID string, r Reply) error
+}
+
+// ThreadRenamer is implemented by Notifiers that can rename a thread the
+// bot created (the game's thread, when the game's number turned out other
+// than the one its name was given).
+type ThreadRenamer interface {
+	RenameThread(ctx context.Context, threadID, name string) error
 }
 
 // Clock is the time source; tests inject a fake one so they never sleep.

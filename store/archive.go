@@ -27,30 +27,18 @@ func assignNumber(ctx context.Context, tx *sql.Tx, id int64, guild string) (int,
 // Archived is a game with its archive fields.
 type Archived struct {
 	*Game
-	Number int  // per-guild number, 1-based
-	Rated  bool // the result counts (or counted) for ratings
+	Number int  // per-guild number, 1-based (as Game.Number)
+	Rated  bool // the result counts (or counted) for ratings (not Game.Casual)
 }
 
-const archiveCols = `number, rated, ` + gameCols
-
-// prefixed scans extra leading columns into pre, the rest with the wrapped
-// scanner's caller (scanGame), so the game columns are read in one place.
-type prefixed struct {
-	r   scanner
-	pre []any
-}
-
-func (p prefixed) Scan(dest ...any) error { return p.r.Scan(append(p.pre, dest...)...) }
+const archiveCols = gameCols
 
 func scanArchived(r scanner) (*Archived, error) {
-	var a Archived
-	var rated int
-	g, err := scanGame(prefixed{r, []any{&a.Number, &rated}})
+	g, err := scanGame(r)
 	if err != nil {
 		return nil, err
 	}
-	a.Game, a.Rated = g, rated != 0
-	return &a, nil
+	return &Archived{Game: g, Number: g.Number, Rated: !g.Casual}, nil
 }
 
 // GameNumber is a game's per-guild number and rated flag.
@@ -136,4 +124,15 @@ func (s *Store) FinishedGames(ctx context.Context, guild, user string, offset, l
 		out = append(out, a)
 	}
 	return out, rows.Err()
+}
+
+// NextNumber is the number the next game created in guild will most likely
+// get (a concurrent creation may take it first): for naming a thread that
+// must exist before its game's row.
+func (s *Store) NextNumber(ctx context.Context, guild string) (int, error) {
+	var n int
+	if err := s.r.QueryRowContext(ctx, `SELECT COALESCE(MAX(number), 0) + 1 FROM games WHERE guild=?`, guild).Scan(&n); err != nil {
+		return 0, fmt.Errorf("next game number of %s: %w", guild, err)
+	}
+	return n, nil
 }

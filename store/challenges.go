@@ -109,6 +109,23 @@ func (s *Store) PendingChallenges(ctx context.Context, user string) ([]*Challeng
 	return out, rows.Err()
 }
 
+// SetChallengeMessage records the message that carries a challenge (its
+// buttons), so that it can be edited when the challenge ends; ErrNotFound
+// when there is no such challenge. Any status: the id may arrive after a
+// quick answer.
+func (s *Store) SetChallengeMessage(ctx context.Context, id int64, messageID string) error {
+	return s.tx(ctx, func(tx *sql.Tx) error {
+		res, err := tx.ExecContext(ctx, `UPDATE challenges SET message_id=? WHERE id=?`, messageID, id)
+		if err != nil {
+			return fmt.Errorf("set message of challenge %d: %w", id, err)
+		}
+		if n, _ := res.RowsAffected(); n == 0 {
+			return fmt.Errorf("challenge %d: %w", id, ErrNotFound)
+		}
+		return nil
+	})
+}
+
 func pendingCAS(ctx context.Context, tx *sql.Tx, id int64, status string, gameID any) error {
 	res, err := tx.ExecContext(ctx, `UPDATE challenges SET status=?, game_id=? WHERE id=? AND status=?`, status, gameID, id, ChallengePending)
 	if err != nil {

@@ -44,6 +44,13 @@ type Game struct {
 	Extra      string // opaque to the store (caller's JSON)
 	Created    time.Time
 	Updated    time.Time
+	// Number is the game's per-guild number (#1, #2, ...), assigned by
+	// the store when the game is inserted; CreateGame ignores it.
+	Number int
+	// Casual games do not count for ratings (casual challenges, games
+	// against the AI). Fixed when the game is created; SetRated changes it
+	// while the game is active.
+	Casual bool
 }
 
 // MoveRecord is one entry of a game's append-only log.
@@ -78,22 +85,28 @@ type GameUpdate struct {
 	Outcome    *Outcome // non-nil finishes the game in the same transaction
 	// Effects are written in the same transaction (Ref 0: this game).
 	Effects Effects
+	// Rate, with Outcome, counts the finished game for both players'
+	// ratings in the same transaction (see ApplyRatedResult); a casual or
+	// aborted game is left alone. Nil leaves ratings to a later
+	// ApplyRatedResult.
+	Rate RateFunc
 }
 
 const gameCols = `id, rev, seq, kind, variant, guild, channel, thread, player0, player1, start_pos, pos, ply, status, result, reason,
-	clock, left0, left1, turn_start, to_move, draw_offer, takeback, message_id, extra, created_at, updated_at`
+	clock, left0, left1, turn_start, to_move, draw_offer, takeback, message_id, extra, created_at, updated_at, number, rated`
 
 type scanner interface{ Scan(...any) error }
 
 func scanGame(r scanner) (*Game, error) {
 	var g Game
-	var l0, l1, ts, created, updated int64
+	var l0, l1, ts, created, updated, rated int64
 	err := r.Scan(&g.ID, &g.Rev, &g.Seq, &g.Kind, &g.Variant, &g.Guild, &g.Channel, &g.Thread, &g.Players[0], &g.Players[1],
 		&g.Start, &g.Position, &g.Ply, &g.Status, &g.Result, &g.Reason, &g.Clock, &l0, &l1, &ts, &g.ClockState.ToMove,
-		&g.DrawOffer, &g.Takeback, &g.MessageID, &g.Extra, &created, &updated)
+		&g.DrawOffer, &g.Takeback, &g.MessageID, &g.Extra, &created, &updated, &g.Number, &rated)
 	if err != nil {
 		return nil, err
 	}
+	g.Casual = rated == 0
 	g.ClockState.Left = [2]time.Duration{time.Duration(l0), time.Duration(l1)}
 	g.ClockState.TurnStart = fromNanos(ts)
 	g.Created, g.Updated = fromNanos(created), fromNanos(updated)
@@ -126,11 +139,11 @@ func (s *Store) insertGame(ctx context.Context, tx *sql.Tx, g Game) (*Game, erro
 		g.Clock = "none"
 	}
 	row := tx.QueryRowContext(ctx, `INSERT INTO games(kind, variant, guild, channel, thread, player0, player1, start_pos, pos, ply, status,
-		result, reason, clock, left0, left1, turn_start, to_move, draw_offer, takeback, message_id, extra, created_at, updated_at)
-		VALUES(?,?,?,?,?,?,?,?,?,0,?,?,?,?,?,?,?,?,?,?,?,?,?,?) RETURNING `+gameCols,
+		result, reason, clock, left0, left1, turn_start, to_move, draw_offer, takeback, message_id, extra, created_at, updated_at, rated)
+		VALUES(?,?,?,?,?,?,?,?,?,0,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?) RETURNING `+gameCols,
 		g.Kind, g.Variant, g.Guild, g.Channel, g.Thread, g.Players[0], g.Players[1], g.Start, g.Position, g.Status,
 		g.Result, g.Reason, g.Clock, int64(g.ClockState.Left[0]), int64(g.ClockState.Left[1]), nanos(g.ClockState.TurnStart),
-		g.ClockState.ToMove, g.DrawOffer, g.Takeback, g.MessageID, g.Extra, now.UnixNano(), now.UnixNano())
+		g.ClockState.ToMove, g.DrawOffer, g.Takeback, g.MessageID, g.Extra, now.UnixNano(), now.UnixNano(), boolInt(!g.Casual))
 	out, err := scanGame(row)
 	if isUnique(err) {
 		return nil, fmt.Errorf("create game in %s: %w", g.Channel, ErrActiveGameExists)
@@ -138,7 +151,7 @@ func (s *Store) insertGame(ctx context.Context, tx *sql.Tx, g Game) (*Game, erro
 	if err != nil {
 		return nil, fmt.Errorf("create game: %w", err)
 	}
-	if _, err := assignNumber(ctx, tx, out.ID, out.Guild); err != nil {
+	if out.Number, err = assignNumber(ctx, tx, out.ID, out.Guild); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -230,7 +243,29 @@ func (s *Store) casUpdate(ctx context.Context, tx *sql.Tx, id int64, expectedPly
 		}
 		return staleOrMissing(ctx, tx, id)
 	}
+	if err := rateFinished(ctx, tx, id, u); err != nil {
+		return err
+	}
 	return s.apply(ctx, tx, id, u.Effects)
+}
+
+// rateFinished applies u.Rate to a game u finishes, in the finishing
+// transaction; games that do not count are left alone.
+func rateFinished(ctx context.Context, tx *sql.Tx, id int64, u GameUpdate) error {
+	if u.Outcome == nil || u.Rate == nil {
+		return nil
+	}
+	if _, err := applyRated(ctx, tx, id, u.Rate); err != nil && !errors.Is(err, ErrNotRated) {
+		return fmt.Errorf("rate game %d: %w", id, err)
+	}
+	return nil
+}
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 func staleOrMissing(ctx context.Context, tx *sql.Tx, id int64) error {
@@ -342,6 +377,9 @@ func (s *Store) UpdateGame(ctx context.Context, gameID, expectedRev int64, u Gam
 				return err
 			}
 			return staleOrMissing(ctx, tx, gameID)
+		}
+		if err := rateFinished(ctx, tx, gameID, u); err != nil {
+			return err
 		}
 		return s.apply(ctx, tx, gameID, u.Effects)
 	})

@@ -156,6 +156,21 @@ var scores = map[string][2]float64{"1-0": {1, 0}, "0-1": {0, 1}, "1/2-1/2": {0.5
 func (s *Store) ApplyRatedResult(ctx context.Context, gameID int64, rate RateFunc) ([2]RatingChange, error) {
 	var out [2]RatingChange
 	err := s.tx(ctx, func(tx *sql.Tx) error {
+		var err error
+		out, err = applyRated(ctx, tx, gameID, rate)
+		return err
+	})
+	if err != nil {
+		return out, fmt.Errorf("rate game %d: %w", gameID, err)
+	}
+	return out, nil
+}
+
+// applyRated is ApplyRatedResult inside the caller's transaction (also
+// the finishing one: GameUpdate.Rate).
+func applyRated(ctx context.Context, tx *sql.Tx, gameID int64, rate RateFunc) ([2]RatingChange, error) {
+	var out [2]RatingChange
+	err := func() error {
 		done, err := ratingChanges(ctx, tx, gameID)
 		if err != nil {
 			return err
@@ -230,9 +245,6 @@ func (s *Store) ApplyRatedResult(ctx context.Context, gameID int64, rate RateFun
 			out[side] = c
 		}
 		return nil
-	})
-	if err != nil {
-		return out, fmt.Errorf("rate game %d: %w", gameID, err)
-	}
-	return out, nil
+	}()
+	return out, err
 }

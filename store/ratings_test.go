@@ -226,3 +226,57 @@ func TestLeaderboardOrderAndProfile(t *testing.T) {
 		t.Fatalf("profile %v %v", prof, err)
 	}
 }
+
+// A finishing write with Rate counts the game in its own transaction: a
+// finishing move (AppendMove) and an off-board end (UpdateGame) alike; a
+// casual game (Casual at creation) is finished but not rated, and a write
+// that loses its compare-and-set rates nothing.
+func TestFinishingWriteRates(t *testing.T) {
+	ctx := context.Background()
+	s := open(t, filepath.Join(t.TempDir(), "rate.db"), nil)
+	calls := 0
+	rate := func(g *Game, before [2]*PlayerRating) ([2]Glicko, error) {
+		calls++
+		return [2]Glicko{{Rating: 1600, RD: 300, Vol: 0.06}, {Rating: 1400, RD: 300, Vol: 0.06}}, nil
+	}
+	mk := func(ch string, casual bool) *Game {
+		g, err := s.CreateGame(ctx, Game{Kind: "tank", Guild: "g", Channel: ch, Players: [2]string{"a", "b"}, Start: "s", Casual: casual})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return g
+	}
+	g1 := mk("c1", false)
+	if g1.Number != 1 || g1.Casual {
+		t.Fatalf("first game: #%d casual %v", g1.Number, g1.Casual)
+	}
+	// A stale finishing move: nothing written, nothing rated.
+	if err := s.AppendMove(ctx, g1.ID, 5, MoveRecord{Notation: "m", Position: "p"}, GameUpdate{Outcome: &Outcome{Result: "1-0", Reason: "clt-destroyed"}, Rate: rate}); !errors.Is(err, ErrStalePly) {
+		t.Fatalf("stale move: %v", err)
+	}
+	if err := s.AppendMove(ctx, g1.ID, 0, MoveRecord{Notation: "m", Position: "p"}, GameUpdate{Outcome: &Outcome{Result: "1-0", Reason: "clt-destroyed"}, Rate: rate}); err != nil {
+		t.Fatal(err)
+	}
+	if cs, err := s.RatingChanges(ctx, g1.ID); err != nil || len(cs) != 2 || cs[0].After.Rating != 1600 || calls != 1 {
+		t.Fatalf("finishing move: %+v %v, %d calls", cs, err, calls)
+	}
+	g2 := mk("c2", true)
+	if got, _ := s.Game(ctx, g2.ID); !got.Casual || got.Number != 2 {
+		t.Fatalf("casual game read back: %+v", got)
+	}
+	if err := s.UpdateGame(ctx, g2.ID, g2.Rev, GameUpdate{Outcome: &Outcome{Result: "0-1", Reason: "resignation"}, Rate: rate}); err != nil {
+		t.Fatal(err)
+	}
+	if cs, _ := s.RatingChanges(ctx, g2.ID); len(cs) != 0 || calls != 1 {
+		t.Fatalf("casual game rated: %+v", cs)
+	}
+	if r, err := s.Rating(ctx, "g", "tank", "a"); err != nil || r.Games != 1 {
+		t.Fatalf("a: %+v %v", r, err)
+	}
+	if n, err := s.NextNumber(ctx, "g"); err != nil || n != 3 {
+		t.Fatalf("next number %d %v", n, err)
+	}
+	if n, _ := s.NextNumber(ctx, "other"); n != 1 {
+		t.Fatalf("another guild's next number %d", n)
+	}
+}

@@ -283,6 +283,18 @@ func testChallenges(t *testing.T, b storetest.Backend) {
 	if ps, _ := s.PendingChallenges(ctx, "b"); len(ps) != 2 {
 		t.Fatalf("pending for b: %d", len(ps))
 	}
+	if c.MessageID != "" {
+		t.Fatalf("a new challenge has message %q", c.MessageID)
+	}
+	if err := s.SetChallengeMessage(ctx, c.ID, "m7"); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := s.Challenge(ctx, c.ID); got.MessageID != "m7" {
+		t.Fatalf("message id %q, want m7", got.MessageID)
+	}
+	if err := s.SetChallengeMessage(ctx, 999, "m8"); !errors.Is(err, ErrNotFound) {
+		t.Fatalf("message of a missing challenge: %v", err)
+	}
 	g, err := s.AcceptChallenge(ctx, c.ID, newGame("c", "b", "a"))
 	if err != nil {
 		t.Fatal(err)
@@ -294,7 +306,7 @@ func testChallenges(t *testing.T, b storetest.Backend) {
 		t.Fatal("a failed accept created a game")
 	}
 	got, _ := s.Challenge(ctx, c.ID)
-	if got.Status != ChallengeAccepted || got.GameID != g.ID {
+	if got.Status != ChallengeAccepted || got.GameID != g.ID || got.MessageID != "m7" {
 		t.Fatalf("accepted %+v", got)
 	}
 	if err := s.SetChallengeStatus(ctx, c.ID, ChallengeDeclined); !errors.Is(err, ErrNotPending) {

@@ -41,6 +41,13 @@ type BoardRecorder interface {
 	SetBoardMessage(ctx context.Context, gameID int64, channelID, messageID string) error
 }
 
+// ChallengeRecorder is implemented by a Store that keeps the id of the
+// message carrying each challenge; the adapter records it after sending a
+// reply marked with a ChallengeID, so the challenge's end can edit it.
+type ChallengeRecorder interface {
+	SetChallengeMessage(ctx context.Context, challengeID int64, messageID string) error
+}
+
 // Options configure the adapter.
 type Options struct {
 	Token   string // bot token, without the "Bot " prefix
@@ -271,16 +278,21 @@ func (a *Adapter) begin() (Core, bool) {
 	return a.core, true
 }
 
-func (a *Adapter) recordBoard(ctx context.Context, r bot.Reply, channelID, messageID string) {
-	if !r.Board || r.GameID == 0 || messageID == "" || r.Ephemeral {
+// record keeps the id of the message a Tracked reply became: a game's
+// board, a challenge. The change itself is saved either way; only the link
+// to the message (for removing its buttons later) is lost on failure.
+func (a *Adapter) record(ctx context.Context, r bot.Reply, channelID, messageID string) {
+	if !r.Tracked() || messageID == "" {
 		return
 	}
-	br, ok := a.st.(BoardRecorder)
-	if !ok {
-		return
+	if br, ok := a.st.(BoardRecorder); ok && r.Board && r.GameID != 0 {
+		if err := br.SetBoardMessage(ctx, r.GameID, channelID, messageID); err != nil {
+			a.log.Warn("record board message", "game", r.GameID, "err", err)
+		}
 	}
-	if err := br.SetBoardMessage(ctx, r.GameID, channelID, messageID); err != nil {
-		// The move itself is saved; only the link to the message is lost.
-		a.log.Warn("record board message", "game", r.GameID, "err", err)
+	if cr, ok := a.st.(ChallengeRecorder); ok && r.ChallengeID != 0 {
+		if err := cr.SetChallengeMessage(ctx, r.ChallengeID, messageID); err != nil {
+			a.log.Warn("record challenge message", "challenge", r.ChallengeID, "err", err)
+		}
 	}
 }

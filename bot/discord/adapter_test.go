@@ -116,6 +116,9 @@ func checkPNG(t *testing.T, c *call) {
 		t.Fatalf("%s %s: no file attached", c.Method, c.Path)
 	}
 	for _, f := range c.Files {
+		if strings.HasSuffix(f.Name, ".txt") || strings.HasSuffix(f.Name, ".gif") {
+			continue // a final board's record and replay (theBoard checks them)
+		}
 		if _, err := png.Decode(bytes.NewReader(f.Data)); err != nil {
 			t.Errorf("%s: %v", f.Name, err)
 		}

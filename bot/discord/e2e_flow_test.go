@@ -1,7 +1,10 @@
 package discord
 
 import (
+	"bytes"
 	"context"
+	"fmt"
+	"image/gif"
 	"regexp"
 	"strings"
 	"testing"
@@ -107,8 +110,21 @@ func theBoard(t *testing.T, calls []*call, what string) *call {
 		}
 		t.Fatalf("%s: %d new public messages, want exactly one (the board): %v", what, len(news), all)
 	}
-	if len(news[0].Files) != 1 {
-		t.Fatalf("%s: the new message carries %d files, want the board", what, len(news[0].Files))
+	fs := news[0].Files
+	// A board, or a final board: the board, then the game's record and
+	// animated replay (docs/flow.md).
+	final := len(fs) == 3 && strings.HasSuffix(fs[1].Name, ".txt") && fs[2].ContentType == "image/gif"
+	if len(fs) != 1 && !final || !strings.HasSuffix(fs[0].Name, ".png") {
+		t.Fatalf("%s: the new message carries %d files, want the board (and, at the end, the record and replay)", what, len(fs))
+	}
+	if final {
+		if _, err := gif.DecodeAll(bytes.NewReader(fs[2].Data)); err != nil {
+			t.Fatalf("%s: replay: %v", what, err)
+		}
+		embeds, _ := data(news[0])["embeds"].([]any)
+		if len(embeds) != 1 || !strings.Contains(fmt.Sprint(embeds[0]), "attachment://"+fs[0].Name) {
+			t.Fatalf("%s: the final board's embed image is not the board %s: %v", what, fs[0].Name, embeds)
+		}
 	}
 	return news[0]
 }
@@ -425,7 +441,7 @@ func TestE2EFlowOtherServer(t *testing.T) {
 	_, e, _, fl := tankFlow(t, "30m")
 	ev := e.slash(carol, gameChannel, "board", "game", fl.id)
 	ev["guild_id"] = "888"
-	if cb := response(t, e.do(ev)); flags(cb) != 64 || !strings.Contains(text(cb), "No game #"+fl.id) || len(cb.Files) != 0 {
+	if cb := response(t, e.do(ev)); flags(cb) != 64 || !strings.Contains(text(cb), "no game #"+fl.id) || len(cb.Files) != 0 {
 		t.Errorf("another server reads game #%s: %s", fl.id, text(cb))
 	}
 	// In its own server, /board is private unless asked.

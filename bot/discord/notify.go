@@ -30,7 +30,7 @@ func (a *Adapter) Post(ctx context.Context, channelID string, r bot.Reply) (stri
 	if err != nil {
 		return "", err
 	}
-	a.recordBoard(ctx, r, channelID, id)
+	a.record(ctx, r, channelID, id)
 	return id, nil
 }
 
@@ -198,4 +198,13 @@ func sleepCtx(ctx context.Context, d time.Duration) error {
 	case <-t.C:
 		return nil
 	}
+}
+
+// RenameThread renames a thread the bot created (bot.ThreadRenamer): a
+// game's thread whose number turned out other than its name said.
+func (a *Adapter) RenameThread(ctx context.Context, threadID, name string) error {
+	return a.retry(ctx, "rename thread", func() error {
+		_, err := a.s.ChannelEdit(threadID, &discordgo.ChannelEdit{Name: bot.Clip(name, 100)}, discordgo.WithContext(ctx))
+		return err
+	})
 }

@@ -180,11 +180,11 @@ func (s *sender) reply(ctx context.Context, r bot.Reply) error {
 		if err != nil {
 			return err
 		}
-		if r.Board && !r.Ephemeral {
+		if r.Tracked() {
 			if typ == discordgo.InteractionResponseUpdateMessage {
-				s.a.recordBoard(ctx, r, s.cmd.ChannelID, s.cmd.MessageID)
+				s.a.record(ctx, r, s.cmd.ChannelID, s.cmd.MessageID)
 			} else if m, err := s.a.s.InteractionResponse(s.i, discordgo.WithContext(ctx)); err == nil {
-				s.a.recordBoard(ctx, r, s.cmd.ChannelID, m.ID)
+				s.a.record(ctx, r, s.cmd.ChannelID, m.ID)
 			} else {
 				return err
 			}
@@ -225,7 +225,7 @@ func (s *sender) reply(ctx context.Context, r bot.Reply) error {
 			})
 		})
 		if err == nil {
-			s.a.recordBoard(ctx, r, s.cmd.ChannelID, m.ID)
+			s.a.record(ctx, r, s.cmd.ChannelID, m.ID)
 		}
 		return err
 	}
@@ -242,7 +242,7 @@ func (s *sender) editOriginal(ctx context.Context, r bot.Reply) error {
 		})
 	})
 	if err == nil && m != nil {
-		s.a.recordBoard(ctx, r, s.cmd.ChannelID, m.ID)
+		s.a.record(ctx, r, s.cmd.ChannelID, m.ID)
 	}
 	return err
 }
@@ -257,7 +257,7 @@ func (s *sender) followup(ctx context.Context, r bot.Reply) error {
 		})
 	})
 	if err == nil && m != nil {
-		s.a.recordBoard(ctx, r, s.cmd.ChannelID, m.ID)
+		s.a.record(ctx, r, s.cmd.ChannelID, m.ID)
 	}
 	return err
 }

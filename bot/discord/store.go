@@ -8,10 +8,12 @@ import (
 )
 
 // FromStore gives the adapter its Store on the bot's database: the command
-// definitions hash in the store's meta table and each game's board message.
+// definitions hash in the store's meta table, each game's board message and
+// each challenge's message.
 func FromStore(st *store.Store) interface {
 	Store
 	BoardRecorder
+	ChallengeRecorder
 } {
 	return storeMeta{st}
 }
@@ -43,6 +45,11 @@ func (s storeMeta) SwapMeta(ctx context.Context, key, old, new string) (bool, er
 
 func (s storeMeta) SetMeta(ctx context.Context, key, value string) error {
 	return s.st.SetMeta(ctx, key, value)
+}
+
+// SetChallengeMessage records the message carrying a challenge.
+func (s storeMeta) SetChallengeMessage(ctx context.Context, id int64, messageID string) error {
+	return s.st.SetChallengeMessage(ctx, id, messageID)
 }
 
 // SetBoardMessage ignores channelID: the game row knows where it is played.

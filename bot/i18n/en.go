@@ -76,6 +76,7 @@ var en = map[string]string{
 	"challenge.declined":    "{0} declined the challenge.",
 	"challenge.cancelled":   "{0} cancelled the challenge.",
 	"challenge.expired":     "The challenge from {0} expired.",
+	"challenge.accepted":    "{0} accepted: {1} (White) vs {2} (Black) — {3}, {4}.",
 	"refuse.self":           "You cannot challenge yourself.",
 	"refuse.botopp":         "Bots cannot play; challenge a person.",
 	"refuse.duplicate":      "There is already a pending challenge between you and {0}.",
@@ -95,7 +96,7 @@ var en = map[string]string{
 	"refuse.nopending":      "No challenge is waiting for you here.",
 
 	"game.started":             "Game #{0}: {1} (White) vs {2} (Black) — {3}, {4}.",
-	"game.threadname":          "{0} · {1} vs {2}",
+	"game.threadname":          "#{0} {1} · {2} vs {3}",
 	"game.nothread":            "I may not create threads here, so the game is played in this channel.",
 	"game.turn":                "{0} to move ({1}).",
 	"game.yourturn":            "{0}, your move in game #{1} — deadline {2}.",
@@ -188,7 +189,7 @@ var en = map[string]string{
 	"remind.low":      "{0}, you have {1} left in game #{2} ({3}).",
 	"remind.deadline": "{0}, your move in game #{1} is due {2}.",
 
-	"help.text": "**Start a game**: `/challenge opponent:@someone game:tank` (leave the opponent out for an open challenge); they answer with Accept or Decline. **Alone?** `/challenge level:1` (up to 5) plays the bot at once.\n**Move** in one of three ways:\n• `/move` with autocomplete: Tank Chess `{0}`, Camelot `{1}`, Gungi `{2}`\n• the **Pick a move** button: menus, then Confirm\n• the **Type a move** button: a small form\n**Where the game lives**: its thread (or the channel). Each move is one new board message that pings the player to move; only the newest board has buttons.\n**Clocks**: `clock:30m`, `10m+5s` or `1d` per move; a fallen flag loses, and reminders come before.\n**More**: `/board` (just for you, `public:true` for all), `/resign`, `/draw`, `/takeback`, `/abort`, `/rematch`, `/games`, `/history`, `/rules game:…`, `/settings`.",
+	"help.text": "**Start a game**: `/challenge opponent:@someone game:tank` (leave the opponent out for an open challenge); they answer with Accept or Decline. **Alone?** `/challenge level:1` (up to 5) plays the bot at once.\n**Move** in one of three ways:\n• `/move` with autocomplete: Tank Chess `{0}`, Camelot `{1}`, Gungi `{2}`\n• the **Pick a move** button: menus, then Confirm\n• the **Type a move** button: a small form\n**Where the game lives**: its thread (or the channel). Each move is one new board message that pings the player to move; only the newest board has buttons.\n**Clocks**: `clock:30m`, `10m+5s` or `1d` per move; a fallen flag loses, and reminders come before.\n**More**: `/board` (just for you, `public:true` for all), `/resign`, `/draw`, `/takeback`, `/abort`, `/rematch`, `/games`, `/history`, `/rules game:…`, `/settings`.\n**Ratings and the archive**: games between people are rated (`rated:false` for a casual one); `/leaderboard`, `/profile`. Every game keeps its number here: `/history game:#12` for its record and replay, `/board game:#12 ply:7` for any moment of it.",
 
 	"rules.tank":    "Tank Chess: each turn move one tank up to its speed (turning costs steps), then it may fire; a shot destroys a target whose armour on the hit side is below the gun. Win by destroying the enemy Command Light Tank or by driving your own off the enemy's back edge. CHECK means you threaten the enemy CLT; ESCAPE means your CLT can leave next turn.",
 	"rules.camelot": "Camelot (WCF rules): a 160-square board, 4 Knights and 10 Men a side. A piece moves one square in any direction, canters over its own pieces or jumps over enemy pieces, capturing them; a Knight may canter and then jump (the Knight's charge). Capturing is compulsory. Win by bringing two pieces into the enemy castle, or by capturing every enemy piece while you keep two; each player may make at most two castle moves a game. Notation: F5-F6, D6^D8^F8, E8xE10.",

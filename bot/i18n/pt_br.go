@@ -76,6 +76,7 @@ var ptBR = map[string]string{
 	"challenge.declined":    "{0} recusou o desafio.",
 	"challenge.cancelled":   "{0} cancelou o desafio.",
 	"challenge.expired":     "O desafio de {0} expirou.",
+	"challenge.accepted":    "{0} aceitou: {1} (Brancas) x {2} (Pretas) — {3}, {4}.",
 	"refuse.self":           "Você não pode desafiar a si mesmo.",
 	"refuse.botopp":         "Bots não jogam; desafie uma pessoa.",
 	"refuse.duplicate":      "Já existe um desafio pendente entre você e {0}.",
@@ -95,7 +96,7 @@ var ptBR = map[string]string{
 	"refuse.nopending":      "Nenhum desafio espera por você aqui.",
 
 	"game.started":             "Partida #{0}: {1} (Brancas) x {2} (Pretas) — {3}, {4}.",
-	"game.threadname":          "{0} · {1} x {2}",
+	"game.threadname":          "#{0} {1} · {2} x {3}",
 	"game.nothread":            "Não posso criar tópicos aqui, então a partida é jogada neste canal.",
 	"game.turn":                "{0} joga ({1}).",
 	"game.yourturn":            "{0}, sua vez na partida #{1} — prazo {2}.",
@@ -188,7 +189,7 @@ var ptBR = map[string]string{
 	"remind.low":      "{0}, restam {1} na partida #{2} ({3}).",
 	"remind.deadline": "{0}, seu lance na partida #{1} vence {2}.",
 
-	"help.text": "**Começar**: `/challenge opponent:@alguém game:tank` (sem adversário, o desafio fica aberto a todos); a pessoa responde com Aceitar ou Recusar. **Sozinho?** `/challenge level:1` (até 5) joga contra o bot na hora.\n**Jogar** de três jeitos:\n• `/move` com autocompletar: Xadrez de Tanques `{0}`, Camelot `{1}`, Gungi `{2}`\n• o botão **Escolher lance**: menus e depois Confirmar\n• o botão **Digitar lance**: um pequeno formulário\n**Onde fica a partida**: no tópico dela (ou no canal). Cada lance é uma nova mensagem de tabuleiro que menciona quem joga; só o tabuleiro mais recente tem botões.\n**Relógios**: `clock:30m`, `10m+5s` ou `1d` por lance; quem estoura o tempo perde, com avisos antes.\n**Mais**: `/board` (só para você, `public:true` para todos), `/resign`, `/draw`, `/takeback`, `/abort`, `/rematch`, `/games`, `/history`, `/rules game:…`, `/settings`.",
+	"help.text": "**Começar**: `/challenge opponent:@alguém game:tank` (sem adversário, o desafio fica aberto a todos); a pessoa responde com Aceitar ou Recusar. **Sozinho?** `/challenge level:1` (até 5) joga contra o bot na hora.\n**Jogar** de três jeitos:\n• `/move` com autocompletar: Xadrez de Tanques `{0}`, Camelot `{1}`, Gungi `{2}`\n• o botão **Escolher lance**: menus e depois Confirmar\n• o botão **Digitar lance**: um pequeno formulário\n**Onde fica a partida**: no tópico dela (ou no canal). Cada lance é uma nova mensagem de tabuleiro que menciona quem joga; só o tabuleiro mais recente tem botões.\n**Relógios**: `clock:30m`, `10m+5s` ou `1d` por lance; quem estoura o tempo perde, com avisos antes.\n**Mais**: `/board` (só para você, `public:true` para todos), `/resign`, `/draw`, `/takeback`, `/abort`, `/rematch`, `/games`, `/history`, `/rules game:…`, `/settings`.\n**Ratings e arquivo**: partidas entre pessoas valem rating (`rated:false` para uma amistosa); `/leaderboard`, `/profile`. Toda partida guarda seu número aqui: `/history game:#12` para o registro e o replay, `/board game:#12 ply:7` para qualquer momento dela.",
 
 	"rules.tank":    "Tank Chess: a cada vez mova um tanque até a sua velocidade (girar custa passos) e depois ele pode atirar; o tiro destrói o alvo se a blindagem do lado atingido for menor que o canhão. Vence quem destruir o Tanque Leve de Comando (CLT) inimigo ou tirar o próprio CLT pela borda do fundo inimiga. XEQUE: você ameaça o CLT inimigo; FUGA: seu CLT pode sair no próximo lance.",
 	"rules.camelot": "Camelot (regras da WCF): tabuleiro de 160 casas, 4 Cavaleiros e 10 Peões por lado. Uma peça anda uma casa em qualquer direção, salta sobre peças próprias (canter) ou sobre peças inimigas, capturando-as; o Cavaleiro pode saltar e depois capturar (a carga do Cavaleiro). A captura é obrigatória. Vence quem leva duas peças ao castelo inimigo ou captura todas as peças inimigas ficando com duas; cada jogador faz no máximo dois lances de castelo por partida. Notação: F5-F6, D6^D8^F8, E8xE10.",

@@ -10,9 +10,13 @@ func init() {
 }
 
 var enRatings = map[string]string{
-	"cmd.leaderboard": "The server's best players in a game",
-	"cmd.profile":     "A player's ratings and recent games",
-	"opt.user":        "Whose profile (default: yours)",
+	"opt.rated":        "Rated game: the result changes both players' ratings (default: yes)",
+	"opt.ply":          "Show the position after this move (0: the start; default: the latest)",
+	"challenge.casual": "Casual game: ratings do not change.",
+	"archive.ply":      "Position after move {0} of {1}.",
+	"cmd.leaderboard":  "The server's best players in a game",
+	"cmd.profile":      "A player's ratings and recent games",
+	"opt.user":         "Whose profile (default: yours)",
 
 	"gamename.tank":    "Tank Chess",
 	"gamename.camelot": "Camelot",
@@ -45,9 +49,13 @@ var enRatings = map[string]string{
 }
 
 var thRatings = map[string]string{
-	"cmd.leaderboard": "ผู้เล่นอันดับต้นของเซิร์ฟเวอร์ในแต่ละเกม",
-	"cmd.profile":     "เรตติ้งและเกมล่าสุดของผู้เล่น",
-	"opt.user":        "โปรไฟล์ของใคร (ค่าเริ่มต้น: ของคุณ)",
+	"opt.rated":        "เกมจัดอันดับ: ผลการแข่งขันเปลี่ยนเรตติ้งของผู้เล่นทั้งสอง (ค่าเริ่มต้น: ใช่)",
+	"opt.ply":          "แสดงตำแหน่งหลังตานี้ (0: ตำแหน่งเริ่มต้น; ค่าเริ่มต้น: ตาล่าสุด)",
+	"challenge.casual": "เกมไม่จัดอันดับ: เรตติ้งจะไม่เปลี่ยน",
+	"archive.ply":      "ตำแหน่งหลังตาที่ {0} จาก {1}",
+	"cmd.leaderboard":  "ผู้เล่นอันดับต้นของเซิร์ฟเวอร์ในแต่ละเกม",
+	"cmd.profile":      "เรตติ้งและเกมล่าสุดของผู้เล่น",
+	"opt.user":         "โปรไฟล์ของใคร (ค่าเริ่มต้น: ของคุณ)",
 
 	"gamename.tank":    "หมากรุกรถถัง",
 	"gamename.camelot": "คาเมลอต",
@@ -80,9 +88,13 @@ var thRatings = map[string]string{
 }
 
 var ptRatings = map[string]string{
-	"cmd.leaderboard": "Os melhores jogadores do servidor num jogo",
-	"cmd.profile":     "Os ratings e as últimas partidas de um jogador",
-	"opt.user":        "De quem é o perfil (padrão: o seu)",
+	"opt.rated":        "Partida valendo rating: o resultado altera o rating dos dois jogadores (padrão: sim)",
+	"opt.ply":          "Mostrar a posição após este lance (0: o início; padrão: o último)",
+	"challenge.casual": "Partida amistosa: os ratings não mudam.",
+	"archive.ply":      "Posição após o lance {0} de {1}.",
+	"cmd.leaderboard":  "Os melhores jogadores do servidor num jogo",
+	"cmd.profile":      "Os ratings e as últimas partidas de um jogador",
+	"opt.user":         "De quem é o perfil (padrão: o seu)",
 
 	"gamename.tank":    "Tank Chess",
 	"gamename.camelot": "Camelot",

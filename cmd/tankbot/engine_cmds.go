@@ -59,6 +59,13 @@ func (g *gameFlags) parse(args []string) (engine.Position, error) {
 	if err != nil {
 		return nil, err
 	}
+	// Left out, --position means the default variant; given but blank it
+	// is an empty position, which the engine refuses by name.
+	given := false
+	g.fs.Visit(func(f *flag.Flag) { given = given || f.Name == "position" })
+	if given && strings.TrimSpace(*g.position) == "" {
+		return r.Decode("")
+	}
 	return games.Position(r, *g.position)
 }
 

@@ -74,6 +74,11 @@ func TestMovesCommand(t *testing.T) {
 	if code != 0 || len(strings.Split(strings.TrimSpace(out), "\n")) != 549 {
 		t.Errorf("default position moves: exit %d, %d lines", code, len(strings.Split(out, "\n")))
 	}
+	// Given but blank, --position is an empty position, not the default map.
+	code, out, errOut := runEngineCmd(t, "moves", "--position", " ")
+	if code == 0 || out != "" || !strings.Contains(errOut, "empty") {
+		t.Errorf("blank --position: exit %d, out %q, err %q", code, out, errOut)
+	}
 }
 
 func TestCheckCommand(t *testing.T) {
