@@ -13,14 +13,8 @@ func init() {
 
 // addEngine registers a game's error codes under "err.<code>".
 func addEngine(english map[string]string, others map[string]map[string]string) {
-	for code, tmpl := range english {
-		en["err."+code] = tmpl
-	}
-	for loc, m := range others {
-		for code, tmpl := range m {
-			tables[loc]["err."+code] = tmpl
-		}
-	}
+	addTables("err.", map[string]map[string]string{English: english})
+	addTables("err.", others)
 }
 
 var ptTank = map[string]string{

@@ -27,6 +27,16 @@ var tables = map[string]map[string]string{
 	Portuguese: ptBR,
 }
 
+// addTables merges a part of the catalog kept in a file of its own (a
+// feature's or an engine's keys, given prefix) into each language's table.
+func addTables(prefix string, parts map[string]map[string]string) {
+	for loc, m := range parts {
+		for k, v := range m {
+			tables[loc][prefix+k] = v
+		}
+	}
+}
+
 // Normalize maps a Discord locale ("en-US", "pt-BR", "th") or a /settings
 // value onto a catalog locale; unknown locales give "".
 func Normalize(locale string) string {

@@ -7,14 +7,7 @@ import "github.com/tankbot/tankbot/imaging"
 // translated here. The images put a side chip and symbols where they say
 // it better, so the texts are short: they share a 40 px header strip.
 func init() {
-	for key, tmpl := range imaging.Words {
-		en[key] = tmpl
-	}
-	for loc, m := range map[string]map[string]string{Thai: thImage, Portuguese: ptImage} {
-		for key, tmpl := range m {
-			tables[loc][key] = tmpl
-		}
-	}
+	addTables("", map[string]map[string]string{English: imaging.Words, Thai: thImage, Portuguese: ptImage})
 }
 
 var thImage = map[string]string{

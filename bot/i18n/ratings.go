@@ -2,11 +2,7 @@ package i18n
 
 // Ratings, leaderboards, profiles and the archive.
 func init() {
-	for loc, m := range map[string]map[string]string{English: enRatings, Thai: thRatings, Portuguese: ptRatings} {
-		for k, v := range m {
-			tables[loc][k] = v
-		}
-	}
+	addTables("", map[string]map[string]string{English: enRatings, Thai: thRatings, Portuguese: ptRatings})
 }
 
 var enRatings = map[string]string{
