@@ -70,11 +70,12 @@ const Levels = 5
 //	1      300        1      200    0.5 s
 //	2      2 000      2      60     1 s
 //	3      10 000     63     15     1.4 s
-//	4      35 000     63     5      1.8 s
-//	5      100 000    63     0      1.8 s
+//	4      35 000     63     5      1.5 s
+//	5      100 000    63     0      1.5 s
 //
 // The time caps leave a margin under the 2 s bound for the exact two-ply
-// pass and the scheduler of a loaded machine.
+// pass and the scheduler of a loaded machine (with a 1.8 s cap, moves of
+// 2.0–2.4 s were seen on an overloaded machine).
 //
 // Level 1 looks one move ahead with heavy noise (it takes free material
 // mostly, but often blunders); levels 3 and up always finish depth 1 and see
@@ -85,8 +86,8 @@ func LevelLimits(level int) Limits {
 		{Nodes: 300, MaxDepth: 1, Noise: 200, MoveTime: 500 * time.Millisecond},
 		{Nodes: 2000, MaxDepth: 2, Noise: 60, MoveTime: time.Second},
 		{Nodes: 10000, MaxDepth: maxPly - 1, Noise: 15, MoveTime: 1400 * time.Millisecond},
-		{Nodes: 35000, MaxDepth: maxPly - 1, Noise: 5, MoveTime: 1800 * time.Millisecond},
-		{Nodes: 100000, MaxDepth: maxPly - 1, Noise: 0, MoveTime: 1800 * time.Millisecond},
+		{Nodes: 35000, MaxDepth: maxPly - 1, Noise: 5, MoveTime: 1500 * time.Millisecond},
+		{Nodes: 100000, MaxDepth: maxPly - 1, Noise: 0, MoveTime: 1500 * time.Millisecond},
 	}[level-1]
 	t.Level = level
 	return t
