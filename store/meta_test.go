@@ -1,0 +1,82 @@
+package store
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"testing"
+
+	"github.com/tankbot/tankbot/store/storetest"
+)
+
+func TestSwapMeta(t *testing.T) { storetest.Run(t, testSwapMeta) }
+
+func testSwapMeta(t *testing.T, b storetest.Backend) {
+	ctx := context.Background()
+	s := open(t, b.New(t), nil)
+	swap := func(key, old, new string, want bool) {
+		t.Helper()
+		ok, err := s.SwapMeta(ctx, key, old, new)
+		if err != nil || ok != want {
+			t.Fatalf("SwapMeta(%q, %q, %q) = %v, %v; want %v", key, old, new, ok, err, want)
+		}
+	}
+	swap("k", "x", "y", false) // never set: only "" matches
+	if _, err := s.Meta(ctx, "k"); err == nil {
+		t.Fatal("a failed swap created the key")
+	}
+	swap("k", "", "a", true)
+	swap("k", "", "b", false) // set now: "" no longer matches
+	swap("k", "z", "b", false)
+	if v, _ := s.Meta(ctx, "k"); v != "a" {
+		t.Fatalf("after refused swaps: %q", v)
+	}
+	swap("k", "a", "b", true)
+	swap("k", "a", "c", false)
+	if v, _ := s.Meta(ctx, "k"); v != "b" {
+		t.Fatalf("after swap: %q", v)
+	}
+	swap("k", "b", "", true) // cleared: "" matches again
+	swap("k", "", "d", true)
+	if v, _ := s.Meta(ctx, "k"); v != "d" {
+		t.Fatalf("after clear and swap: %q", v)
+	}
+}
+
+// Several stores on one database (several instances) race to claim a key:
+// exactly one wins each round.
+func TestSwapMetaOneWinner(t *testing.T) { storetest.Run(t, testSwapMetaOneWinner) }
+
+func testSwapMetaOneWinner(t *testing.T, b storetest.Backend) {
+	ctx := context.Background()
+	dsn := b.New(t)
+	stores := []*Store{open(t, dsn, nil), open(t, dsn, nil), open(t, dsn, nil)}
+	const rounds, racers = 20, 6
+	prev := ""
+	for r := 0; r < rounds; r++ {
+		next := fmt.Sprintf("claim-%d", r)
+		var wg sync.WaitGroup
+		var mu sync.Mutex
+		wins := 0
+		for i := 0; i < racers; i++ {
+			wg.Add(1)
+			go func(st *Store) {
+				defer wg.Done()
+				ok, err := st.SwapMeta(ctx, "reg", prev, next)
+				if err != nil {
+					t.Errorf("swap: %v", err)
+				}
+				if ok {
+					mu.Lock()
+					wins++
+					mu.Unlock()
+				}
+			}(stores[i%len(stores)])
+		}
+		wg.Wait()
+		if wins != 1 {
+			t.Fatalf("round %d: %d winners, want 1", r, wins)
+		}
+		prev = next
+	}
+}
