@@ -242,9 +242,7 @@ func (h *harness) click(u who, channel, messageID, customID string, values ...st
 	ev := h.base(3, u, channel, d)
 	ev["message"] = map[string]any{"id": messageID, "channel_id": channel}
 	// A component interaction's original is the message it is on.
-	h.f.mu.Lock()
-	h.f.originals[ev["token"].(string)] = messageID
-	h.f.mu.Unlock()
+	h.f.setOriginal(ev["token"].(string), messageID)
 	return ev
 }
 
