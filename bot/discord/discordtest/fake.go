@@ -47,6 +47,9 @@ type Fake struct {
 	wmu       sync.Mutex // serialises gateway writes
 	seq       int
 	nonces    map[string]sentNonce // enforce_nonce: nonce → first message
+	changed   *sync.Cond           // on f.mu: broadcast after each call
+	// DiscardFiles keeps only the size of uploaded files (long runs).
+	DiscardFiles bool
 }
 
 // Call is one REST request as the fake understood it.
@@ -79,6 +82,7 @@ const NonceWindow = 5 * time.Minute
 type Upload struct {
 	Field, Name, ContentType string
 	Data                     []byte
+	Size                     int
 }
 
 type failRule struct {
@@ -91,9 +95,18 @@ type failRule struct {
 // New starts a fake for application appID, closed when the test ends.
 func New(t testing.TB, appID string) *Fake {
 	f := &Fake{t: t, AppID: appID, Now: time.Now, originals: map[string]string{}, nonces: map[string]sentNonce{}, nextID: 9000, Ready: make(chan struct{}, 8)}
+	f.changed = sync.NewCond(&f.mu)
 	f.Server = httptest.NewServer(http.HandlerFunc(f.serve))
 	t.Cleanup(f.Server.Close)
 	return f
+}
+
+// Original is the @original message id of an interaction token ("" if
+// none).
+func (f *Fake) Original(token string) string {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.originals[token]
 }
 
 // URL is the REST base URL (for Options.RESTBaseURL or
@@ -167,6 +180,33 @@ func (f *Fake) CallsFrom(from int) []*Call {
 	return append([]*Call(nil), f.calls[from:]...)
 }
 
+// Await waits until a call recorded at index from or later satisfies
+// match (called with the fake locked: it must not call the fake) and
+// returns it, or nil after timeout.
+func (f *Fake) Await(from int, timeout time.Duration, match func(*Call) bool) *Call {
+	expired := false
+	timer := time.AfterFunc(timeout, func() {
+		f.mu.Lock()
+		expired = true
+		f.changed.Broadcast()
+		f.mu.Unlock()
+	})
+	defer timer.Stop()
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	for next := from; ; {
+		for ; next < len(f.calls); next++ {
+			if match(f.calls[next]) {
+				return f.calls[next]
+			}
+		}
+		if expired {
+			return nil
+		}
+		f.changed.Wait()
+	}
+}
+
 // Count is the number of calls recorded.
 func (f *Fake) Count() int {
 	f.mu.Lock()
@@ -185,8 +225,14 @@ func (f *Fake) serve(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, err.Error(), 400)
 		return
 	}
+	if f.DiscardFiles {
+		for k := range c.Files {
+			c.Files[k].Data = nil
+		}
+	}
 	f.mu.Lock()
 	defer f.mu.Unlock()
+	defer f.changed.Broadcast() // the call is complete once routed
 	f.calls = append(f.calls, c)
 	for _, fr := range f.fails {
 		if fr.left > 0 && fr.method == r.Method && strings.Contains(r.URL.Path, fr.pathContains) {
@@ -346,7 +392,7 @@ func readBody(r *http.Request, c *Call) error {
 			}
 			continue
 		}
-		c.Files = append(c.Files, Upload{Field: part.FormName(), Name: part.FileName(), ContentType: part.Header.Get("Content-Type"), Data: data})
+		c.Files = append(c.Files, Upload{Field: part.FormName(), Name: part.FileName(), ContentType: part.Header.Get("Content-Type"), Data: data, Size: len(data)})
 	}
 }
 
