@@ -11,9 +11,18 @@ import (
 // type to find it again, and a rated flag.
 
 // assignNumber gives a just-inserted game the next number of its guild, in
-// the inserting transaction (the single writer serialises SQLite; a
-// concurrent writer would hit the unique index and retry the transaction).
-func assignNumber(ctx context.Context, tx *sql.Tx, id int64, guild string) (int, error) {
+// the inserting transaction. The single writer serialises SQLite; on
+// PostgreSQL concurrent transactions (several instances, or one instance's
+// pool) would read the same MAX and the second would fail on the unique
+// index, so a transaction-scoped advisory lock on the guild serialises the
+// numbering of one guild (other guilds only share a lock on a hash
+// collision).
+func assignNumber(ctx context.Context, tx *sql.Tx, pg bool, id int64, guild string) (int, error) {
+	if pg {
+		if _, err := tx.ExecContext(ctx, `SELECT pg_advisory_xact_lock(hashtext('games.number:' || ?))`, guild); err != nil {
+			return 0, fmt.Errorf("number game %d: lock guild: %w", id, err)
+		}
+	}
 	var n int
 	if err := tx.QueryRowContext(ctx, `SELECT COALESCE(MAX(number), 0) + 1 FROM games WHERE guild=?`, guild).Scan(&n); err != nil {
 		return 0, fmt.Errorf("number game %d: %w", id, err)

@@ -80,3 +80,44 @@ func testSwapMetaOneWinner(t *testing.T, b storetest.Backend) {
 		prev = next
 	}
 }
+
+// Games created at once in one guild (accepts answered by several
+// instances) get distinct numbers, none refused.
+func TestConcurrentNumbers(t *testing.T) { storetest.Run(t, testConcurrentNumbers) }
+
+func testConcurrentNumbers(t *testing.T, b storetest.Backend) {
+	ctx := context.Background()
+	dsn := b.New(t)
+	stores := []*Store{open(t, dsn, nil), open(t, dsn, nil)}
+	const n = 24
+	ids := make(chan int64, n)
+	var wg sync.WaitGroup
+	for i := 0; i < n; i++ {
+		wg.Add(1)
+		go func(i int) {
+			defer wg.Done()
+			g, err := stores[i%2].CreateGame(ctx, newGame(fmt.Sprint("ch", i), fmt.Sprint("a", i), fmt.Sprint("b", i)))
+			if err != nil {
+				t.Errorf("create %d: %v", i, err)
+				return
+			}
+			ids <- g.ID
+		}(i)
+	}
+	wg.Wait()
+	close(ids)
+	seen := map[int]bool{}
+	for id := range ids {
+		num, _, err := stores[0].GameNumber(ctx, id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if seen[num] {
+			t.Errorf("number %d given twice", num)
+		}
+		seen[num] = true
+	}
+	if len(seen) != n {
+		t.Errorf("%d distinct numbers for %d games", len(seen), n)
+	}
+}
