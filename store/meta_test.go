@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/tankbot/tankbot/store/storetest"
 )
@@ -119,5 +120,56 @@ func testConcurrentNumbers(t *testing.T, b storetest.Backend) {
 	}
 	if len(seen) != n {
 		t.Errorf("%d distinct numbers for %d games", len(seen), n)
+	}
+}
+
+// Several instances claiming the outbox at once: each message goes to
+// exactly one of them per lease.
+func TestClaimOutboxOnce(t *testing.T) { storetest.Run(t, testClaimOutboxOnce) }
+
+func testClaimOutboxOnce(t *testing.T, b storetest.Backend) {
+	ctx := context.Background()
+	dsn := b.New(t)
+	stores := []*Store{open(t, dsn, nil), open(t, dsn, nil), open(t, dsn, nil), open(t, dsn, nil)}
+	const n = 60
+	for i := 0; i < n; i++ {
+		if _, err := stores[0].Enqueue(ctx, Message{Channel: fmt.Sprint("c", i%7), Payload: "{}"}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var mu sync.Mutex
+	claims := map[int64]int{}
+	var wg sync.WaitGroup
+	for k := 0; k < 8; k++ {
+		wg.Add(1)
+		go func(st *Store) {
+			defer wg.Done()
+			for round := 0; round < 20; round++ {
+				ms, err := st.ClaimOutbox(ctx, t0, time.Minute, 5)
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				mu.Lock()
+				for _, m := range ms {
+					claims[m.ID]++
+				}
+				mu.Unlock()
+				for _, m := range ms {
+					if err := st.MarkSent(ctx, m.ID, "x"); err != nil {
+						t.Error(err)
+					}
+				}
+			}
+		}(stores[k%len(stores)])
+	}
+	wg.Wait()
+	for id, c := range claims {
+		if c != 1 {
+			t.Errorf("message %d claimed %d times", id, c)
+		}
+	}
+	if len(claims) != n {
+		t.Errorf("%d of %d messages claimed", len(claims), n)
 	}
 }
