@@ -104,6 +104,9 @@ type serveProc struct {
 	base string
 	logs *syncBuffer
 	done chan struct{}
+	// killed is set just before SIGKILL: a request failing from then on
+	// failed because of the kill.
+	killed atomic.Bool
 }
 
 type syncBuffer struct {
@@ -203,6 +206,7 @@ func (p *serveProc) stop() {
 
 // kill is a crash: SIGKILL, nothing finished.
 func (p *serveProc) kill() {
+	p.killed.Store(true)
 	_ = p.cmd.Process.Kill()
 	<-p.done
 }
