@@ -17,8 +17,8 @@ type fakeDiscord struct {
 }
 
 type (
-	call   = discordtest.Call
-	upload = discordtest.Upload
+	call       = discordtest.Call
+	syncBuffer = discordtest.LogBuffer
 )
 
 func newFakeDiscord(t testing.TB) *fakeDiscord {
@@ -40,4 +40,7 @@ func (f *fakeDiscord) originalOf(cb *call) string          { return f.OriginalOf
 func (f *fakeDiscord) lastThreadID() string                { return f.LastThreadID() }
 func (f *fakeDiscord) setOriginal(token, messageID string) { f.SetOriginal(token, messageID) }
 
-var duplicateCustomID = discordtest.DuplicateCustomID
+var (
+	duplicateCustomID = discordtest.DuplicateCustomID
+	customIDsOf       = discordtest.CustomIDs
+)

@@ -102,28 +102,11 @@ func newBBWorld(t testing.TB, db string) *bbWorld {
 type serveProc struct {
 	cmd  *exec.Cmd
 	base string
-	logs *syncBuffer
+	logs *discordtest.LogBuffer
 	done chan struct{}
 	// killed is set just before SIGKILL: a request failing from then on
 	// failed because of the kill.
 	killed atomic.Bool
-}
-
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
 }
 
 // freePort is a TCP port free a moment ago on 127.0.0.1.
@@ -160,7 +143,7 @@ func (w *bbWorld) start(extraEnv ...string) *serveProc {
 		"TANKBOT_SCHEDULER_INTERVAL=200ms",
 	)
 	cmd.Env = append(cmd.Env, extraEnv...)
-	p := &serveProc{cmd: cmd, base: "http://" + addr, logs: &syncBuffer{}, done: make(chan struct{})}
+	p := &serveProc{cmd: cmd, base: "http://" + addr, logs: &discordtest.LogBuffer{}, done: make(chan struct{})}
 	cmd.Stdout, cmd.Stderr = p.logs, p.logs
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
@@ -308,19 +291,7 @@ func (m msg) text() string {
 	return b.String()
 }
 
-func (m msg) customIDs() []string {
-	var out []string
-	rows, _ := m.payload["components"].([]any)
-	for _, r := range rows {
-		cs, _ := r.(map[string]any)["components"].([]any)
-		for _, x := range cs {
-			if id, ok := x.(map[string]any)["custom_id"].(string); ok {
-				out = append(out, id)
-			}
-		}
-	}
-	return out
-}
+func (m msg) customIDs() []string { return discordtest.CustomIDs(m.payload) }
 
 func (m msg) idWith(t testing.TB, re string) string {
 	t.Helper()

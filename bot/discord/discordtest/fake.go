@@ -333,24 +333,50 @@ func DuplicateCustomID(payload map[string]any) string {
 	if d, ok := payload["data"].(map[string]any); ok {
 		msg = d
 	}
-	rows, _ := msg["components"].([]any)
 	seen := map[string]bool{}
+	for _, id := range CustomIDs(msg) {
+		if seen[id] {
+			return id
+		}
+		seen[id] = true
+	}
+	return ""
+}
+
+// CustomIDs lists the custom ids of a message's components, row by row.
+func CustomIDs(msg map[string]any) []string {
+	var out []string
+	rows, _ := msg["components"].([]any)
 	for _, row := range rows {
 		rm, _ := row.(map[string]any)
 		comps, _ := rm["components"].([]any)
 		for _, c := range comps {
 			cm, _ := c.(map[string]any)
-			id, _ := cm["custom_id"].(string)
-			if id == "" {
-				continue
+			if id, _ := cm["custom_id"].(string); id != "" {
+				out = append(out, id)
 			}
-			if seen[id] {
-				return id
-			}
-			seen[id] = true
 		}
 	}
-	return ""
+	return out
+}
+
+// LogBuffer collects the log output of the bot under test from several
+// goroutines (or a child process's stdout and stderr).
+type LogBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *LogBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *LogBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
 }
 
 func writeJSON(w http.ResponseWriter, status int, v any) {
