@@ -52,6 +52,15 @@ var binary struct {
 	out  []byte
 }
 
+// TestMain removes the binary built for the black-box tests.
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if binary.path != "" {
+		os.RemoveAll(filepath.Dir(binary.path))
+	}
+	os.Exit(code)
+}
+
 // tankbotBinary builds the binary once per test process.
 func tankbotBinary(t testing.TB) string {
 	t.Helper()
