@@ -304,7 +304,13 @@ func (d *driver) resign(g *mgame) error {
 // flagPosts counts the flag-fall announcements posted in each channel
 // (nonce-deduplicated resends excluded) and the deduplicated resends.
 func flagPosts(f *discordtest.Fake) (perChannel map[string]int, deduped int) {
-	perChannel = map[string]int{}
+	perChannel, _, deduped = flagPostsAndLast(f)
+	return perChannel, deduped
+}
+
+// flagPostsAndLast is flagPosts with the last announcement of each channel.
+func flagPostsAndLast(f *discordtest.Fake) (perChannel map[string]int, last map[string]msg, deduped int) {
+	perChannel, last = map[string]int{}, map[string]msg{}
 	for _, c := range f.CallsFrom(0) {
 		if c.Method != "POST" || !strings.HasPrefix(c.Path, "/api/v9/channels/") || !strings.HasSuffix(c.Path, "/messages") || c.Status >= 300 {
 			continue
@@ -316,9 +322,11 @@ func flagPosts(f *discordtest.Fake) (perChannel map[string]int, deduped int) {
 			deduped++
 			continue
 		}
-		perChannel[strings.Split(c.Path, "/")[4]]++
+		ch := strings.Split(c.Path, "/")[4]
+		perChannel[ch]++
+		last[ch] = msg{id: c.MsgID, payload: c.Payload, call: c}
 	}
-	return perChannel, deduped
+	return perChannel, last, deduped
 }
 
 // percentile of sorted durations.
@@ -433,7 +441,7 @@ func TestMultiInstance(t *testing.T) {
 		time.Sleep(200 * time.Millisecond)
 	}
 	time.Sleep(time.Second) // a late duplicate would show now
-	per, deduped := flagPosts(w.f)
+	per, last, deduped := flagPostsAndLast(w.f)
 	t.Logf("flag-falls announced in %d channels at %v (%d nonce-deduplicated resends)", len(per), time.Since(start).Round(time.Millisecond), deduped)
 
 	ctx := context.Background()
@@ -456,7 +464,10 @@ func TestMultiInstance(t *testing.T) {
 		case i < nFlag:
 			if gm.Status == store.StatusActive || per[g.ch] != 1 {
 				t.Errorf("game %d (1-minute clock, abandoned): status %s, %q; flag-fall announced %d times", g.id, gm.Status, gm.Reason, per[g.ch])
+				continue
 			}
+			// The ending pings both players, and no one else.
+			wantPings(t, last[g.ch], fmt.Sprintf("game %d's flag-fall", g.id), g.white.id, g.black.id)
 		case g.resigned:
 			if gm.Status == store.StatusActive || per[g.ch] != 0 {
 				t.Errorf("game %d resigned: status %s, %d flag posts", g.id, gm.Status, per[g.ch])
