@@ -138,7 +138,7 @@ func (s *Store) insertGame(ctx context.Context, tx *sql.Tx, g Game) (*Game, erro
 	if err != nil {
 		return nil, fmt.Errorf("create game: %w", err)
 	}
-	if _, err := assignNumber(ctx, tx, s.pg, out.ID, out.Guild); err != nil {
+	if _, err := assignNumber(ctx, tx, out.ID, out.Guild); err != nil {
 		return nil, err
 	}
 	return out, nil
