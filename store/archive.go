@@ -5,46 +5,36 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+
+	"github.com/mattn/go-sqlite3"
 )
 
 // The archive: every game keeps a per-server number (#1, #2, ...) players
 // type to find it again, and a rated flag.
 
-// numberTries bounds assignNumber's retries: each one follows a concurrent
-// transaction that took the number, so it is only reached under a storm
-// of games created in one guild at the same instant.
-const numberTries = 50
-
 // assignNumber gives a just-inserted game the next number of its guild, in
 // the inserting transaction. The single writer serialises SQLite. On
-// PostgreSQL (several instances, or one instance's pool) two transactions
-// can read the same MAX: the second one's UPDATE waits for the first to
-// commit and then fails on the unique index, so the attempt runs inside a
-// savepoint and is retried with a fresh MAX (READ COMMITTED reads the
-// committed number), without giving up the game's transaction.
+// PostgreSQL concurrent transactions (several instances, or one instance's
+// pool) would read the same MAX and all but one fail on the unique index,
+// so a transaction-scoped advisory lock per guild serialises the numbering
+// of one guild until the commit (other guilds share a lock only on a hash
+// collision). SQLite has no such function: the statement fails to prepare
+// there, which leaves the transaction as it was.
 func assignNumber(ctx context.Context, tx *sql.Tx, id int64, guild string) (int, error) {
-	for try := 1; ; try++ {
-		if _, err := tx.ExecContext(ctx, `SAVEPOINT assign_number`); err != nil {
-			return 0, fmt.Errorf("number game %d: %w", id, err)
-		}
-		var n int
-		err := tx.QueryRowContext(ctx, `SELECT COALESCE(MAX(number), 0) + 1 FROM games WHERE guild=?`, guild).Scan(&n)
-		if err == nil {
-			_, err = tx.ExecContext(ctx, `UPDATE games SET number=? WHERE id=?`, n, id)
-		}
-		if err == nil {
-			if _, err := tx.ExecContext(ctx, `RELEASE SAVEPOINT assign_number`); err != nil {
-				return 0, fmt.Errorf("number game %d: %w", id, err)
-			}
-			return n, nil
-		}
-		if !isUnique(err) || try == numberTries {
-			return 0, fmt.Errorf("number game %d: %w", id, err)
-		}
-		if _, rerr := tx.ExecContext(ctx, `ROLLBACK TO SAVEPOINT assign_number`); rerr != nil {
-			return 0, fmt.Errorf("number game %d: %v (after %w)", id, rerr, err)
+	if _, err := tx.ExecContext(ctx, `SELECT pg_advisory_xact_lock(hashtext('games.number:' || ?))`, guild); err != nil {
+		var se sqlite3.Error
+		if !errors.As(err, &se) {
+			return 0, fmt.Errorf("number game %d: lock guild: %w", id, err)
 		}
 	}
+	var n int
+	if err := tx.QueryRowContext(ctx, `SELECT COALESCE(MAX(number), 0) + 1 FROM games WHERE guild=?`, guild).Scan(&n); err != nil {
+		return 0, fmt.Errorf("number game %d: %w", id, err)
+	}
+	if _, err := tx.ExecContext(ctx, `UPDATE games SET number=? WHERE id=?`, n, id); err != nil {
+		return 0, fmt.Errorf("number game %d: %w", id, err)
+	}
+	return n, nil
 }
 
 // Archived is a game with its archive fields.

@@ -89,15 +89,15 @@ func TestConcurrentNumbers(t *testing.T) { storetest.Run(t, testConcurrentNumber
 func testConcurrentNumbers(t *testing.T, b storetest.Backend) {
 	ctx := context.Background()
 	dsn := b.New(t)
-	stores := []*Store{open(t, dsn, nil), open(t, dsn, nil)}
-	const n = 24
+	stores := []*Store{open(t, dsn, nil), open(t, dsn, nil), open(t, dsn, nil)}
+	const n = 60
 	ids := make(chan int64, n)
 	var wg sync.WaitGroup
 	for i := 0; i < n; i++ {
 		wg.Add(1)
 		go func(i int) {
 			defer wg.Done()
-			g, err := stores[i%2].CreateGame(ctx, newGame(fmt.Sprint("ch", i), fmt.Sprint("a", i), fmt.Sprint("b", i)))
+			g, err := stores[i%3].CreateGame(ctx, newGame(fmt.Sprint("ch", i), fmt.Sprint("a", i), fmt.Sprint("b", i)))
 			if err != nil {
 				t.Errorf("create %d: %v", i, err)
 				return
