@@ -5,15 +5,28 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+
+	"github.com/mattn/go-sqlite3"
 )
 
 // The archive: every game keeps a per-server number (#1, #2, ...) players
 // type to find it again, and a rated flag.
 
 // assignNumber gives a just-inserted game the next number of its guild, in
-// the inserting transaction (the single writer serialises SQLite; a
-// concurrent writer would hit the unique index and retry the transaction).
+// the inserting transaction. The single writer serialises SQLite. On
+// PostgreSQL concurrent transactions (several instances, or one instance's
+// pool) would read the same MAX and all but one fail on the unique index,
+// so a transaction-scoped advisory lock per guild serialises the numbering
+// of one guild until the commit (other guilds share a lock only on a hash
+// collision). SQLite has no such function: the statement fails to prepare
+// there, which leaves the transaction as it was.
 func assignNumber(ctx context.Context, tx *sql.Tx, id int64, guild string) (int, error) {
+	if _, err := tx.ExecContext(ctx, `SELECT pg_advisory_xact_lock(hashtext('games.number:' || ?))`, guild); err != nil {
+		var se sqlite3.Error
+		if !errors.As(err, &se) {
+			return 0, fmt.Errorf("number game %d: lock guild: %w", id, err)
+		}
+	}
 	var n int
 	if err := tx.QueryRowContext(ctx, `SELECT COALESCE(MAX(number), 0) + 1 FROM games WHERE guild=?`, guild).Scan(&n); err != nil {
 		return 0, fmt.Errorf("number game %d: %w", id, err)

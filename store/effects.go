@@ -145,12 +145,26 @@ func (s *Store) Enqueue(ctx context.Context, m Message) (int64, error) {
 func (s *Store) ClaimOutbox(ctx context.Context, now time.Time, lease time.Duration, limit int) ([]Message, error) {
 	var out []Message
 	err := s.tx(ctx, func(tx *sql.Tx) error {
+		// The outer state and claimed_until tests repeat the subquery's: on
+		// PostgreSQL (READ COMMITTED) a row another claimer leased or sent
+		// while this statement waited for its lock is re-checked against
+		// them and skipped; the subquery's snapshot alone would claim it
+		// again.
+		// On PostgreSQL the subquery also skips rows another claimer has
+		// locked rather than waiting for them (waiting claimers could lock
+		// rows in different orders and deadlock).
+		lock := ""
+		if s.pg {
+			lock = " FOR UPDATE SKIP LOCKED"
+		}
 		rows, err := tx.QueryContext(ctx, `UPDATE outbox SET attempts=attempts+1, claimed_until=?
 			WHERE id IN (SELECT id FROM outbox o WHERE state=? AND due_at<=? AND claimed_until<=?
 				AND NOT EXISTS (SELECT 1 FROM outbox e WHERE e.channel=o.channel AND e.state=? AND e.id<o.id AND (e.due_at>? OR e.claimed_until>?))
-				ORDER BY due_at, id LIMIT ?)
+				ORDER BY due_at, id LIMIT ?`+lock+`)
+			AND state=? AND claimed_until<=?
 			RETURNING id, channel, nonce, payload, due_at, attempts`,
-			now.Add(lease).UnixNano(), OutboxPending, now.UnixNano(), now.UnixNano(), OutboxPending, now.UnixNano(), now.UnixNano(), limit)
+			now.Add(lease).UnixNano(), OutboxPending, now.UnixNano(), now.UnixNano(), OutboxPending, now.UnixNano(), now.UnixNano(), limit,
+			OutboxPending, now.UnixNano())
 		if err != nil {
 			return err
 		}

@@ -116,3 +116,31 @@ func (s *Store) LastHeartbeat(ctx context.Context) (time.Time, error) {
 	}
 	return fromNanos(n), nil
 }
+
+// SwapMeta sets key to new only if its value is old, atomically (a
+// compare-and-set shared by every instance on the database); old "" matches
+// a key never set (or set to ""). It reports whether the swap happened.
+func (s *Store) SwapMeta(ctx context.Context, key, old, new string) (bool, error) {
+	var swapped bool
+	err := s.tx(ctx, func(tx *sql.Tx) error {
+		var res sql.Result
+		var err error
+		if old == "" {
+			// The conflict clause's WHERE leaves a set key alone: no row changes.
+			res, err = tx.ExecContext(ctx, `INSERT INTO meta(key, value) VALUES(?,?)
+				ON CONFLICT(key) DO UPDATE SET value=excluded.value WHERE meta.value=''`, key, new)
+		} else {
+			res, err = tx.ExecContext(ctx, `UPDATE meta SET value=? WHERE key=? AND value=?`, new, key, old)
+		}
+		if err != nil {
+			return fmt.Errorf("swap meta %s: %w", key, err)
+		}
+		n, err := res.RowsAffected()
+		if err != nil {
+			return fmt.Errorf("swap meta %s: %w", key, err)
+		}
+		swapped = n == 1
+		return nil
+	})
+	return swapped, err
+}

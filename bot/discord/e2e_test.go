@@ -111,19 +111,7 @@ func response(t *testing.T, calls []*call) *call {
 }
 
 // customIDs lists the component ids of a message payload.
-func customIDs(c *call) []string {
-	var out []string
-	rows, _ := data(c)["components"].([]any)
-	for _, r := range rows {
-		cs, _ := r.(map[string]any)["components"].([]any)
-		for _, x := range cs {
-			if id, ok := x.(map[string]any)["custom_id"].(string); ok {
-				out = append(out, id)
-			}
-		}
-	}
-	return out
-}
+func customIDs(c *call) []string { return customIDsOf(data(c)) }
 
 func idWith(t *testing.T, c *call, re string) string {
 	t.Helper()

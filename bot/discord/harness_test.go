@@ -1,7 +1,6 @@
 package discord
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"log/slog"
@@ -26,24 +25,6 @@ var (
 	bob   = who{"202", "bob"}
 	carol = who{"203", "carol"}
 )
-
-// syncBuffer collects log output from several goroutines.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
 
 // memStore is the adapter's Store in memory.
 type memStore struct {
@@ -242,9 +223,7 @@ func (h *harness) click(u who, channel, messageID, customID string, values ...st
 	ev := h.base(3, u, channel, d)
 	ev["message"] = map[string]any{"id": messageID, "channel_id": channel}
 	// A component interaction's original is the message it is on.
-	h.f.mu.Lock()
-	h.f.originals[ev["token"].(string)] = messageID
-	h.f.mu.Unlock()
+	h.f.setOriginal(ev["token"].(string), messageID)
 	return ev
 }
 

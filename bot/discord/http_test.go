@@ -98,9 +98,7 @@ func (e *endpoint) interaction(typ int, data map[string]any) (map[string]any, []
 	if typ == 3 {
 		ev["message"] = map[string]any{"id": "888", "channel_id": "300"}
 	}
-	e.f.mu.Lock()
-	e.f.originals[tok] = fmt.Sprint(80000 + e.n)
-	e.f.mu.Unlock()
+	e.f.setOriginal(tok, fmt.Sprint(80000+e.n))
 	b, _ := json.Marshal(ev)
 	return ev, b
 }
@@ -323,7 +321,7 @@ func TestRegistrationOnceAcrossInstances(t *testing.T) {
 func TestShards(t *testing.T) {
 	t.Parallel()
 	f := newFakeDiscord(t)
-	f.shards = 4
+	f.SetShards(4)
 	a, err := New(Options{Token: testToken, AppID: testApp, RESTBaseURL: f.srv.URL, ShardID: 2, ShardCount: -1}, newMemStore())
 	if err != nil {
 		t.Fatal(err)

@@ -2,6 +2,7 @@ package discord
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
@@ -19,7 +20,7 @@ func (a *Adapter) Post(ctx context.Context, channelID string, r bot.Reply) (stri
 	var id string
 	err := a.withoutFilesIfRefused(ctx, r, func(r bot.Reply) error {
 		return a.retry(ctx, "post message", func() error {
-			m, err := a.s.ChannelMessageSendComplex(channelID, messageSend(r), discordgo.WithContext(ctx))
+			m, err := a.postMessage(ctx, channelID, r)
 			if err != nil {
 				return err
 			}
@@ -32,6 +33,50 @@ func (a *Adapter) Post(ctx context.Context, channelID string, r bot.Reply) (stri
 	}
 	a.record(ctx, r, channelID, id)
 	return id, nil
+}
+
+// nonceSend is a message with Discord's nonce fields, which discordgo's
+// MessageSend lacks. With enforce_nonce Discord answers a nonce it saw in
+// the last few minutes with the message it created then, instead of
+// posting again: a resend after a crash is not a second message.
+type nonceSend struct {
+	*discordgo.MessageSend
+	Nonce        string `json:"nonce,omitempty"`
+	EnforceNonce bool   `json:"enforce_nonce,omitempty"`
+}
+
+// postMessage is ChannelMessageSendComplex with r.Nonce sent as the
+// message's nonce (enforced).
+func (a *Adapter) postMessage(ctx context.Context, channelID string, r bot.Reply) (*discordgo.Message, error) {
+	body := nonceSend{MessageSend: messageSend(r)}
+	if r.Nonce != "" {
+		body.Nonce, body.EnforceNonce = r.Nonce, true
+	}
+	for _, e := range body.Embeds {
+		if e.Type == "" {
+			e.Type = discordgo.EmbedTypeRich
+		}
+	}
+	endpoint := discordgo.EndpointChannelMessages(channelID)
+	var resp []byte
+	var err error
+	if files := body.Files; len(files) > 0 {
+		ct, data, encErr := discordgo.MultipartBodyWithJSON(body, files)
+		if encErr != nil {
+			return nil, fmt.Errorf("encode message: %w", encErr)
+		}
+		resp, err = a.s.RequestRaw(http.MethodPost, endpoint, ct, data, endpoint, 0, discordgo.WithContext(ctx))
+	} else {
+		resp, err = a.s.RequestWithBucketID(http.MethodPost, endpoint, body, endpoint, discordgo.WithContext(ctx))
+	}
+	if err != nil {
+		return nil, err
+	}
+	var m discordgo.Message
+	if err := json.Unmarshal(resp, &m); err != nil {
+		return nil, fmt.Errorf("decode message: %w", err)
+	}
+	return &m, nil
 }
 
 // Edit changes a channel message (bot.Notifier): its components always,
