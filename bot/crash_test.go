@@ -123,6 +123,12 @@ func TestCrashChildBot(t *testing.T) {
 		t.Fatal(err)
 	}
 	if os.Getenv(crashDrain) != "" {
+		// First the fallback pings still waiting, before the long
+		// waits below let every flag fall.
+		clk.Advance(pingFallbackDelay)
+		if err := b.Tick(ctx); err != nil {
+			t.Fatal(err)
+		}
 		for range 20 {
 			clk.Advance(claimLease + time.Second)
 			if err := b.Tick(ctx); err != nil {
@@ -307,9 +313,10 @@ func checkAfterCrash(t *testing.T, path string, acked []ackedMove) {
 
 // checkDelivered: each queued post went out exactly once (by nonce), or
 // never when cancelled; each game lost on time was announced exactly
-// once; and the turn ping of every game's last move reached the players,
-// by the answer or its fallback: at least once, and twice only in the
-// window a kill can open (the answer taken, its recording not yet
+// once; and the turn ping of every acknowledged move reached the players,
+// by the answer or its fallback, unless its fallback was cancelled for a
+// reason (a newer move, the game over before it was due): twice only in
+// the window a kill can open (the answer taken, its recording not yet
 // written), at most once per kill.
 func checkDelivered(t *testing.T, dir string, acked []ackedMove, kills int) {
 	t.Helper()
@@ -355,7 +362,11 @@ func checkDelivered(t *testing.T, dir string, acked []ackedMove, kills int) {
 		t.Fatal(err)
 	}
 	delivered, fallbacks, cancelled := 0, 0, map[string]int{}
+	rows := map[move]store.OutboxEntry{}
 	for _, m := range out {
+		if m.Kind == store.OutboxPing {
+			rows[move{m.Game, m.Seq}] = m
+		}
 		want := 1
 		if m.State == store.OutboxCancelled && m.Kind == store.OutboxPing {
 			// Cancelled before it went, or it went just before a kill
@@ -385,12 +396,7 @@ func checkDelivered(t *testing.T, dir string, acked []ackedMove, kills int) {
 	if doubles > kills {
 		t.Errorf("%d turn pings delivered twice, more than the %d kills can explain", doubles, kills)
 	}
-	last := map[int64]ackedMove{}
-	for _, a := range acked {
-		if a.seq > last[a.game].seq {
-			last[a.game] = a
-		}
-	}
+	seqs := map[int64]int{}
 	timeouts := 0
 	for id := int64(1); ; id++ {
 		g, err := s.Game(ctx, id)
@@ -405,10 +411,22 @@ func checkDelivered(t *testing.T, dir string, acked []ackedMove, kills int) {
 			if n := boards[strconv.FormatInt(id, 10)]; n != 1 {
 				t.Errorf("game %d lost on time was announced %d times", id, n)
 			}
-		} else if a, ok := last[id]; ok && int(g.Seq) == a.seq && pings[move{id, a.seq}] == 0 {
-			// Its last move stands and no flag-fall said more: its
-			// ping must have arrived.
-			t.Errorf("game %d: the ping of its last move (ply %d) never arrived", id, a.ply)
+		}
+		seqs[id] = int(g.Seq)
+	}
+	for _, a := range acked {
+		mv := move{a.game, a.seq}
+		if a.seq == 0 || pings[mv] > 0 {
+			continue
+		}
+		r, ok := rows[mv]
+		switch {
+		case !ok:
+			t.Errorf("game %d ply %d: the answer was lost and no fallback ping was queued", a.game, a.ply)
+		case r.State != store.OutboxCancelled:
+			t.Errorf("game %d ply %d: the answer was lost and the fallback is %s, not delivered", a.game, a.ply, r.State)
+		case r.LastError == "" && seqs[a.game] <= a.seq:
+			t.Errorf("game %d ply %d: the fallback was cancelled though no newer move superseded it", a.game, a.ply)
 		}
 	}
 	if timeouts == 0 || len(out) == 0 {
