@@ -64,3 +64,25 @@ func TestE2ELostAnswerPingsLater(t *testing.T) {
 		t.Error("the late board has no buttons")
 	}
 }
+
+// Reading the answer's message id is what records it as delivered: a
+// server error there is retried, so a delivered answer is not pinged
+// again.
+func TestE2EAnswerRecordedDespiteReadError(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t)
+	e := startBot(t, w)
+	e.startGame(t, "10m")
+	g := newGame(t, checkMap)
+	w.f.failNext("GET", "/messages/@original", 500, 0, 1)
+	_, calls := e.move(t, g, g.anyMove())
+	if got := statuses(calls, "GET", "/messages/@original"); len(got) != 2 || got[0] != 500 {
+		t.Fatalf("reads of the answer %v, want a 500 then success", got)
+	}
+	for range 3 {
+		w.clk.Advance(time.Minute)
+		if news := publicNew(e.tick(t)); len(news) != 0 {
+			t.Fatalf("a delivered answer was pinged again: %s", text(news[0]))
+		}
+	}
+}
