@@ -32,7 +32,19 @@ func (h *harness) tickAfter(d time.Duration) {
 	}
 }
 
-// outboxKinds counts the fallback pings of the outbox by state.
+// noPingsLater runs the scheduler well past the fallback delay and fails
+// (saying what) if a board of game id was posted.
+func noPingsLater(h *harness, id int64, what string) {
+	h.t.Helper()
+	for range 3 {
+		h.tickAfter(pingFallbackDelay)
+	}
+	if ps := pingPosts(h, id); len(ps) != 0 {
+		h.t.Fatalf("%s: %+v", what, ps)
+	}
+}
+
+// outboxPings counts the fallback pings of the outbox by state.
 func outboxPings(t *testing.T, h *harness) map[string]int {
 	t.Helper()
 	out, err := h.b.st.(*storeRepo).st.Outbox(h.ctx)
@@ -97,12 +109,7 @@ func TestDeliveredAnswerCancelsFallback(t *testing.T) {
 	h := newHarness(t, Config{})
 	id := h.startGame("clock=10m+5s")
 	mustNotRefuse(t, h.slash(alice, "move", "move="+h.legalMove(id, nil)))
-	for range 3 {
-		h.tickAfter(pingFallbackDelay)
-	}
-	if ps := pingPosts(h, id); len(ps) != 0 {
-		t.Fatalf("a delivered answer was pinged again: %+v", ps)
-	}
+	noPingsLater(h, id, "a delivered answer was pinged again")
 	if got := outboxPings(t, h); got[store.OutboxCancelled] != 1 || len(got) != 1 {
 		t.Fatalf("fallback rows %v, want one cancelled", got)
 	}
@@ -148,12 +155,7 @@ func TestStaleFallbackDropped(t *testing.T) {
 	h.lose = false
 	mustNotRefuse(t, h.click(bob, findID(t, h.slash(bob, "resign"), "resignyes")))
 
-	for range 3 {
-		h.tickAfter(pingFallbackDelay)
-	}
-	if ps := pingPosts(h, id); len(ps) != 0 {
-		t.Fatalf("stale fallbacks were posted: %+v", ps)
-	}
+	noPingsLater(h, id, "stale fallbacks were posted")
 	if got := outboxPings(t, h); got[store.OutboxCancelled] != 2 || len(got) != 1 {
 		t.Fatalf("fallback rows %v, want two cancelled", got)
 	}

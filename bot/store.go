@@ -104,27 +104,34 @@ func toEffects(e effects) (store.Effects, error) {
 		if r.ChannelID == "" {
 			return out, errors.New("queued post without a channel")
 		}
-		r.Files = nil
-		body, err := json.Marshal(r)
+		body, err := queued(r)
 		if err != nil {
-			return out, fmt.Errorf("queued post: %w", err)
+			return out, err
 		}
-		out.Outbox = append(out.Outbox, store.Message{Channel: r.ChannelID, Payload: string(body)})
+		out.Outbox = append(out.Outbox, store.Message{Channel: r.ChannelID, Payload: body})
 	}
-	if p := e.ping; p != nil {
-		if p.ChannelID == "" || p.GameID == 0 || p.Seq == 0 {
+	if r := e.ping; r != nil {
+		if r.ChannelID == "" || r.GameID == 0 || r.Seq == 0 {
 			return out, errors.New("fallback ping without a channel, game or sequence")
 		}
-		r := *p
-		r.Files = nil
-		body, err := json.Marshal(r)
+		body, err := queued(*r)
 		if err != nil {
-			return out, fmt.Errorf("fallback ping: %w", err)
+			return out, err
 		}
-		out.Outbox = append(out.Outbox, store.Message{Channel: r.ChannelID, Payload: string(body), Due: e.pingDue,
+		out.Outbox = append(out.Outbox, store.Message{Channel: r.ChannelID, Payload: body, Due: e.pingDue,
 			Kind: store.OutboxPing, Game: r.GameID, Seq: r.Seq})
 	}
 	return out, nil
+}
+
+// queued is r as an outbox payload: JSON, without its files.
+func queued(r Reply) (string, error) {
+	r.Files = nil
+	body, err := json.Marshal(r)
+	if err != nil {
+		return "", fmt.Errorf("queued post: %w", err)
+	}
+	return string(body), nil
 }
 
 func (s *storeRepo) createChallenge(ctx context.Context, c *challengeRec, eff effects) (int64, error) {
