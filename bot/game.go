@@ -223,12 +223,19 @@ func (b *Bot) play(ctx context.Context, r *req, g *gameRec, seq int, text string
 		reply.Final = true
 	}
 	reply.Update = false
+	reply.Seq = g.Seq
 	reply = inGame(r, g, reply)
 	// The board is built before the save so that, out of band, it is
-	// queued in the move's own transaction.
+	// queued in the move's own transaction; in answer to an interaction,
+	// when it pings somebody, it is queued as the move's fallback ping,
+	// cancelled once the transport records that the answer arrived.
 	eff := turnEffects(g, tc)
 	if r.outOfBand {
 		eff.posts = []Reply{reply}
+	} else if len(reply.Mentions) > 0 {
+		fb := reply
+		fb.ChannelID = g.ChannelID
+		eff.ping, eff.pingDue = &fb, now.Add(pingFallbackDelay)
 	}
 	ok, err := b.st.saveGameWith(ctx, g, &moveRec{Notation: note, Side: side, Spent: spent, RepKey: repKey}, eff)
 	if err != nil {

@@ -84,6 +84,21 @@ type harness struct {
 	n   *fakeNotifier
 	ctx context.Context
 	loc string // Command.Locale of every command
+	// lose makes the answers of the next commands go missing, as when
+	// Discord never got them: they are not reported Delivered.
+	lose bool
+}
+
+// handle runs c and, like a transport, reports its answers delivered
+// (unless h.lose).
+func (h *harness) handle(c Command) []Reply {
+	rs := h.b.Handle(h.ctx, c)
+	if !h.lose {
+		for _, r := range rs {
+			h.b.Delivered(h.ctx, r, "")
+		}
+	}
+	return rs
 }
 
 var t0 = time.Date(2026, 1, 2, 15, 4, 5, 0, time.UTC)
@@ -113,12 +128,12 @@ func (h *harness) slash(who User, name string, opts ...string) []Reply {
 			c.Users[u.ID] = u
 		}
 	}
-	return h.b.Handle(h.ctx, c)
+	return h.handle(c)
 }
 
 func (h *harness) click(who User, id string, values ...string) []Reply {
 	h.t.Helper()
-	return h.b.Handle(h.ctx, Command{Kind: KindComponent, CustomID: id, Values: values, User: who, GuildID: "guild", ChannelID: "chan", Locale: h.loc, GuildLocale: h.loc})
+	return h.handle(Command{Kind: KindComponent, CustomID: id, Values: values, User: who, GuildID: "guild", ChannelID: "chan", Locale: h.loc, GuildLocale: h.loc})
 }
 
 // customIDs lists the custom ids of a reply's components.

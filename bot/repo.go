@@ -58,8 +58,11 @@ type repo interface {
 	// lastGame is the user's most recent game in a channel, finished or not.
 	lastGame(ctx context.Context, userID, channelID string) (*gameRec, error)
 
-	// setBoardMessage records the message showing a game's board.
-	setBoardMessage(ctx context.Context, id int64, messageID string) error
+	// setBoardMessage records that the board of game id at sequence seq
+	// was delivered as messageID ("" keeps the stored id: a transport
+	// without ids) and cancels the fallback pings it answers (seq 0:
+	// none), in one transaction.
+	setBoardMessage(ctx context.Context, id int64, seq int, messageID string) error
 	// setChallengeMessage records the message carrying a challenge.
 	setChallengeMessage(ctx context.Context, id int64, messageID string) error
 
@@ -75,6 +78,9 @@ type repo interface {
 
 	// claimOutbox leases up to limit queued posts due at now.
 	claimOutbox(ctx context.Context, now time.Time, limit int) ([]outMsg, error)
+	// dropPost cancels a claimed post found needless at delivery (a
+	// fallback ping whose move was superseded).
+	dropPost(ctx context.Context, id int64, reason string) error
 	// sent records Discord's id for a delivered post.
 	sent(ctx context.Context, id int64, messageID string) error
 	// retryAt puts a post back to be tried at next.
@@ -102,6 +108,11 @@ type effects struct {
 	cancel   []cancelSpec
 	schedule []event // Ref 0: the row being written
 	posts    []Reply // each with ChannelID set; Files are not kept (boards are re-drawn at delivery)
+	// ping, when set, is a move's answer queued as its fallback ping (with
+	// GameID, Seq and ChannelID set), first tried at pingDue unless the
+	// answer's board is recorded first (see pingFallbackDelay).
+	ping    *Reply
+	pingDue time.Time
 }
 
 // cancelSpec drops the pending events of ref (0: the row being written) of
@@ -114,6 +125,7 @@ type cancelSpec struct {
 // outMsg is a queued post as claimed from the outbox.
 type outMsg struct {
 	ID       int64
+	Ping     bool // a move's fallback ping
 	Channel  string
 	Nonce    string
 	Reply    Reply

@@ -28,6 +28,13 @@ const (
 	maintainEvery = 5 * time.Minute
 	// outboxBatch bounds the posts one pass delivers.
 	outboxBatch = 50
+	// pingFallbackDelay is how long a move's fallback ping waits for the
+	// interaction's answer to be recorded. It outlasts the Discord
+	// adapter's worst answer (a 3 s first response, or a deferral and a
+	// follow-up tried 3 times with up to 10 s of rate-limit waits), so a
+	// delivered answer cancels it first; shorter would ping twice, longer
+	// would leave a lost ping later.
+	pingFallbackDelay = 30 * time.Second
 )
 
 // backoff is the wait before the next attempt of a post tried n times:
@@ -342,6 +349,11 @@ func (b *Bot) deliverOne(ctx context.Context, m outMsg) error {
 		return b.st.sent(ctx, m.ID, "") // no transport: dropped by design
 	}
 	r := m.Reply
+	if m.Ping {
+		if why := b.needlessPing(ctx, r); why != "" {
+			return b.st.dropPost(ctx, m.ID, why)
+		}
+	}
 	var id string
 	var err error
 	if r.Edit != "" {
@@ -360,6 +372,46 @@ func (b *Bot) deliverOne(ctx context.Context, m outMsg) error {
 		return errors.Join(wrap("post", err), b.st.giveUp(ctx, m.ID, err.Error()))
 	}
 	return errors.Join(wrap("post", err), b.st.retryAt(ctx, m.ID, b.clk.Now().Add(backoff(m.Attempts)), err.Error()))
+}
+
+// needlessPing says why a fallback ping due now must not go ("" when it
+// must): the game moved on (a takeback, a newer move) or ended since, so
+// its "your move" would be wrong. (A newer move also cancelled it when
+// queued; this covers takebacks and endings off the board.)
+func (b *Bot) needlessPing(ctx context.Context, r Reply) string {
+	g, err := b.st.game(ctx, r.GameID)
+	switch {
+	case errors.Is(err, errNotFound):
+		return "game gone"
+	case err != nil:
+		return "" // when in doubt, ping
+	case g.Seq != r.Seq:
+		return "the game moved on"
+	case !r.Final && g.Status != gmActive:
+		return "the game is over"
+	}
+	return ""
+}
+
+// Delivered tells the bot that reply r, returned by Handle, reached the
+// players as message messageID ("" for a transport without message ids,
+// like the console): a game's board is recorded (its move's fallback ping
+// is cancelled) and so is a challenge's message. The Discord adapter
+// records through its own Store (discord.FromStore) to the same effect.
+func (b *Bot) Delivered(ctx context.Context, r Reply, messageID string) {
+	if !r.Tracked() {
+		return
+	}
+	if r.Board && r.GameID != 0 && (r.Seq > 0 || messageID != "") {
+		if err := b.st.setBoardMessage(ctx, r.GameID, r.Seq, messageID); err != nil {
+			b.log.Warn("record delivered board", "game", r.GameID, "err", err)
+		}
+	}
+	if r.ChallengeID != 0 && messageID != "" {
+		if err := b.st.setChallengeMessage(ctx, r.ChallengeID, messageID); err != nil {
+			b.log.Warn("record delivered challenge", "challenge", r.ChallengeID, "err", err)
+		}
+	}
 }
 
 // redraw attaches the board image to a queued board post (files are not

@@ -104,14 +104,34 @@ func toEffects(e effects) (store.Effects, error) {
 		if r.ChannelID == "" {
 			return out, errors.New("queued post without a channel")
 		}
-		r.Files = nil
-		body, err := json.Marshal(r)
+		body, err := queued(r)
 		if err != nil {
-			return out, fmt.Errorf("queued post: %w", err)
+			return out, err
 		}
-		out.Outbox = append(out.Outbox, store.Message{Channel: r.ChannelID, Payload: string(body)})
+		out.Outbox = append(out.Outbox, store.Message{Channel: r.ChannelID, Payload: body})
+	}
+	if r := e.ping; r != nil {
+		if r.ChannelID == "" || r.GameID == 0 || r.Seq == 0 {
+			return out, errors.New("fallback ping without a channel, game or sequence")
+		}
+		body, err := queued(*r)
+		if err != nil {
+			return out, err
+		}
+		out.Outbox = append(out.Outbox, store.Message{Channel: r.ChannelID, Payload: body, Due: e.pingDue,
+			Kind: store.OutboxPing, Game: r.GameID, Seq: r.Seq})
 	}
 	return out, nil
+}
+
+// queued is r as an outbox payload: JSON, without its files.
+func queued(r Reply) (string, error) {
+	r.Files = nil
+	body, err := json.Marshal(r)
+	if err != nil {
+		return "", fmt.Errorf("queued post: %w", err)
+	}
+	return string(body), nil
 }
 
 func (s *storeRepo) createChallenge(ctx context.Context, c *challengeRec, eff effects) (int64, error) {
@@ -362,8 +382,8 @@ func (s *storeRepo) moveLog(ctx context.Context, id int64) ([]string, error) {
 	return out, nil
 }
 
-func (s *storeRepo) setBoardMessage(ctx context.Context, id int64, messageID string) error {
-	return notFound(s.st.SetMessageID(ctx, id, messageID))
+func (s *storeRepo) setBoardMessage(ctx context.Context, id int64, seq int, messageID string) error {
+	return notFound(s.st.RecordBoard(ctx, id, seq, messageID))
 }
 
 func (s *storeRepo) setChallengeMessage(ctx context.Context, id int64, messageID string) error {
@@ -397,7 +417,7 @@ func (s *storeRepo) claimOutbox(ctx context.Context, now time.Time, limit int) (
 	}
 	out := make([]outMsg, 0, len(ms))
 	for _, m := range ms {
-		o := outMsg{ID: m.ID, Channel: m.Channel, Nonce: m.Nonce, Attempts: m.Attempts}
+		o := outMsg{ID: m.ID, Ping: m.Kind == store.OutboxPing, Channel: m.Channel, Nonce: m.Nonce, Attempts: m.Attempts}
 		if err := json.Unmarshal([]byte(m.Payload), &o.Reply); err != nil {
 			// A row no bot can read is given up at once rather than
 			// retried forever.
@@ -413,6 +433,10 @@ func (s *storeRepo) claimOutbox(ctx context.Context, now time.Time, limit int) (
 
 func (s *storeRepo) sent(ctx context.Context, id int64, messageID string) error {
 	return s.st.MarkSent(ctx, id, messageID)
+}
+
+func (s *storeRepo) dropPost(ctx context.Context, id int64, reason string) error {
+	return s.st.Cancel(ctx, id, reason)
 }
 
 func (s *storeRepo) retryAt(ctx context.Context, id int64, next time.Time, reason string) error {

@@ -95,6 +95,12 @@ type Reply struct {
 	GameID      int64
 	Board       bool
 	ChallengeID int64 `json:",omitempty"`
+	// Seq, on the board a move produced, is the game sequence the move
+	// reached. The move queued that board as a fallback ping (due a
+	// little later); recording the board (SetBoardMessage, Bot.Delivered)
+	// with its Seq cancels the ping, so it goes out only when the answer
+	// never reached Discord.
+	Seq int `json:",omitempty"`
 	// Final marks a finished game's final board: it carries the rating
 	// changes and the record and replay files. A queued one (out of
 	// band, Files not kept) is completed when it is delivered.

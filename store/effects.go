@@ -101,6 +101,13 @@ type Message struct {
 	// Due is when to try first (zero: at once, whatever the claimer's clock).
 	Due      time.Time
 	Attempts int // claims so far, this one included
+	// Kind is OutboxPing for a move's fallback ping ("" for any other
+	// post); Game and Seq say which move: the game and the sequence the
+	// move reached. Queuing a ping cancels the game's older pending ones;
+	// RecordBoard cancels those the recorded board answers.
+	Kind string
+	Game int64
+	Seq  int
 }
 
 // Outbox states.
@@ -108,7 +115,13 @@ const (
 	OutboxPending = "pending"
 	OutboxSent    = "sent"
 	OutboxFailed  = "failed" // given up after repeated failures
+	// OutboxCancelled: a fallback ping made needless (its answer was
+	// recorded, a newer move superseded it, the game moved on).
+	OutboxCancelled = "cancelled"
 )
+
+// OutboxPing is the Kind of a move's fallback ping.
+const OutboxPing = "ping"
 
 func newNonce() string {
 	var b [10]byte
@@ -117,10 +130,54 @@ func newNonce() string {
 }
 
 func (s *Store) enqueue(ctx context.Context, tx *sql.Tx, m Message) (int64, error) {
+	if m.Kind == OutboxPing {
+		// A newer move supersedes the older pings: a burst of moves
+		// never yields a burst of late pings.
+		if err := s.cancelPings(ctx, tx, m.Game, m.Seq-1); err != nil {
+			return 0, err
+		}
+	}
 	var id int64
-	err := tx.QueryRowContext(ctx, `INSERT INTO outbox(channel, nonce, payload, due_at, created_at) VALUES(?,?,?,?,?) RETURNING id`,
-		m.Channel, newNonce(), m.Payload, nanos(m.Due), s.now().UnixNano()).Scan(&id)
+	err := tx.QueryRowContext(ctx, `INSERT INTO outbox(channel, nonce, payload, due_at, created_at, kind, game_id, seq) VALUES(?,?,?,?,?,?,?,?) RETURNING id`,
+		m.Channel, newNonce(), m.Payload, nanos(m.Due), s.now().UnixNano(), m.Kind, m.Game, m.Seq).Scan(&id)
 	return id, err
+}
+
+// cancelPings cancels the pending fallback pings of game for sequences up
+// to seq. A ping being delivered right now is cancelled too: its
+// deliverer's MarkSent still records that it went, and Retry no longer
+// revives it.
+func (s *Store) cancelPings(ctx context.Context, tx *sql.Tx, game int64, seq int) error {
+	_, err := tx.ExecContext(ctx, `UPDATE outbox SET state=?, done_at=?, claimed_until=0
+		WHERE kind=? AND game_id=? AND seq<=? AND state=?`,
+		OutboxCancelled, s.now().UnixNano(), OutboxPing, game, seq, OutboxPending)
+	if err != nil {
+		return fmt.Errorf("cancel pings of game %d: %w", game, err)
+	}
+	return nil
+}
+
+// RecordBoard records that the board of game at sequence seq reached
+// Discord as messageID (none when "": a transport without ids) and cancels
+// the fallback pings it answers (seq 0: none), in one transaction.
+func (s *Store) RecordBoard(ctx context.Context, gameID int64, seq int, messageID string) error {
+	return s.tx(ctx, func(tx *sql.Tx) error {
+		if messageID != "" {
+			if err := setMessageID(ctx, tx, gameID, messageID, s.now()); err != nil {
+				return err
+			}
+		}
+		if seq > 0 {
+			return s.cancelPings(ctx, tx, gameID, seq)
+		}
+		return nil
+	})
+}
+
+// Cancel drops claimed message id without sending it (a fallback ping
+// found needless at delivery).
+func (s *Store) Cancel(ctx context.Context, id int64, reason string) error {
+	return s.outboxDone(ctx, id, OutboxCancelled, "", reason)
 }
 
 // Enqueue queues m on its own (for messages that report no state change).
@@ -139,7 +196,8 @@ func (s *Store) Enqueue(ctx context.Context, m Message) (int64, error) {
 
 // ClaimOutbox leases up to limit pending messages due at now, oldest first,
 // until now+lease. A message waits while an earlier one of its channel is
-// still pending and not due (backing off) or held by another claim, so a
+// still pending and not due (backing off; a fallback ping waiting for its
+// first try does not count: it is not late) or held by another claim, so a
 // channel's messages arrive in the order they were queued. A deliverer that dies lets the lease run out and the
 // message is claimed again (with the same nonce).
 func (s *Store) ClaimOutbox(ctx context.Context, now time.Time, lease time.Duration, limit int) ([]Message, error) {
@@ -159,11 +217,12 @@ func (s *Store) ClaimOutbox(ctx context.Context, now time.Time, lease time.Durat
 		}
 		rows, err := tx.QueryContext(ctx, `UPDATE outbox SET attempts=attempts+1, claimed_until=?
 			WHERE id IN (SELECT id FROM outbox o WHERE state=? AND due_at<=? AND claimed_until<=?
-				AND NOT EXISTS (SELECT 1 FROM outbox e WHERE e.channel=o.channel AND e.state=? AND e.id<o.id AND (e.due_at>? OR e.claimed_until>?))
+				AND NOT EXISTS (SELECT 1 FROM outbox e WHERE e.channel=o.channel AND e.state=? AND e.id<o.id
+					AND (e.due_at>? AND NOT (e.kind=? AND e.attempts=0) OR e.claimed_until>?))
 				ORDER BY due_at, id LIMIT ?`+lock+`)
 			AND state=? AND claimed_until<=?
-			RETURNING id, channel, nonce, payload, due_at, attempts`,
-			now.Add(lease).UnixNano(), OutboxPending, now.UnixNano(), now.UnixNano(), OutboxPending, now.UnixNano(), now.UnixNano(), limit,
+			RETURNING id, channel, nonce, payload, due_at, attempts, kind, game_id, seq`,
+			now.Add(lease).UnixNano(), OutboxPending, now.UnixNano(), now.UnixNano(), OutboxPending, now.UnixNano(), OutboxPing, now.UnixNano(), limit,
 			OutboxPending, now.UnixNano())
 		if err != nil {
 			return err
@@ -172,7 +231,7 @@ func (s *Store) ClaimOutbox(ctx context.Context, now time.Time, lease time.Durat
 		for rows.Next() {
 			var m Message
 			var due int64
-			if err := rows.Scan(&m.ID, &m.Channel, &m.Nonce, &m.Payload, &due, &m.Attempts); err != nil {
+			if err := rows.Scan(&m.ID, &m.Channel, &m.Nonce, &m.Payload, &due, &m.Attempts, &m.Kind, &m.Game, &m.Seq); err != nil {
 				return err
 			}
 			m.Due = fromNanos(due)
@@ -230,7 +289,7 @@ type OutboxEntry struct {
 
 // Outbox lists every message still held (pending, sent or given up), oldest first.
 func (s *Store) Outbox(ctx context.Context) ([]OutboxEntry, error) {
-	rows, err := s.r.QueryContext(ctx, `SELECT id, channel, nonce, payload, due_at, attempts, state, message_id, last_error FROM outbox ORDER BY id`)
+	rows, err := s.r.QueryContext(ctx, `SELECT id, channel, nonce, payload, due_at, attempts, state, message_id, last_error, kind, game_id, seq FROM outbox ORDER BY id`)
 	if err != nil {
 		return nil, fmt.Errorf("outbox: %w", err)
 	}
@@ -239,7 +298,7 @@ func (s *Store) Outbox(ctx context.Context) ([]OutboxEntry, error) {
 	for rows.Next() {
 		var e OutboxEntry
 		var due int64
-		if err := rows.Scan(&e.ID, &e.Channel, &e.Nonce, &e.Payload, &due, &e.Attempts, &e.State, &e.MessageID, &e.LastError); err != nil {
+		if err := rows.Scan(&e.ID, &e.Channel, &e.Nonce, &e.Payload, &due, &e.Attempts, &e.State, &e.MessageID, &e.LastError, &e.Kind, &e.Game, &e.Seq); err != nil {
 			return nil, fmt.Errorf("outbox: %w", err)
 		}
 		e.Due = fromNanos(due)

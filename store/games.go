@@ -391,16 +391,18 @@ func (s *Store) UpdateGame(ctx context.Context, gameID, expectedRev int64, u Gam
 
 // SetMessageID records the board message of a game (any status).
 func (s *Store) SetMessageID(ctx context.Context, gameID int64, messageID string) error {
-	return s.tx(ctx, func(tx *sql.Tx) error {
-		res, err := tx.ExecContext(ctx, `UPDATE games SET message_id=?, updated_at=? WHERE id=?`, messageID, s.now().UnixNano(), gameID)
-		if err != nil {
-			return fmt.Errorf("set message of game %d: %w", gameID, err)
-		}
-		if n, _ := res.RowsAffected(); n == 0 {
-			return fmt.Errorf("game %d: %w", gameID, ErrNotFound)
-		}
-		return nil
-	})
+	return s.tx(ctx, func(tx *sql.Tx) error { return setMessageID(ctx, tx, gameID, messageID, s.now()) })
+}
+
+func setMessageID(ctx context.Context, tx *sql.Tx, gameID int64, messageID string, now time.Time) error {
+	res, err := tx.ExecContext(ctx, `UPDATE games SET message_id=?, updated_at=? WHERE id=?`, messageID, now.UnixNano(), gameID)
+	if err != nil {
+		return fmt.Errorf("set message of game %d: %w", gameID, err)
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return fmt.Errorf("game %d: %w", gameID, ErrNotFound)
+	}
+	return nil
 }
 
 func (s *Store) games(ctx context.Context, q string, args ...any) ([]*Game, error) {

@@ -180,6 +180,9 @@ func (c *Console) Exec(ctx context.Context, line string) error {
 			where = "(only " + who + ")"
 		}
 		c.print(where, r)
+		// Printed is delivered: the board's fallback ping is cancelled
+		// (the console has no message ids to record).
+		c.Bot.Delivered(ctx, r, "")
 	}
 	if c.AutoTick {
 		return c.settle(ctx)

@@ -304,3 +304,19 @@ func TestTextBoardGungi(t *testing.T) {
 		t.Fatalf("gungi rank split wrongly:\n%s", got)
 	}
 }
+
+// The console prints a move's answer at once: the fallback ping the move
+// queued (for a transport that may lose it) is cancelled, never printed
+// later as a second board.
+func TestConsoleNoLatePings(t *testing.T) {
+	s := newSession(t)
+	s.run("alice: /challenge bob clock:10m color:white", "bob: /accept")
+	out := s.run("alice: /move " + firstMove(t, ""))
+	if n := strings.Count(out, "<@bob>"); n != 1 {
+		t.Fatalf("the move pinged bob %d times:\n%s", n, out)
+	}
+	out = s.run("wait 1m", "wait 1m")
+	if strings.Contains(out, "<@bob>") || strings.Contains(out, "==") {
+		t.Fatalf("a late ping after the move was printed:\n%s", out)
+	}
+}

@@ -41,6 +41,14 @@ type BoardRecorder interface {
 	SetBoardMessage(ctx context.Context, gameID int64, channelID, messageID string) error
 }
 
+// BoardSeqRecorder is a BoardRecorder that also learns the game sequence
+// the board shows (bot.Reply.Seq): recording it cancels the fallback ping
+// of the move that board answers (docs/reliability.md). Preferred to
+// BoardRecorder when the Store has it.
+type BoardSeqRecorder interface {
+	SetBoardMessageAt(ctx context.Context, gameID int64, seq int, channelID, messageID string) error
+}
+
 // ChallengeRecorder is implemented by a Store that keeps the id of the
 // message carrying each challenge; the adapter records it after sending a
 // reply marked with a ChallengeID, so the challenge's end can edit it.
@@ -285,8 +293,14 @@ func (a *Adapter) record(ctx context.Context, r bot.Reply, channelID, messageID 
 	if !r.Tracked() || messageID == "" {
 		return
 	}
-	if br, ok := a.st.(BoardRecorder); ok && r.Board && r.GameID != 0 {
-		if err := br.SetBoardMessage(ctx, r.GameID, channelID, messageID); err != nil {
+	if r.Board && r.GameID != 0 {
+		var err error
+		if sr, ok := a.st.(BoardSeqRecorder); ok {
+			err = sr.SetBoardMessageAt(ctx, r.GameID, r.Seq, channelID, messageID)
+		} else if br, ok := a.st.(BoardRecorder); ok {
+			err = br.SetBoardMessage(ctx, r.GameID, channelID, messageID)
+		}
+		if err != nil {
 			a.log.Warn("record board message", "game", r.GameID, "err", err)
 		}
 	}

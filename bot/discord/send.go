@@ -183,10 +183,19 @@ func (s *sender) reply(ctx context.Context, r bot.Reply) error {
 		if r.Tracked() {
 			if typ == discordgo.InteractionResponseUpdateMessage {
 				s.a.record(ctx, r, s.cmd.ChannelID, s.cmd.MessageID)
-			} else if m, err := s.a.s.InteractionResponse(s.i, discordgo.WithContext(ctx)); err == nil {
-				s.a.record(ctx, r, s.cmd.ChannelID, m.ID)
 			} else {
-				return err
+				// The id is what records the answer as delivered (and
+				// cancels its fallback ping): worth a retry.
+				var m *discordgo.Message
+				err := s.a.retry(ctx, "read response", func() error {
+					var err error
+					m, err = s.a.s.InteractionResponse(s.i, discordgo.WithContext(ctx))
+					return err
+				})
+				if err != nil {
+					return err
+				}
+				s.a.record(ctx, r, s.cmd.ChannelID, m.ID)
 			}
 		}
 		return nil

@@ -8,11 +8,12 @@ import (
 )
 
 // FromStore gives the adapter its Store on the bot's database: the command
-// definitions hash in the store's meta table, each game's board message and
-// each challenge's message.
+// definitions hash in the store's meta table, each game's board message
+// (cancelling its move's fallback ping) and each challenge's message.
 func FromStore(st *store.Store) interface {
 	Store
 	BoardRecorder
+	BoardSeqRecorder
 	ChallengeRecorder
 } {
 	return storeMeta{st}
@@ -55,4 +56,10 @@ func (s storeMeta) SetChallengeMessage(ctx context.Context, id int64, messageID 
 // SetBoardMessage ignores channelID: the game row knows where it is played.
 func (s storeMeta) SetBoardMessage(ctx context.Context, gameID int64, _, messageID string) error {
 	return s.st.SetMessageID(ctx, gameID, messageID)
+}
+
+// SetBoardMessageAt records the board message and cancels the fallback
+// pings it answers, in one transaction.
+func (s storeMeta) SetBoardMessageAt(ctx context.Context, gameID int64, seq int, _, messageID string) error {
+	return s.st.RecordBoard(ctx, gameID, seq, messageID)
 }
