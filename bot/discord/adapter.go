@@ -12,6 +12,7 @@ import (
 	"log/slog"
 	"net/http"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/bwmarrin/discordgo"
@@ -98,6 +99,8 @@ type Adapter struct {
 	// onDone, set by tests, hears that an interaction was fully answered.
 	onDone func(id string)
 	cancel context.CancelFunc
+	// reconnecting is set while one goroutine reopens a dropped gateway.
+	reconnecting atomic.Bool
 }
 
 // New prepares a session without connecting: the adapter is the core's
@@ -201,11 +204,46 @@ func (a *Adapter) Start(ctx context.Context, core Core) error {
 			s.SetSelfID(r.User.ID)
 		}
 	})
+	// The adapter reopens a dropped gateway itself rather than letting
+	// discordgo do it: discordgo's reconnect reads ShouldReconnectOnError
+	// without a lock, so turning it off at Close would race with a
+	// heartbeat failing at that moment (and could reconnect after Close).
+	a.s.ShouldReconnectOnError = false
+	a.s.AddHandler(func(_ *discordgo.Session, _ *discordgo.Disconnect) { go a.reconnect() })
 	if err := a.s.Open(); err != nil {
 		return fmt.Errorf("connect to Discord gateway: %w", err)
 	}
 	a.opened = true
 	return nil
+}
+
+// reconnect reopens the gateway after a drop, waiting longer after each
+// failure (up to 10 minutes), until it is open again or the adapter closes.
+// One goroutine at a time does it.
+func (a *Adapter) reconnect() {
+	if !a.reconnecting.CompareAndSwap(false, true) {
+		return
+	}
+	defer a.reconnecting.Store(false)
+	for wait := time.Second; ; wait = min(2*wait, 10*time.Minute) {
+		a.mu.Lock()
+		closing := a.closing
+		a.mu.Unlock()
+		if closing {
+			return
+		}
+		err := a.s.Open()
+		if err == nil || errors.Is(err, discordgo.ErrWSAlreadyOpen) {
+			a.log.Info("reconnected to the Discord gateway")
+			return
+		}
+		a.log.Warn("reconnect to the Discord gateway failed", "err", err, "retry_in", wait)
+		// A real wait (not opts.Sleep, which tests make instant): nothing
+		// waits on a reconnect, and Close ends it through ctx.
+		if sleepCtx(a.ctx, wait) != nil {
+			return // closing
+		}
+	}
 }
 
 // shards sets the session's shard, asking Discord for the count when told
@@ -259,16 +297,10 @@ func (a *Adapter) Close(ctx context.Context) error {
 		err = fmt.Errorf("interactions still in flight: %w", ctx.Err())
 	}
 	a.cancel()
-	// A heartbeat that fails because we are closing would otherwise make
-	// discordgo reconnect behind our back and keep a gateway session open
-	// after shutdown. The session lock orders this write before the
-	// heartbeat's own Close and reconnect check.
+	// closing (set above) keeps reconnect from reopening what we close.
 	if !a.opened {
 		return err
 	}
-	a.s.Lock()
-	a.s.ShouldReconnectOnError = false
-	a.s.Unlock()
 	if cerr := a.s.Close(); cerr != nil && err == nil {
 		err = fmt.Errorf("close gateway: %w", cerr)
 	}

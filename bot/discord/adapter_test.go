@@ -171,6 +171,33 @@ func TestRegistrationOnlyWhenChanged(t *testing.T) {
 	}
 }
 
+// A dropped gateway connection is reopened by the adapter (discordgo's own
+// reconnect is off: see Start), and Close stops it for good.
+func TestGatewayReconnectsAfterDrop(t *testing.T) {
+	t.Parallel()
+	f := newFakeDiscord(t)
+	h := startHarness(t, f, &scriptCore{}, newMemStore(), nil, time.Second)
+	if n := f.Sessions(); n != 1 {
+		t.Fatalf("%d gateway sessions at start", n)
+	}
+	f.DropGateway()
+	deadline := time.Now().Add(15 * time.Second)
+	for f.Sessions() < 2 {
+		if time.Now().After(deadline) {
+			t.Fatal("the adapter did not reconnect after the gateway dropped")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	if err := h.close(); err != nil {
+		t.Fatal(err)
+	}
+	n := f.Sessions()
+	time.Sleep(1500 * time.Millisecond) // longer than the first reconnect wait
+	if f.Sessions() != n {
+		t.Errorf("a gateway session was opened after Close")
+	}
+}
+
 func TestDirectReplyWithBoard(t *testing.T) {
 	t.Parallel()
 	f := newFakeDiscord(t)

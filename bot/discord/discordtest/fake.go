@@ -46,6 +46,7 @@ type Fake struct {
 	conn      *websocket.Conn
 	wmu       sync.Mutex // serialises gateway writes
 	seq       int
+	sessions  int                  // gateway connections accepted so far
 	nonces    map[string]sentNonce // enforce_nonce: nonce → first message
 	changed   *sync.Cond           // on f.mu: broadcast after each call
 	// DiscardFiles keeps only the size of uploaded files (long runs).
@@ -435,6 +436,7 @@ func (f *Fake) gateway(w http.ResponseWriter, r *http.Request) {
 	f.wmu.Lock()
 	f.conn = conn
 	f.seq = 0
+	f.sessions++
 	f.wmu.Unlock()
 	// Handshake replies go to this connection, not to f.conn: a test may
 	// run two sessions against one fake (a restart), and a reply sent to
@@ -471,6 +473,23 @@ func (f *Fake) gateway(w http.ResponseWriter, r *http.Request) {
 			// lock forever.
 			f.DispatchOn(conn, "RESUMED", map[string]any{})
 		}
+	}
+}
+
+// Sessions counts the gateway connections the fake has accepted.
+func (f *Fake) Sessions() int {
+	f.wmu.Lock()
+	defer f.wmu.Unlock()
+	return f.sessions
+}
+
+// DropGateway closes the newest gateway connection, as a network failure
+// or a Discord restart would.
+func (f *Fake) DropGateway() {
+	f.wmu.Lock()
+	defer f.wmu.Unlock()
+	if f.conn != nil {
+		f.conn.Close()
 	}
 }
 
