@@ -1,6 +1,7 @@
 package bot
 
 import (
+	"bytes"
 	"context"
 	"math/rand/v2"
 	"path/filepath"
@@ -343,5 +344,30 @@ func TestAIMoveInServerLanguage(t *testing.T) {
 	checkAIPosts(t, ps, 1)
 	if e := ps[0].Reply.Embed; !strings.Contains(e.Title, "Partida #") || !strings.Contains(e.Description, "nível 1") {
 		t.Errorf("the computer's board is not in Portuguese: %+v", e)
+	}
+}
+
+// A board queued for out-of-band delivery (the computer's moves, fallback
+// pings) is redrawn with the last move highlighted, as any board is.
+func TestQueuedBoardShowsLastMove(t *testing.T) {
+	h := newHarness(t, Config{})
+	id := h.startGame()
+	mustNotRefuse(t, h.slash(alice, "move", "move="+h.legalMove(id, nil)))
+	g := h.game(id)
+	r := Reply{Board: true, GameID: id, Embed: &Embed{Image: "board.png"}}
+	h.b.redrawImage(h.ctx, &r, g)
+	if len(r.Files) != 1 {
+		t.Fatalf("no image redrawn: %+v", r)
+	}
+	pos, last, err := h.b.replayLast(h.ctx, g)
+	if err != nil || last == nil {
+		t.Fatalf("last move: %v %v", last, err)
+	}
+	without, err := renderPNG(pos, nil, h.b.publicFlip(pos), h.b.outLocale(g), g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if bytes.Equal(r.Files[0].Data, without) {
+		t.Error("the queued board does not highlight the last move")
 	}
 }

@@ -434,16 +434,27 @@ func (b *Bot) redraw(ctx context.Context, r *Reply) {
 		b.redrawImage(ctx, r, g)
 	}
 	if r.Final {
-		b.finalExtras(ctx, b.cfg.DefaultLocale, g, r)
+		b.finalExtras(ctx, b.outLocale(g), g, r)
 	}
+}
+
+// outLocale is the language of a game's posts made out of band: the
+// server's when the game recorded it, else the configured default.
+func (b *Bot) outLocale(g *gameRec) string {
+	if g.Locale != "" {
+		return g.Locale
+	}
+	return b.cfg.DefaultLocale
 }
 
 // redrawImage draws a queued board post's image from the stored game.
 func (b *Bot) redrawImage(ctx context.Context, r *Reply, g *gameRec) {
-	pos, err := g.position()
+	// The last move is highlighted as on any board (the computer's moves
+	// reach players only this way).
+	pos, last, err := b.replayLast(ctx, g)
 	var png []byte
 	if err == nil {
-		png, err = renderPNG(pos, nil, b.publicFlip(pos), b.cfg.DefaultLocale, g)
+		png, err = renderPNG(pos, last, b.publicFlip(pos), b.outLocale(g), g)
 	}
 	if err != nil || png == nil {
 		b.log.Warn("redraw queued board", "game", r.GameID, "err", err)
