@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/tankbot/tankbot/bot/i18n"
+	"github.com/tankbot/tankbot/engine"
 )
 
 func init() {
@@ -44,7 +45,7 @@ func (b *Bot) gamesPage(ctx context.Context, r *req, n int) ([]Reply, error) {
 			turn = int(p.Turn())
 		}
 		line := r.t("games.line", g.num(), labelOf(r.loc, g.Game, g.Variant, g.Start), g.White.Name, g.Black.Name,
-			strconv.Itoa(g.Ply), g.user(turn).Name)
+			strconv.Itoa(engine.MoveNumber(g.Ply)), g.user(turn).Name)
 		if _, ok := g.player(r.User.ID); ok {
 			mine = append(mine, line)
 		} else {

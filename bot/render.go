@@ -47,7 +47,7 @@ func (b *Bot) boardReply(ctx context.Context, r *req, g *gameRec, pos engine.Pos
 		e.Fields = append(e.Fields, Field{Name: r.t("game.lastmove"), Value: g.Last + suffix(pos), Inline: true})
 	}
 	// One numbering everywhere: every action is one move (docs/flow.md).
-	e.Footer = r.t("game.ply", strconv.Itoa(g.Ply))
+	e.Footer = r.t("game.ply", strconv.Itoa(engine.MoveNumber(g.Ply)))
 	reply := Reply{Embed: e, GameID: g.ID, Board: true, Position: pos.Encode(), Game: g.Game}
 	// flip asks for the other orientation from the public board's.
 	png, err := renderPNG(pos, last, flip != b.publicFlip(pos), r.loc, g)

@@ -113,3 +113,16 @@ func Divide(p Position, depth int) (map[string]uint64, error) {
 	}
 	return out, nil
 }
+
+// MoveNumber is the move number players see, counted in full moves as
+// records number them: the ply with 0-based index ply (the move played
+// after ply moves) belongs to full move ply/2+1, so a position after ply
+// moves is shown as "Move MoveNumber(ply)", the move about to be played.
+// Every place that shows a move number (board footer, /games, records,
+// the tank image header) uses it.
+func MoveNumber(ply int) int {
+	if ply < 0 {
+		return 1
+	}
+	return ply/2 + 1
+}

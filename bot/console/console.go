@@ -223,6 +223,14 @@ func (c *Console) VsAI(ctx context.Context, level int, game, startPos, clock, co
 	return nil
 }
 
+// SetTurn makes bare lines moves of user (a game resumed from the
+// database; later boards say whose turn it is).
+func (c *Console) SetTurn(user string) {
+	c.mu.Lock()
+	c.next = user
+	c.mu.Unlock()
+}
+
 // splitSpeaker splits "alice: rest" into its parts.
 func splitSpeaker(line string) (who, rest string, ok bool) {
 	i := strings.Index(line, ":")

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"flag"
 	"fmt"
 	"io"
 	"math"
@@ -13,15 +12,12 @@ import (
 	"github.com/tankbot/tankbot/engine/games"
 )
 
-func init() {
-	register("arena", "play AI levels, random and greedy players against each other and measure", func(args []string, stdout, stderr io.Writer) error {
-		return runArena(context.Background(), args, stdout, stderr)
-	})
+func runArenaMain(args []string, stdout, stderr io.Writer) error {
+	return runArena(context.Background(), args, stdout, stderr)
 }
 
 func runArena(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("arena", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlags("arena")
 	game := fs.String("game", "tank", "game: "+strings.Join(games.Names(), ", "))
 	variant := fs.String("map", "", "map or start position (default: the game's first)")
 	white := fs.String("white", "ai:3", "player A, White in odd games: ai:1..ai:5, random or greedy")
@@ -33,14 +29,11 @@ func runArena(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	maxPly := fs.Int("maxply", ai.DefaultMaxPly, "adjudicate a game as a draw after this many plies")
 	opening := fs.Int("opening", 2, "uniformly random plies at the start of each game pair")
 	quiet := fs.Bool("quiet", false, "no progress bar")
-	if err := fs.Parse(args); err != nil {
+	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
-	if fs.NArg() > 0 {
-		return fmt.Errorf("unexpected arguments %q", fs.Args())
-	}
 	if *n < 1 {
-		return fmt.Errorf("--games must be at least 1")
+		return usageErrorf(fs, "--games must be at least 1")
 	}
 	rules, err := games.Lookup(*game)
 	if err != nil {

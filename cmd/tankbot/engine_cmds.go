@@ -4,7 +4,6 @@ package main
 // in engine/games (maps is Tank Chess only).
 
 import (
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -20,13 +19,6 @@ import (
 // engineClock is the clock perft reports elapsed time with; tests replace it.
 var engineClock = time.Now
 
-func init() {
-	register("perft", "count leaf positions N moves deep (--game --position --depth [--divide])", runPerft)
-	register("moves", "list the legal moves of a position (--game --position)", runMoves)
-	register("check", "say CHECK / ESCAPE for the side that just moved (--game --position)", runCheck)
-	register("maps", "list the shipped Tank Chess maps", runMaps)
-}
-
 // gameFlags are the flags every engine tool shares.
 type gameFlags struct {
 	fs       *flag.FlagSet
@@ -35,8 +27,7 @@ type gameFlags struct {
 }
 
 func newGameFlags(name string) *gameFlags {
-	fs := flag.NewFlagSet(name, flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
+	fs := newFlags(name)
 	return &gameFlags{
 		fs:       fs,
 		game:     fs.String("game", "tank", "game: "+strings.Join(games.Names(), ", ")),
@@ -46,14 +37,8 @@ func newGameFlags(name string) *gameFlags {
 
 // parse reads the flags and returns the position they name.
 func (g *gameFlags) parse(args []string) (engine.Position, error) {
-	if err := g.fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return nil, fmt.Errorf("flags: %s", flagSummary(g.fs))
-		}
+	if err := parseFlags(g.fs, args); err != nil {
 		return nil, err
-	}
-	if g.fs.NArg() > 0 {
-		return nil, fmt.Errorf("unexpected argument %q (quote a position: --position '...')", g.fs.Arg(0))
 	}
 	r, err := games.Lookup(*g.game)
 	if err != nil {
@@ -69,12 +54,6 @@ func (g *gameFlags) parse(args []string) (engine.Position, error) {
 	return games.Position(r, *g.position)
 }
 
-func flagSummary(fs *flag.FlagSet) string {
-	var parts []string
-	fs.VisitAll(func(f *flag.Flag) { parts = append(parts, "--"+f.Name+" ("+f.Usage+")") })
-	return strings.Join(parts, "; ")
-}
-
 func runPerft(args []string, stdout, _ io.Writer) error {
 	g := newGameFlags("perft")
 	depth := g.fs.Int("depth", 1, "plies to search (0-10)")
@@ -84,10 +63,10 @@ func runPerft(args []string, stdout, _ io.Writer) error {
 		return err
 	}
 	if *depth < 0 || *depth > 10 {
-		return fmt.Errorf("--depth must be 0 to 10, not %d", *depth)
+		return usageErrorf(g.fs, "--depth must be 0 to 10, not %d", *depth)
 	}
 	if *divide && *depth < 1 {
-		return fmt.Errorf("--divide needs --depth 1 or more")
+		return usageErrorf(g.fs, "--divide needs --depth 1 or more")
 	}
 	start := engineClock()
 	var total uint64
@@ -155,13 +134,8 @@ func runCheck(args []string, stdout, _ io.Writer) error {
 }
 
 func runMaps(args []string, stdout, _ io.Writer) error {
-	fs := flag.NewFlagSet("maps", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	if err := fs.Parse(args); err != nil {
+	if err := parseFlags(newFlags("maps"), args); err != nil {
 		return err
-	}
-	if fs.NArg() > 0 {
-		return fmt.Errorf("maps takes no arguments, got %q", fs.Arg(0))
 	}
 	for _, m := range tank.Maps() {
 		fmt.Fprintf(stdout, "%s\t%dx%d\t%s\t%s\n", m.Name, m.Size, m.Size, m.Army, m.Description)

@@ -1,65 +1,165 @@
-// Command tankbot is the one binary of the project: the Discord bot (run), a
-// local console (play) and tools for the engines and the renderer (perft,
-// moves, check, maps, render).
+// Command tankbot is the one binary of the project: the Discord bot (run,
+// serve), a local console (play) and tools for the engines, records and the
+// renderer.
 package main
 
 import (
+	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"os"
-	"sort"
+	"strings"
 )
 
-// subcommand is one verb of the binary. Each lives in its own file and
-// registers itself from init, so areas of the code can add verbs without
-// touching this file.
-type subcommand struct {
+// command is one verb of the binary; its code lives in its own file.
+type command struct {
 	name    string
 	summary string
 	run     func(args []string, stdout, stderr io.Writer) error
 }
 
-var subcommands = map[string]subcommand{}
-
-func register(name, summary string, run func(args []string, stdout, stderr io.Writer) error) {
-	if _, dup := subcommands[name]; dup {
-		panic("tankbot: subcommand registered twice: " + name)
-	}
-	subcommands[name] = subcommand{name: name, summary: summary, run: run}
+// commands is every verb, in the order usage lists them. A new verb is one
+// line here.
+var commands = []command{
+	{"play", "play locally: a hot-seat game, against the computer, or any bot command as text", runPlayMain},
+	{"run", "connect to Discord and serve the slash commands (gateway)", runDiscord},
+	{"serve", "answer Discord interactions over HTTP (Interactions Endpoint URL)", runServe},
+	{"replay", "read a game record: print its positions, draw a ply or the whole game", runReplay},
+	{"render", "draw a position as a PNG", runRender},
+	{"arena", "play AI levels, random and greedy players against each other and measure", runArenaMain},
+	{"perft", "count leaf positions N moves deep", runPerft},
+	{"moves", "list the legal moves of a position", runMoves},
+	{"check", "say CHECK / ESCAPE for the side that just moved", runCheck},
+	{"maps", "list the shipped Tank Chess maps", runMaps},
 }
 
 func main() {
 	os.Exit(runMain(os.Args[1:], os.Stdout, os.Stderr))
 }
 
+// Exit codes: 0 done (and -h/--help), 1 the command failed, 2 the command
+// line was wrong (usage printed to standard error).
+const (
+	exitOK    = 0
+	exitFail  = 1
+	exitUsage = 2
+)
+
 // runMain is main without the process: tests call it directly.
 func runMain(args []string, stdout, stderr io.Writer) int {
-	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "--help" {
+	if len(args) == 0 {
+		usage(stderr)
+		return exitUsage
+	}
+	switch args[0] {
+	case "help", "-h", "-help", "--help":
+		if len(args) > 1 {
+			// "tankbot help play" is "tankbot play --help".
+			return runMain([]string{args[1], "--help"}, stdout, stderr)
+		}
 		usage(stdout)
-		return 0
+		return exitOK
 	}
-	sc, ok := subcommands[args[0]]
+	sc, ok := lookupCommand(args[0])
 	if !ok {
-		fmt.Fprintf(stderr, "tankbot: unknown command %q (try 'tankbot help')\n", args[0])
-		return 2
+		fmt.Fprintf(stderr, "tankbot: unknown command %q\n\n", args[0])
+		usage(stderr)
+		return exitUsage
 	}
-	if err := sc.run(args[1:], stdout, stderr); err != nil {
-		fmt.Fprintf(stderr, "tankbot %s: %v\n", sc.name, err)
-		return 1
+	err := sc.run(args[1:], stdout, stderr)
+	var help helpRequested
+	var bad usageError
+	switch {
+	case err == nil:
+		return exitOK
+	case errors.As(err, &help):
+		commandUsage(stdout, sc, help.fs)
+		return exitOK
+	case errors.As(err, &bad):
+		fmt.Fprintf(stderr, "tankbot %s: %v\n\n", sc.name, bad.err)
+		commandUsage(stderr, sc, bad.fs)
+		return exitUsage
 	}
-	return 0
+	fmt.Fprintf(stderr, "tankbot %s: %v\n", sc.name, err)
+	return exitFail
+}
+
+func lookupCommand(name string) (command, bool) {
+	for _, c := range commands {
+		if c.name == name {
+			return c, true
+		}
+	}
+	return command{}, false
 }
 
 func usage(w io.Writer) {
 	fmt.Fprintln(w, "usage: tankbot <command> [flags]")
 	fmt.Fprintln(w)
-	names := make([]string, 0, len(subcommands))
-	for n := range subcommands {
-		names = append(names, n)
+	fmt.Fprintln(w, "commands:")
+	for _, c := range commands {
+		fmt.Fprintf(w, "  %-8s %s\n", c.name, c.summary)
 	}
-	sort.Strings(names)
-	for _, n := range names {
-		fmt.Fprintf(w, "  %-8s %s\n", n, subcommands[n].summary)
+	fmt.Fprintln(w, "\nRun 'tankbot <command> --help' for the flags of a command.")
+}
+
+// commandUsage prints one command's summary and flags.
+func commandUsage(w io.Writer, c command, fs *flag.FlagSet) {
+	fmt.Fprintf(w, "usage: tankbot %s [flags]\n\n%s\n", c.name, c.summary)
+	if fs == nil {
+		return
 	}
-	fmt.Fprintln(w, "\nRun 'tankbot <command> -h' for the flags of a command.")
+	n := 0
+	fs.VisitAll(func(*flag.Flag) { n++ })
+	if n == 0 {
+		return
+	}
+	fmt.Fprintln(w, "\nflags:")
+	fs.SetOutput(w)
+	fs.PrintDefaults()
+	fs.SetOutput(io.Discard)
+}
+
+// newFlags is a subcommand's flag set: it prints nothing itself; runMain
+// prints the usage for -h and for mistakes (see parseFlags).
+func newFlags(name string) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	fs.Usage = func() {}
+	return fs
+}
+
+// helpRequested is returned for -h/--help: usage on standard output, exit 0.
+type helpRequested struct{ fs *flag.FlagSet }
+
+func (helpRequested) Error() string { return "help requested" }
+
+// usageError is a wrong command line: the message and the usage on
+// standard error, exit 2.
+type usageError struct {
+	fs  *flag.FlagSet
+	err error
+}
+
+func (e usageError) Error() string { return e.err.Error() }
+func (e usageError) Unwrap() error { return e.err }
+
+// parseFlags parses args into fs and refuses positional arguments.
+func parseFlags(fs *flag.FlagSet, args []string) error {
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return helpRequested{fs}
+		}
+		return usageError{fs, err}
+	}
+	if fs.NArg() > 0 {
+		return usageError{fs, fmt.Errorf("unexpected argument %q (every value goes with a flag, e.g. --position '...')", strings.Join(fs.Args(), " "))}
+	}
+	return nil
+}
+
+// usageErrorf is a wrong flag value found after parsing.
+func usageErrorf(fs *flag.FlagSet, format string, args ...any) error {
+	return usageError{fs, fmt.Errorf(format, args...)}
 }

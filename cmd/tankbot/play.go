@@ -2,76 +2,167 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"log/slog"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/tankbot/tankbot/bot"
 	"github.com/tankbot/tankbot/bot/console"
+	"github.com/tankbot/tankbot/engine"
+	"github.com/tankbot/tankbot/engine/games"
+	"github.com/tankbot/tankbot/store"
 )
 
-func init() {
-	register("play", "play locally: a hot-seat game, or any bot command as text", func(args []string, stdout, stderr io.Writer) error {
-		return runPlay(context.Background(), args, os.Stdin, stdout, stderr)
-	})
+func runPlayMain(args []string, stdout, stderr io.Writer) error {
+	return runPlay(context.Background(), args, os.Stdin, stdout, stderr)
 }
 
+// table is the console's channel: the one place its games are played.
+const table = "table"
+
+// startFlags are the play flags that say which game to start; with --db
+// and an unfinished game at the table, giving one is an error rather than
+// a silent resume of a different game (docs/console.md).
+var startFlags = []string{"game", "map", "clock", "vs", "color"}
+
 // runPlay is the play subcommand with its input injected (tests feed it).
+// Each run starts in a fresh temporary database unless --db names one;
+// then an unfinished game at the table is resumed.
 func runPlay(ctx context.Context, args []string, in io.Reader, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("play", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	db := fs.String("db", bot.DefaultPath(), "SQLite database file")
+	fs := newFlags("play")
+	db := fs.String("db", "", "SQLite file to keep the games in; an unfinished game in it is resumed (default: a fresh temporary database, deleted on exit)")
 	pngDir := fs.String("png", "", "directory for board images (default: a new private one in the user's cache directory)")
-	game := fs.String("game", "tank", "game of the hot-seat game")
-	mapName := fs.String("map", "", "map or start position of the hot-seat game (default: the game's first)")
-	clock := fs.String("clock", "untimed", "clock of the hot-seat game")
+	game := fs.String("game", "tank", "game to start: "+strings.Join(games.Names(), ", "))
+	mapName := fs.String("map", "", "map or start position (default: the game's first)")
+	clock := fs.String("clock", "untimed", "clock, e.g. untimed, 10m+5s, 1d")
 	lang := fs.String("lang", "en", "language: en, th, pt-BR")
-	noGame := fs.Bool("no-game", false, "start no hot-seat game; type commands like 'alice: /challenge bob'")
+	noGame := fs.Bool("no-game", false, "start no game; type commands like 'alice: /challenge bob'")
 	vs := fs.String("vs", "", "play against the computer: ai:N (level 1-5) instead of a hot-seat game")
 	color := fs.String("color", "white", "your colour against the computer: white, black, random")
-	if err := fs.Parse(args); err != nil {
+	if err := parseFlags(fs, args); err != nil {
 		return err
-	}
-	if fs.NArg() > 0 {
-		return fmt.Errorf("unexpected arguments %q", fs.Args())
 	}
 	level := 0
 	if *vs != "" {
 		n, err := strconv.Atoi(strings.TrimPrefix(*vs, "ai:"))
 		if !strings.HasPrefix(*vs, "ai:") || err != nil || n < 1 || n > 5 {
-			return fmt.Errorf("--vs %q: want ai:N with a level N from 1 to 5", *vs)
+			return usageErrorf(fs, "--vs %q: want ai:N with a level N from 1 to 5", *vs)
 		}
 		level = n
 	}
+	if _, err := games.Lookup(*game); err != nil {
+		return usageErrorf(fs, "--game %q: %v", *game, err)
+	}
+	asked := ""
+	fs.Visit(func(f *flag.Flag) {
+		for _, n := range startFlags {
+			if f.Name == n && asked == "" {
+				asked = "--" + n
+			}
+		}
+	})
 	dir, err := console.PrivateDir(*pngDir)
 	if err != nil {
 		return err
 	}
 	*pngDir = dir
-	st, err := bot.OpenSQLite(*db)
+	dbPath, where := *db, ""
+	if dbPath == "" {
+		tmp, err := os.MkdirTemp("", "tankbot-play-")
+		if err != nil {
+			return fmt.Errorf("temporary database: %w", err)
+		}
+		defer os.RemoveAll(tmp)
+		dbPath = filepath.Join(tmp, "play.db")
+		where = "a fresh temporary database (--db FILE keeps the games)"
+	}
+	st, err := bot.OpenSQLite(dbPath)
 	if err != nil {
 		return err
 	}
 	defer st.Close()
+	resume, err := unfinished(ctx, st)
+	if err != nil {
+		return err
+	}
+	if resume != nil && asked != "" {
+		return fmt.Errorf("%s has game #%d (%s) unfinished at the table, so %s cannot start another: "+
+			"run 'tankbot play --db %s' to resume it (then /resign or /abort ends it), or leave out --db for a fresh game",
+			*db, resume.ID, resume.Kind, asked, *db)
+	}
+	if where == "" {
+		where = "database " + *db
+		if resume != nil {
+			where += fmt.Sprintf(", resuming game #%d (%s, %s vs %s, move %d)", resume.ID, resume.Kind,
+				resume.Players[0], resume.Players[1], engine.MoveNumber(resume.Ply))
+		}
+	}
 	clk := console.NewClock(time.Time{})
-	c := &console.Console{Out: stdout, Clock: clk, PNGDir: *pngDir, Guild: "local", Channel: "table", Locale: *lang}
+	c := &console.Console{Out: stdout, Clock: clk, PNGDir: *pngDir, Guild: "local", Channel: table, Locale: *lang}
 	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
 	c.Bot = bot.New(bot.Config{DefaultLocale: *lang, SelfID: console.SelfID}, st, clk, c, log)
-	fmt.Fprintf(stdout, "tankbot play — database %s, boards in %s. Type moves like '%s', commands like 'alice: /board', 'quit' to leave.\n", *db, *pngDir, bot.MoveExample(*game))
+	example := *game
+	if resume != nil {
+		example = resume.Kind
+	}
+	fmt.Fprintf(stdout, "tankbot play — %s; boards in %s. Type moves like '%s', commands like 'white: /board', 'quit' to leave.\n", where, *pngDir, bot.MoveExample(example))
 	switch {
+	case resume != nil:
+		return resumeGame(ctx, c, resume, in)
+	case *noGame:
 	case level > 0:
 		if err := c.VsAI(ctx, level, *game, *mapName, *clock, *color); err != nil {
 			return err
 		}
-	case !*noGame:
+	default:
 		if err := c.HotSeat(ctx, *game, *mapName, *clock); err != nil {
 			return err
 		}
+	}
+	return c.Run(ctx, in)
+}
+
+// unfinished is the active game at the console's table, if any.
+func unfinished(ctx context.Context, st bot.Storage) (*store.Game, error) {
+	s, ok := st.(interface{ Store() *store.Store })
+	if !ok {
+		return nil, errors.New("play: the storage has no store")
+	}
+	gs, err := s.Store().ChannelGames(ctx, table)
+	if err != nil || len(gs) == 0 {
+		return nil, err
+	}
+	return gs[len(gs)-1], nil
+}
+
+// resumeGame shows g's board and makes bare lines the moves of the player
+// to move (you, against the computer).
+func resumeGame(ctx context.Context, c *console.Console, g *store.Game, in io.Reader) error {
+	rules, err := games.Lookup(g.Kind)
+	if err != nil {
+		return err
+	}
+	pos, err := rules.Decode(g.Position)
+	if err != nil {
+		return fmt.Errorf("game #%d: %w", g.ID, err)
+	}
+	mover := g.Players[int(pos.Turn())]
+	for i, p := range g.Players {
+		if p == console.SelfID {
+			c.AutoTick = true
+			mover = g.Players[1-i]
+		}
+	}
+	c.SetTurn(mover)
+	if err := c.Exec(ctx, mover+": /board"); err != nil {
+		return err
 	}
 	return c.Run(ctx, in)
 }

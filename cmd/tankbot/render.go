@@ -12,10 +12,6 @@ import (
 	"github.com/tankbot/tankbot/imaging"
 )
 
-func init() {
-	register("render", "draw a position as a PNG (--game --position [--last MOVE] [--flip] [--lang en|th|pt-BR] --out FILE|-)", runRender)
-}
-
 // runRender draws --position, or, with --last, the position after that move
 // (which must be legal in --position) with the move highlighted.
 func runRender(args []string, stdout, _ io.Writer) error {
@@ -29,7 +25,7 @@ func runRender(args []string, stdout, _ io.Writer) error {
 		return err
 	}
 	if *out == "" {
-		return fmt.Errorf("--out is required (a file name, or - for standard output)")
+		return usageErrorf(g.fs, "--out is required (a file name, or - for standard output)")
 	}
 	loc := i18n.Normalize(*lang)
 	if loc == "" {

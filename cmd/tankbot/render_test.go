@@ -5,7 +5,6 @@ import (
 	"image/png"
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 )
 
@@ -49,7 +48,7 @@ func TestRenderErrors(t *testing.T) {
 		if code == 0 {
 			t.Errorf("%q: exit 0", args)
 		}
-		if msg := strings.TrimRight(errb.String(), "\n"); msg == "" || strings.Contains(msg, "\n") {
+		if !oneErrorLine(code, errb.String(), "tankbot render: ") {
 			t.Errorf("%q: want one error line, got %q", args, errb.String())
 		}
 		if out.Len() != 0 {

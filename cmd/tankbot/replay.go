@@ -4,7 +4,6 @@ package main
 // or the whole game as an animated GIF.
 
 import (
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -14,26 +13,18 @@ import (
 	"github.com/tankbot/tankbot/imaging"
 )
 
-func init() {
-	register("replay", "read a game record: print its positions, draw a ply (--record FILE [--ply K] [--out PNG] [--gif GIF] [--flip])", runReplay)
-}
-
-func runReplay(args []string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("replay", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+func runReplay(args []string, stdout, _ io.Writer) error {
+	fs := newFlags("replay")
 	file := fs.String("record", "", "the record file to read (as /history attaches it)")
 	ply := fs.Int("ply", -1, "the ply to show and draw: 0 is the start; default the final position")
 	out := fs.String("out", "", "write the position at --ply as a PNG to this file")
 	anim := fs.String("gif", "", "write the whole game as an animated GIF to this file")
 	flip := fs.Bool("flip", false, "draw from Black's side")
-	if err := fs.Parse(args); err != nil {
+	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
-	if fs.NArg() > 0 {
-		return fmt.Errorf("unexpected argument %q", fs.Arg(0))
-	}
 	if *file == "" {
-		return fmt.Errorf("--record is required")
+		return usageErrorf(fs, "--record is required")
 	}
 	data, err := os.ReadFile(*file)
 	if err != nil {
@@ -52,7 +43,7 @@ func runReplay(args []string, stdout, stderr io.Writer) error {
 		k = len(ms)
 	}
 	if k > len(ms) {
-		return fmt.Errorf("--ply %d: the game has %d plies (0 to %d)", k, len(ms), len(ms))
+		return usageErrorf(fs, "--ply %d: the game has %d plies (0 to %d)", k, len(ms), len(ms))
 	}
 	fmt.Fprintf(stdout, "%s: %s (white) vs %s (black), %d plies, %s %s\n", rec.Game, rec.White, rec.Black, len(ms), rec.Outcome.Result, rec.Outcome.Reason)
 	fmt.Fprintf(stdout, "%4d  %-24s %s\n", 0, "start", ps[0].Encode())

@@ -19,16 +19,12 @@ import (
 	"github.com/tankbot/tankbot/store"
 )
 
-func init() {
-	register("run", "connect to Discord and serve the slash commands", runDiscord)
-}
-
 // errNoToken points a first-time user to the setup steps.
 var errNoToken = errors.New(`no bot token: set TANKBOT_TOKEN (or "token" in config.yaml); ` +
 	`see the README section "Set up on Discord"`)
 
 func runDiscord(args []string, _, stderr io.Writer) error {
-	fs := flag.NewFlagSet("run", flag.ContinueOnError)
+	fs := newFlags("run")
 	shardID := fs.Int("shard-id", -1, "this process's gateway shard (overrides shard_id)")
 	shards := fs.String("shard-count", "", "number of gateway shards, or auto for Discord's recommendation (overrides shard_count)")
 	adjust := func(cfg *config) error {
@@ -54,9 +50,8 @@ func runDiscord(args []string, _, stderr io.Writer) error {
 // apply the command's own flags, checks the Discord settings and calls run
 // with a context that ends on SIGINT or SIGTERM.
 func runWithDiscord(fs *flag.FlagSet, args []string, stderr io.Writer, adjust func(*config) error, run func(context.Context, config, *slog.Logger) error) error {
-	fs.SetOutput(stderr)
 	path := fs.String("config", "config.yaml", "configuration file (see config.example.yaml); settings can also come from TANKBOT_* variables")
-	if err := fs.Parse(args); err != nil {
+	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
 	explicit := false

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"log/slog"
@@ -14,10 +13,6 @@ import (
 	"github.com/tankbot/tankbot/bot/discord"
 	"github.com/tankbot/tankbot/store"
 )
-
-func init() {
-	register("serve", "answer Discord interactions over HTTP (Interactions Endpoint URL)", runServe)
-}
 
 // HTTP server limits: Discord's POSTs are small and it waits 3 s for an
 // answer, so slow or endless clients are cut off early.
@@ -30,7 +25,7 @@ const (
 )
 
 func runServe(args []string, _, stderr io.Writer) error {
-	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
+	fs := newFlags("serve")
 	listen := fs.String("listen", "", "address to listen on, e.g. :8080 (overrides listen)")
 	adjust := func(cfg *config) error {
 		if *listen != "" {

@@ -156,7 +156,7 @@ func Write(r *Record) (string, error) {
 // moveNumber is "N." for White and "N..." for Black, N counting move pairs
 // from the ply index i (0-based).
 func moveNumber(i int, turn engine.Side) string {
-	n := strconv.Itoa(i/2 + 1)
+	n := strconv.Itoa(engine.MoveNumber(i))
 	if turn == engine.Black {
 		return n + "..."
 	}
