@@ -22,6 +22,8 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -324,15 +326,18 @@ func (c *Console) print(where string, r bot.Reply) {
 		sb.WriteString(where + " ")
 	}
 	if r.Content != "" {
-		sb.WriteString(r.Content + "\n")
+		sb.WriteString(c.readable(r.Content) + "\n")
 	}
 	if e := r.Embed; e != nil {
-		sb.WriteString("== " + e.Title + " ==\n")
+		sb.WriteString("== " + c.readable(e.Title) + " ==\n")
 		if e.Description != "" {
-			sb.WriteString(e.Description + "\n")
+			sb.WriteString(c.readable(e.Description) + "\n")
 		}
 		for _, f := range e.Fields {
-			sb.WriteString(f.Name + ": " + f.Value + "\n")
+			sb.WriteString(c.readable(f.Name) + ": " + c.readable(f.Value) + "\n")
+		}
+		if e.Footer != "" {
+			sb.WriteString(c.readable(e.Footer) + "\n")
 		}
 	}
 	if r.Position != "" {
@@ -377,6 +382,59 @@ func (c *Console) print(where string, r bot.Reply) {
 		c.mu.Unlock()
 	}
 	fmt.Fprint(c.Out, sb.String())
+}
+
+// markup is what Discord draws instead of showing it: user, role and
+// channel mentions and timestamps.
+var markup = regexp.MustCompile(`<@[!&]?([^<>\s]+)>|<#([^<>\s]+)>|<t:(-?\d{1,12})(?::([tTdDfFR]))?>`)
+
+// readable shows Discord markup as Discord would: a mention as @name (the
+// console's user ids are their names), a timestamp as a time, R relative
+// to the console's clock.
+func (c *Console) readable(s string) string {
+	return markup.ReplaceAllStringFunc(s, func(m string) string {
+		g := markup.FindStringSubmatch(m)
+		switch {
+		case g[1] != "":
+			return "@" + g[1]
+		case g[2] != "":
+			return "#" + g[2]
+		}
+		sec, err := strconv.ParseInt(g[3], 10, 64)
+		if err != nil {
+			return m
+		}
+		t := time.Unix(sec, 0)
+		if g[4] == "R" {
+			return relative(t.Sub(c.Clock.Now()))
+		}
+		return t.Local().Format("2006-01-02 15:04 MST")
+	})
+}
+
+// relative words a time difference as Discord's R style does ("in 2
+// hours", "5 minutes ago").
+func relative(d time.Duration) string {
+	ago := d < 0
+	if ago {
+		d = -d
+	}
+	n, unit := int64(d/time.Second), "second"
+	switch {
+	case d >= 48*time.Hour:
+		n, unit = int64(d/(24*time.Hour)), "day"
+	case d >= 90*time.Minute:
+		n, unit = int64((d+30*time.Minute)/time.Hour), "hour"
+	case d >= 90*time.Second:
+		n, unit = int64((d+30*time.Second)/time.Minute), "minute"
+	}
+	if n != 1 {
+		unit += "s"
+	}
+	if ago {
+		return fmt.Sprintf("%d %s ago", n, unit)
+	}
+	return fmt.Sprintf("in %d %s", n, unit)
 }
 
 // HotSeat starts a local game between "white" and "black" on a map (a

@@ -312,11 +312,11 @@ func TestConsoleNoLatePings(t *testing.T) {
 	s := newSession(t)
 	s.run("alice: /challenge bob clock:10m color:white", "bob: /accept")
 	out := s.run("alice: /move " + firstMove(t, ""))
-	if n := strings.Count(out, "<@bob>"); n != 1 {
+	if n := strings.Count(out, "@bob"); n != 1 {
 		t.Fatalf("the move pinged bob %d times:\n%s", n, out)
 	}
 	out = s.run("wait 1m", "wait 1m")
-	if strings.Contains(out, "<@bob>") || strings.Contains(out, "==") {
+	if strings.Contains(out, "@bob") || strings.Contains(out, "==") {
 		t.Fatalf("a late ping after the move was printed:\n%s", out)
 	}
 }
