@@ -13,6 +13,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"runtime"
 	"sort"
 	"strconv"
 	"strings"
@@ -53,13 +54,36 @@ type Option func(*Store)
 // WithNow sets the time source for created/updated stamps (tests).
 func WithNow(now func() time.Time) Option { return func(s *Store) { s.now = now } }
 
-// DefaultPath is where the database lives unless configured:
-// $XDG_CONFIG_HOME/tankbot/tankbot.db (os.UserConfigDir), else ./tankbot.db.
+// DefaultPath is where the database lives unless configured: tankbot.db in
+// the user's data folder, the same wherever the bot is started from —
+// $XDG_DATA_HOME/tankbot (default ~/.local/share/tankbot) on Linux and other
+// Unix systems, ~/Library/Application Support/tankbot on macOS,
+// %LocalAppData%\tankbot on Windows — else ./tankbot.db.
 func DefaultPath() string {
-	if dir, err := os.UserConfigDir(); err == nil {
+	if dir := userDataDir(); dir != "" {
 		return filepath.Join(dir, "tankbot", "tankbot.db")
 	}
 	return "tankbot.db"
+}
+
+// userDataDir is the user's folder for application data, or "".
+func userDataDir() string {
+	switch runtime.GOOS {
+	case "windows":
+		return os.Getenv("LocalAppData")
+	case "darwin", "ios":
+		if home, err := os.UserHomeDir(); err == nil {
+			return filepath.Join(home, "Library", "Application Support")
+		}
+		return ""
+	}
+	if d := os.Getenv("XDG_DATA_HOME"); filepath.IsAbs(d) {
+		return d
+	}
+	if home, err := os.UserHomeDir(); err == nil {
+		return filepath.Join(home, ".local", "share")
+	}
+	return ""
 }
 
 // Open opens the database and brings its schema up to date. A postgres:// or

@@ -4,13 +4,14 @@ import (
 	"bytes"
 	"encoding/hex"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"net/url"
 	"os"
 	"path/filepath"
+	"reflect"
 	"regexp"
-	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -21,32 +22,85 @@ import (
 	"github.com/tankbot/tankbot/store"
 )
 
-// config is everything `tankbot run` reads from config.yaml and the
-// environment (config.example.yaml documents each setting).
+// config is everything `tankbot run` and `tankbot serve` read. Each
+// setting is declared once, here: its key in the config file (yaml), its
+// environment variable (env) and, for the few a command line may override,
+// its flag (flag, with help). config.example.yaml documents each one; a
+// test walks this struct and checks that all of them work.
 type config struct {
-	Token             string            `yaml:"token"`
-	AppID             string            `yaml:"application_id"`
-	GuildID           string            `yaml:"guild_id"`
-	Database          string            `yaml:"database"` // SQLite file, or postgres:// URL (log it with store.RedactDSN)
-	DefaultClocks     map[string]string `yaml:"default_clocks"`
-	ChallengeExpiry   duration          `yaml:"challenge_expiry"`
-	SchedulerInterval duration          `yaml:"scheduler_interval"`
-	LogLevel          string            `yaml:"log_level"`
-	LogFormat         string            `yaml:"log_format"`
-	Language          string            `yaml:"default_language"`
-	ThreadPerGame     bool              `yaml:"thread_per_game"`
+	Token             string   `yaml:"token" env:"TANKBOT_TOKEN"`
+	AppID             string   `yaml:"application_id" env:"TANKBOT_APP_ID"`
+	GuildID           string   `yaml:"guild_id" env:"TANKBOT_GUILD_ID"`
+	Database          string   `yaml:"database" env:"TANKBOT_DB" flag:"db" help:"SQLite file or postgres:// URL"` // log it with store.RedactDSN
+	DefaultClocks     clockMap `yaml:"default_clocks" env:"TANKBOT_DEFAULT_CLOCKS"`
+	ChallengeExpiry   duration `yaml:"challenge_expiry" env:"TANKBOT_CHALLENGE_EXPIRY"`
+	SchedulerInterval duration `yaml:"scheduler_interval" env:"TANKBOT_SCHEDULER_INTERVAL"`
+	LogLevel          string   `yaml:"log_level" env:"TANKBOT_LOG_LEVEL" flag:"log-level" help:"debug, info, warn or error"`
+	LogFormat         string   `yaml:"log_format" env:"TANKBOT_LOG_FORMAT"`
+	Language          string   `yaml:"default_language" env:"TANKBOT_LANGUAGE"`
+	ThreadPerGame     bool     `yaml:"thread_per_game" env:"TANKBOT_THREAD_PER_GAME"`
 	// Scale-out settings: the HTTP interactions endpoint (serve), the REST
 	// base URL and the gateway shard (run).
-	PublicKey  string     `yaml:"public_key"`
-	Listen     string     `yaml:"listen"`
-	RESTURL    string     `yaml:"discord_rest_url"`
-	ShardID    int        `yaml:"shard_id"`
-	ShardCount shardCount `yaml:"shard_count"`
+	PublicKey  string     `yaml:"public_key" env:"TANKBOT_PUBLIC_KEY"`
+	Listen     string     `yaml:"listen" env:"TANKBOT_LISTEN" flag:"listen" help:"address to listen on, e.g. :8080"`
+	RESTURL    string     `yaml:"discord_rest_url" env:"TANKBOT_DISCORD_REST_URL"`
+	ShardID    int        `yaml:"shard_id" env:"TANKBOT_SHARD_ID" flag:"shard-id" help:"this process's gateway shard"`
+	ShardCount shardCount `yaml:"shard_count" env:"TANKBOT_SHARD_COUNT" flag:"shard-count" help:"number of gateway shards, or auto for Discord's recommendation"`
 	// Board orientation: always White at the bottom (default: the side to move).
-	WhiteAtBottom bool `yaml:"board_white_at_bottom"`
+	WhiteAtBottom bool `yaml:"board_white_at_bottom" env:"TANKBOT_BOARD_WHITE_AT_BOTTOM"`
 	// AIWorkers bounds the computer opponent's searches at once (0: one
 	// per core).
-	AIWorkers int `yaml:"ai_workers"`
+	AIWorkers int `yaml:"ai_workers" env:"TANKBOT_AI_WORKERS"`
+}
+
+// setting is one field of config with its names, read from the tags.
+type setting struct {
+	index           int
+	yaml, env, flag string
+	help            string
+}
+
+// settings lists config's fields in declaration order.
+func settings() []setting {
+	t := reflect.TypeFor[config]()
+	out := make([]setting, 0, t.NumField())
+	for i := range t.NumField() {
+		f := t.Field(i)
+		out = append(out, setting{index: i, yaml: f.Tag.Get("yaml"), env: f.Tag.Get("env"), flag: f.Tag.Get("flag"), help: f.Tag.Get("help")})
+	}
+	return out
+}
+
+// stringSetter is a setting type with its own text form (durations, shard
+// counts, clock lists).
+type stringSetter interface{ Set(string) error }
+
+// set parses v into the setting's field of c, as the environment and flags
+// give it.
+func (s setting) set(c *config, v string) error {
+	f := reflect.ValueOf(c).Elem().Field(s.index)
+	if ss, ok := f.Addr().Interface().(stringSetter); ok {
+		return ss.Set(v)
+	}
+	switch f.Kind() {
+	case reflect.String:
+		f.SetString(v)
+	case reflect.Int:
+		n, err := strconv.Atoi(strings.TrimSpace(v))
+		if err != nil {
+			return fmt.Errorf("bad number %s (a whole number)", shown(v))
+		}
+		f.SetInt(int64(n))
+	case reflect.Bool:
+		b, err := strconv.ParseBool(strings.TrimSpace(v))
+		if err != nil {
+			return fmt.Errorf("bad boolean %s (true or false)", shown(v))
+		}
+		f.SetBool(b)
+	default:
+		return fmt.Errorf("%s: no text form for %s", s.yaml, f.Type())
+	}
+	return nil
 }
 
 // shardCount is a number of gateway shards, or -1 for "auto": the count
@@ -63,6 +117,14 @@ func (n *shardCount) UnmarshalYAML(v *yaml.Node) error {
 	}
 	*n = c
 	return nil
+}
+
+func (n *shardCount) Set(s string) error {
+	c, err := parseShardCount(s)
+	if err == nil {
+		*n = c
+	}
+	return err
 }
 
 func parseShardCount(s string) (shardCount, error) {
@@ -90,6 +152,14 @@ func (d *duration) UnmarshalYAML(n *yaml.Node) error {
 	}
 	*d = duration(v)
 	return nil
+}
+
+func (d *duration) Set(s string) error {
+	v, err := parseDuration(s)
+	if err == nil {
+		*d = duration(v)
+	}
+	return err
 }
 
 func parseDuration(s string) (time.Duration, error) {
@@ -121,15 +191,10 @@ func defaultConfig() config {
 	}
 }
 
-// defaultDatabase lies next to the binary, so a bot started from anywhere
-// finds its games again.
-func defaultDatabase() string {
-	exe, err := os.Executable()
-	if err != nil {
-		return "tankbot.db"
-	}
-	return filepath.Join(filepath.Dir(exe), "tankbot.db")
-}
+// defaultDatabase is in the user's data folder (store.DefaultPath), the
+// same wherever the bot is started from, and never next to the binary:
+// under `go run` that is a temporary folder deleted on exit.
+func defaultDatabase() string { return store.DefaultPath() }
 
 // parseConfig reads YAML over the defaults; unknown keys are errors so a
 // typo is not silently ignored.
@@ -173,66 +238,16 @@ func hideValues(msg string) string {
 	})
 }
 
-// envVars maps each environment variable to the setting it overrides.
-var envVars = map[string]func(c *config, v string) error{
-	"TANKBOT_TOKEN":    func(c *config, v string) error { c.Token = v; return nil },
-	"TANKBOT_APP_ID":   func(c *config, v string) error { c.AppID = v; return nil },
-	"TANKBOT_GUILD_ID": func(c *config, v string) error { c.GuildID = v; return nil },
-	"TANKBOT_DB":       func(c *config, v string) error { c.Database = v; return nil },
-	"TANKBOT_DEFAULT_CLOCKS": func(c *config, v string) error {
-		m, err := parseClocks(v)
-		c.DefaultClocks = m
-		return err
-	},
-	"TANKBOT_CHALLENGE_EXPIRY": func(c *config, v string) error {
-		d, err := parseDuration(v)
-		c.ChallengeExpiry = duration(d)
-		return err
-	},
-	"TANKBOT_SCHEDULER_INTERVAL": func(c *config, v string) error {
-		d, err := parseDuration(v)
-		c.SchedulerInterval = duration(d)
-		return err
-	},
-	"TANKBOT_PUBLIC_KEY":       func(c *config, v string) error { c.PublicKey = v; return nil },
-	"TANKBOT_LISTEN":           func(c *config, v string) error { c.Listen = v; return nil },
-	"TANKBOT_DISCORD_REST_URL": func(c *config, v string) error { c.RESTURL = v; return nil },
-	"TANKBOT_SHARD_ID":         intEnv(func(c *config) *int { return &c.ShardID }),
-	"TANKBOT_SHARD_COUNT": func(c *config, v string) error {
-		n, err := parseShardCount(v)
-		c.ShardCount = n
-		return err
-	},
-	"TANKBOT_LOG_LEVEL":             func(c *config, v string) error { c.LogLevel = v; return nil },
-	"TANKBOT_LOG_FORMAT":            func(c *config, v string) error { c.LogFormat = v; return nil },
-	"TANKBOT_LANGUAGE":              func(c *config, v string) error { c.Language = v; return nil },
-	"TANKBOT_THREAD_PER_GAME":       boolEnv(func(c *config) *bool { return &c.ThreadPerGame }),
-	"TANKBOT_BOARD_WHITE_AT_BOTTOM": boolEnv(func(c *config) *bool { return &c.WhiteAtBottom }),
-	"TANKBOT_AI_WORKERS":            intEnv(func(c *config) *int { return &c.AIWorkers }),
-}
+// clockMap is default_clocks: clock preset by variant or game. The
+// environment writes it as "basic16=15m+10s,camelot=1d".
+type clockMap map[string]string
 
-// intEnv sets the whole-number field of c that field returns.
-func intEnv(field func(c *config) *int) func(c *config, v string) error {
-	return func(c *config, v string) error {
-		n, err := strconv.Atoi(v)
-		if err != nil {
-			return errors.New("not a whole number")
-		}
-		*field(c) = n
-		return nil
+func (m *clockMap) Set(s string) error {
+	v, err := parseClocks(s)
+	if err == nil {
+		*m = v
 	}
-}
-
-// boolEnv sets the boolean field of c that field returns from true or false.
-func boolEnv(field func(c *config) *bool) func(c *config, v string) error {
-	return func(c *config, v string) error {
-		b, err := strconv.ParseBool(v)
-		if err != nil {
-			return fmt.Errorf("bad boolean %s (true or false)", shown(v))
-		}
-		*field(c) = b
-		return nil
-	}
+	return err
 }
 
 // parseClocks reads "basic16=15m+10s,camelot=1d" (variant or game = preset).
@@ -255,18 +270,13 @@ func parseClocks(s string) (map[string]string, error) {
 // applyEnv overrides settings from the environment (lookup is os.LookupEnv
 // outside tests). An empty variable counts as unset.
 func applyEnv(c *config, lookup func(string) (string, bool)) error {
-	names := make([]string, 0, len(envVars))
-	for n := range envVars {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	for _, n := range names {
-		v, ok := lookup(n)
+	for _, s := range settings() {
+		v, ok := lookup(s.env)
 		if !ok || v == "" {
 			continue
 		}
-		if err := envVars[n](c, v); err != nil {
-			return fmt.Errorf("%s: %w", n, err)
+		if err := s.set(c, v); err != nil {
+			return fmt.Errorf("%s: %w", s.env, err)
 		}
 	}
 	return nil
@@ -336,11 +346,35 @@ func (c config) validate() error {
 	return nil
 }
 
-// loadConfig reads path (a missing file is fine unless it was asked for),
-// applies the environment and validates.
+// configPlaces are where run and serve look for the config file when no
+// --config names one, in this order; the first that exists is read (README,
+// "Configuration").
+func configPlaces() []string {
+	places := []string{"config.yaml"}
+	if dir, err := os.UserConfigDir(); err == nil {
+		places = append(places, filepath.Join(dir, "tankbot", "config.yaml"))
+	}
+	return places
+}
+
+// findConfig is the first of configPlaces that exists, or "".
+func findConfig() string {
+	for _, p := range configPlaces() {
+		if fi, err := os.Stat(p); err == nil && !fi.IsDir() {
+			return p
+		}
+	}
+	return ""
+}
+
+// loadConfig reads path (a missing file is fine unless it was asked for;
+// "" reads none), applies the environment and validates.
 func loadConfig(path string, explicit bool, lookup func(string) (string, bool)) (config, error) {
 	c := defaultConfig()
 	data, err := os.ReadFile(path)
+	if path == "" && !explicit {
+		err = os.ErrNotExist
+	}
 	switch {
 	case err == nil:
 		if c, err = parseConfig(data); err != nil {
@@ -357,4 +391,43 @@ func loadConfig(path string, explicit bool, lookup func(string) (string, bool)) 
 		return config{}, fmt.Errorf("config: %w", err)
 	}
 	return c, nil
+}
+
+// configFlags are the settings a command lets its flags override (the
+// flag tags), applied over the file and the environment.
+type configFlags struct{ apply []func(*config) error }
+
+// addConfigFlags adds the flags of the settings named to fs. A bad value is
+// refused while parsing (a usage error).
+func addConfigFlags(fs *flag.FlagSet, names ...string) *configFlags {
+	cf := &configFlags{}
+	for _, name := range names {
+		var s setting
+		for _, x := range settings() {
+			if x.flag == name {
+				s = x
+			}
+		}
+		if s.flag == "" {
+			panic("tankbot: no setting has the flag " + name)
+		}
+		fs.Func(s.flag, fmt.Sprintf("%s (overrides %s in the config file and %s)", s.help, s.yaml, s.env), func(v string) error {
+			var scratch config
+			if err := s.set(&scratch, v); err != nil {
+				return err
+			}
+			cf.apply = append(cf.apply, func(c *config) error { return s.set(c, v) })
+			return nil
+		})
+	}
+	return cf
+}
+
+func (cf *configFlags) set(c *config) error {
+	for _, f := range cf.apply {
+		if err := f(c); err != nil {
+			return err
+		}
+	}
+	return nil
 }

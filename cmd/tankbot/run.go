@@ -25,43 +25,39 @@ var errNoToken = errors.New(`no bot token: set TANKBOT_TOKEN (or "token" in conf
 
 func runDiscord(args []string, _, stderr io.Writer) error {
 	fs := newFlags("run")
-	shardID := fs.Int("shard-id", -1, "this process's gateway shard (overrides shard_id)")
-	shards := fs.String("shard-count", "", "number of gateway shards, or auto for Discord's recommendation (overrides shard_count)")
-	adjust := func(cfg *config) error {
-		if *shards != "" {
-			n, err := parseShardCount(*shards)
-			if err != nil {
-				return err
-			}
-			cfg.ShardCount = n
-		}
-		if *shardID >= 0 {
-			cfg.ShardID = *shardID
-		}
-		return nil
-	}
-	return runWithDiscord(fs, args, stderr, adjust, func(ctx context.Context, cfg config, log *slog.Logger) error {
-		return serveGateway(ctx, cfg, log, nil)
-	})
+	return runWithDiscord(fs, args, stderr, []string{"db", "log-level", "shard-id", "shard-count"}, nil,
+		func(ctx context.Context, cfg config, log *slog.Logger) error {
+			return serveGateway(ctx, cfg, log, nil)
+		})
 }
 
 // runWithDiscord is the frame of the commands that talk to Discord: it
-// adds --config to fs, parses args, loads the configuration, lets adjust
-// apply the command's own flags, checks the Discord settings and calls run
-// with a context that ends on SIGINT or SIGTERM.
-func runWithDiscord(fs *flag.FlagSet, args []string, stderr io.Writer, adjust func(*config) error, run func(context.Context, config, *slog.Logger) error) error {
-	path := fs.String("config", "config.yaml", "configuration file (see config.example.yaml); settings can also come from TANKBOT_* variables")
+// adds --config and the flags of the settings named to fs, parses args,
+// loads the configuration (file, then environment, then flags), lets check
+// refuse what the command cannot work without, and calls run with a
+// context that ends on SIGINT or SIGTERM.
+func runWithDiscord(fs *flag.FlagSet, args []string, stderr io.Writer, flags []string, check func(*config) error, run func(context.Context, config, *slog.Logger) error) error {
+	path := fs.String("config", "", "configuration file (see config.example.yaml; default: the first of "+
+		strings.Join(configPlaces(), ", ")+" that exists); settings also come from TANKBOT_* variables")
+	over := addConfigFlags(fs, flags...)
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
-	explicit := false
-	fs.Visit(func(f *flag.Flag) { explicit = explicit || f.Name == "config" })
-	cfg, err := loadConfig(*path, explicit, os.LookupEnv)
+	file, explicit := *path, *path != ""
+	if !explicit {
+		file = findConfig()
+	}
+	cfg, err := loadConfig(file, explicit, os.LookupEnv)
 	if err != nil {
 		return err
 	}
-	if err := adjust(&cfg); err != nil {
+	if err := over.set(&cfg); err != nil {
 		return err
+	}
+	if check != nil {
+		if err := check(&cfg); err != nil {
+			return err
+		}
 	}
 	if err := cfg.validate(); err != nil {
 		return fmt.Errorf("config: %w", err)
@@ -73,6 +69,10 @@ func runWithDiscord(fs *flag.FlagSet, args []string, stderr io.Writer, adjust fu
 	defer stop()
 	log := newLogger(cfg, stderr)
 	discord.RouteLibraryLogs(log)
+	if file == "" {
+		file = "none found (looked for " + strings.Join(configPlaces(), ", ") + ")"
+	}
+	log.Info("configuration", "file", file, "database", store.RedactDSN(cfg.Database))
 	return run(ctx, cfg, log)
 }
 

@@ -26,17 +26,13 @@ const (
 
 func runServe(args []string, _, stderr io.Writer) error {
 	fs := newFlags("serve")
-	listen := fs.String("listen", "", "address to listen on, e.g. :8080 (overrides listen)")
-	adjust := func(cfg *config) error {
-		if *listen != "" {
-			cfg.Listen = *listen
-		}
+	check := func(cfg *config) error {
 		if cfg.PublicKey == "" {
 			return errors.New(`no public key: set TANKBOT_PUBLIC_KEY (or "public_key" in config.yaml) to the application's Public Key (General Information)`)
 		}
 		return nil
 	}
-	return runWithDiscord(fs, args, stderr, adjust, func(ctx context.Context, cfg config, log *slog.Logger) error {
+	return runWithDiscord(fs, args, stderr, []string{"db", "log-level", "listen"}, check, func(ctx context.Context, cfg config, log *slog.Logger) error {
 		ln, err := net.Listen("tcp", cfg.Listen)
 		if err != nil {
 			return fmt.Errorf("listen: %w", err)
