@@ -25,6 +25,9 @@ VOLUME ["/data"]
 ENV TANKBOT_DB=/data/tankbot.db \
     TANKBOT_LOG_FORMAT=json
 WORKDIR /data
+# `tankbot serve` (the HTTP Interactions Endpoint) listens here: publish it
+# with docker run -p 8080:8080. `tankbot run` (the default) needs no port.
+EXPOSE 8080
 # run stops cleanly on SIGTERM (docker stop): in-flight answers finish, the
 # database is closed.
 STOPSIGNAL SIGTERM

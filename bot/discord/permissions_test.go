@@ -8,7 +8,7 @@ import (
 )
 
 func TestInvitePermissionsMatchDocs(t *testing.T) {
-	want := int64(2048 + 16384 + 32768 + 65536 + 34359738368 + 274877906944)
+	want := int64(1024 + 2048 + 16384 + 32768 + 65536 + 34359738368 + 274877906944)
 	if InvitePermissions != want {
 		t.Fatalf("InvitePermissions = %d, want %d", InvitePermissions, want)
 	}

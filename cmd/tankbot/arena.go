@@ -5,18 +5,22 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
+	"github.com/tankbot/tankbot/engine"
 	"github.com/tankbot/tankbot/engine/ai"
 	"github.com/tankbot/tankbot/engine/games"
+	"github.com/tankbot/tankbot/engine/record"
 )
 
 func runArenaMain(args []string, stdout, stderr io.Writer) error {
 	return runArena(context.Background(), args, stdout, stderr)
 }
 
-func runArena(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+func runArena(ctx context.Context, args []string, stdout, stderr io.Writer) (err error) {
 	fs := newFlags("arena")
 	game := fs.String("game", "tank", "game: "+strings.Join(games.Names(), ", "))
 	variant := fs.String("map", "", "map or start position (default: the game's first)")
@@ -29,6 +33,7 @@ func runArena(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	maxPly := fs.Int("maxply", ai.DefaultMaxPly, "adjudicate a game as a draw after this many plies")
 	opening := fs.Int("opening", 2, "uniformly random plies at the start of each game pair")
 	quiet := fs.Bool("quiet", false, "no progress bar")
+	records := fs.String("records", "", "write each game's record to this directory as GAME-seedS-N.rec (replay reads them)")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -52,6 +57,22 @@ func runArena(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	start := time.Now()
 	m := ai.Match{Rules: rules, Variant: *variant, A: a, B: b, Games: *n, Seed: *seed, OpeningPlies: *opening, MaxPly: *maxPly}
+	if *records != "" {
+		if err := os.MkdirAll(*records, 0o755); err != nil {
+			return err
+		}
+		var werr error
+		m.Finished = func(i int, white, black string, g *engine.Game) {
+			if werr == nil {
+				werr = writeArenaRecord(*records, rules.Name(), *variant, *seed, i, white, black, g)
+			}
+		}
+		defer func() {
+			if err == nil && werr != nil {
+				err = werr
+			}
+		}()
+	}
 	if !*quiet {
 		m.Progress = func(done, total int, r ai.MatchResult) {
 			fmt.Fprintf(stderr, "\r%s %d/%d  +%d =%d -%d", bar(done, total, 30), done, total, r.Wins, r.Draws, r.Losses)
@@ -65,6 +86,33 @@ func runArena(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return err
 	}
 	fmt.Fprint(stdout, formatArena(rules.Name(), a.Name(), b.Name(), r, time.Since(start)))
+	return nil
+}
+
+// writeArenaRecord writes game i of an arena match as a record file. The
+// variant is named (the game's default when none was asked) so the record
+// reads like one from the bot.
+func writeArenaRecord(dir, game, variant string, seed int64, i int, white, black string, g *engine.Game) error {
+	rules, err := games.Lookup(game)
+	if err != nil {
+		return err
+	}
+	if variant == "" {
+		variant = rules.Variants()[0].Name
+	}
+	rec := &record.Record{
+		Game: game, Variant: variant, Start: g.Start().Encode(), White: white, Black: black,
+		Clock: "none", Outcome: g.Outcome(), Moves: g.Moves(),
+		Tags: [][2]string{{"Event", fmt.Sprintf("tankbot arena --game %s --seed %d, game %d", game, seed, i+1)}},
+	}
+	text, err := record.Write(rec)
+	if err != nil {
+		return err
+	}
+	name := filepath.Join(dir, fmt.Sprintf("%s-seed%d-%d.rec", game, seed, i+1))
+	if err := os.WriteFile(name, []byte(text), 0o644); err != nil {
+		return fmt.Errorf("write record: %w", err)
+	}
 	return nil
 }
 

@@ -46,9 +46,12 @@ func runReplay(args []string, stdout, _ io.Writer) error {
 		return usageErrorf(fs, "--ply %d: the game has %d plies (0 to %d)", k, len(ms), len(ms))
 	}
 	fmt.Fprintf(stdout, "%s: %s (white) vs %s (black), %d plies, %s %s\n", rec.Game, rec.White, rec.Black, len(ms), rec.Outcome.Result, rec.Outcome.Reason)
-	fmt.Fprintf(stdout, "%4d  %-24s %s\n", 0, "start", ps[0].Encode())
+	// Each line: the ply (what --ply selects), the move as the record
+	// numbers it, and the position after it.
+	fmt.Fprintf(stdout, "%4s  %-6s %-24s %s\n", "ply", "move", "", "position")
+	fmt.Fprintf(stdout, "%4d  %-6s %-24s %s\n", 0, "", "start", ps[0].Encode())
 	for i, m := range ms {
-		fmt.Fprintf(stdout, "%4d  %-24s %s\n", i+1, ps[i].FormatMove(m)+record.Suffix(ps[i+1]), ps[i+1].Encode())
+		fmt.Fprintf(stdout, "%4d  %-6s %-24s %s\n", i+1, record.MoveLabel(i, ps[i].Turn()), ps[i].FormatMove(m)+record.Suffix(ps[i+1]), ps[i+1].Encode())
 	}
 	fmt.Fprintf(stdout, "\nposition at ply %d:\n%s", k, console.TextBoard(rec.Game, ps[k].Encode()))
 	if *out != "" {

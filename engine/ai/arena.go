@@ -151,6 +151,9 @@ type Match struct {
 	MaxPly int
 	// Progress, when set, is called after each game.
 	Progress func(done, total int, r MatchResult)
+	// Finished, when set, is given each game when it ends (0-based index,
+	// the players' names by colour), e.g. to write its record.
+	Finished func(game int, white, black string, g *engine.Game)
 }
 
 // DefaultMaxPly is the ply cap of arena games: far beyond the length of
@@ -293,6 +296,9 @@ func (m Match) Play(ctx context.Context) (MatchResult, error) {
 			res.Wins++
 		default:
 			res.Losses++
+		}
+		if m.Finished != nil {
+			m.Finished(gi, white.Name(), black.Name(), g)
 		}
 		if m.Progress != nil {
 			m.Progress(gi+1, m.Games, res)

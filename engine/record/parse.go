@@ -147,7 +147,7 @@ func Parse(text string) (*Record, error) {
 	g := engine.NewGame(start)
 	for i, ml := range mls {
 		pos := g.Position()
-		if want := moveNumber(i, pos.Turn()); ml.num != want {
+		if want := MoveLabel(i, pos.Turn()); ml.num != want {
 			return nil, &Error{Line: ml.line, Msg: fmt.Sprintf("move %d should be numbered %q, not %q", i+1, want, ml.num)}
 		}
 		m, suffix, err := parseMove(pos, ml.move)

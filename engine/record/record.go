@@ -146,16 +146,17 @@ func Write(r *Record) (string, error) {
 		if err != nil {
 			return "", fmt.Errorf("record: move %d %q: %w", i+1, n, err)
 		}
-		sb.WriteString(moveNumber(i, pos.Turn()) + " " + pos.FormatMove(m) + Suffix(next) + "\n")
+		sb.WriteString(MoveLabel(i, pos.Turn()) + " " + pos.FormatMove(m) + Suffix(next) + "\n")
 		pos = next
 	}
 	sb.WriteString(r.Outcome.Result.String() + "\n")
 	return sb.String(), nil
 }
 
-// moveNumber is "N." for White and "N..." for Black, N counting move pairs
-// from the ply index i (0-based).
-func moveNumber(i int, turn engine.Side) string {
+// MoveLabel is "N." for White and "N..." for Black (turn: the side that
+// plays), N the full-move number (engine.MoveNumber) of the ply index i
+// (0-based).
+func MoveLabel(i int, turn engine.Side) string {
 	n := strconv.Itoa(engine.MoveNumber(i))
 	if turn == engine.Black {
 		return n + "..."

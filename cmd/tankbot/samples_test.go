@@ -1,0 +1,99 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+var sampleGames = []string{"tank", "camelot", "gungi"}
+
+// The shipped sample records are exactly what the arena command in
+// testdata/records/README.md writes.
+func TestSampleRecordsAreReproducible(t *testing.T) {
+	dir := t.TempDir()
+	for _, g := range sampleGames {
+		var out, errb bytes.Buffer
+		if code := runMain([]string{"arena", "--game", g, "--white", "greedy", "--black", "random", "--games", "1", "--seed", "1", "--quiet", "--records", dir}, &out, &errb); code != 0 {
+			t.Fatalf("arena %s: exit %d: %s", g, code, errb.String())
+		}
+		got, err := os.ReadFile(filepath.Join(dir, g+"-seed1-1.rec"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := os.ReadFile(filepath.Join("..", "..", "testdata", "records", g+".rec"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(got, want) {
+			t.Errorf("%s: the arena wrote\n%s\nbut testdata/records/%s.rec holds\n%s", g, got, g, want)
+		}
+	}
+}
+
+// Every sample replays to its end, with the PNG and the GIF.
+func TestSampleRecordsReplay(t *testing.T) {
+	for _, g := range sampleGames {
+		dir := t.TempDir()
+		var out, errb bytes.Buffer
+		args := []string{"replay", "--record", filepath.Join("..", "..", "testdata", "records", g+".rec"), "--out", filepath.Join(dir, "b.png"), "--gif", filepath.Join(dir, "r.gif")}
+		if code := runMain(args, &out, &errb); code != 0 {
+			t.Fatalf("%s: exit %d: %s", g, code, errb.String())
+		}
+		if !strings.HasPrefix(out.String(), g+": greedy (white) vs random (black)") || !strings.Contains(out.String(), "replay: ") {
+			t.Errorf("%s:\n%s", g, out.String())
+		}
+	}
+}
+
+// The README's replay commands work as written, from the repository root
+// (a copy of its testdata, so written images land in a temporary folder).
+func TestReadmeReplayCommand(t *testing.T) {
+	readme, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	src, err := filepath.Abs("../../testdata/records")
+	if err != nil {
+		t.Fatal(err)
+	}
+	root := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(root, "testdata", "records"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, g := range sampleGames {
+		data, err := os.ReadFile(filepath.Join(src, g+".rec"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(root, "testdata", "records", g+".rec"), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Chdir(root)
+	n := 0
+	for _, line := range strings.Split(string(readme), "\n") {
+		cmd, ok := strings.CutPrefix(strings.TrimSpace(line), "go run ./cmd/tankbot replay ")
+		if !ok {
+			continue
+		}
+		n++
+		args := append([]string{"replay"}, strings.Fields(cmd)...)
+		var out, errb bytes.Buffer
+		if code := runMain(args, &out, &errb); code != 0 {
+			t.Errorf("README: %s: exit %d: %s", line, code, errb.String())
+		}
+		for i, a := range args {
+			if (a == "--out" || a == "--gif") && i+1 < len(args) {
+				if fi, err := os.Stat(args[i+1]); err != nil || fi.Size() == 0 {
+					t.Errorf("README: %s: no %s written", line, args[i+1])
+				}
+			}
+		}
+	}
+	if n == 0 {
+		t.Fatal("the README shows no 'go run ./cmd/tankbot replay' command")
+	}
+}
