@@ -388,10 +388,15 @@ func (c *Console) print(where string, r bot.Reply) {
 // channel mentions and timestamps.
 var markup = regexp.MustCompile(`<@[!&]?([^<>\s]+)>|<#([^<>\s]+)>|<t:(-?\d{1,12})(?::([tTdDfFR]))?>`)
 
-// readable shows Discord markup as Discord would: a mention as @name (the
-// console's user ids are their names), a timestamp as a time, R relative
-// to the console's clock.
+// escaped is a markdown escape (names are escaped so that they cannot
+// format): Discord shows the character alone.
+var escaped = regexp.MustCompile(`\\([\\*_~|>()\[\]#<@:.-])`)
+
+// readable shows Discord markup as Discord would: markdown escapes as the
+// character alone, a mention as @name (the console's user ids are their
+// names), a timestamp as a time, R relative to the console's clock.
 func (c *Console) readable(s string) string {
+	s = escaped.ReplaceAllString(s, "$1")
 	return markup.ReplaceAllStringFunc(s, func(m string) string {
 		g := markup.FindStringSubmatch(m)
 		switch {

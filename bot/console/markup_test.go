@@ -26,6 +26,9 @@ func TestReadableMarkup(t *testing.T) {
 			t.Errorf("relative(%v) = %q, want %q", d, got, w)
 		}
 	}
+	if got := c.readable(`tankbot \(level 1\) vs \*bob\*`); got != "tankbot (level 1) vs *bob*" {
+		t.Errorf("escapes: %q", got)
+	}
 	// Text that only looks like markup stays.
 	if got := c.readable("a <b> c < @d >"); got != "a <b> c < @d >" {
 		t.Errorf("plain text changed: %q", got)

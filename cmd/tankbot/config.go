@@ -31,21 +31,21 @@ type config struct {
 	Token             string   `yaml:"token" env:"TANKBOT_TOKEN"`
 	AppID             string   `yaml:"application_id" env:"TANKBOT_APP_ID"`
 	GuildID           string   `yaml:"guild_id" env:"TANKBOT_GUILD_ID"`
-	Database          string   `yaml:"database" env:"TANKBOT_DB" flag:"db" help:"SQLite file or postgres:// URL"` // log it with store.RedactDSN
+	Database          string   `yaml:"database" env:"TANKBOT_DB" flag:"db" help:"the SQLite FILE, or a postgres:// URL"` // log it with store.RedactDSN
 	DefaultClocks     clockMap `yaml:"default_clocks" env:"TANKBOT_DEFAULT_CLOCKS"`
 	ChallengeExpiry   duration `yaml:"challenge_expiry" env:"TANKBOT_CHALLENGE_EXPIRY"`
 	SchedulerInterval duration `yaml:"scheduler_interval" env:"TANKBOT_SCHEDULER_INTERVAL"`
-	LogLevel          string   `yaml:"log_level" env:"TANKBOT_LOG_LEVEL" flag:"log-level" help:"debug, info, warn or error"`
+	LogLevel          string   `yaml:"log_level" env:"TANKBOT_LOG_LEVEL" flag:"log-level" help:"LEVEL: debug, info, warn or error"`
 	LogFormat         string   `yaml:"log_format" env:"TANKBOT_LOG_FORMAT"`
 	Language          string   `yaml:"default_language" env:"TANKBOT_LANGUAGE"`
 	ThreadPerGame     bool     `yaml:"thread_per_game" env:"TANKBOT_THREAD_PER_GAME"`
 	// Scale-out settings: the HTTP interactions endpoint (serve), the REST
 	// base URL and the gateway shard (run).
 	PublicKey  string     `yaml:"public_key" env:"TANKBOT_PUBLIC_KEY"`
-	Listen     string     `yaml:"listen" env:"TANKBOT_LISTEN" flag:"listen" help:"address to listen on, e.g. :8080"`
+	Listen     string     `yaml:"listen" env:"TANKBOT_LISTEN" flag:"listen" help:"ADDRESS to listen on, e.g. :8080"`
 	RESTURL    string     `yaml:"discord_rest_url" env:"TANKBOT_DISCORD_REST_URL"`
-	ShardID    int        `yaml:"shard_id" env:"TANKBOT_SHARD_ID" flag:"shard-id" help:"this process's gateway shard"`
-	ShardCount shardCount `yaml:"shard_count" env:"TANKBOT_SHARD_COUNT" flag:"shard-count" help:"number of gateway shards, or auto for Discord's recommendation"`
+	ShardID    int        `yaml:"shard_id" env:"TANKBOT_SHARD_ID" flag:"shard-id" help:"this process's gateway shard NUMBER, from 0 to shard_count-1"`
+	ShardCount shardCount `yaml:"shard_count" env:"TANKBOT_SHARD_COUNT" flag:"shard-count" help:"COUNT of gateway shards, or auto for Discord's recommendation"`
 	// Board orientation: always White at the bottom (default: the side to move).
 	WhiteAtBottom bool `yaml:"board_white_at_bottom" env:"TANKBOT_BOARD_WHITE_AT_BOTTOM"`
 	// AIWorkers bounds the computer opponent's searches at once (0: one
@@ -393,6 +393,9 @@ func loadConfig(path string, explicit bool, lookup func(string) (string, bool)) 
 	return c, nil
 }
 
+// valueName is an upper-case word of a flag's help.
+var valueName = regexp.MustCompile(`\b[A-Z]{2,}\b`)
+
 // configFlags are the settings a command lets its flags override (the
 // flag tags), applied over the file and the environment.
 type configFlags struct{ apply []func(*config) error }
@@ -411,7 +414,13 @@ func addConfigFlags(fs *flag.FlagSet, names ...string) *configFlags {
 		if s.flag == "" {
 			panic("tankbot: no setting has the flag " + name)
 		}
-		fs.Func(s.flag, fmt.Sprintf("%s (overrides %s in the config file and %s)", s.help, s.yaml, s.env), func(v string) error {
+		// The help's upper-case word names the value in the usage
+		// ("-db FILE"), as flag.PrintDefaults does with `quoted` words.
+		help := s.help
+		if w := valueName.FindString(help); w != "" {
+			help = strings.Replace(help, w, "`"+w+"`", 1)
+		}
+		fs.Func(s.flag, fmt.Sprintf("%s (overrides %s in the config file and %s)", help, s.yaml, s.env), func(v string) error {
 			var scratch config
 			if err := s.set(&scratch, v); err != nil {
 				return err

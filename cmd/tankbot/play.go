@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -112,7 +113,11 @@ func runPlay(ctx context.Context, args []string, in io.Reader, stdout, stderr io
 	if resume != nil {
 		example = resume.Kind
 	}
-	fmt.Fprintf(stdout, "tankbot play — %s; boards in %s. Type moves like '%s', commands like 'white: /board', 'quit' to leave.\n", where, *pngDir, bot.MoveExample(example))
+	speaker := "white" // hot seat: white and black
+	if level > 0 || (resume != nil && slices.Contains(resume.Players[:], console.SelfID)) {
+		speaker = "you"
+	}
+	fmt.Fprintf(stdout, "tankbot play — %s; boards in %s. Type moves like '%s', commands like '%s: /board', 'quit' to leave.\n", where, *pngDir, bot.MoveExample(example), speaker)
 	switch {
 	case resume != nil:
 		return resumeGame(ctx, c, resume, in)

@@ -37,7 +37,7 @@ func runDiscord(args []string, _, stderr io.Writer) error {
 // refuse what the command cannot work without, and calls run with a
 // context that ends on SIGINT or SIGTERM.
 func runWithDiscord(fs *flag.FlagSet, args []string, stderr io.Writer, flags []string, check func(*config) error, run func(context.Context, config, *slog.Logger) error) error {
-	path := fs.String("config", "", "configuration file (see config.example.yaml; default: the first of "+
+	path := fs.String("config", "", "configuration `FILE` (see config.example.yaml; default: the first of "+
 		strings.Join(configPlaces(), ", ")+" that exists); settings also come from TANKBOT_* variables")
 	over := addConfigFlags(fs, flags...)
 	if err := parseFlags(fs, args); err != nil {
