@@ -92,7 +92,7 @@ func TestPlayVsAI(t *testing.T) {
 	go func() {
 		done <- runPlay(context.Background(), []string{"--db", db, "--png", dir, "--vs", "ai:1", "--game", "camelot"}, inR, out, &errs)
 	}()
-	const played = `tankbot \(level 1\) played`
+	const played = `tankbot (level 1) played` // the console shows markdown escapes unescaped
 	out.waitFor(t, "Game #1", 1) // the console has opened (and migrated) the file
 	st, err := store.Open(context.Background(), db)
 	if err != nil {
@@ -118,12 +118,12 @@ func TestPlayVsAI(t *testing.T) {
 		t.Fatalf("%v\n%s", err, errs.String())
 	}
 	got := out.String()
-	for _, want := range []string{"you played", `tankbot \(level 1\) is thinking`, "<@you>"} {
+	for _, want := range []string{"you played", `tankbot (level 1) is thinking`, "@you"} {
 		if !strings.Contains(got, want) {
 			t.Errorf("missing %q in:\n%s", want, got)
 		}
 	}
-	if strings.Contains(got, "<@tankbot>") {
+	if strings.Contains(got, "@tankbot") {
 		t.Errorf("the bot pings itself:\n%s", got)
 	}
 	if g, _ := st.Game(context.Background(), 1); g.Ply != 6 {
