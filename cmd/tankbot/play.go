@@ -30,7 +30,7 @@ const table = "table"
 
 // startFlags are the play flags that say which game to start; with --db
 // and an unfinished game at the table, giving one is an error rather than
-// a silent resume of a different game (docs/console.md).
+// a silent resume of a different game (docs/console.md, "Which game starts").
 var startFlags = []string{"game", "map", "clock", "vs", "color"}
 
 // runPlay is the play subcommand with its input injected (tests feed it).
