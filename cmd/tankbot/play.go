@@ -122,16 +122,52 @@ func runPlay(ctx context.Context, args []string, in io.Reader, stdout, stderr io
 	case resume != nil:
 		return resumeGame(ctx, c, resume, in)
 	case *noGame:
-	case level > 0:
-		if err := c.VsAI(ctx, level, *game, *mapName, *clock, *color); err != nil {
+	case *db != "":
+		// A challenge left pending by an interrupted run would be
+		// refused as a duplicate and then accepted in place of the one
+		// asked for: it is cancelled first.
+		if err := cancelPending(ctx, c, st); err != nil {
 			return err
 		}
+		fallthrough
 	default:
-		if err := c.HotSeat(ctx, *game, *mapName, *clock); err != nil {
+		if err := startGame(ctx, c, level, *game, *mapName, *clock, *color); err != nil {
 			return err
 		}
 	}
 	return c.Run(ctx, in)
+}
+
+// startGame starts the game the flags ask for.
+func startGame(ctx context.Context, c *console.Console, level int, game, mapName, clock, color string) error {
+	if level > 0 {
+		return c.VsAI(ctx, level, game, mapName, clock, color)
+	}
+	return c.HotSeat(ctx, game, mapName, clock)
+}
+
+// cancelPending cancels the challenges the console's players left pending
+// at the table, through the bot (as their Cancel buttons would).
+func cancelPending(ctx context.Context, c *console.Console, st bot.Storage) error {
+	s, ok := st.(interface{ Store() *store.Store })
+	if !ok {
+		return errors.New("play: the storage has no store")
+	}
+	for _, who := range []string{"white", "you"} {
+		cs, err := s.Store().PendingChallenges(ctx, who)
+		if err != nil {
+			return err
+		}
+		for _, ch := range cs {
+			if ch.Channel != table || ch.Challenger != who {
+				continue
+			}
+			if err := c.Exec(ctx, fmt.Sprintf("%s: click c:%d:cancel", who, ch.ID)); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }
 
 // unfinished is the active game at the console's table, if any.

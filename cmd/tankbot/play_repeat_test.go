@@ -54,3 +54,20 @@ func TestPlayDBResumes(t *testing.T) {
 		t.Fatalf("after the end: %v\n%s", err, out)
 	}
 }
+
+// A challenge left pending in the file (an interrupted run) does not stand
+// in for the game asked: it is cancelled and the asked game starts.
+func TestPlayDBCancelsAStalePendingChallenge(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "games.db")
+	out, err := playOnce(t, "white: /challenge black game:camelot thread:false\nquit\n", "--db", db, "--no-game")
+	if err != nil || !strings.Contains(out, "Camelot") {
+		t.Fatalf("pending challenge: %v\n%s", err, out)
+	}
+	out, err = playOnce(t, "quit\n", "--db", db, "--game", "gungi")
+	if err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	if !strings.Contains(out, "game #1 has started") || !strings.Contains(out, "Gungi") || strings.Contains(out, "already a pending challenge") {
+		t.Errorf("the asked game did not start:\n%s", out)
+	}
+}
