@@ -149,12 +149,12 @@ func startGame(ctx context.Context, c *console.Console, level int, game, mapName
 // cancelPending cancels the challenges the console's players left pending
 // at the table, through the bot (as their Cancel buttons would).
 func cancelPending(ctx context.Context, c *console.Console, st bot.Storage) error {
-	s, ok := st.(interface{ Store() *store.Store })
-	if !ok {
-		return errors.New("play: the storage has no store")
+	s, err := storeOf(st)
+	if err != nil {
+		return err
 	}
 	for _, who := range []string{"white", "you"} {
-		cs, err := s.Store().PendingChallenges(ctx, who)
+		cs, err := s.PendingChallenges(ctx, who)
 		if err != nil {
 			return err
 		}
@@ -170,13 +170,23 @@ func cancelPending(ctx context.Context, c *console.Console, st bot.Storage) erro
 	return nil
 }
 
-// unfinished is the active game at the console's table, if any.
-func unfinished(ctx context.Context, st bot.Storage) (*store.Game, error) {
+// storeOf is the store under the bot's storage (the console reads it to
+// find what a --db file holds).
+func storeOf(st bot.Storage) (*store.Store, error) {
 	s, ok := st.(interface{ Store() *store.Store })
 	if !ok {
 		return nil, errors.New("play: the storage has no store")
 	}
-	gs, err := s.Store().ChannelGames(ctx, table)
+	return s.Store(), nil
+}
+
+// unfinished is the active game at the console's table, if any.
+func unfinished(ctx context.Context, st bot.Storage) (*store.Game, error) {
+	s, err := storeOf(st)
+	if err != nil {
+		return nil, err
+	}
+	gs, err := s.ChannelGames(ctx, table)
 	if err != nil || len(gs) == 0 {
 		return nil, err
 	}
