@@ -2,6 +2,8 @@ package main
 
 import (
 	"bytes"
+	"errors"
+	"os/exec"
 	"strings"
 	"testing"
 )
@@ -54,5 +56,37 @@ func TestNoArgumentsAndUnknownCommand(t *testing.T) {
 		if !strings.Contains(out.String(), "  "+c.name+" ") {
 			t.Errorf("usage misses %s", c.name)
 		}
+	}
+}
+
+// The same through the built binary and its exit status (tankbotBinary is
+// the black-box tests' build, shared within the test process).
+func TestBinaryHelpExitCodes(t *testing.T) {
+	bin := tankbotBinary(t)
+	status := func(args ...string) (int, string, string) {
+		var out, errb bytes.Buffer
+		cmd := exec.Command(bin, args...)
+		cmd.Stdout, cmd.Stderr = &out, &errb
+		err := cmd.Run()
+		var ee *exec.ExitError
+		switch {
+		case err == nil:
+			return 0, out.String(), errb.String()
+		case errors.As(err, &ee):
+			return ee.ExitCode(), out.String(), errb.String()
+		}
+		t.Fatalf("%v: %v", args, err)
+		return -1, "", ""
+	}
+	for _, c := range commands {
+		if code, out, errs := status(c.name, "--help"); code != 0 || !strings.HasPrefix(out, "usage: tankbot "+c.name) || errs != "" {
+			t.Errorf("tankbot %s --help: exit %d\n%s%s", c.name, code, out, errs)
+		}
+	}
+	if code, out, errs := status(); code != 2 || out != "" || !strings.Contains(errs, "usage: tankbot <command>") {
+		t.Errorf("tankbot: exit %d, stdout %q, stderr %q", code, out, errs)
+	}
+	if code, _, errs := status("play", "--bogus"); code != 2 || !strings.Contains(errs, "usage: tankbot play") {
+		t.Errorf("tankbot play --bogus: exit %d, stderr %q", code, errs)
 	}
 }
