@@ -22,6 +22,9 @@ type komaKey struct {
 	side engine.Side
 	up   bool // points up the screen
 	bg   uint8
+	// under is the tiers below a tower's top piece, bottom first, as
+	// 1+side each (0: no tier): their edges show under the top piece.
+	under [2]uint8
 }
 
 type chipKey struct {
@@ -127,7 +130,7 @@ func drawKoma(dc *gg.Context, cx, cy, w, h float64, k gungi.Kind, side engine.Si
 		ly = cy - h*0.08
 	}
 	dc.SetColor(palette[text])
-	drawText(dc, string(k.Letter()), h*0.5, cx, ly, 0.5, 0.38)
+	drawText(dc, string(k.Letter()), h*0.68, cx, ly, 0.5, 0.38)
 }
 
 // boardKoma is a piece on the board: gKomaReg × gIn, the pentagon centred.
@@ -136,7 +139,25 @@ func drawKoma(dc *gg.Context, cx, cy, w, h float64, k gungi.Kind, side engine.Si
 func boardKoma(k komaKey) *tile {
 	return gungiKoma.get(k, func() *tile {
 		return gpaint(gKomaReg, gIn, k.bg, func(dc *gg.Context) {
-			drawKoma(dc, gKomaReg/2.0, gIn/2.0, gKomaW, gKomaH, k.kind, k.side, k.up, false)
+			// A tower is a stack: each tier below the top shows as the
+			// edge of a piece in its owner's colours, offset down and
+			// left, so the height reads from the silhouette too.
+			n := 0
+			for _, u := range k.under {
+				if u != 0 {
+					n++
+				}
+			}
+			const dx, dy = 3.0, 5.0
+			cx := gKomaReg/2.0 + dx*float64(n)/2
+			cy := gIn/2.0 - dy*float64(n)/2
+			for i, u := range k.under[:n] {
+				off := float64(n - i)
+				body, line, _ := komaColours(engine.Side(u - 1))
+				komaPath(dc, cx-off*dx, cy+off*dy, gKomaW, gKomaH, k.up)
+				fillStroke(dc, body, line, math.Max(1.6, gKomaW*0.05))
+			}
+			drawKoma(dc, cx, cy, gKomaW, gKomaH, k.kind, k.side, k.up, false)
 		})
 	})
 }
@@ -163,7 +184,12 @@ func towerChip(k chipKey) *tile {
 func tierBadge(h int, bg uint8) *tile {
 	return gungiBadges.get(badgeKey{h, bg}, func() *tile {
 		return gpaint(gColW, gBadgeH, bg, func(dc *gg.Context) {
-			dc.SetColor(palette[gTierInk])
+			// Light on near-black: the height reads on any square colour
+			// and without colour vision.
+			dc.DrawRoundedRectangle(0.5, 0.5, gColW-1, gBadgeH-1, 4)
+			dc.SetColor(palette[cInk])
+			dc.Fill()
+			dc.SetColor(palette[cImpact])
 			drawText(dc, strconv.Itoa(h), 18, gColW/2.0, gBadgeH/2.0, 0.5, 0.4)
 		})
 	})
@@ -225,13 +251,15 @@ func handTitle(k titleKey) *tile {
 func handSlot(k slotKey) *tile {
 	return gungiSlots.get(k, func() *tile {
 		return gpaint(gSlotW, gSlotH, gPanel, func(dc *gg.Context) {
-			const w, h = 32.0, 42.0
-			drawKoma(dc, 4+w/2, gSlotH/2.0, w, h, k.kind, k.side, k.up, k.count == 0)
+			// The count in 21 px type (9–10 px when the picture is shown
+			// 400 px wide): the piece gives up a little width for it.
+			const w, h = 29.0, 40.0
+			drawKoma(dc, 2+w/2, gSlotH/2.0, w, h, k.kind, k.side, k.up, k.count == 0)
 			if k.count == 0 {
 				return
 			}
 			dc.SetColor(palette[gPanelTxt])
-			drawText(dc, "×"+strconv.Itoa(int(k.count)), 16, 4+w+4, gSlotH/2.0+h*0.22, 0, 0.38)
+			drawText(dc, "×"+strconv.Itoa(int(k.count)), 21, 2+w+1, gSlotH/2.0+h*0.18, 0, 0.38)
 		})
 	})
 }
