@@ -369,6 +369,6 @@ func (l *gungiLayer) drawHands(img *image.Paletted, p *gungi.Position, wd words)
 			y := y0 + gTitleH + (i/gHandCol)*gSlotH
 			blit(img, handSlot(slotKey{kind: k, side: side, up: l.up(side), count: uint8(min(n, 99))}), x, y)
 		}
-		blit(img, handFooter(wd.t("image.hand-count", strconv.Itoa(total), strconv.Itoa(p.OnBoard(side)))), gPanelX+6, y0+gBoxH-22)
+		blit(img, handFooter(wd.t("image.hand-count", strconv.Itoa(total), strconv.Itoa(p.OnBoard(side)))), gPanelX+6, y0+gBoxH-23)
 	}
 }

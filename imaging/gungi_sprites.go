@@ -225,7 +225,7 @@ func handTitle(k titleKey) *tile {
 			// overlapping it.
 			avail := float64(w) - (2*r + 10) - 2
 			if ready != "" {
-				avail -= textWidth(ready, 12) + 24
+				avail -= textWidth(ready, readyPx) + 24
 			}
 			px := 15.0
 			if tw := textWidth(name, px); tw > avail {
@@ -234,16 +234,20 @@ func handTitle(k titleKey) *tile {
 			dc.SetColor(palette[gPanelTxt])
 			drawText(dc, name, px, 2*r+10, float64(h)/2, 0, 0.38)
 			if ready != "" {
-				tw := textWidth(ready, 12)
-				dc.DrawRoundedRectangle(float64(w)-tw-12, 3, tw+10, float64(h)-6, 4)
+				tw := textWidth(ready, readyPx)
+				dc.DrawRoundedRectangle(float64(w)-tw-12, 1, tw+10, float64(h)-2, 4)
 				dc.SetColor(palette[cEscape])
 				dc.Fill()
 				dc.SetColor(palette[cInk])
-				drawText(dc, ready, 12, float64(w)-7-tw/2, float64(h)/2, 0.5, 0.38)
+				drawText(dc, ready, readyPx, float64(w)-7-tw/2, float64(h)/2, 0.5, 0.38)
 			}
 		})
 	})
 }
+
+// readyPx is the type size of the READY tag: the draft state must read at
+// 400 px wide.
+const readyPx = 15.0
 
 // handSlot is one kind in a hand: the piece and its count, or a ghost of
 // it when none are left, so every kind keeps its place from frame to
@@ -268,9 +272,16 @@ func handSlot(k slotKey) *tile {
 // fewer than 26 there, rules §4).
 func handFooter(text string) *tile {
 	return gungiFooters.get(text, func() *tile {
-		return gpaint(gPanelW-12, 18, gPanel, func(dc *gg.Context) {
-			dc.SetColor(palette[gDimTxt])
-			drawText(dc, text, 12, 0, 9, 0, 0.38)
+		// 15 px type (7 px at 400 px wide), smaller only when a language's
+		// wording would not fit the panel.
+		const w, h = gPanelW - 12, 20
+		px := 15.0
+		if tw := textWidth(text, px); tw > w {
+			px = max(10, px*w/tw)
+		}
+		return gpaint(w, h, gPanel, func(dc *gg.Context) {
+			dc.SetColor(palette[gPanelTxt])
+			drawText(dc, text, px, 0, h/2, 0, 0.38)
 		})
 	})
 }
