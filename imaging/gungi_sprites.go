@@ -129,8 +129,14 @@ func drawKoma(dc *gg.Context, cx, cy, w, h float64, k gungi.Kind, side engine.Si
 	if !up {
 		ly = cy - h*0.08
 	}
+	// The letter as large as the pentagon allows (it must read at 300 px
+	// wide); a ghost's smaller, as it only keeps the kind's place.
+	px := h * 0.68
+	if ghost {
+		px = h * 0.5
+	}
 	dc.SetColor(palette[text])
-	drawText(dc, string(k.Letter()), h*0.68, cx, ly, 0.5, 0.38)
+	drawText(dc, string(k.Letter()), px, cx, ly, 0.5, 0.38)
 }
 
 // boardKoma is a piece on the board: gKomaReg × gIn, the pentagon centred.
@@ -139,23 +145,39 @@ func drawKoma(dc *gg.Context, cx, cy, w, h float64, k gungi.Kind, side engine.Si
 func boardKoma(k komaKey) *tile {
 	return gungiKoma.get(k, func() *tile {
 		return gpaint(gKomaReg, gIn, k.bg, func(dc *gg.Context) {
-			// A tower is a stack: each tier below the top shows as the
-			// edge of a piece in its owner's colours, offset down and
-			// left, so the height reads from the silhouette too.
+			// A tower is a stack: each tier below the top shows as a slab
+			// in its owner's colours under the top piece's base, so the
+			// height reads from the silhouette too. Slabs are whole-pixel
+			// rectangles: crisp when scaled and cheap to compress.
 			n := 0
 			for _, u := range k.under {
 				if u != 0 {
 					n++
 				}
 			}
-			const dx, dy = 3.0, 5.0
-			cx := gKomaReg/2.0 + dx*float64(n)/2
-			cy := gIn/2.0 - dy*float64(n)/2
-			for i, u := range k.under[:n] {
-				off := float64(n - i)
-				body, line, _ := komaColours(engine.Side(u - 1))
-				komaPath(dc, cx-off*dx, cy+off*dy, gKomaW, gKomaH, k.up)
-				fillStroke(dc, body, line, math.Max(1.6, gKomaW*0.05))
+			const slab = 6
+			cx, cy := gKomaReg/2.0, gIn/2.0
+			base := math.Round(cy + gKomaH/2 - float64(n*slab)/2)
+			dir := 1.0
+			if !k.up {
+				base = math.Round(cy - gKomaH/2 + float64(n*slab)/2)
+				dir = -1
+			}
+			cy -= dir * float64(n*slab) / 2
+			x0 := math.Round(cx - gKomaW*0.49)
+			for i := range n {
+				// The tier right under the top piece first.
+				body, line, _ := komaColours(engine.Side(k.under[n-1-i] - 1))
+				y := base + dir*float64(i*slab)
+				if dir < 0 {
+					y -= slab
+				}
+				dc.DrawRectangle(x0, y, math.Round(gKomaW*0.98), slab)
+				dc.SetColor(palette[line])
+				dc.Fill()
+				dc.DrawRectangle(x0+1, y+1, math.Round(gKomaW*0.98)-2, slab-2)
+				dc.SetColor(palette[body])
+				dc.Fill()
 			}
 			drawKoma(dc, cx, cy, gKomaW, gKomaH, k.kind, k.side, k.up, false)
 		})
