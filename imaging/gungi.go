@@ -59,7 +59,6 @@ var (
 	gPanel    = cubeIdx(51, 51, 51)    // hands panel box
 	gGhost    = cubeIdx(102, 102, 102) // a kind no longer in hand
 	gPanelTxt = cHeaderText
-	gDimTxt   = cubeIdx(153, 153, 153)
 )
 
 // cubeIdx is the palette index of a colour cube point (channels multiples

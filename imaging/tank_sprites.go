@@ -20,8 +20,8 @@ import (
 //     one, a round command car, a wedge, a round mortar pit; the heavy
 //     tank's hull is chamfered so that it is as big turned 45°) and a large
 //     upright glyph (H M L ★ D ⊕);
-//   - the facing is a thick gun in the ink colour running from the centre
-//     to the square's edge, with a muzzle block at its end;
+//   - the facing is a gun in the ink colour ending in a wedge whose point
+//     touches the square's edge: big enough to point at 300 px wide;
 //   - a wreck keeps all of that on a scorched, cracked, mid-tone body.
 
 // shape is a piece type's silhouette, in fractions of the square.
@@ -160,7 +160,9 @@ func drawTank(k spriteKey) *tile {
 		base := tip + wl
 		gw := sh.gun * s
 		back := c - sh.turret*s*0.9
-		dc.DrawRectangle(c-gw, base-1, 2*gw, back-base+1)
+		if back > base {
+			dc.DrawRectangle(c-gw, base-1, 2*gw, back-base+1)
+		}
 		dc.MoveTo(c, tip)
 		dc.LineTo(c+wb/2, base)
 		dc.LineTo(c-wb/2, base)
