@@ -465,3 +465,55 @@ func TestCamelotLegibility(t *testing.T) {
 	b := camBoardFor(false)
 	checkLegible(t, "camelot", camGeometry{b}, camVariants(b.in), nil)
 }
+
+// handGeometry is a panel of hand slots as wide as the Gungi picture, so
+// that it is scaled as the real panel is. Its "squares" are the count's
+// corner of each slot (handCountX, handCountY from the slot's origin, 30
+// px square): the count is what must be read there.
+type handGeometry struct{}
+
+const (
+	handCols   = gW / gSlotW
+	handCountX = 24
+	handCountY = 14
+	handCountW = 36
+)
+
+func (handGeometry) squares() int { return handCols * 20 }
+func (handGeometry) at(sq int) (int, int) {
+	return 8 + sq%handCols*gSlotW + handCountX, 8 + sq/handCols*gSlotH + handCountY
+}
+func (handGeometry) inner() int { return handCountW }
+func (handGeometry) pitch() int { return gSlotW }
+func (handGeometry) newFrame() (*image.Paletted, func()) {
+	img := image.NewPaletted(image.Rect(0, 0, gW, 16+20*gSlotH), palette)
+	fill(img, img.Rect, gPanel)
+	return img, func() {}
+}
+
+// TestGungiHandLegibility: the count beside every kind of either side in
+// hand, 1–9, read at 400 and 300 px wide (a variant is read right when its
+// nearest template shows the same count, whatever the kind).
+func TestGungiHandLegibility(t *testing.T) {
+	var vs []variant
+	for _, k := range gungi.Kinds {
+		for _, side := range []engine.Side{engine.White, engine.Black} {
+			for n := uint8(1); n <= 9; n++ {
+				key := slotKey{kind: k, side: side, up: side == engine.White, count: n}
+				vs = append(vs, variant{
+					name:  fmt.Sprintf("%s %c ×%d", side, k.Letter(), n),
+					class: fmt.Sprint(n),
+					put:   func(img *image.Paletted, x, y int) { blit(img, handSlot(key), x-handCountX, y-handCountY) },
+				})
+			}
+		}
+	}
+	// No floor on the closest pair here: the digit is a small part of the
+	// sampled corner, so its RMS distances are diluted; every count must
+	// still be read right.
+	for _, w := range legibleWidths {
+		r := classify(t, handGeometry{}, vs, w, true)
+		t.Logf("hand counts at %s: %d variants, %d misread, closest pair of counts %.1f (%s / %s), worst margin %.1f",
+			sizeName(w), len(vs), r.errors, r.closest, r.closestA, r.closestB, r.worstMargin)
+	}
+}
