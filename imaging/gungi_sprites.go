@@ -11,19 +11,20 @@ import (
 )
 
 // Gungi tiles, each drawn on first use and kept: a board piece (kind ×
-// side × direction × square background: at most 13·2·2·6 = 312), a tower
-// chip (13·2·6), a tier number (2·6), a hand slot (kind × side × direction
-// × count 0–9), the hand titles and footers. A tower is composed at frame
-// time from a piece tile and its chips, so the cache never holds one tile
-// per possible tower.
+// side × direction × square background × the owners of the tiers under it:
+// at most 13·2·2·6·7 = 2,184 of 3.4 KB, a game touches a few dozen), a
+// tower chip (13·2·6), a tier number (2·6), a hand slot (kind × side ×
+// direction × count 0–9), the hand titles and footers. A tower is composed
+// at frame time from a piece tile and its chips, so the cache never holds
+// one tile per possible tower.
 
 type komaKey struct {
 	kind gungi.Kind
 	side engine.Side
 	up   bool // points up the screen
 	bg   uint8
-	// under is the tiers below a tower's top piece, bottom first, as
-	// 1+side each (0: no tier): their edges show under the top piece.
+	// under is the owners of the tiers below a tower's top piece, bottom
+	// first, as 1+side each (0: no tier): drawn as slabs under its base.
 	under [2]uint8
 }
 
