@@ -12,7 +12,10 @@ import (
 )
 
 // Camelot: the 160-square board in its real shape (the cut corners are not
-// drawn as squares), the castles as stone towers, Men as plain discs and
+// drawn as squares), lying on its side: the ranks run across the picture
+// (the viewer's castle on the left), the files down it, so the 16 × 12
+// board fills a landscape picture the way Discord's preview box is shaped
+// (docs/imaging.md), the castles as stone towers, Men as plain discs and
 // Knights as discs with a horse's head; the last move's route drawn step by
 // step (canters blue, jumps red) with the pieces it captured as crossed-out
 // ghosts; the duty to capture or to leave the own castle as a pill.
@@ -24,7 +27,7 @@ type camelotDrawer struct{}
 const (
 	camFiles = 12
 	camRanks = 16
-	camCell  = 64 // 12 files × 64 px: an image 821 px wide
+	camCell  = 52 // 16 ranks × 52 px across: an image 881 × 713 px
 )
 
 // camSq is a square as file + rank*camFiles (A1 = 0), the engine's layout.
@@ -289,8 +292,8 @@ func camBoardFor(flip bool) *camBoard {
 func newCamBoard(flip bool) *camBoard {
 	b := &camBoard{flip: flip, cell: camCell, in: camCell - 1}
 	b.margin = 14 + camCell/5
-	b.w = 2*b.margin + camFiles*b.cell + 1
-	b.h = headerPx + 2*b.margin + camRanks*b.cell + 1
+	b.w = 2*b.margin + camRanks*b.cell + 1
+	b.h = headerPx + 2*b.margin + camFiles*b.cell + 1
 	b.bx, b.by = b.margin, headerPx+b.margin
 	img := image.NewPaletted(image.Rect(0, 0, b.w, b.h), palette)
 	fill(img, img.Rect, cFrame)
@@ -314,10 +317,14 @@ func newCamBoard(flip bool) *camBoard {
 	return b
 }
 
+// origin is the top-left pixel of a square's interior. The board is the
+// usual picture (the viewer's side at the bottom) turned a quarter clockwise:
+// rank 1 on the left and file A at the top, or, flipped, rank 16 on the left
+// and file L at the top.
 func (b *camBoard) origin(s camSq) (x, y int) {
-	col, row := s.file(), camRanks-1-s.rank()
+	col, row := s.rank(), s.file()
 	if b.flip {
-		col, row = camFiles-1-s.file(), s.rank()
+		col, row = camRanks-1-s.rank(), camFiles-1-s.file()
 	}
 	return b.bx + col*b.cell + 1, b.by + row*b.cell + 1
 }
@@ -337,20 +344,20 @@ func (b *camBoard) newFrame() (*image.Paletted, func()) {
 	return img, func() { b.frames.Put(img) }
 }
 
-// drawCoords writes the file letters above and below every column and the
-// rank numbers beside every row, as players write them (upper case).
+// drawCoords writes the rank numbers above and below every column and the
+// file letters beside every row, as players write them (upper case).
 func (b *camBoard) drawCoords(img *image.Paletted) {
 	size := float64(b.margin) * 0.62
-	for f := 0; f < camFiles; f++ {
-		t := textTile(string(rune('A'+f)), size, cCoord, cFrame, b.in, b.margin-3)
-		x, _ := b.origin(camSq(f))
-		blit(img, t, x, b.by-b.margin)
-		blit(img, t, x, b.by+camRanks*b.cell+4)
-	}
 	for r := 0; r < camRanks; r++ {
-		t := textTile(strconv.Itoa(r+1), size, cCoord, cFrame, b.margin-3, b.in)
-		_, y := b.origin(camSq(r * camFiles))
+		t := textTile(strconv.Itoa(r+1), size, cCoord, cFrame, b.in, b.margin-3)
+		x, _ := b.origin(camSq(r * camFiles))
+		blit(img, t, x, b.by-b.margin)
+		blit(img, t, x, b.by+camFiles*b.cell+4)
+	}
+	for f := 0; f < camFiles; f++ {
+		t := textTile(string(rune('A'+f)), size, cCoord, cFrame, b.margin-3, b.in)
+		_, y := b.origin(camSq(f))
 		blit(img, t, 0, y)
-		blit(img, t, b.bx+camFiles*b.cell+4, y)
+		blit(img, t, b.bx+camRanks*b.cell+4, y)
 	}
 }

@@ -109,8 +109,8 @@ func TestCamelotGolden(t *testing.T) {
 		t.Run(sc.name, func(t *testing.T) {
 			pos, opt := sc.position(t)
 			got, b := render(t, pos, opt)
-			if w, h := got.Bounds().Dx(), got.Bounds().Dy(); w != 821 || h != 1117 {
-				t.Errorf("image %d×%d, want 821×1117", w, h)
+			if w, h := got.Bounds().Dx(), got.Bounds().Dy(); w != 881 || h != 713 {
+				t.Errorf("image %d×%d, want 881×713", w, h)
 			}
 			checkGolden(t, sc.name, got, b)
 		})
@@ -202,11 +202,17 @@ func TestCamelotStartPixels(t *testing.T) {
 		if k, m := camAt(img, b, "C11", 0, 0), camAt(img, b, "D11", 0, 0); k == m {
 			t.Errorf("flip=%v: Black Knight and Man look alike at the centre (%v)", flip, k)
 		}
-		// White at the bottom, or at the top when flipped.
-		_, yw := b.origin(mustSq(t, "E6"))
-		_, yb := b.origin(mustSq(t, "E11"))
-		if (yw > yb) == flip {
-			t.Errorf("flip=%v: White's row at y=%d, Black's at y=%d", flip, yw, yb)
+		// The board lies on its side: White on the left, or on the right
+		// when flipped; file A at the top, or at the bottom when flipped.
+		xw, _ := b.origin(mustSq(t, "E6"))
+		xb, _ := b.origin(mustSq(t, "E11"))
+		if (xw < xb) == flip {
+			t.Errorf("flip=%v: White's column at x=%d, Black's at x=%d", flip, xw, xb)
+		}
+		_, ya := b.origin(mustSq(t, "A4"))
+		_, yl := b.origin(mustSq(t, "L4"))
+		if (ya < yl) == flip {
+			t.Errorf("flip=%v: file A at y=%d, file L at y=%d", flip, ya, yl)
 		}
 	}
 }

@@ -39,7 +39,7 @@ const (
 	gColX    = gKomaReg // the tower column inside a square
 	gColW    = gIn - gColX
 	gChipH   = 16 // pitch of a tower chip
-	gBadgeH  = 17 // the tier number above the chips
+	gBadgeH  = 20 // the tier number above the chips
 	gSlotW   = 60 // a hand slot
 	gSlotH   = 55
 	gHandCol = 3
@@ -58,9 +58,7 @@ var (
 	gArrow    = cubeIdx(0, 102, 204)   // move / stack arrow, drop frame
 	gPanel    = cubeIdx(51, 51, 51)    // hands panel box
 	gGhost    = cubeIdx(102, 102, 102) // a kind no longer in hand
-	gTierInk  = cubeIdx(51, 0, 0)      // the tier number
 	gPanelTxt = cHeaderText
-	gDimTxt   = cubeIdx(153, 153, 153)
 )
 
 // cubeIdx is the palette index of a colour cube point (channels multiples
@@ -300,6 +298,9 @@ func (l *gungiLayer) drawTower(img *image.Paletted, x, y int, t []gungi.Piece, b
 		blit(img, boardKoma(k), x+(gIn-gKomaReg)/2, y)
 		return
 	}
+	for i, pc := range t[:min(len(t)-1, len(k.under))] {
+		k.under[i] = uint8(pc.Side) + 1
+	}
 	blit(img, boardKoma(k), x, y)
 	blit(img, tierBadge(len(t), bg), x+gColX, y+gIn-2-len(t)*gChipH-gBadgeH)
 	for i, pc := range t {
@@ -367,6 +368,6 @@ func (l *gungiLayer) drawHands(img *image.Paletted, p *gungi.Position, wd words)
 			y := y0 + gTitleH + (i/gHandCol)*gSlotH
 			blit(img, handSlot(slotKey{kind: k, side: side, up: l.up(side), count: uint8(min(n, 99))}), x, y)
 		}
-		blit(img, handFooter(wd.t("image.hand-count", strconv.Itoa(total), strconv.Itoa(p.OnBoard(side)))), gPanelX+6, y0+gBoxH-22)
+		blit(img, handFooter(wd.t("image.hand-count", strconv.Itoa(total), strconv.Itoa(p.OnBoard(side)))), gPanelX+6, y0+gBoxH-23)
 	}
 }

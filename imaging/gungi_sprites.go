@@ -11,17 +11,21 @@ import (
 )
 
 // Gungi tiles, each drawn on first use and kept: a board piece (kind ×
-// side × direction × square background: at most 13·2·2·6 = 312), a tower
-// chip (13·2·6), a tier number (2·6), a hand slot (kind × side × direction
-// × count 0–9), the hand titles and footers. A tower is composed at frame
-// time from a piece tile and its chips, so the cache never holds one tile
-// per possible tower.
+// side × direction × square background × the owners of the tiers under it:
+// at most 13·2·2·6·7 = 2,184 of 3.4 KB, a game touches a few dozen), a
+// tower chip (13·2·6), a tier number (2·6), a hand slot (kind × side ×
+// direction × count 0–9), the hand titles and footers. A tower is composed
+// at frame time from a piece tile and its chips, so the cache never holds
+// one tile per possible tower.
 
 type komaKey struct {
 	kind gungi.Kind
 	side engine.Side
 	up   bool // points up the screen
 	bg   uint8
+	// under is the owners of the tiers below a tower's top piece, bottom
+	// first, as 1+side each (0: no tier): drawn as slabs under its base.
+	under [2]uint8
 }
 
 type chipKey struct {
@@ -126,8 +130,14 @@ func drawKoma(dc *gg.Context, cx, cy, w, h float64, k gungi.Kind, side engine.Si
 	if !up {
 		ly = cy - h*0.08
 	}
+	// The letter as large as the pentagon allows (it must read at 300 px
+	// wide); a ghost's smaller, as it only keeps the kind's place.
+	px := h * 0.68
+	if ghost {
+		px = h * 0.5
+	}
 	dc.SetColor(palette[text])
-	drawText(dc, string(k.Letter()), h*0.5, cx, ly, 0.5, 0.38)
+	drawText(dc, string(k.Letter()), px, cx, ly, 0.5, 0.38)
 }
 
 // boardKoma is a piece on the board: gKomaReg × gIn, the pentagon centred.
@@ -136,7 +146,41 @@ func drawKoma(dc *gg.Context, cx, cy, w, h float64, k gungi.Kind, side engine.Si
 func boardKoma(k komaKey) *tile {
 	return gungiKoma.get(k, func() *tile {
 		return gpaint(gKomaReg, gIn, k.bg, func(dc *gg.Context) {
-			drawKoma(dc, gKomaReg/2.0, gIn/2.0, gKomaW, gKomaH, k.kind, k.side, k.up, false)
+			// A tower is a stack: each tier below the top shows as a slab
+			// in its owner's colours under the top piece's base, so the
+			// height reads from the silhouette too. Slabs are whole-pixel
+			// rectangles: crisp when scaled and cheap to compress.
+			n := 0
+			for _, u := range k.under {
+				if u != 0 {
+					n++
+				}
+			}
+			const slab = 6
+			cx, cy := gKomaReg/2.0, gIn/2.0
+			base := math.Round(cy + gKomaH/2 - float64(n*slab)/2)
+			dir := 1.0
+			if !k.up {
+				base = math.Round(cy - gKomaH/2 + float64(n*slab)/2)
+				dir = -1
+			}
+			cy -= dir * float64(n*slab) / 2
+			x0 := math.Round(cx - gKomaW*0.49)
+			for i := range n {
+				// The tier right under the top piece first.
+				body, line, _ := komaColours(engine.Side(k.under[n-1-i] - 1))
+				y := base + dir*float64(i*slab)
+				if dir < 0 {
+					y -= slab
+				}
+				dc.DrawRectangle(x0, y, math.Round(gKomaW*0.98), slab)
+				dc.SetColor(palette[line])
+				dc.Fill()
+				dc.DrawRectangle(x0+1, y+1, math.Round(gKomaW*0.98)-2, slab-2)
+				dc.SetColor(palette[body])
+				dc.Fill()
+			}
+			drawKoma(dc, cx, cy, gKomaW, gKomaH, k.kind, k.side, k.up, false)
 		})
 	})
 }
@@ -163,7 +207,12 @@ func towerChip(k chipKey) *tile {
 func tierBadge(h int, bg uint8) *tile {
 	return gungiBadges.get(badgeKey{h, bg}, func() *tile {
 		return gpaint(gColW, gBadgeH, bg, func(dc *gg.Context) {
-			dc.SetColor(palette[gTierInk])
+			// Light on near-black: the height reads on any square colour
+			// and without colour vision.
+			dc.DrawRoundedRectangle(0.5, 0.5, gColW-1, gBadgeH-1, 4)
+			dc.SetColor(palette[cInk])
+			dc.Fill()
+			dc.SetColor(palette[cImpact])
 			drawText(dc, strconv.Itoa(h), 18, gColW/2.0, gBadgeH/2.0, 0.5, 0.4)
 		})
 	})
@@ -199,7 +248,7 @@ func handTitle(k titleKey) *tile {
 			// overlapping it.
 			avail := float64(w) - (2*r + 10) - 2
 			if ready != "" {
-				avail -= textWidth(ready, 12) + 24
+				avail -= textWidth(ready, readyPx) + 24
 			}
 			px := 15.0
 			if tw := textWidth(name, px); tw > avail {
@@ -208,16 +257,20 @@ func handTitle(k titleKey) *tile {
 			dc.SetColor(palette[gPanelTxt])
 			drawText(dc, name, px, 2*r+10, float64(h)/2, 0, 0.38)
 			if ready != "" {
-				tw := textWidth(ready, 12)
-				dc.DrawRoundedRectangle(float64(w)-tw-12, 3, tw+10, float64(h)-6, 4)
+				tw := textWidth(ready, readyPx)
+				dc.DrawRoundedRectangle(float64(w)-tw-12, 1, tw+10, float64(h)-2, 4)
 				dc.SetColor(palette[cEscape])
 				dc.Fill()
 				dc.SetColor(palette[cInk])
-				drawText(dc, ready, 12, float64(w)-7-tw/2, float64(h)/2, 0.5, 0.38)
+				drawText(dc, ready, readyPx, float64(w)-7-tw/2, float64(h)/2, 0.5, 0.38)
 			}
 		})
 	})
 }
+
+// readyPx is the type size of the READY tag: the draft state must read at
+// 400 px wide.
+const readyPx = 15.0
 
 // handSlot is one kind in a hand: the piece and its count, or a ghost of
 // it when none are left, so every kind keeps its place from frame to
@@ -225,13 +278,15 @@ func handTitle(k titleKey) *tile {
 func handSlot(k slotKey) *tile {
 	return gungiSlots.get(k, func() *tile {
 		return gpaint(gSlotW, gSlotH, gPanel, func(dc *gg.Context) {
-			const w, h = 32.0, 42.0
-			drawKoma(dc, 4+w/2, gSlotH/2.0, w, h, k.kind, k.side, k.up, k.count == 0)
+			// The count in 21 px type (9–10 px when the picture is shown
+			// 400 px wide): the piece gives up a little width for it.
+			const w, h = 29.0, 40.0
+			drawKoma(dc, 2+w/2, gSlotH/2.0, w, h, k.kind, k.side, k.up, k.count == 0)
 			if k.count == 0 {
 				return
 			}
 			dc.SetColor(palette[gPanelTxt])
-			drawText(dc, "×"+strconv.Itoa(int(k.count)), 16, 4+w+4, gSlotH/2.0+h*0.22, 0, 0.38)
+			drawText(dc, "×"+strconv.Itoa(int(k.count)), 21, 2+w+1, gSlotH/2.0+h*0.18, 0, 0.38)
 		})
 	})
 }
@@ -240,9 +295,16 @@ func handSlot(k slotKey) *tile {
 // fewer than 26 there, rules §4).
 func handFooter(text string) *tile {
 	return gungiFooters.get(text, func() *tile {
-		return gpaint(gPanelW-12, 18, gPanel, func(dc *gg.Context) {
-			dc.SetColor(palette[gDimTxt])
-			drawText(dc, text, 12, 0, 9, 0, 0.38)
+		// 15 px type (7 px at 400 px wide), smaller only when a language's
+		// wording would not fit the panel.
+		const w, h = gPanelW - 12, 20
+		px := 15.0
+		if tw := textWidth(text, px); tw > w {
+			px = max(10, px*w/tw)
+		}
+		return gpaint(w, h, gPanel, func(dc *gg.Context) {
+			dc.SetColor(palette[gPanelTxt])
+			drawText(dc, text, px, 0, h/2, 0, 0.38)
 		})
 	})
 }

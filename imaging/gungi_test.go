@@ -148,10 +148,10 @@ func TestGungiHands(t *testing.T) {
 	pos, opt := gungiScenario(t, "draft_start")
 	img, _ := render(t, pos, opt)
 	for i, k := range gungi.Kinds {
-		if n := slotBodyPixels(img, i, true, pal(cBlackHull)); n < 300 {
+		if n := slotBodyPixels(img, i, true, pal(cBlackHull)); n < 200 {
 			t.Errorf("draft start: Black's %v slot has %d body pixels", k, n)
 		}
-		if n := slotBodyPixels(img, i, false, pal(cWhiteTurret)); n < 300 {
+		if n := slotBodyPixels(img, i, false, pal(cWhiteTurret)); n < 200 {
 			t.Errorf("draft start: White's %v slot has %d body pixels", k, n)
 		}
 	}
@@ -159,7 +159,7 @@ func TestGungiHands(t *testing.T) {
 	img, _ = render(t, q, opt)
 	for i, k := range gungi.Kinds {
 		n := slotBodyPixels(img, i, false, pal(cWhiteTurret))
-		if held := q.Hand(engine.White, k) > 0; held != (n > 300) || (!held && n != 0) {
+		if held := q.Hand(engine.White, k) > 0; held != (n > 200) || (!held && n != 0) {
 			t.Errorf("quick: White holds %d %v, slot has %d body pixels", q.Hand(engine.White, k), k, n)
 		}
 	}

@@ -20,8 +20,8 @@ import (
 //     one, a round command car, a wedge, a round mortar pit; the heavy
 //     tank's hull is chamfered so that it is as big turned 45°) and a large
 //     upright glyph (H M L ★ D ⊕);
-//   - the facing is a thick gun in the ink colour running from the centre
-//     to the square's edge, with a muzzle block at its end;
+//   - the facing is a gun in the ink colour ending in a wedge whose point
+//     touches the square's edge: big enough to point at 300 px wide;
 //   - a wreck keeps all of that on a scorched, cracked, mid-tone body.
 
 // shape is a piece type's silhouette, in fractions of the square.
@@ -48,6 +48,13 @@ var shapes = map[tank.Kind]shape{
 	tank.TD:  {form: formWedge, hw: .40, hl: .42, turret: .20, gun: .085, glyph: "D"},
 	tank.HM:  {form: formRound, hw: .40, turret: .21, gun: .12},
 }
+
+// The facing wedge, in fractions of the square: its length from the point
+// back, and its width at the base.
+const (
+	wedgeLen   = 0.28
+	wedgeWidth = 0.50
+)
 
 type spriteKey struct {
 	kind   tank.Kind
@@ -139,29 +146,29 @@ func drawTank(k spriteKey) *tile {
 			dc.SetLineWidth(math.Max(1, s*0.025))
 			dc.Stroke()
 		}
-		// The gun: from the centre to the square's edge (its corner for a
-		// diagonal), in ink, with a muzzle block.
+		// The gun: from the turret to the square's edge (its corner for a
+		// diagonal), in ink, ending in a wedge as wide as a light hull. The
+		// wedge is the facing mark: a thin barrel alone shrinks to a pixel
+		// or two when Discord scales the board to a phone's width, a wedge
+		// of ink at one edge of the square still points (docs/imaging.md).
 		reach := 0.5
 		if diag {
 			reach = 0.5 * math.Sqrt2 * 0.92
 		}
-		tip := -reach * s
+		tip := c - reach*s
+		wl, wb := wedgeLen*s, wedgeWidth*s
+		base := tip + wl
 		gw := sh.gun * s
-		gap := 0.0
-		if k.wreck {
-			gap = 0.10 * s // a burst barrel: a gap, the muzzle still there
+		back := c - sh.turret*s*0.9
+		if back > base {
+			dc.DrawRectangle(c-gw, base-1, 2*gw, back-base+1)
 		}
-		dc.DrawRectangle(c-gw, c+tip+gw*1.2, 2*gw, -tip-gw*1.2-gap-sh.turret*s*0.5)
-		dc.DrawRectangle(c-gw, c-sh.turret*s*0.5, 2*gw, sh.turret*s*0.5)
-		dc.DrawRectangle(c-gw*1.6, c+tip, 3.2*gw, gw*1.8)
+		dc.MoveTo(c, tip)
+		dc.LineTo(c+wb/2, base)
+		dc.LineTo(c-wb/2, base)
+		dc.ClosePath()
 		dc.SetColor(rgba(ink))
 		dc.Fill()
-		if k.wreck && gap > 0 {
-			// Clear the gap in the barrel down to the body colour.
-			dc.DrawRectangle(c-gw-1, c+tip+gw*1.8+(-tip-gw*1.8-sh.turret*s*0.5-gap), 2*gw+2, gap)
-			dc.SetColor(rgba(body))
-			dc.Fill()
-		}
 		dc.Pop()
 
 		// The turret disc and the glyph stay upright.
