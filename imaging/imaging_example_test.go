@@ -53,5 +53,5 @@ func ExampleRender_flip() {
 	}
 	fmt.Println("PNG", cfg.Width, "x", cfg.Height)
 	// Output:
-	// PNG 821 x 1117
+	// PNG 881 x 713
 }
