@@ -2,6 +2,7 @@ package tournament
 
 import (
 	"fmt"
+	"slices"
 )
 
 // Swiss pairing after the FIDE Dutch system (C.04.3). The absolute
@@ -15,8 +16,9 @@ import (
 // allowed, a group's odd player floats down to the top of the next group,
 // candidates who give both players their colour preference come first, and
 // the bye goes to the lowest-ranked player of the lowest score who has not
-// had one. The search backtracks, so it finds a pairing whenever the
-// absolute criteria allow one (within a work bound; then ErrNoPairing).
+// had one and whose absence leaves the others pairable. A maximum matching
+// decides at each step whether the rest can still be paired, so a pairing
+// is found whenever the absolute criteria allow one (else ErrNoPairing).
 
 // swissPlayer is what pairing needs to know of an entrant.
 type swissPlayer struct {
@@ -27,6 +29,16 @@ type swissPlayer struct {
 	colours []Colour // of games played over the board, in order
 	hadBye  bool
 	floated bool // floated down (met a lower score) last round
+
+	// Worked out once per pairing by prepare.
+	ok       [2]bool // allowed(White), allowed(Black)
+	pref     Colour
+	strength int
+}
+
+func (p *swissPlayer) prepare() {
+	p.ok = [2]bool{p.allowed(White), p.allowed(Black)}
+	p.pref, p.strength = p.preference()
 }
 
 func (p *swissPlayer) diff() int {
@@ -89,13 +101,13 @@ func (p *swissPlayer) preference() (Colour, int) {
 // allocation keeps the absolute criteria. granted tells whether both got
 // their preference (or had none).
 func colours(a, b *swissPlayer) (aCol Colour, ok, granted bool) {
-	wOK := a.allowed(White) && b.allowed(Black)
-	bOK := a.allowed(Black) && b.allowed(White)
+	wOK := a.ok[White] && b.ok[Black]
+	bOK := a.ok[Black] && b.ok[White]
 	if !wOK && !bOK {
 		return White, false, false
 	}
-	pa, sa := a.preference()
-	pb, sb := b.preference()
+	pa, sa := a.pref, a.strength
+	pb, sb := b.pref, b.strength
 	want := White
 	switch {
 	case sa == prefNone && sb == prefNone:
@@ -180,12 +192,6 @@ func (t *Tournament) swissPlayers() []*swissPlayer {
 	return out
 }
 
-// Work bounds of the backtracking search (nodes visited), per attempt.
-const (
-	dutchBudget       = 20000
-	constrainedBudget = 200000
-)
-
 func (t *Tournament) pairSwiss(r int) ([]Pairing, error) {
 	ps := t.swissPlayers()
 	if len(ps) < 2 {
@@ -208,105 +214,151 @@ func (t *Tournament) pairSwiss(r int) ([]Pairing, error) {
 // pairDutch pairs ps (in Dutch order: score, then pairing number); pairs
 // are White then Black, higher board first.
 func pairDutch(ps []*swissPlayer) (pairs [][2]string, bye string, err error) {
+	g := newSwissGraph(ps)
+	all := make([]bool, len(ps))
+	for i := range all {
+		all[i] = true
+	}
 	if len(ps)%2 == 0 {
-		if pr, ok := matchSwiss(ps); ok {
+		if pr, ok := g.pair(all); ok {
 			return pr, "", nil
 		}
 		return nil, "", ErrNoPairing
 	}
 	// The bye: lowest score, then highest pairing number, among those
 	// without one, as long as the others can then be paired.
-	order := make([]int, len(ps))
-	for i := range order {
-		order[i] = len(ps) - 1 - i
-	}
-	for _, i := range order {
+	for i := len(ps) - 1; i >= 0; i-- {
 		if ps[i].hadBye {
 			continue
 		}
-		rest := append(append([]*swissPlayer(nil), ps[:i]...), ps[i+1:]...)
-		if pr, ok := matchSwiss(rest); ok {
+		all[i] = false
+		if pr, ok := g.pair(all); ok {
 			return pr, ps[i].id, nil
 		}
+		all[i] = true
 	}
 	return nil, "", ErrNoPairing
 }
 
-// matchSwiss pairs an even list: the Dutch search first, then, if it runs
-// out of budget, a search taking the most constrained player first (any
-// pairing that keeps the absolute criteria beats none).
-func matchSwiss(ps []*swissPlayer) ([][2]string, bool) {
+// swissGraph is who may meet whom (the absolute criteria) and with which
+// colours.
+type swissGraph struct {
+	ps     []*swissPlayer
+	compat [][]bool
+	adj    [][]int
+	col    [][]Colour
+	grant  [][]bool
+	// findPath's buffers, reused.
+	used, seen, blossom []bool
+	parent, base, queue []int
+}
+
+func newSwissGraph(ps []*swissPlayer) *swissGraph {
 	n := len(ps)
-	compat := make([][]bool, n)
-	col := make([][]Colour, n)
-	grant := make([][]bool, n)
-	for i := range ps {
-		compat[i], col[i], grant[i] = make([]bool, n), make([]Colour, n), make([]bool, n)
+	g := &swissGraph{ps: ps, compat: make([][]bool, n), adj: make([][]int, n), col: make([][]Colour, n), grant: make([][]bool, n)}
+	for i, p := range ps {
+		g.compat[i], g.col[i], g.grant[i] = make([]bool, n), make([]Colour, n), make([]bool, n)
+		g.adj[i] = make([]int, 0, n)
+		p.prepare()
 	}
 	for i := range ps {
 		for j := i + 1; j < n; j++ {
 			if ps[i].met[ps[j].id] {
 				continue
 			}
-			c, ok, g := colours(ps[i], ps[j])
-			compat[i][j], compat[j][i] = ok, ok
-			col[i][j], col[j][i] = c, 1-c
-			grant[i][j], grant[j][i] = g, g
+			c, ok, gr := colours(ps[i], ps[j])
+			if !ok {
+				continue
+			}
+			g.compat[i][j], g.compat[j][i] = true, true
+			g.adj[i], g.adj[j] = append(g.adj[i], j), append(g.adj[j], i)
+			g.col[i][j], g.col[j][i] = c, 1-c
+			g.grant[i][j], g.grant[j][i] = gr, gr
 		}
 	}
-	s := &search{ps: ps, compat: compat, grant: grant, mate: make([]int, n)}
-	for i := range s.mate {
-		s.mate[i] = -1
+	return g
+}
+
+// pair pairs the players in the set: the first unpaired player (in Dutch
+// order) takes the first candidate, in Dutch order, after which the rest
+// can still all be paired. Whether they can is decided exactly by a
+// maximum matching (Edmonds' blossom algorithm), kept from step to step,
+// so the search never backtracks and fails only when no pairing exists.
+func (g *swissGraph) pair(in []bool) ([][2]string, bool) {
+	n := len(g.ps)
+	alive := append([]bool(nil), in...)
+	m := make([]int, n)
+	for i := range m {
+		m[i] = -1
 	}
-	s.budget = dutchBudget
-	ok := s.dfs(false)
-	if !ok {
-		for i := range s.mate {
-			s.mate[i] = -1
-		}
-		s.budget = constrainedBudget
-		ok = s.dfs(true)
-	}
-	if !ok {
+	if !g.augment(alive, m) {
 		return nil, false
 	}
+	mate := make([]int, n)
+	for i := range mate {
+		mate[i] = -1
+	}
+	for p := 0; p < n; p++ {
+		if !alive[p] {
+			continue
+		}
+		done := false
+		for _, q := range g.candidates(p, alive) {
+			if !g.compat[p][q] {
+				continue
+			}
+			// Try the remaining players without p and q, starting from the
+			// current perfect matching less the pairs of p and q.
+			try := append([]int(nil), m...)
+			for _, v := range []int{p, q} {
+				if w := try[v]; w >= 0 {
+					try[w] = -1
+				}
+				try[v] = -1
+			}
+			alive[p], alive[q] = false, false
+			if m[p] == q || g.augment(alive, try) {
+				m = try
+				mate[p], mate[q] = q, p
+				done = true
+				break
+			}
+			alive[p], alive[q] = true, true
+		}
+		if !done {
+			return nil, false // cannot happen: m was perfect
+		}
+	}
 	var out [][2]string
-	for i, j := range s.mate {
+	for i, j := range mate {
 		if i < j {
-			if col[i][j] == White {
-				out = append(out, [2]string{ps[i].id, ps[j].id})
+			if g.col[i][j] == White {
+				out = append(out, [2]string{g.ps[i].id, g.ps[j].id})
 			} else {
-				out = append(out, [2]string{ps[j].id, ps[i].id})
+				out = append(out, [2]string{g.ps[j].id, g.ps[i].id})
 			}
 		}
 	}
 	return out, true
 }
 
-type search struct {
-	ps     []*swissPlayer
-	compat [][]bool
-	grant  [][]bool
-	mate   []int
-	budget int
-}
-
-// candidates are p's possible opponents in Dutch order.
-func (s *search) candidates(p int) []int {
+// candidates are p's possible opponents among the alive, in Dutch order.
+func (g *swissGraph) candidates(p int, alive []bool) []int {
 	var group, lower []int
-	for q := range s.ps {
-		if q == p || s.mate[q] >= 0 {
+	for q := range g.ps {
+		if q == p || !alive[q] {
 			continue
 		}
-		if s.ps[q].score == s.ps[p].score {
+		if g.ps[q].score == g.ps[p].score {
 			group = append(group, q)
 		} else {
-			lower = append(lower, q) // higher scores only in the constrained search
+			lower = append(lower, q)
 		}
 	}
 	// group holds the others of p's score group in order; with p at the top
-	// the group has k = len(group)+1 players and its top half is the first
-	// k/2 (p included). S2 in order, then exchanges from the bottom of S1.
+	// the group has k = len(group)+1 players and its top half (S1) is the
+	// first k/2, p included. S2 in order, then exchanges from the bottom of
+	// S1 upwards.
 	half := (len(group) + 1) / 2
 	var s2, s1 []int
 	for i, q := range group {
@@ -316,99 +368,126 @@ func (s *search) candidates(p int) []int {
 			s1 = append(s1, q)
 		}
 	}
-	for i, j := 0, len(s1)-1; i < j; i, j = i+1, j-1 {
-		s1[i], s1[j] = s1[j], s1[i]
-	}
-	out := make([]int, 0, len(s.ps))
+	slices.Reverse(s1)
+	out := make([]int, 0, len(g.ps))
 	for _, part := range [][]int{s2, s1} {
-		// Colour preferences granted first, otherwise in order.
-		for _, want := range []bool{true, false} {
-			for _, q := range part {
-				if s.grant[p][q] == want {
-					out = append(out, q)
-				}
-			}
-		}
+		out = g.coloursFirst(out, p, part)
 	}
 	// Downfloats: to the highest of the next score, colours first within it.
 	for i := 0; i < len(lower); {
 		j := i
-		for j < len(lower) && s.ps[lower[j]].score == s.ps[lower[i]].score {
+		for j < len(lower) && g.ps[lower[j]].score == g.ps[lower[i]].score {
 			j++
 		}
-		for _, want := range []bool{true, false} {
-			for _, q := range lower[i:j] {
-				if s.grant[p][q] == want {
-					out = append(out, q)
-				}
-			}
-		}
+		out = g.coloursFirst(out, p, lower[i:j])
 		i = j
 	}
 	return out
 }
 
-func (s *search) dfs(constrained bool) bool {
-	if s.budget <= 0 {
-		return false
-	}
-	s.budget--
-	p := -1
-	best := 1 << 30
-	for q := range s.ps {
-		if s.mate[q] >= 0 {
-			continue
-		}
-		if !constrained {
-			p = q
-			break
-		}
-		c := 0
-		for o := range s.ps {
-			if o != q && s.mate[o] < 0 && s.compat[q][o] {
-				c++
+// coloursFirst appends part to out, those giving both players their colour
+// preference first, each kind in order.
+func (g *swissGraph) coloursFirst(out []int, p int, part []int) []int {
+	for _, want := range []bool{true, false} {
+		for _, q := range part {
+			if g.grant[p][q] == want {
+				out = append(out, q)
 			}
 		}
-		if c < best {
-			p, best = q, c
+	}
+	return out
+}
+
+// augment extends the matching m on the alive players by augmenting paths
+// until none is left; it reports whether m is then perfect.
+func (g *swissGraph) augment(alive []bool, m []int) bool {
+	perfect := true
+	for v := range g.ps {
+		if alive[v] && m[v] < 0 && !g.findPath(v, alive, m) {
+			perfect = false
 		}
 	}
-	if p < 0 {
-		return true
+	return perfect
+}
+
+// findPath looks for an augmenting path from the free vertex root and
+// applies it (Edmonds' blossom algorithm, O(n²) per search).
+func (g *swissGraph) findPath(root int, alive []bool, m []int) bool {
+	n := len(g.ps)
+	if g.used == nil {
+		g.used, g.seen, g.blossom = make([]bool, n), make([]bool, n), make([]bool, n)
+		g.parent, g.base, g.queue = make([]int, n), make([]int, n), make([]int, 0, n)
 	}
-	for _, q := range s.candidates(p) {
-		if !s.compat[p][q] {
-			continue
+	used, parent, base, blossom := g.used, g.parent, g.base, g.blossom
+	for i := range parent {
+		used[i], parent[i], base[i] = false, -1, i
+	}
+	lca := func(a, b int) int {
+		seen := g.seen
+		clear(seen)
+		for {
+			a = base[a]
+			seen[a] = true
+			if m[a] < 0 {
+				break
+			}
+			a = parent[m[a]]
 		}
-		s.mate[p], s.mate[q] = q, p
-		if s.feasible() && s.dfs(constrained) {
-			return true
+		for {
+			b = base[b]
+			if seen[b] {
+				return b
+			}
+			b = parent[m[b]]
 		}
-		s.mate[p], s.mate[q] = -1, -1
-		if s.budget <= 0 {
-			return false
+	}
+	markPath := func(v, b, child int) {
+		for base[v] != b {
+			blossom[base[v]], blossom[base[m[v]]] = true, true
+			parent[v] = child
+			child = m[v]
+			v = parent[m[v]]
+		}
+	}
+	used[root] = true
+	queue := append(g.queue[:0], root)
+	for len(queue) > 0 {
+		v := queue[0]
+		queue = queue[1:]
+		for _, to := range g.adj[v] {
+			if !alive[to] || base[v] == base[to] || m[v] == to {
+				continue
+			}
+			if to == root || m[to] >= 0 && parent[m[to]] >= 0 {
+				cur := lca(v, to)
+				clear(blossom)
+				markPath(v, cur, to)
+				markPath(to, cur, v)
+				for i := range n {
+					if alive[i] && blossom[base[i]] {
+						base[i] = cur
+						if !used[i] {
+							used[i] = true
+							queue = append(queue, i)
+						}
+					}
+				}
+			} else if parent[to] < 0 {
+				parent[to] = v
+				if m[to] < 0 {
+					// Flip the path root … v-to.
+					for to >= 0 {
+						pv := parent[to]
+						next := m[pv]
+						m[to], m[pv] = pv, to
+						to = next
+					}
+					return true
+				}
+				used[m[to]] = true
+				queue = append(queue, m[to])
+			}
 		}
 	}
 	return false
-}
-
-// feasible is a forward check: every unpaired player still has a possible
-// opponent among the unpaired.
-func (s *search) feasible() bool {
-	for q := range s.ps {
-		if s.mate[q] >= 0 {
-			continue
-		}
-		ok := false
-		for o := range s.ps {
-			if o != q && s.mate[o] < 0 && s.compat[q][o] {
-				ok = true
-				break
-			}
-		}
-		if !ok {
-			return false
-		}
-	}
-	return true
 }
