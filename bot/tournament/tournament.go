@@ -503,8 +503,9 @@ func Adjudicate(toMove Colour, toMoveHasMoved, opponentCanWin bool) Result {
 }
 
 // NextRound pairs the round after round `after`, once every game of it has
-// a result; when that was the last round it finishes the tournament and
-// returns no pairings. Calling it again for the same round fails with
+// a result; when that was the last round (or a Swiss round cannot be
+// paired at all: EndedEarly) it finishes the tournament and returns no
+// pairings. Calling it again for the same round fails with
 // ErrStaleRound and changes nothing, so a retried or doubled call cannot
 // pair twice (the store's compare-and-set on the round number does the
 // same between instances).
@@ -525,6 +526,13 @@ func (t *Tournament) NextRound(after int, now time.Time) ([]Pairing, error) {
 	}
 	c := t.clone()
 	ps, err := c.pair(t.Round + 1)
+	if errors.Is(err, ErrNoPairing) {
+		// Nearly everyone has met: the Swiss ends after this round
+		// (EndedEarly tells).
+		t.Status = Finished
+		t.RoundDeadline = time.Time{}
+		return nil, nil
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -533,6 +541,12 @@ func (t *Tournament) NextRound(after int, now time.Time) ([]Pairing, error) {
 	c.RoundDeadline = now.Add(c.RoundLength)
 	*t = *c
 	return ps, nil
+}
+
+// EndedEarly tells a finished Swiss that stopped before its last round
+// because no pairing satisfied the absolute criteria.
+func (t *Tournament) EndedEarly() bool {
+	return t.Status == Finished && t.Format == Swiss && t.Round < t.Settings.Rounds && len(t.active()) >= 2
 }
 
 // complete tells whether the last round has been played.
