@@ -1,0 +1,299 @@
+// Package director runs tournaments against the store: each operation
+// loads a tournament, applies the pure state machine of bot/tournament and
+// writes the change with the store's compare-and-set, so two instances (or
+// a retried command) cannot pair a round twice or count a result twice.
+// The Discord commands and the scheduler call it; it knows nothing of
+// Discord or of game rules (the caller starts games and judges
+// adjudications).
+package director
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/tankbot/tankbot/bot/tournament"
+	"github.com/tankbot/tankbot/store"
+)
+
+// Director runs tournaments stored in Store; Now is the injected clock.
+type Director struct {
+	Store *store.Store
+	Now   func() time.Time
+}
+
+// Event is a loaded tournament: the stored row and the state machine.
+type Event struct {
+	Row *store.Tournament
+	T   *tournament.Tournament
+}
+
+// Create stores a new tournament open for sign-up. row carries where and
+// what is played (Guild, Channel, Creator, Kind, Variant, Clock, Rated);
+// s the format and limits, validated here.
+func (d *Director) Create(ctx context.Context, row store.Tournament, s tournament.Settings) (*Event, error) {
+	t, err := tournament.New(row.Creator, s)
+	if err != nil {
+		return nil, err
+	}
+	row.Format, row.Rounds, row.MaxPlayers = string(s.Format), s.Rounds, s.MaxPlayers
+	row.SignUpDeadline, row.RoundLength = s.SignUpDeadline, s.RoundLength
+	saved, err := d.Store.CreateTournament(ctx, row)
+	if err != nil {
+		return nil, err
+	}
+	return &Event{Row: saved, T: t}, nil
+}
+
+// Load reads a tournament and rebuilds its state.
+func (d *Director) Load(ctx context.Context, id int64) (*Event, error) {
+	row, err := d.Store.Tournament(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	es, err := d.Store.Entrants(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	ps, err := d.Store.Pairings(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	t := &tournament.Tournament{
+		Creator: row.Creator,
+		Settings: tournament.Settings{Format: tournament.Format(row.Format), Rounds: row.Rounds, MaxPlayers: row.MaxPlayers,
+			SignUpDeadline: row.SignUpDeadline, RoundLength: row.RoundLength},
+		Status: tournament.Status(row.Status), Round: row.Round, RoundDeadline: row.RoundDeadline,
+	}
+	for _, e := range es {
+		t.Entrants = append(t.Entrants, tournament.Entrant{Player: e.Player, Rating: e.Rating, Joined: e.Joined,
+			Withdrawn: e.Withdrawn, WithdrawnRound: e.WithdrawnRound})
+	}
+	for _, p := range ps {
+		for len(t.Rounds) < p.Round {
+			t.Rounds = append(t.Rounds, nil)
+		}
+		r, err := tournament.ParseResult(p.Result)
+		if err != nil {
+			return nil, fmt.Errorf("tournament %d round %d board %d: %w", id, p.Round, p.Board, err)
+		}
+		t.Rounds[p.Round-1] = append(t.Rounds[p.Round-1], tournament.Pairing{Round: p.Round, Board: p.Board,
+			White: p.White, Black: p.Black, Result: r, GameID: p.GameID})
+	}
+	if len(t.Rounds) != t.Round {
+		return nil, fmt.Errorf("tournament %d: %d rounds of pairings at round %d", id, len(t.Rounds), t.Round)
+	}
+	return &Event{Row: row, T: t}, nil
+}
+
+func rows(ps []tournament.Pairing) []store.TournamentPairing {
+	out := make([]store.TournamentPairing, len(ps))
+	for i, p := range ps {
+		out[i] = store.TournamentPairing{Round: p.Round, Board: p.Board, White: p.White, Black: p.Black, GameID: p.GameID, Result: p.Result.String()}
+	}
+	return out
+}
+
+// stale turns the store's lost compare-and-set into the state machine's
+// error for the state the tournament is in now.
+func (d *Director) stale(ctx context.Context, id int64, err error, retry func(*Event) error) error {
+	if !errors.Is(err, store.ErrTournamentStale) {
+		return err
+	}
+	ev, lerr := d.Load(ctx, id)
+	if lerr != nil {
+		return lerr
+	}
+	if rerr := retry(ev); rerr != nil {
+		return rerr
+	}
+	return err
+}
+
+// Join enters a player (rating seeds them).
+func (d *Director) Join(ctx context.Context, id int64, player string, rating float64) error {
+	ev, err := d.Load(ctx, id)
+	if err != nil {
+		return err
+	}
+	now := d.Now()
+	if err := ev.T.Join(player, rating, now); err != nil {
+		return err
+	}
+	err = d.Store.AddEntrant(ctx, id, store.TournamentEntrant{Player: player, Rating: rating, Joined: now})
+	switch {
+	case errors.Is(err, store.ErrAlreadyEntered):
+		return tournament.ErrAlreadyJoined
+	case errors.Is(err, store.ErrTournamentFull):
+		return tournament.ErrFull
+	}
+	return d.stale(ctx, id, err, func(ev *Event) error { return ev.T.Join(player, rating, now) })
+}
+
+// Leave takes a player out during sign-up.
+func (d *Director) Leave(ctx context.Context, id int64, player string) error {
+	ev, err := d.Load(ctx, id)
+	if err != nil {
+		return err
+	}
+	if err := ev.T.Leave(player); err != nil {
+		return err
+	}
+	err = d.Store.RemoveEntrant(ctx, id, player)
+	if errors.Is(err, store.ErrNotFound) {
+		return tournament.ErrNotEntered
+	}
+	return d.stale(ctx, id, err, func(ev *Event) error { return ev.T.Leave(player) })
+}
+
+// Start closes sign-up and pairs round 1 (the organiser only).
+func (d *Director) Start(ctx context.Context, id int64, a tournament.Actor) ([]tournament.Pairing, error) {
+	ev, err := d.Load(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	ps, err := ev.T.Start(a, d.Now())
+	if err != nil {
+		return nil, err
+	}
+	if err := d.Store.StartRound(ctx, id, string(tournament.SignUp), 1, ev.T.RoundDeadline, rows(ps)); err != nil {
+		return nil, d.stale(ctx, id, err, func(ev *Event) error { _, err := ev.T.Start(a, d.Now()); return err })
+	}
+	return ps, nil
+}
+
+// Cancel ends the tournament without result (the organiser only).
+func (d *Director) Cancel(ctx context.Context, id int64, a tournament.Actor) error {
+	ev, err := d.Load(ctx, id)
+	if err != nil {
+		return err
+	}
+	from := string(ev.T.Status)
+	if err := ev.T.Cancel(a); err != nil {
+		return err
+	}
+	err = d.Store.SetTournamentStatus(ctx, id, from, string(tournament.Cancelled))
+	return d.stale(ctx, id, err, func(ev *Event) error { return ev.T.Cancel(a) })
+}
+
+// Withdraw takes a player out of a running tournament; the returned
+// pairings are the games it forfeited (the caller ends those games).
+func (d *Director) Withdraw(ctx context.Context, id int64, player string) ([]tournament.Pairing, error) {
+	ev, err := d.Load(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	decided, err := ev.T.Withdraw(player)
+	if err != nil {
+		return nil, err
+	}
+	if err := d.Store.WithdrawEntrant(ctx, id, player, ev.T.Round, rows(decided)); err != nil {
+		return nil, d.stale(ctx, id, err, func(ev *Event) error { _, err := ev.T.Withdraw(player); return err })
+	}
+	return decided, nil
+}
+
+// SetGame claims a board for the game the caller started on it
+// (tournament.ErrStaleRound when another instance claimed it first: that
+// instance's game stands, the caller should end its own).
+func (d *Director) SetGame(ctx context.Context, id int64, round, board int, gameID int64) error {
+	err := d.Store.SetPairingGame(ctx, id, round, board, gameID)
+	if errors.Is(err, store.ErrTournamentStale) {
+		return fmt.Errorf("%w: board %d of round %d has its game", tournament.ErrStaleRound, board, round)
+	}
+	return err
+}
+
+// Record sets a board's result. Recording the same result twice is a
+// no-op (a retried or doubled event); another result is ErrAlreadyRecorded.
+func (d *Director) Record(ctx context.Context, id int64, round, board int, r tournament.Result) error {
+	ev, err := d.Load(ctx, id)
+	if err != nil {
+		return err
+	}
+	if err := ev.T.Record(round, board, r); err != nil {
+		if errors.Is(err, tournament.ErrAlreadyRecorded) && ev.T.Rounds[round-1][board-1].Result == r {
+			return nil
+		}
+		return err
+	}
+	err = d.Store.SetPairingResult(ctx, id, round, board, r.String())
+	if errors.Is(err, store.ErrTournamentStale) {
+		return fmt.Errorf("%w: round %d board %d", tournament.ErrAlreadyRecorded, round, board)
+	}
+	return err
+}
+
+// RecordGame records the result of a finished game if it belongs to a
+// tournament; it returns the tournament's id (0 and no error for a game
+// outside tournaments).
+func (d *Director) RecordGame(ctx context.Context, gameID int64, r tournament.Result) (int64, error) {
+	id, p, err := d.Store.PairingByGame(ctx, gameID)
+	if errors.Is(err, store.ErrNotFound) {
+		return 0, nil
+	}
+	if err != nil {
+		return 0, err
+	}
+	return id, d.Record(ctx, id, p.Round, p.Board, r)
+}
+
+// Adjudicate decides, once the round's deadline has passed, every game of
+// the current round still without a result: judge gives each one's result
+// (by tournament.Adjudicate from the game's position). Before the deadline
+// it does nothing. It returns the boards it decided.
+func (d *Director) Adjudicate(ctx context.Context, id int64, judge func(tournament.Pairing) (tournament.Result, error)) ([]tournament.Pairing, error) {
+	ev, err := d.Load(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	if !ev.T.DeadlinePassed(d.Now()) {
+		return nil, nil
+	}
+	var out []tournament.Pairing
+	for _, p := range ev.T.Rounds[ev.T.Round-1] {
+		if p.Result != tournament.Pending {
+			continue
+		}
+		r, err := judge(p)
+		if err != nil {
+			return out, fmt.Errorf("adjudicate round %d board %d: %w", p.Round, p.Board, err)
+		}
+		if err := d.Record(ctx, id, p.Round, p.Board, r); err != nil {
+			return out, err
+		}
+		p.Result = r
+		out = append(out, p)
+	}
+	return out, nil
+}
+
+// Advance pairs the round after round `after` once that one is over, or
+// finishes the tournament after its last round (finished true). Of several
+// callers for the same round exactly one succeeds; the others get
+// tournament.ErrStaleRound (or ErrFinished) and nothing changes.
+// tournament.ErrRoundNotOver while games are still running.
+func (d *Director) Advance(ctx context.Context, id int64, after int) (ps []tournament.Pairing, finished bool, err error) {
+	ev, err := d.Load(ctx, id)
+	if err != nil {
+		return nil, false, err
+	}
+	round := after
+	ps, err = ev.T.NextRound(round, d.Now())
+	if err != nil {
+		return nil, false, err
+	}
+	if ev.T.Status == tournament.Finished {
+		err = d.Store.FinishTournament(ctx, id, round)
+	} else {
+		err = d.Store.StartRound(ctx, id, string(tournament.Running), round+1, ev.T.RoundDeadline, rows(ps))
+	}
+	if errors.Is(err, store.ErrTournamentStale) {
+		return nil, false, fmt.Errorf("%w: round %d was moved on by another instance", tournament.ErrStaleRound, round)
+	}
+	if err != nil {
+		return nil, false, err
+	}
+	return ps, ev.T.Status == tournament.Finished, nil
+}

@@ -1,0 +1,432 @@
+package director
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/tankbot/tankbot/bot/tournament"
+	"github.com/tankbot/tankbot/store"
+	"github.com/tankbot/tankbot/store/clock"
+	"github.com/tankbot/tankbot/store/storetest"
+)
+
+var t0 = time.Date(2026, 6, 1, 18, 0, 0, 0, time.UTC)
+
+// world is one simulated deployment: a database, a clock and the
+// directors of the instances sharing them.
+type world struct {
+	t    *testing.T
+	loc  string
+	fc   *clock.Fake
+	st   []*store.Store
+	ds   []*Director
+	next int64 // fake game ids
+}
+
+func newWorld(t *testing.T, loc string, instances int) *world {
+	w := &world{t: t, loc: loc, fc: clock.NewFake(t0), next: 1000}
+	for range instances {
+		w.open()
+	}
+	return w
+}
+
+func (w *world) open() {
+	s, err := store.Open(context.Background(), w.loc, store.WithNow(w.fc.Now))
+	if err != nil {
+		w.t.Fatal(err)
+	}
+	w.t.Cleanup(func() { s.Close() })
+	w.st = append(w.st, s)
+	w.ds = append(w.ds, &Director{Store: s, Now: w.fc.Now})
+}
+
+// restart closes every instance and opens them again on the same database.
+func (w *world) restart() {
+	n := len(w.st)
+	for _, s := range w.st {
+		s.Close()
+	}
+	w.st, w.ds = nil, nil
+	for range n {
+		w.open()
+	}
+}
+
+func (w *world) d() *Director { return w.ds[0] }
+
+// startGames claims every pending board with a game, as the bot does.
+func (w *world) startGames(id int64, ps []tournament.Pairing) {
+	for _, p := range ps {
+		if p.Result != tournament.Pending {
+			continue
+		}
+		w.next++
+		if err := w.d().SetGame(context.Background(), id, p.Round, p.Board, w.next); err != nil {
+			w.t.Fatal(err)
+		}
+		// A second instance claiming the same board loses.
+		if len(w.ds) > 1 {
+			if err := w.ds[1].SetGame(context.Background(), id, p.Round, p.Board, w.next+500); !errors.Is(err, tournament.ErrStaleRound) {
+				w.t.Fatalf("second claim of round %d board %d: %v", p.Round, p.Board, err)
+			}
+		}
+	}
+}
+
+// advanceRace has every instance call Advance at once: exactly one pairs.
+func (w *world) advanceRace(id int64, after int) ([]tournament.Pairing, bool) {
+	w.t.Helper()
+	type res struct {
+		ps       []tournament.Pairing
+		finished bool
+		err      error
+	}
+	out := make([]res, len(w.ds))
+	var wg sync.WaitGroup
+	for i, d := range w.ds {
+		wg.Go(func() {
+			ps, fin, err := d.Advance(context.Background(), id, after)
+			out[i] = res{ps, fin, err}
+		})
+	}
+	wg.Wait()
+	won := -1
+	for i, r := range out {
+		switch {
+		case r.err == nil:
+			if won >= 0 {
+				w.t.Fatalf("instances %d and %d both advanced", won, i)
+			}
+			won = i
+		case errors.Is(r.err, tournament.ErrStaleRound), errors.Is(r.err, tournament.ErrFinished):
+		default:
+			w.t.Fatalf("advance on instance %d: %v", i, r.err)
+		}
+	}
+	if won < 0 {
+		w.t.Fatal("no instance advanced")
+	}
+	return out[won].ps, out[won].finished
+}
+
+// result is a deterministic game result for a board.
+func result(p tournament.Pairing) tournament.Result {
+	switch (p.Round*7 + p.Board*3 + len(p.White)) % 5 {
+	case 0, 1:
+		return tournament.WhiteWins
+	case 2, 3:
+		return tournament.BlackWins
+	}
+	return tournament.Draw
+}
+
+func (w *world) create(f tournament.Format, rounds, n int) int64 {
+	ctx := context.Background()
+	ev, err := w.d().Create(ctx, store.Tournament{Guild: "g", Channel: "c", Creator: "org", Kind: "tank", Variant: "classic", Clock: "1d", Rated: true},
+		tournament.Settings{Format: f, Rounds: rounds, RoundLength: 48 * time.Hour})
+	if err != nil {
+		w.t.Fatal(err)
+	}
+	for i := range n {
+		if err := w.ds[i%len(w.ds)].Join(ctx, ev.Row.ID, fmt.Sprintf("u%d", i+1), 1800-float64(25*i)); err != nil {
+			w.t.Fatal(err)
+		}
+	}
+	return ev.Row.ID
+}
+
+// TestSimulatedSwiss runs an 8-player Swiss of 3 rounds on two instances
+// sharing a SQLite file (and on PostgreSQL): bad commands refused, a
+// withdrawal in round 2, a game adjudicated at the round-2 deadline, a
+// restart in the middle of round 2, and racing round starts.
+func TestSimulatedSwiss(t *testing.T) {
+	for _, b := range storetest.Backends() {
+		t.Run(b.Name, func(t *testing.T) {
+			loc := b.New(t)
+			if b.Name == "sqlite" {
+				loc = filepath.Join(t.TempDir(), "tank.db")
+			}
+			simulateSwiss(t, newWorld(t, loc, 2))
+		})
+	}
+}
+
+func simulateSwiss(t *testing.T, w *world) {
+	ctx := context.Background()
+	id := w.create(tournament.Swiss, 3, 8)
+	if err := w.ds[1].Join(ctx, id, "u3", 1500); !errors.Is(err, tournament.ErrAlreadyJoined) {
+		t.Fatalf("join twice: %v", err)
+	}
+	if _, err := w.d().Start(ctx, id, tournament.Actor{ID: "u1"}); !errors.Is(err, tournament.ErrNotOrganiser) {
+		t.Fatalf("non-organiser start: %v", err)
+	}
+	ps, err := w.d().Start(ctx, id, tournament.Actor{ID: "org"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := w.ds[1].Start(ctx, id, tournament.Actor{ID: "org"}); !errors.Is(err, tournament.ErrNotSignUp) {
+		t.Fatalf("second start: %v", err)
+	}
+	if len(ps) != 4 || ps[0].White != "u1" || ps[0].Black != "u5" {
+		t.Fatalf("round 1: %+v", ps)
+	}
+	w.startGames(id, ps)
+	for _, p := range ps {
+		if _, err := w.d().RecordGame(ctx, w.game(id, p), result(p)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, _, err := w.ds[1].Advance(ctx, id, 1); err != nil {
+		t.Fatal(err)
+	}
+	ev, _ := w.d().Load(ctx, id)
+	ps = ev.T.Rounds[1]
+	w.startGames(id, ps)
+	// Round 2: u8 withdraws (their game is forfeited), two games finish,
+	// then the instances restart, and the last game is still running at
+	// the deadline.
+	dec, err := w.d().Withdraw(ctx, id, "u8")
+	if err != nil || len(dec) != 1 {
+		t.Fatalf("withdraw: %+v %v", dec, err)
+	}
+	ev, _ = w.d().Load(ctx, id)
+	var open []tournament.Pairing
+	for _, p := range ev.T.Rounds[1] {
+		if p.Result == tournament.Pending {
+			open = append(open, p)
+		}
+	}
+	if len(open) != 3 {
+		t.Fatalf("round 2 after the withdrawal: %d open games", len(open))
+	}
+	for _, p := range open[:2] {
+		if err := w.ds[1].Record(ctx, id, p.Round, p.Board, result(p)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.d().Record(ctx, id, open[0].Round, open[0].Board, result(open[0])); err != nil {
+		t.Fatalf("the same result again: %v", err)
+	}
+	w.restart()
+	if _, _, err := w.d().Advance(ctx, id, 2); !errors.Is(err, tournament.ErrRoundNotOver) {
+		t.Fatalf("advance with a game running: %v", err)
+	}
+	w.fc.Advance(47 * time.Hour)
+	if got, err := w.d().Adjudicate(ctx, id, nil); err != nil || got != nil {
+		t.Fatalf("adjudication before the deadline: %+v %v", got, err)
+	}
+	w.fc.Advance(time.Hour)
+	due, _ := w.st[0].DueTournaments(ctx, w.fc.Now())
+	if len(due) != 1 || due[0].ID != id {
+		t.Fatalf("due tournaments at the deadline: %+v", due)
+	}
+	got, err := w.d().Adjudicate(ctx, id, func(p tournament.Pairing) (tournament.Result, error) {
+		// Black is to move and has moved before: Black loses on time.
+		return tournament.Adjudicate(tournament.Black, true, true), nil
+	})
+	if err != nil || len(got) != 1 || got[0].Result != tournament.WhiteWins {
+		t.Fatalf("adjudicated %+v %v", got, err)
+	}
+	ps, _ = w.advanceRace(id, 2)
+	for _, p := range ps {
+		if p.White == "u8" || p.Black == "u8" {
+			t.Fatalf("withdrawn u8 paired in round 3: %+v", p)
+		}
+	}
+	if len(ps) != 4 || !ps[3].IsBye() {
+		t.Fatalf("round 3 with 7 players: %+v", ps)
+	}
+	w.startGames(id, ps)
+	for _, p := range ps {
+		if p.Result == tournament.Pending {
+			if _, err := w.ds[1].RecordGame(ctx, w.game(id, p), result(p)); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if _, fin := w.advanceRace(id, 3); !fin {
+		t.Fatal("not finished after round 3")
+	}
+	ev, _ = w.d().Load(ctx, id)
+	if ev.T.Status != tournament.Finished || ev.Row.Status != "finished" {
+		t.Fatalf("status %s", ev.T.Status)
+	}
+	st := ev.T.Standings()
+	total := 0.0
+	for _, s := range st {
+		total += s.Points
+	}
+	// 4 games a round in rounds 1–2 (one forfeited), 3 games and a bye in round 3.
+	if total != 4+4+3+1 {
+		t.Errorf("points handed out %.1f, want 12", total)
+	}
+	for _, s := range st {
+		if (s.Player == "u8") != s.Withdrawn {
+			t.Errorf("standing %+v: only u8 withdrew", s)
+		}
+	}
+	for _, s := range st {
+		t.Logf("%d. %s %.1f BH-1 %.1f SB %.2f wins %d games %d withdrawn %v", s.Rank, s.Player, s.Points, s.BuchholzCut1, s.SonnebornBerger, s.Wins, s.Games, s.Withdrawn)
+	}
+	if err := w.d().Cancel(ctx, id, tournament.Actor{ID: "org"}); !errors.Is(err, tournament.ErrFinished) {
+		t.Fatalf("cancel after the end: %v", err)
+	}
+}
+
+// game is the game started on a board, read back from the store.
+func (w *world) game(id int64, p tournament.Pairing) int64 {
+	ev, err := w.d().Load(context.Background(), id)
+	if err != nil {
+		w.t.Fatal(err)
+	}
+	g := ev.T.Rounds[p.Round-1][p.Board-1].GameID
+	if g == 0 {
+		w.t.Fatalf("round %d board %d has no game", p.Round, p.Board)
+	}
+	return g
+}
+
+// playRound records every pending board of the current round (byes and
+// forfeits are already decided) and advances.
+func (w *world) playRound(id int64) ([]tournament.Pairing, bool) {
+	ctx := context.Background()
+	ev, err := w.d().Load(ctx, id)
+	if err != nil {
+		w.t.Fatal(err)
+	}
+	ps := ev.T.Rounds[ev.T.Round-1]
+	w.startGames(id, ps)
+	for _, p := range ps {
+		if p.Result == tournament.Pending {
+			if _, err := w.d().RecordGame(ctx, w.game(id, p), result(p)); err != nil {
+				w.t.Fatal(err)
+			}
+		}
+	}
+	return w.advanceRace(id, ev.T.Round)
+}
+
+// TestSimulatedRoundRobin: 5 players, so 5 rounds with one resting each
+// round; a restart after round 2 and a withdrawal in round 3 whose
+// remaining games become forfeits.
+func TestSimulatedRoundRobin(t *testing.T) {
+	ctx := context.Background()
+	w := newWorld(t, filepath.Join(t.TempDir(), "rr.db"), 2)
+	id := w.create(tournament.RoundRobin, 0, 5)
+	if _, err := w.d().Start(ctx, id, tournament.Actor{ID: "mod", ManageServer: true}); err != nil {
+		t.Fatal(err)
+	}
+	rests := map[string]int{}
+	for r := 1; ; r++ {
+		if r == 3 {
+			w.restart()
+			if _, err := w.ds[1].Withdraw(ctx, id, "u2"); err != nil {
+				t.Fatal(err)
+			}
+		}
+		ev, _ := w.d().Load(ctx, id)
+		for _, p := range ev.T.Rounds[r-1] {
+			if p.IsBye() {
+				rests[p.White]++
+				if p.Result != tournament.Bye && p.Result != tournament.DoubleForfeit {
+					t.Fatalf("rest scored %s", p.Result)
+				}
+			}
+			if r > 3 && (p.White == "u2" || p.Black == "u2") && !p.IsBye() && p.Result != tournament.WhiteForfeit && p.Result != tournament.BlackForfeit {
+				t.Fatalf("round %d: withdrawn u2's game %+v not forfeited", r, p)
+			}
+		}
+		w.fc.Advance(time.Hour)
+		if _, fin := w.playRound(id); fin {
+			if r != 5 {
+				t.Fatalf("finished after %d rounds", r)
+			}
+			break
+		}
+	}
+	for i := 1; i <= 5; i++ {
+		if rests[fmt.Sprint("u", i)] != 1 {
+			t.Errorf("rests %v: everyone rests once", rests)
+		}
+	}
+	ev, _ := w.d().Load(ctx, id)
+	met := map[[2]string]int{}
+	for _, r := range ev.T.Rounds {
+		for _, p := range r {
+			if !p.IsBye() {
+				a, b := min(p.White, p.Black), max(p.White, p.Black)
+				met[[2]string{a, b}]++
+			}
+		}
+	}
+	if len(met) != 10 {
+		t.Errorf("%d distinct pairs, want 10", len(met))
+	}
+	st := ev.T.Standings()
+	for _, s := range st {
+		t.Logf("%d. %s %.1f direct %.1f SB %.2f wins %d", s.Rank, s.Player, s.Points, s.Direct, s.SonnebornBerger, s.Wins)
+	}
+}
+
+// TestSimulatedKnockout: 6 players, the top two seeds have byes, a draw
+// goes to Black, and the final produces a champion.
+func TestSimulatedKnockout(t *testing.T) {
+	ctx := context.Background()
+	w := newWorld(t, filepath.Join(t.TempDir(), "ko.db"), 2)
+	id := w.create(tournament.Knockout, 0, 6)
+	ps, err := w.d().Start(ctx, id, tournament.Actor{ID: "org"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ps) != 4 || ps[0].White != "u1" || !ps[0].IsBye() || ps[2].White != "u2" || !ps[2].IsBye() {
+		t.Fatalf("round 1: %+v", ps)
+	}
+	rounds := 0
+	for {
+		rounds++
+		if rounds == 2 {
+			w.restart()
+		}
+		if _, fin := w.playRound(id); fin {
+			break
+		}
+		if rounds > 3 {
+			t.Fatal("a 6-player knockout runs past 3 rounds")
+		}
+	}
+	ev, _ := w.d().Load(ctx, id)
+	if rounds != 3 || len(ev.T.Rounds) != 3 || len(ev.T.Rounds[2]) != 1 {
+		t.Fatalf("%d rounds: %+v", rounds, ev.T.Rounds)
+	}
+	final := ev.T.Rounds[2][0]
+	st := ev.T.Standings()
+	if st[0].Player != final.Winner() || st[1].Reached != 3 || st[0].Reached != 4 {
+		t.Fatalf("champion %s, standings %+v", final.Winner(), st)
+	}
+	draws := 0
+	for r, round := range ev.T.Rounds[:2] {
+		for _, p := range round {
+			if p.Result == tournament.Draw {
+				draws++
+				next := ev.T.Rounds[r+1][p.Board/2+p.Board%2-1]
+				if next.White != p.Black && next.Black != p.Black {
+					t.Errorf("drawn round %d board %d: Black %s is not in round %d: %+v", r+1, p.Board, p.Black, r+2, next)
+				}
+			}
+		}
+	}
+	if draws == 0 {
+		t.Error("the simulated results have no draw to check the Armageddon rule with")
+	}
+	for r, round := range ev.T.Rounds {
+		for _, p := range round {
+			t.Logf("round %d board %d: %s – %s %s", r+1, p.Board, p.White, p.Black, p.Result)
+		}
+	}
+}
