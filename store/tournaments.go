@@ -107,6 +107,38 @@ func (s *Store) Tournament(ctx context.Context, id int64) (*Tournament, error) {
 	return t, nil
 }
 
+// TournamentState reads a tournament with its entrants and pairings as of
+// one moment (one read transaction; REPEATABLE READ on PostgreSQL), so a
+// round started meanwhile by another instance is either wholly in it or
+// not at all.
+func (s *Store) TournamentState(ctx context.Context, id int64) (*Tournament, []TournamentEntrant, []TournamentPairing, error) {
+	var opts *sql.TxOptions
+	if s.pg {
+		opts = &sql.TxOptions{Isolation: sql.LevelRepeatableRead, ReadOnly: true}
+	}
+	tx, err := s.r.BeginTx(ctx, opts)
+	if err != nil {
+		return nil, nil, nil, fmt.Errorf("tournament %d: %w", id, err)
+	}
+	defer tx.Rollback()
+	t, err := scanTournament(tx.QueryRowContext(ctx, `SELECT `+tournamentCols+` FROM tournaments WHERE id=?`, id))
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, nil, nil, fmt.Errorf("tournament %d: %w", id, ErrNotFound)
+	}
+	if err != nil {
+		return nil, nil, nil, fmt.Errorf("tournament %d: %w", id, err)
+	}
+	es, err := entrants(ctx, tx, id)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	ps, err := pairings(ctx, tx, id)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	return t, es, ps, tx.Commit()
+}
+
 func (s *Store) tournaments(ctx context.Context, what, q string, args ...any) ([]*Tournament, error) {
 	rows, err := s.r.QueryContext(ctx, `SELECT `+tournamentCols+` FROM tournaments WHERE `+q, args...)
 	if err != nil {
@@ -269,7 +301,11 @@ func (s *Store) WithdrawEntrant(ctx context.Context, id int64, player string, ro
 
 // Entrants are a tournament's players in sign-up order.
 func (s *Store) Entrants(ctx context.Context, id int64) ([]TournamentEntrant, error) {
-	rows, err := s.r.QueryContext(ctx, `SELECT player, rating, joined_at, withdrawn, withdrawn_round FROM tournament_entrants
+	return entrants(ctx, s.r, id)
+}
+
+func entrants(ctx context.Context, q querier, id int64) ([]TournamentEntrant, error) {
+	rows, err := q.QueryContext(ctx, `SELECT player, rating, joined_at, withdrawn, withdrawn_round FROM tournament_entrants
 		WHERE tournament_id=? ORDER BY seq`, id)
 	if err != nil {
 		return nil, fmt.Errorf("entrants of tournament %d: %w", id, err)
@@ -362,7 +398,11 @@ func (s *Store) FinishTournament(ctx context.Context, id int64, round int) error
 
 // Pairings are all boards of a tournament, by round then board.
 func (s *Store) Pairings(ctx context.Context, id int64) ([]TournamentPairing, error) {
-	rows, err := s.r.QueryContext(ctx, `SELECT round, board, white, black, game_id, result FROM tournament_pairings
+	return pairings(ctx, s.r, id)
+}
+
+func pairings(ctx context.Context, q querier, id int64) ([]TournamentPairing, error) {
+	rows, err := q.QueryContext(ctx, `SELECT round, board, white, black, game_id, result FROM tournament_pairings
 		WHERE tournament_id=? ORDER BY round, board`, id)
 	if err != nil {
 		return nil, fmt.Errorf("pairings of tournament %d: %w", id, err)

@@ -135,6 +135,13 @@ func testTournamentLifecycle(t *testing.T, b storetest.Backend) {
 	if err != nil || fmt.Sprint(ps) != fmt.Sprint(want) {
 		t.Fatalf("pairings %+v %v, want %+v", ps, err, want)
 	}
+	row, es2, ps2, err := s.TournamentState(ctx, tr.ID)
+	if err != nil || row.Round != 2 || fmt.Sprint(ps2) != fmt.Sprint(want) || len(es2) != 3 {
+		t.Fatalf("state in one read: %+v %+v %+v %v", row, es2, ps2, err)
+	}
+	if _, _, _, err := s.TournamentState(ctx, 999); !errors.Is(err, ErrNotFound) {
+		t.Fatalf("state of a missing tournament: %v", err)
+	}
 	es, _ = s.Entrants(ctx, tr.ID)
 	if !es[1].Withdrawn || es[1].WithdrawnRound != 2 || es[0].Withdrawn {
 		t.Fatalf("entrants after the withdrawal %+v", es)

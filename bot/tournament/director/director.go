@@ -48,15 +48,7 @@ func (d *Director) Create(ctx context.Context, row store.Tournament, s tournamen
 
 // Load reads a tournament and rebuilds its state.
 func (d *Director) Load(ctx context.Context, id int64) (*Event, error) {
-	row, err := d.Store.Tournament(ctx, id)
-	if err != nil {
-		return nil, err
-	}
-	es, err := d.Store.Entrants(ctx, id)
-	if err != nil {
-		return nil, err
-	}
-	ps, err := d.Store.Pairings(ctx, id)
+	row, es, ps, err := d.Store.TournamentState(ctx, id)
 	if err != nil {
 		return nil, err
 	}
