@@ -289,3 +289,26 @@ func (d *Director) Advance(ctx context.Context, id int64, after int) (ps []tourn
 	}
 	return ps, ev.T.Status == tournament.Finished, nil
 }
+
+// CloseSignUp acts on a passed sign-up deadline: the tournament starts if
+// enough players entered (round 1's pairings returned), else it is
+// cancelled. Before the deadline, or once the tournament left sign-up, it
+// does nothing.
+func (d *Director) CloseSignUp(ctx context.Context, id int64) (ps []tournament.Pairing, started bool, err error) {
+	ev, err := d.Load(ctx, id)
+	if err != nil {
+		return nil, false, err
+	}
+	t := ev.T
+	if t.Status != tournament.SignUp || t.SignUpDeadline.IsZero() || d.Now().Before(t.SignUpDeadline) {
+		return nil, false, nil
+	}
+	ps, err = d.Start(ctx, id, tournament.Actor{ID: t.Creator})
+	if errors.Is(err, tournament.ErrTooFewPlayers) {
+		return nil, false, d.Cancel(ctx, id, tournament.Actor{ID: t.Creator})
+	}
+	if err != nil {
+		return nil, false, err
+	}
+	return ps, true, nil
+}

@@ -430,3 +430,41 @@ func TestSimulatedKnockout(t *testing.T) {
 		}
 	}
 }
+
+// At the sign-up deadline a tournament with enough players starts, one
+// without is cancelled; before it nothing happens.
+func TestCloseSignUp(t *testing.T) {
+	ctx := context.Background()
+	w := newWorld(t, filepath.Join(t.TempDir(), "su.db"), 1)
+	mk := func(n int) int64 {
+		ev, err := w.d().Create(ctx, store.Tournament{Guild: "g", Channel: "c", Creator: "org", Kind: "gungi"},
+			tournament.Settings{Format: tournament.RoundRobin, RoundLength: time.Hour, SignUpDeadline: t0.Add(time.Hour)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range n {
+			if err := w.d().Join(ctx, ev.Row.ID, fmt.Sprint("x", i), 1500); err != nil {
+				t.Fatal(err)
+			}
+		}
+		return ev.Row.ID
+	}
+	enough, few := mk(3), mk(2)
+	if ps, started, err := w.d().CloseSignUp(ctx, enough); err != nil || started || ps != nil {
+		t.Fatalf("before the deadline: %v %v %v", ps, started, err)
+	}
+	w.fc.Advance(time.Hour)
+	if err := w.d().Join(ctx, few, "late", 1500); !errors.Is(err, tournament.ErrSignUpDeadline) {
+		t.Fatalf("joining after the deadline: %v", err)
+	}
+	if ps, started, err := w.d().CloseSignUp(ctx, enough); err != nil || !started || len(ps) != 2 {
+		t.Fatalf("with 3 players: %v %v %v", ps, started, err)
+	}
+	if _, started, err := w.d().CloseSignUp(ctx, few); err != nil || started {
+		t.Fatalf("with 2 players: %v %v", started, err)
+	}
+	ev, _ := w.d().Load(ctx, few)
+	if ev.T.Status != tournament.Cancelled {
+		t.Fatalf("status with 2 players: %s", ev.T.Status)
+	}
+}
