@@ -1,3 +1,0 @@
--- Placeholder on the tournaments branch only: number 0006 is another
--- branch's migration, which replaces this file when the branches merge.
-SELECT 1;
