@@ -244,10 +244,11 @@ func pairDutch(ps []*swissPlayer) (pairs [][2]string, bye string, err error) {
 // colours.
 type swissGraph struct {
 	ps     []*swissPlayer
-	compat [][]bool
+	n      int
+	compat []bool // [i*n+j]
 	adj    [][]int
-	col    [][]Colour
-	grant  [][]bool
+	col    []Colour // i's colour against j
+	grant  []bool   // both get their preference
 	// findPath's buffers, reused.
 	used, seen, blossom []bool
 	parent, base, queue []int
@@ -255,9 +256,8 @@ type swissGraph struct {
 
 func newSwissGraph(ps []*swissPlayer) *swissGraph {
 	n := len(ps)
-	g := &swissGraph{ps: ps, compat: make([][]bool, n), adj: make([][]int, n), col: make([][]Colour, n), grant: make([][]bool, n)}
+	g := &swissGraph{ps: ps, n: n, compat: make([]bool, n*n), adj: make([][]int, n), col: make([]Colour, n*n), grant: make([]bool, n*n)}
 	for i, p := range ps {
-		g.compat[i], g.col[i], g.grant[i] = make([]bool, n), make([]Colour, n), make([]bool, n)
 		g.adj[i] = make([]int, 0, n)
 		p.prepare()
 	}
@@ -270,10 +270,10 @@ func newSwissGraph(ps []*swissPlayer) *swissGraph {
 			if !ok {
 				continue
 			}
-			g.compat[i][j], g.compat[j][i] = true, true
+			g.compat[i*n+j], g.compat[j*n+i] = true, true
 			g.adj[i], g.adj[j] = append(g.adj[i], j), append(g.adj[j], i)
-			g.col[i][j], g.col[j][i] = c, 1-c
-			g.grant[i][j], g.grant[j][i] = gr, gr
+			g.col[i*n+j], g.col[j*n+i] = c, 1-c
+			g.grant[i*n+j], g.grant[j*n+i] = gr, gr
 		}
 	}
 	return g
@@ -304,7 +304,7 @@ func (g *swissGraph) pair(in []bool) ([][2]string, bool) {
 		}
 		done := false
 		for _, q := range g.candidates(p, alive) {
-			if !g.compat[p][q] {
+			if !g.compat[p*g.n+q] {
 				continue
 			}
 			// Try the remaining players without p and q, starting from the
@@ -332,7 +332,7 @@ func (g *swissGraph) pair(in []bool) ([][2]string, bool) {
 	var out [][2]string
 	for i, j := range mate {
 		if i < j {
-			if g.col[i][j] == White {
+			if g.col[i*n+j] == White {
 				out = append(out, [2]string{g.ps[i].id, g.ps[j].id})
 			} else {
 				out = append(out, [2]string{g.ps[j].id, g.ps[i].id})
@@ -390,7 +390,7 @@ func (g *swissGraph) candidates(p int, alive []bool) []int {
 func (g *swissGraph) coloursFirst(out []int, p int, part []int) []int {
 	for _, want := range []bool{true, false} {
 		for _, q := range part {
-			if g.grant[p][q] == want {
+			if g.grant[p*g.n+q] == want {
 				out = append(out, q)
 			}
 		}
