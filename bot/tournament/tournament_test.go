@@ -345,3 +345,55 @@ func TestWithdrawAndAdjudicate(t *testing.T) {
 		}
 	}
 }
+
+// Dutch pairings of an 8-player Swiss: round 1 top half v bottom half with
+// alternating colours; in round 2 the winners' group pairs 1–4 and 2–3,
+// since 1–3 and 2–4 would leave two players without their colour.
+func TestSwissDutchExample(t *testing.T) {
+	tr := newT(t, Swiss, 3, 8)
+	ps := mustStart(t, tr)
+	got := func(ps []Pairing) string {
+		s := ""
+		for _, p := range ps {
+			s += p.White[1:] + "-" + p.Black[1:] + " "
+		}
+		return s
+	}
+	if g := got(ps); g != "01-05 06-02 03-07 08-04 " {
+		t.Fatalf("round 1: %s", g)
+	}
+	// The higher seed wins every game.
+	for _, p := range ps {
+		r := WhiteWins
+		if p.White > p.Black {
+			r = BlackWins
+		}
+		tr.Record(1, p.Board, r)
+	}
+	ps, err := tr.NextRound(1, t0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g := got(ps); g != "04-01 02-03 05-08 07-06 " {
+		t.Fatalf("round 2: %s", g)
+	}
+}
+
+func FuzzParseResult(f *testing.F) {
+	for _, s := range resultNames {
+		f.Add(s)
+	}
+	f.Add("2-0")
+	f.Fuzz(func(t *testing.T, s string) {
+		r, err := ParseResult(s)
+		if err != nil {
+			if !errors.Is(err, ErrBadResult) {
+				t.Fatalf("%q: %v", s, err)
+			}
+			return
+		}
+		if r.String() != s {
+			t.Fatalf("%q parsed as %v", s, r)
+		}
+	})
+}
