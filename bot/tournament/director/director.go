@@ -87,101 +87,92 @@ func rows(ps []tournament.Pairing) []store.TournamentPairing {
 	return out
 }
 
-// stale turns the store's lost compare-and-set into the state machine's
-// error for the state the tournament is in now.
-func (d *Director) stale(ctx context.Context, id int64, err error, retry func(*Event) error) error {
-	if !errors.Is(err, store.ErrTournamentStale) {
-		return err
+// change runs op on a freshly loaded tournament. op applies the state
+// machine and writes with a compare-and-set; when another instance changed
+// the tournament in between (store.ErrTournamentStale), it runs again on
+// the new state, where the state machine gives the right answer (joined
+// already, started already, ...). Three tries, then the store's error.
+func (d *Director) change(ctx context.Context, id int64, op func(ev *Event) error) error {
+	for try := 1; ; try++ {
+		ev, err := d.Load(ctx, id)
+		if err != nil {
+			return err
+		}
+		err = op(ev)
+		if !errors.Is(err, store.ErrTournamentStale) || try == 3 {
+			return err
+		}
 	}
-	ev, lerr := d.Load(ctx, id)
-	if lerr != nil {
-		return lerr
-	}
-	if rerr := retry(ev); rerr != nil {
-		return rerr
-	}
-	return err
 }
 
 // Join enters a player (rating seeds them).
 func (d *Director) Join(ctx context.Context, id int64, player string, rating float64) error {
-	ev, err := d.Load(ctx, id)
-	if err != nil {
+	return d.change(ctx, id, func(ev *Event) error {
+		now := d.Now()
+		if err := ev.T.Join(player, rating, now); err != nil {
+			return err
+		}
+		err := d.Store.AddEntrant(ctx, id, store.TournamentEntrant{Player: player, Rating: rating, Joined: now})
+		switch {
+		case errors.Is(err, store.ErrAlreadyEntered):
+			return tournament.ErrAlreadyJoined
+		case errors.Is(err, store.ErrTournamentFull):
+			return tournament.ErrFull
+		}
 		return err
-	}
-	now := d.Now()
-	if err := ev.T.Join(player, rating, now); err != nil {
-		return err
-	}
-	err = d.Store.AddEntrant(ctx, id, store.TournamentEntrant{Player: player, Rating: rating, Joined: now})
-	switch {
-	case errors.Is(err, store.ErrAlreadyEntered):
-		return tournament.ErrAlreadyJoined
-	case errors.Is(err, store.ErrTournamentFull):
-		return tournament.ErrFull
-	}
-	return d.stale(ctx, id, err, func(ev *Event) error { return ev.T.Join(player, rating, now) })
+	})
 }
 
 // Leave takes a player out during sign-up.
 func (d *Director) Leave(ctx context.Context, id int64, player string) error {
-	ev, err := d.Load(ctx, id)
-	if err != nil {
+	return d.change(ctx, id, func(ev *Event) error {
+		if err := ev.T.Leave(player); err != nil {
+			return err
+		}
+		err := d.Store.RemoveEntrant(ctx, id, player)
+		if errors.Is(err, store.ErrNotFound) {
+			return tournament.ErrNotEntered
+		}
 		return err
-	}
-	if err := ev.T.Leave(player); err != nil {
-		return err
-	}
-	err = d.Store.RemoveEntrant(ctx, id, player)
-	if errors.Is(err, store.ErrNotFound) {
-		return tournament.ErrNotEntered
-	}
-	return d.stale(ctx, id, err, func(ev *Event) error { return ev.T.Leave(player) })
+	})
 }
 
 // Start closes sign-up and pairs round 1 (the organiser only).
-func (d *Director) Start(ctx context.Context, id int64, a tournament.Actor) ([]tournament.Pairing, error) {
-	ev, err := d.Load(ctx, id)
+func (d *Director) Start(ctx context.Context, id int64, a tournament.Actor) (ps []tournament.Pairing, err error) {
+	err = d.change(ctx, id, func(ev *Event) error {
+		if ps, err = ev.T.Start(a, d.Now()); err != nil {
+			return err
+		}
+		return d.Store.StartRound(ctx, id, string(tournament.SignUp), 1, ev.T.RoundDeadline, rows(ps))
+	})
 	if err != nil {
 		return nil, err
-	}
-	ps, err := ev.T.Start(a, d.Now())
-	if err != nil {
-		return nil, err
-	}
-	if err := d.Store.StartRound(ctx, id, string(tournament.SignUp), 1, ev.T.RoundDeadline, rows(ps)); err != nil {
-		return nil, d.stale(ctx, id, err, func(ev *Event) error { _, err := ev.T.Start(a, d.Now()); return err })
 	}
 	return ps, nil
 }
 
 // Cancel ends the tournament without result (the organiser only).
 func (d *Director) Cancel(ctx context.Context, id int64, a tournament.Actor) error {
-	ev, err := d.Load(ctx, id)
-	if err != nil {
-		return err
-	}
-	from := string(ev.T.Status)
-	if err := ev.T.Cancel(a); err != nil {
-		return err
-	}
-	err = d.Store.SetTournamentStatus(ctx, id, from, string(tournament.Cancelled))
-	return d.stale(ctx, id, err, func(ev *Event) error { return ev.T.Cancel(a) })
+	return d.change(ctx, id, func(ev *Event) error {
+		from := string(ev.T.Status)
+		if err := ev.T.Cancel(a); err != nil {
+			return err
+		}
+		return d.Store.SetTournamentStatus(ctx, id, from, string(tournament.Cancelled))
+	})
 }
 
 // Withdraw takes a player out of a running tournament; the returned
 // pairings are the games it forfeited (the caller ends those games).
-func (d *Director) Withdraw(ctx context.Context, id int64, player string) ([]tournament.Pairing, error) {
-	ev, err := d.Load(ctx, id)
+func (d *Director) Withdraw(ctx context.Context, id int64, player string) (decided []tournament.Pairing, err error) {
+	err = d.change(ctx, id, func(ev *Event) error {
+		if decided, err = ev.T.Withdraw(player); err != nil {
+			return err
+		}
+		return d.Store.WithdrawEntrant(ctx, id, player, ev.T.Round, rows(decided))
+	})
 	if err != nil {
 		return nil, err
-	}
-	decided, err := ev.T.Withdraw(player)
-	if err != nil {
-		return nil, err
-	}
-	if err := d.Store.WithdrawEntrant(ctx, id, player, ev.T.Round, rows(decided)); err != nil {
-		return nil, d.stale(ctx, id, err, func(ev *Event) error { _, err := ev.T.Withdraw(player); return err })
 	}
 	return decided, nil
 }
@@ -200,21 +191,15 @@ func (d *Director) SetGame(ctx context.Context, id int64, round, board int, game
 // Record sets a board's result. Recording the same result twice is a
 // no-op (a retried or doubled event); another result is ErrAlreadyRecorded.
 func (d *Director) Record(ctx context.Context, id int64, round, board int, r tournament.Result) error {
-	ev, err := d.Load(ctx, id)
-	if err != nil {
-		return err
-	}
-	if err := ev.T.Record(round, board, r); err != nil {
-		if errors.Is(err, tournament.ErrAlreadyRecorded) && ev.T.Rounds[round-1][board-1].Result == r {
-			return nil
+	return d.change(ctx, id, func(ev *Event) error {
+		if err := ev.T.Record(round, board, r); err != nil {
+			if errors.Is(err, tournament.ErrAlreadyRecorded) && ev.T.Rounds[round-1][board-1].Result == r {
+				return nil
+			}
+			return err
 		}
-		return err
-	}
-	err = d.Store.SetPairingResult(ctx, id, round, board, r.String())
-	if errors.Is(err, store.ErrTournamentStale) {
-		return fmt.Errorf("%w: round %d board %d", tournament.ErrAlreadyRecorded, round, board)
-	}
-	return err
+		return d.Store.SetPairingResult(ctx, id, round, board, r.String())
+	})
 }
 
 // RecordGame records the result of a finished game if it belongs to a

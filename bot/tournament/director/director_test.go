@@ -468,3 +468,63 @@ func TestCloseSignUp(t *testing.T) {
 		t.Fatalf("status with 2 players: %s", ev.T.Status)
 	}
 }
+
+// TestDirectorRaces: two instances take the same commands at the same
+// time; each takes effect once and the other instance gets the state
+// machine's error for the state it finds.
+func TestDirectorRaces(t *testing.T) {
+	for _, b := range storetest.Backends() {
+		t.Run(b.Name, func(t *testing.T) {
+			ctx := context.Background()
+			w := newWorld(t, b.New(t), 2)
+			id := w.create(tournament.Knockout, 0, 0)
+			race := func(op func(i int, d *Director) error) []error {
+				errs := make([]error, len(w.ds))
+				var wg sync.WaitGroup
+				for i, d := range w.ds {
+					wg.Go(func() { errs[i] = op(i, d) })
+				}
+				wg.Wait()
+				return errs
+			}
+			oneOf := func(what string, errs []error, want error) {
+				t.Helper()
+				ok, lost := 0, 0
+				for _, err := range errs {
+					switch {
+					case err == nil:
+						ok++
+					case errors.Is(err, want):
+						lost++
+					default:
+						t.Fatalf("%s: %v", what, err)
+					}
+				}
+				if ok != 1 || lost != len(errs)-1 {
+					t.Fatalf("%s: %d succeeded, %d refused (%v)", what, ok, lost, errs)
+				}
+			}
+			for i := range 4 {
+				p := fmt.Sprint("r", i)
+				oneOf("join "+p, race(func(_ int, d *Director) error { return d.Join(ctx, id, p, 1500) }), tournament.ErrAlreadyJoined)
+			}
+			oneOf("start", race(func(_ int, d *Director) error {
+				_, err := d.Start(ctx, id, tournament.Actor{ID: "org"})
+				return err
+			}), tournament.ErrNotSignUp)
+			oneOf("record", race(func(i int, d *Director) error {
+				// Different results from the two instances.
+				return d.Record(ctx, id, 1, 1, []tournament.Result{tournament.WhiteWins, tournament.BlackWins}[i%2])
+			}), tournament.ErrAlreadyRecorded)
+			oneOf("withdraw", race(func(_ int, d *Director) error {
+				_, err := d.Withdraw(ctx, id, "r3")
+				return err
+			}), tournament.ErrAlreadyWithdrawn)
+			ev, _ := w.d().Load(ctx, id)
+			r3, _ := ev.T.Entrant("r3")
+			if len(ev.T.Entrants) != 4 || ev.T.Round != 1 || len(ev.T.Rounds[0]) != 2 || ev.T.Rounds[0][0].Result == tournament.Pending || !r3.Withdrawn {
+				t.Fatalf("after the races: %+v %+v", ev.T.Entrants, ev.T.Rounds)
+			}
+		})
+	}
+}
