@@ -12,7 +12,7 @@ import (
 func BenchmarkSwiss64(b *testing.B) {
 	for b.Loop() {
 		rng := rand.New(rand.NewPCG(7, 7))
-		tr, _ := New("org", Settings{Format: Swiss, Rounds: 11, RoundLength: time.Hour})
+		tr, _ := New("org", Settings{Format: Swiss, SwissRounds: 11, RoundLength: time.Hour})
 		for i := range 64 {
 			tr.Join(fmt.Sprint("p", i), float64(rng.IntN(2000)), t0)
 		}

@@ -24,7 +24,7 @@ func TestSwissProperty(t *testing.T) {
 	for it := range 1000 {
 		n := 4 + rng.IntN(61)
 		rounds := 1 + rng.IntN(min(n-1, 11))
-		tr, err := New("org", Settings{Format: Swiss, Rounds: rounds, RoundLength: time.Hour})
+		tr, err := New("org", Settings{Format: Swiss, SwissRounds: rounds, RoundLength: time.Hour})
 		if err != nil {
 			t.Fatal(err)
 		}

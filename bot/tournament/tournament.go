@@ -141,9 +141,10 @@ type Entrant struct {
 // Settings are fixed at creation.
 type Settings struct {
 	Format Format
-	// Rounds is the number of Swiss rounds (the other formats derive theirs).
-	Rounds     int
-	MaxPlayers int // 0: no limit below the format's own (MaxEntrants)
+	// SwissRounds is the number of Swiss rounds (the other formats derive
+	// theirs: TotalRounds).
+	SwissRounds int
+	MaxPlayers  int // 0: no limit below the format's own (MaxEntrants)
 	// SignUpDeadline, when set, closes sign-up; RoundLength is how long a
 	// round lasts from its start before unfinished games are adjudicated.
 	SignUpDeadline time.Time
@@ -168,12 +169,12 @@ func MinPlayers(f Format) int {
 func (s Settings) Validate() error {
 	switch s.Format {
 	case RoundRobin, Knockout:
-		if s.Rounds != 0 {
+		if s.SwissRounds != 0 {
 			return fmt.Errorf("%w: only a Swiss tournament takes a number of rounds", ErrBadSettings)
 		}
 	case Swiss:
-		if s.Rounds < 1 || s.Rounds > 20 {
-			return fmt.Errorf("%w: a Swiss tournament has 1 to 20 rounds, not %d", ErrBadSettings, s.Rounds)
+		if s.SwissRounds < 1 || s.SwissRounds > 20 {
+			return fmt.Errorf("%w: a Swiss tournament has 1 to 20 rounds, not %d", ErrBadSettings, s.SwissRounds)
 		}
 	default:
 		return fmt.Errorf("%w: unknown format %q", ErrBadSettings, s.Format)
@@ -319,7 +320,7 @@ func TotalRounds(f Format, swissRounds, n int) int {
 
 // TotalRounds of this tournament with its current entrants.
 func (t *Tournament) TotalRounds() int {
-	return TotalRounds(t.Format, t.Settings.Rounds, len(t.Entrants))
+	return TotalRounds(t.Format, t.SwissRounds, len(t.Entrants))
 }
 
 // Start closes sign-up and pairs round 1.
@@ -334,8 +335,8 @@ func (t *Tournament) Start(a Actor, now time.Time) ([]Pairing, error) {
 	if n < MinPlayers(t.Format) {
 		return nil, fmt.Errorf("%w: %d entered, %s needs %d", ErrTooFewPlayers, n, t.Format, MinPlayers(t.Format))
 	}
-	if t.Format == Swiss && t.Settings.Rounds >= n {
-		return nil, fmt.Errorf("%w: %d rounds of Swiss need at least %d players, %d entered", ErrTooFewPlayers, t.Settings.Rounds, t.Settings.Rounds+1, n)
+	if t.Format == Swiss && t.SwissRounds >= n {
+		return nil, fmt.Errorf("%w: %d rounds of Swiss need at least %d players, %d entered", ErrTooFewPlayers, t.SwissRounds, t.SwissRounds+1, n)
 	}
 	c := t.clone()
 	c.Status = Running
@@ -546,7 +547,7 @@ func (t *Tournament) NextRound(after int, now time.Time) ([]Pairing, error) {
 // EndedEarly tells a finished Swiss that stopped before its last round
 // because no pairing satisfied the absolute criteria.
 func (t *Tournament) EndedEarly() bool {
-	return t.Status == Finished && t.Format == Swiss && t.Round < t.Settings.Rounds && len(t.active()) >= 2
+	return t.Status == Finished && t.Format == Swiss && t.Round < t.SwissRounds && len(t.active()) >= 2
 }
 
 // complete tells whether the last round has been played.

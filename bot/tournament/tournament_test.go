@@ -91,7 +91,7 @@ func organiser() Actor { return Actor{ID: "org"} }
 
 func newT(t *testing.T, f Format, rounds, n int) *Tournament {
 	t.Helper()
-	tr, err := New("org", Settings{Format: f, Rounds: rounds, RoundLength: 24 * time.Hour})
+	tr, err := New("org", Settings{Format: f, SwissRounds: rounds, RoundLength: 24 * time.Hour})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -37,7 +37,7 @@ func (d *Director) Create(ctx context.Context, row store.Tournament, s tournamen
 	if err != nil {
 		return nil, err
 	}
-	row.Format, row.Rounds, row.MaxPlayers = string(s.Format), s.Rounds, s.MaxPlayers
+	row.Format, row.Rounds, row.MaxPlayers = string(s.Format), s.SwissRounds, s.MaxPlayers
 	row.SignUpDeadline, row.RoundLength = s.SignUpDeadline, s.RoundLength
 	saved, err := d.Store.CreateTournament(ctx, row)
 	if err != nil {
@@ -54,7 +54,7 @@ func (d *Director) Load(ctx context.Context, id int64) (*Event, error) {
 	}
 	t := &tournament.Tournament{
 		Creator: row.Creator,
-		Settings: tournament.Settings{Format: tournament.Format(row.Format), Rounds: row.Rounds, MaxPlayers: row.MaxPlayers,
+		Settings: tournament.Settings{Format: tournament.Format(row.Format), SwissRounds: row.Rounds, MaxPlayers: row.MaxPlayers,
 			SignUpDeadline: row.SignUpDeadline, RoundLength: row.RoundLength},
 		Status: tournament.Status(row.Status), Round: row.Round, RoundDeadline: row.RoundDeadline,
 	}

@@ -129,7 +129,7 @@ func result(p tournament.Pairing) tournament.Result {
 func (w *world) create(f tournament.Format, rounds, n int) int64 {
 	ctx := context.Background()
 	ev, err := w.d().Create(ctx, store.Tournament{Guild: "g", Channel: "c", Creator: "org", Kind: "tank", Variant: "classic", Clock: "1d", Rated: true},
-		tournament.Settings{Format: f, Rounds: rounds, RoundLength: 48 * time.Hour})
+		tournament.Settings{Format: f, SwissRounds: rounds, RoundLength: 48 * time.Hour})
 	if err != nil {
 		w.t.Fatal(err)
 	}

@@ -48,7 +48,7 @@ func playAll(t *testing.T, tr *tournament.Tournament) {
 }
 
 func TestStandingsPagesAndBracket(t *testing.T) {
-	sw, _ := tournament.New("org", tournament.Settings{Format: tournament.Swiss, Rounds: 4, RoundLength: time.Hour})
+	sw, _ := tournament.New("org", tournament.Settings{Format: tournament.Swiss, SwissRounds: 4, RoundLength: time.Hour})
 	for i := range 20 {
 		sw.Join(fmt.Sprint("p", i), float64(2000-i), t0)
 	}
