@@ -282,7 +282,7 @@ func RenderBracket(b Bracket) ([]byte, error) {
 				dc.SetColor(col)
 				drawText(dc, fitW(name, brFont, brBoxW-16), brFont, float64(x+8), float64(sy)+brSlotH/2, 0, 0.36)
 			}
-			fillRect(dc, x, y+brSlotH-1, brBoxW, brLineW, brLine) // between the slots
+			fillRect(dc, x, y+brSlotH-1, brBoxW, brLineW, stBG) // a gap between the slots
 			// Connector to the next column: out of the box's middle, to
 			// the gap's centre, along to the parent's middle.
 			mid := y + brSlotH - 1
