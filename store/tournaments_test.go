@@ -242,3 +242,42 @@ func testStartRoundRace(t *testing.T, b storetest.Backend) {
 		t.Errorf("%d successful entries, %d entrants", entered.Load(), len(es))
 	}
 }
+
+// TestEntrantsLimitRace: two instances sign up 12 different players at
+// once into a tournament of at most 5: exactly 5 get in.
+func TestEntrantsLimitRace(t *testing.T) { storetest.Run(t, testEntrantsLimitRace) }
+
+func testEntrantsLimitRace(t *testing.T, b storetest.Backend) {
+	ctx := context.Background()
+	loc := b.New(t)
+	stores := []*Store{open(t, loc, nil), open(t, loc, nil)}
+	tr := newTournament(t, stores[0], 5)
+	var in, full atomic.Int32
+	var wg sync.WaitGroup
+	for i := range 12 {
+		s := stores[i%2]
+		wg.Go(func() {
+			err := s.AddEntrant(ctx, tr.ID, TournamentEntrant{Player: fmt.Sprint("p", i), Rating: 1500, Joined: t0})
+			switch {
+			case err == nil:
+				in.Add(1)
+			case errors.Is(err, ErrTournamentFull):
+				full.Add(1)
+			default:
+				t.Error(err)
+			}
+		})
+	}
+	wg.Wait()
+	es, err := stores[1].Entrants(ctx, tr.ID)
+	if err != nil || in.Load() != 5 || full.Load() != 7 || len(es) != 5 {
+		t.Fatalf("%d in, %d refused as full, %d stored (%v)", in.Load(), full.Load(), len(es), err)
+	}
+	seqs := map[string]bool{}
+	for _, e := range es {
+		seqs[e.Player] = true
+	}
+	if len(seqs) != 5 {
+		t.Fatalf("entrants %+v", es)
+	}
+}
