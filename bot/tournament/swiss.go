@@ -16,7 +16,8 @@ import (
 // allowed, a group's odd player floats down to the top of the next group,
 // candidates who give both players their colour preference come first, and
 // the bye goes to the lowest-ranked player of the lowest score who has not
-// had one and whose absence leaves the others pairable. A maximum matching
+// had one (nor, if possible, a forfeit win) and whose absence leaves the
+// others pairable. A maximum matching
 // decides at each step whether the rest can still be paired, so a pairing
 // is found whenever the absolute criteria allow one (else ErrNoPairing).
 
@@ -28,6 +29,7 @@ type swissPlayer struct {
 	met     map[string]bool
 	colours []Colour // of games played over the board, in order
 	hadBye  bool
+	fwin    bool // scored a forfeit win (a point without playing)
 	floated bool // floated down (met a lower score) last round
 
 	// Worked out once per pairing by prepare.
@@ -172,6 +174,8 @@ func (t *Tournament) swissPlayers() []*swissPlayer {
 			w.score += ws
 			b.score += bs
 			w.met[b.id], b.met[w.id] = true, true
+			w.fwin = w.fwin || pr.Result == WhiteForfeit
+			b.fwin = b.fwin || pr.Result == BlackForfeit
 			if pr.Result.Played() {
 				w.colours = append(w.colours, White)
 				b.colours = append(b.colours, Black)
@@ -226,16 +230,19 @@ func pairDutch(ps []*swissPlayer) (pairs [][2]string, bye string, err error) {
 		return nil, "", ErrNoPairing
 	}
 	// The bye: lowest score, then highest pairing number, among those
-	// without one, as long as the others can then be paired.
-	for i := len(ps) - 1; i >= 0; i-- {
-		if ps[i].hadBye {
-			continue
+	// without one, as long as the others can then be paired; players who
+	// already scored a forfeit win come last (FIDE C.04.1 d).
+	for _, fwin := range []bool{false, true} {
+		for i := len(ps) - 1; i >= 0; i-- {
+			if ps[i].hadBye || ps[i].fwin != fwin {
+				continue
+			}
+			all[i] = false
+			if pr, ok := g.pair(all); ok {
+				return pr, ps[i].id, nil
+			}
+			all[i] = true
 		}
-		all[i] = false
-		if pr, ok := g.pair(all); ok {
-			return pr, ps[i].id, nil
-		}
-		all[i] = true
 	}
 	return nil, "", ErrNoPairing
 }

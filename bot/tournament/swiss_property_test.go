@@ -17,7 +17,7 @@ func TestSwissProperty(t *testing.T) {
 		rounds, noPairing                  int
 		pairs, sameScore                   int
 		prefs, prefsGranted                int
-		byes, byeLowest                    int
+		byes, byeLowest, byeNoFwin         int
 		floaters, floatersNotTwice         int
 		tournaments, withdrawals, forfeits int
 	}
@@ -44,10 +44,17 @@ func TestSwissProperty(t *testing.T) {
 				t.Fatalf("tournament %d (%d players) round %d: %s", it, n, tr.Round, v)
 			}
 			// Quality figures.
+			// Eligible for the bye (FIDE C.04.1 d): no bye yet and, while
+			// anyone qualifies, no forfeit win either.
 			lowest := -1.0
-			for _, e := range tr.Entrants {
-				if !e.Withdrawn && !h.bye[e.Player] && (lowest < 0 || h.score[e.Player] < lowest) {
-					lowest = h.score[e.Player]
+			for _, strict := range []bool{true, false} {
+				for _, e := range tr.Entrants {
+					if !e.Withdrawn && !h.bye[e.Player] && (!strict || !h.fwin[e.Player]) && (lowest < 0 || h.score[e.Player] < lowest) {
+						lowest = h.score[e.Player]
+					}
+				}
+				if lowest >= 0 {
+					break
 				}
 			}
 			for _, p := range ps {
@@ -55,6 +62,9 @@ func TestSwissProperty(t *testing.T) {
 					q.byes++
 					if h.score[p.White] == lowest {
 						q.byeLowest++
+					}
+					if !h.fwin[p.White] {
+						q.byeNoFwin++
 					}
 					continue
 				}
@@ -121,6 +131,7 @@ func TestSwissProperty(t *testing.T) {
 	t.Logf("quality: pairs within one score group %s", pct(q.sameScore, q.pairs))
 	t.Logf("quality: colour preferences granted %s", pct(q.prefsGranted, q.prefs))
 	t.Logf("quality: bye to a player of the lowest score among those eligible %s", pct(q.byeLowest, q.byes))
+	t.Logf("quality: bye to a player without a forfeit win %s", pct(q.byeNoFwin, q.byes))
 	t.Logf("quality: downfloaters who had not floated down the round before %s", pct(q.floatersNotTwice, q.floaters))
 }
 
@@ -130,12 +141,13 @@ type history struct {
 	met     map[[2]string]bool
 	colours map[string][]Colour // of played games
 	bye     map[string]bool
+	fwin    map[string]bool // scored a forfeit win
 	score   map[string]float64
 	floated map[string]bool // met a lower score in the last round
 }
 
 func newHistory() *history {
-	return &history{met: map[[2]string]bool{}, colours: map[string][]Colour{}, bye: map[string]bool{},
+	return &history{met: map[[2]string]bool{}, colours: map[string][]Colour{}, bye: map[string]bool{}, fwin: map[string]bool{},
 		score: map[string]float64{}, floated: map[string]bool{}}
 }
 
@@ -161,6 +173,8 @@ func (h *history) add(ps []Pairing, tr *Tournament) {
 		h.score[p.White] += ws
 		h.score[p.Black] += bs
 		h.met[key(p.White, p.Black)] = true
+		h.fwin[p.White] = h.fwin[p.White] || p.Result == WhiteForfeit
+		h.fwin[p.Black] = h.fwin[p.Black] || p.Result == BlackForfeit
 		if p.Result.Played() {
 			h.colours[p.White] = append(h.colours[p.White], White)
 			h.colours[p.Black] = append(h.colours[p.Black], Black)
