@@ -348,7 +348,7 @@ func (t *Tournament) Start(a Actor, now time.Time) ([]Pairing, error) {
 	c.Round = 1
 	c.RoundDeadline = now.Add(c.RoundLength)
 	*t = *c
-	return ps, nil
+	return slices.Clone(ps), nil // the caller's copy: changing it changes nothing here
 }
 
 // clone deep-copies what pairing and results change.
@@ -541,7 +541,7 @@ func (t *Tournament) NextRound(after int, now time.Time) ([]Pairing, error) {
 	c.Round++
 	c.RoundDeadline = now.Add(c.RoundLength)
 	*t = *c
-	return ps, nil
+	return slices.Clone(ps), nil // the caller's copy: changing it changes nothing here
 }
 
 // EndedEarly tells a finished Swiss that stopped before its last round
