@@ -308,18 +308,22 @@ func RenderBracket(b Bracket) ([]byte, error) {
 	return encodeRGBA(dc)
 }
 
-// fitW shortens s with "…" until it is at most w pixels wide at px.
-// Shapes each try (and caches it), so it stops early: names are short.
+// fitW shortens s with "…" until it is at most w pixels wide at px. The
+// longest prefix that fits is found by bisection, so only a handful of
+// candidates are shaped (and kept in the line cache).
 func fitW(s string, px float64, w int) string {
 	if textWidth(s, px) <= float64(w) {
 		return s
 	}
 	rs := []rune(s)
-	for len(rs) > 1 {
-		rs = rs[:len(rs)-1]
-		if t := string(rs) + "…"; textWidth(t, px) <= float64(w) {
-			return t
+	lo, hi := 0, len(rs)-1 // rs[:lo]+"…" fits (lo 0: "…" alone); rs[:hi+1]+"…" does not
+	for lo < hi {
+		mid := (lo + hi + 1) / 2
+		if textWidth(string(rs[:mid])+"…", px) <= float64(w) {
+			lo = mid
+		} else {
+			hi = mid - 1
 		}
 	}
-	return "…"
+	return string(rs[:lo]) + "…"
 }

@@ -262,3 +262,23 @@ func TestBracketBadInput(t *testing.T) {
 		t.Errorf("128-player bracket: %v", err)
 	}
 }
+
+func TestFitW(t *testing.T) {
+	long := "a very long display name that must be cut short"
+	for _, w := range []int{10, 60, 120, 200, 400} {
+		got := fitW(long, stFont, w)
+		if textWidth(got, stFont) > float64(w) && got != "…" {
+			t.Errorf("width %d: %q is %.0f px", w, got, textWidth(got, stFont))
+		}
+		// One more rune would not fit.
+		if r := []rune(got); got != long && len(r) < len([]rune(long)) {
+			next := string([]rune(long)[:len(r)]) + "…"
+			if textWidth(next, stFont) <= float64(w) {
+				t.Errorf("width %d: %q could keep one more letter", w, got)
+			}
+		}
+	}
+	if got := fitW("Bob", stFont, 400); got != "Bob" {
+		t.Errorf("a short name changed: %q", got)
+	}
+}
