@@ -205,3 +205,25 @@ func (t *Tournament) Standings() []Standing {
 	}
 	return out
 }
+
+// Podium is who the final post congratulates, by place: first, second and
+// third (in a knockout both losing semi-finalists share third). Empty
+// until the tournament is finished.
+func (t *Tournament) Podium() [][]string {
+	if t.Status != Finished {
+		return nil
+	}
+	st := t.Standings()
+	var out [][]string
+	for i, s := range st {
+		switch {
+		case len(out) < 3:
+			out = append(out, []string{s.Player})
+		case t.Format == Knockout && s.Reached == st[i-1].Reached && len(out[2]) == i-2:
+			out[2] = append(out[2], s.Player)
+		default:
+			return out
+		}
+	}
+	return out
+}

@@ -139,6 +139,9 @@ func TestKnockoutSeedingAndByes(t *testing.T) {
 	if len(ps) != 1 || ps[0].White != "p06" || ps[0].Black != "p01" {
 		t.Fatalf("final = %+v", ps)
 	}
+	if tr.Podium() != nil {
+		t.Fatal("a podium before the end")
+	}
 	tr.Record(3, 1, WhiteWins)
 	if ps, err := tr.NextRound(3, t0); err != nil || ps != nil || tr.Status != Finished {
 		t.Fatalf("after the final: %v %v %s", ps, err, tr.Status)
@@ -146,6 +149,9 @@ func TestKnockoutSeedingAndByes(t *testing.T) {
 	st := tr.Standings()
 	if st[0].Player != "p06" || st[1].Player != "p01" || st[2].Player != "p02" || st[3].Player != "p05" {
 		t.Fatalf("knockout standings %+v", st)
+	}
+	if got := fmt.Sprint(tr.Podium()); got != "[[p06] [p01] [p02 p05]]" {
+		t.Fatalf("knockout podium %s", got)
 	}
 }
 
@@ -219,6 +225,9 @@ func TestDirectEncounterRoundRobin(t *testing.T) {
 	}
 	if tr.Status != Finished {
 		t.Fatalf("status %s after 3 rounds", tr.Status)
+	}
+	if got := fmt.Sprint(tr.Podium()); got != "[[p02] [p01] [p04]]" {
+		t.Fatalf("round-robin podium %s", got)
 	}
 	st := tr.Standings()
 	if st[0].Player != "p02" || st[0].Direct != 1 || st[1].Player != "p01" || st[1].Direct != 0 || st[2].Player != "p04" || st[3].Player != "p03" {
