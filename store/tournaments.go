@@ -287,7 +287,7 @@ func (s *Store) WithdrawEntrant(ctx context.Context, id int64, player string, ro
 			return ErrTournamentStale
 		}
 		for _, p := range decided {
-			if err := setPairingResult(ctx, tx, id, p.Round, p.Board, p.Result); err != nil {
+			if _, err := setPairingResult(ctx, tx, id, p.Round, p.Board, p.Result); err != nil {
 				return err
 			}
 		}
@@ -456,39 +456,43 @@ func (s *Store) SetPairingGame(ctx context.Context, id int64, round, board int, 
 	return nil
 }
 
-// SetPairingResult records a board's result once; recording the same
-// result again is a no-op, a different one ErrTournamentStale.
-func (s *Store) SetPairingResult(ctx context.Context, id int64, round, board int, result string) error {
-	err := s.tx(ctx, func(tx *sql.Tx) error { return setPairingResult(ctx, tx, id, round, board, result) })
+// SetPairingResult records a board's result once: set tells whether this
+// call recorded it; recording the same result again is a no-op (set
+// false), a different one ErrTournamentStale.
+func (s *Store) SetPairingResult(ctx context.Context, id int64, round, board int, result string) (set bool, err error) {
+	err = s.tx(ctx, func(tx *sql.Tx) error {
+		set, err = setPairingResult(ctx, tx, id, round, board, result)
+		return err
+	})
 	if err != nil {
-		return fmt.Errorf("result of tournament %d round %d board %d: %w", id, round, board, err)
+		return false, fmt.Errorf("result of tournament %d round %d board %d: %w", id, round, board, err)
 	}
-	return nil
+	return set, nil
 }
 
-func setPairingResult(ctx context.Context, tx *sql.Tx, id int64, round, board int, result string) error {
+func setPairingResult(ctx context.Context, tx *sql.Tx, id int64, round, board int, result string) (bool, error) {
 	if result == "" {
-		return errors.New("empty result")
+		return false, errors.New("empty result")
 	}
 	res, err := tx.ExecContext(ctx, `UPDATE tournament_pairings SET result=? WHERE tournament_id=? AND round=? AND board=? AND result=''`,
 		result, id, round, board)
 	if err != nil {
-		return err
+		return false, err
 	}
 	if n, _ := res.RowsAffected(); n > 0 {
-		return nil
+		return true, nil
 	}
 	var cur string
 	err = tx.QueryRowContext(ctx, `SELECT result FROM tournament_pairings WHERE tournament_id=? AND round=? AND board=?`, id, round, board).Scan(&cur)
 	switch {
 	case errors.Is(err, sql.ErrNoRows):
-		return ErrNotFound
+		return false, ErrNotFound
 	case err != nil:
-		return err
+		return false, err
 	case cur == result:
-		return nil
+		return false, nil
 	}
-	return ErrTournamentStale
+	return false, ErrTournamentStale
 }
 
 func boardStaleOrMissing(ctx context.Context, tx *sql.Tx, id int64, round, board int) error {

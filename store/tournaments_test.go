@@ -85,14 +85,17 @@ func testTournamentLifecycle(t *testing.T, b storetest.Backend) {
 	if _, _, err := s.PairingByGame(ctx, 5); !errors.Is(err, ErrNotFound) {
 		t.Fatalf("board of a stranger game: %v", err)
 	}
-	if err := s.SetPairingResult(ctx, tr.ID, 1, 1, "1-0"); err != nil {
-		t.Fatal(err)
+	if set, err := s.SetPairingResult(ctx, tr.ID, 1, 1, "1-0"); err != nil || !set {
+		t.Fatalf("result: %v %v", set, err)
 	}
-	if err := s.SetPairingResult(ctx, tr.ID, 1, 1, "1-0"); err != nil {
-		t.Fatalf("same result again: %v", err)
+	if set, err := s.SetPairingResult(ctx, tr.ID, 1, 1, "1-0"); err != nil || set {
+		t.Fatalf("same result again: %v %v", set, err)
 	}
-	if err := s.SetPairingResult(ctx, tr.ID, 1, 1, "0-1"); !errors.Is(err, ErrTournamentStale) {
+	if _, err := s.SetPairingResult(ctx, tr.ID, 1, 1, "0-1"); !errors.Is(err, ErrTournamentStale) {
 		t.Fatalf("another result: %v", err)
+	}
+	if _, err := s.SetPairingResult(ctx, tr.ID, 1, 7, "0-1"); !errors.Is(err, ErrNotFound) {
+		t.Fatalf("result on no board: %v", err)
 	}
 	r2 := []TournamentPairing{{Round: 2, Board: 1, White: "c", Black: "d"}, {Round: 2, Board: 2, White: "a", Result: "bye"}}
 	if err := s.StartRound(ctx, tr.ID, "running", 2, t0.Add(49*time.Hour), r2); err != nil {

@@ -191,15 +191,26 @@ func (d *Director) SetGame(ctx context.Context, id int64, round, board int, game
 // Record sets a board's result. Recording the same result twice is a
 // no-op (a retried or doubled event); another result is ErrAlreadyRecorded.
 func (d *Director) Record(ctx context.Context, id int64, round, board int, r tournament.Result) error {
-	return d.change(ctx, id, func(ev *Event) error {
+	_, err := d.record(ctx, id, round, board, r)
+	return err
+}
+
+// record is Record telling whether this call set the result (false when
+// it was already there).
+func (d *Director) record(ctx context.Context, id int64, round, board int, r tournament.Result) (set bool, err error) {
+	err = d.change(ctx, id, func(ev *Event) error {
+		set = false
 		if err := ev.T.Record(round, board, r); err != nil {
 			if errors.Is(err, tournament.ErrAlreadyRecorded) && ev.T.Rounds[round-1][board-1].Result == r {
 				return nil
 			}
 			return err
 		}
-		return d.Store.SetPairingResult(ctx, id, round, board, r.String())
+		var err error
+		set, err = d.Store.SetPairingResult(ctx, id, round, board, r.String())
+		return err
 	})
+	return set && err == nil, err
 }
 
 // RecordGame records the result of a finished game if it belongs to a
@@ -219,7 +230,8 @@ func (d *Director) RecordGame(ctx context.Context, gameID int64, r tournament.Re
 // Adjudicate decides, once the round's deadline has passed, every game of
 // the current round still without a result: judge gives each one's result
 // (by tournament.Adjudicate from the game's position). Before the deadline
-// it does nothing. It returns the boards it decided.
+// it does nothing. It returns the boards this call decided (not those
+// another instance, or the game's own end, decided meanwhile).
 func (d *Director) Adjudicate(ctx context.Context, id int64, judge func(tournament.Pairing) (tournament.Result, error)) ([]tournament.Pairing, error) {
 	ev, err := d.Load(ctx, id)
 	if err != nil {
@@ -237,11 +249,17 @@ func (d *Director) Adjudicate(ctx context.Context, id int64, judge func(tourname
 		if err != nil {
 			return out, fmt.Errorf("adjudicate round %d board %d: %w", p.Round, p.Board, err)
 		}
-		if err := d.Record(ctx, id, p.Round, p.Board, r); err != nil {
+		set, err := d.record(ctx, id, p.Round, p.Board, r)
+		if errors.Is(err, tournament.ErrAlreadyRecorded) {
+			continue // the game ended, or another instance judged it, meanwhile
+		}
+		if err != nil {
 			return out, err
 		}
-		p.Result = r
-		out = append(out, p)
+		if set {
+			p.Result = r
+			out = append(out, p)
+		}
 	}
 	return out, nil
 }
@@ -276,24 +294,120 @@ func (d *Director) Advance(ctx context.Context, id int64, after int) (ps []tourn
 }
 
 // CloseSignUp acts on a passed sign-up deadline: the tournament starts if
-// enough players entered (round 1's pairings returned), else it is
-// cancelled. Before the deadline, or once the tournament left sign-up, it
-// does nothing.
-func (d *Director) CloseSignUp(ctx context.Context, id int64) (ps []tournament.Pairing, started bool, err error) {
+// enough players entered (round 1's pairings returned, status Running), else
+// it is cancelled (status Cancelled). Before the deadline, or when the
+// tournament has left sign-up (another instance got there first), it does
+// nothing and returns no status.
+func (d *Director) CloseSignUp(ctx context.Context, id int64) (ps []tournament.Pairing, now tournament.Status, err error) {
 	ev, err := d.Load(ctx, id)
 	if err != nil {
-		return nil, false, err
+		return nil, "", err
 	}
 	t := ev.T
 	if t.Status != tournament.SignUp || t.SignUpDeadline.IsZero() || d.Now().Before(t.SignUpDeadline) {
-		return nil, false, nil
+		return nil, "", nil
 	}
 	ps, err = d.Start(ctx, id, tournament.Actor{ID: t.Creator})
-	if errors.Is(err, tournament.ErrTooFewPlayers) {
-		return nil, false, d.Cancel(ctx, id, tournament.Actor{ID: t.Creator})
+	switch {
+	case err == nil:
+		return ps, tournament.Running, nil
+	case errors.Is(err, tournament.ErrNotSignUp), errors.Is(err, tournament.ErrCancelled):
+		return nil, "", nil
+	case !errors.Is(err, tournament.ErrTooFewPlayers):
+		return nil, "", err
+	}
+	// Only from sign-up: never cancel a tournament another instance started.
+	err = d.Store.SetTournamentStatus(ctx, id, string(tournament.SignUp), string(tournament.Cancelled))
+	if errors.Is(err, store.ErrTournamentStale) {
+		return nil, "", nil
 	}
 	if err != nil {
-		return nil, false, err
+		return nil, "", err
 	}
-	return ps, true, nil
+	return nil, tournament.Cancelled, nil
+}
+
+// Update is what an event did to one tournament, for the bot to announce:
+// the round it paired (games to start, players to ping), the boards it
+// adjudicated (games to end) and whether the tournament finished or was
+// cancelled.
+type Update struct {
+	ID          int64
+	Paired      []tournament.Pairing
+	Adjudicated []tournament.Pairing
+	Finished    bool
+	Cancelled   bool
+}
+
+// Judge decides a game unfinished at its round's deadline, normally with
+// tournament.Adjudicate from the game's position (who is to move, whether
+// they ever moved, whether the opponent could still win).
+type Judge func(id int64, p tournament.Pairing) (tournament.Result, error)
+
+// advance pairs the next round if the current one is over; another
+// instance having done it is not an error (it announces it).
+func (d *Director) advance(ctx context.Context, id int64, u *Update) error {
+	ev, err := d.Load(ctx, id)
+	if err != nil {
+		return err
+	}
+	if ev.T.Status != tournament.Running || !ev.T.RoundOver() {
+		return nil
+	}
+	ps, fin, err := d.Advance(ctx, id, ev.T.Round)
+	if errors.Is(err, tournament.ErrStaleRound) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	u.Paired, u.Finished = ps, fin
+	return nil
+}
+
+// GameOver records a finished game's result and, if it was the last of its
+// round, pairs the next round (or finishes the tournament). A game outside
+// tournaments gives a nil Update.
+func (d *Director) GameOver(ctx context.Context, gameID int64, r tournament.Result) (*Update, error) {
+	id, err := d.RecordGame(ctx, gameID, r)
+	if err != nil || id == 0 {
+		return nil, err
+	}
+	u := &Update{ID: id}
+	return u, d.advance(ctx, id, u)
+}
+
+// Tick handles the tournaments whose deadline has passed (the scheduler
+// calls it): a passed sign-up deadline starts or cancels the tournament; a
+// passed round deadline adjudicates the unfinished games with judge and
+// pairs the next round. Updates are returned for the tournaments where
+// something happened, also when a later one failed.
+func (d *Director) Tick(ctx context.Context, judge Judge) ([]Update, error) {
+	due, err := d.Store.DueTournaments(ctx, d.Now())
+	if err != nil {
+		return nil, err
+	}
+	var out []Update
+	var errs []error
+	for _, row := range due {
+		u := Update{ID: row.ID}
+		var err error
+		if row.Status == string(tournament.SignUp) {
+			var now tournament.Status
+			u.Paired, now, err = d.CloseSignUp(ctx, row.ID)
+			u.Cancelled = now == tournament.Cancelled
+		} else {
+			u.Adjudicated, err = d.Adjudicate(ctx, row.ID, func(p tournament.Pairing) (tournament.Result, error) { return judge(row.ID, p) })
+			if err == nil {
+				err = d.advance(ctx, row.ID, &u)
+			}
+		}
+		if err != nil {
+			errs = append(errs, fmt.Errorf("tournament %d: %w", row.ID, err))
+		}
+		if u.Paired != nil || u.Adjudicated != nil || u.Finished || u.Cancelled {
+			out = append(out, u)
+		}
+	}
+	return out, errors.Join(errs...)
 }

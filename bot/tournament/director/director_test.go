@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -450,18 +451,21 @@ func TestCloseSignUp(t *testing.T) {
 		return ev.Row.ID
 	}
 	enough, few := mk(3), mk(2)
-	if ps, started, err := w.d().CloseSignUp(ctx, enough); err != nil || started || ps != nil {
-		t.Fatalf("before the deadline: %v %v %v", ps, started, err)
+	if ps, st, err := w.d().CloseSignUp(ctx, enough); err != nil || st != "" || ps != nil {
+		t.Fatalf("before the deadline: %v %v %v", ps, st, err)
 	}
 	w.fc.Advance(time.Hour)
 	if err := w.d().Join(ctx, few, "late", 1500); !errors.Is(err, tournament.ErrSignUpDeadline) {
 		t.Fatalf("joining after the deadline: %v", err)
 	}
-	if ps, started, err := w.d().CloseSignUp(ctx, enough); err != nil || !started || len(ps) != 2 {
-		t.Fatalf("with 3 players: %v %v %v", ps, started, err)
+	if ps, st, err := w.d().CloseSignUp(ctx, enough); err != nil || st != tournament.Running || len(ps) != 2 {
+		t.Fatalf("with 3 players: %v %v %v", ps, st, err)
 	}
-	if _, started, err := w.d().CloseSignUp(ctx, few); err != nil || started {
-		t.Fatalf("with 2 players: %v %v", started, err)
+	if _, st, err := w.d().CloseSignUp(ctx, few); err != nil || st != tournament.Cancelled {
+		t.Fatalf("with 2 players: %v %v", st, err)
+	}
+	if _, st, err := w.d().CloseSignUp(ctx, few); err != nil || st != "" {
+		t.Fatalf("closing again: %v %v", st, err)
 	}
 	ev, _ := w.d().Load(ctx, few)
 	if ev.T.Status != tournament.Cancelled {
@@ -526,5 +530,88 @@ func TestDirectorRaces(t *testing.T) {
 				t.Fatalf("after the races: %+v %+v", ev.T.Entrants, ev.T.Rounds)
 			}
 		})
+	}
+}
+
+// TestTickAndGameOver drives a 4-player knockout only through the
+// scheduler's Tick (on two instances at once) and GameOver: the sign-up
+// deadline starts it, finished games pair the next round, the round
+// deadline adjudicates the game left running, and the final ends it.
+func TestTickAndGameOver(t *testing.T) {
+	ctx := context.Background()
+	w := newWorld(t, filepath.Join(t.TempDir(), "tick.db"), 2)
+	ev, err := w.d().Create(ctx, store.Tournament{Guild: "g", Channel: "c", Creator: "org", Kind: "camelot"},
+		tournament.Settings{Format: tournament.Knockout, RoundLength: 24 * time.Hour, SignUpDeadline: t0.Add(time.Hour)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	id := ev.Row.ID
+	for i := range 4 {
+		w.d().Join(ctx, id, fmt.Sprint("k", i), 1600-float64(i))
+	}
+	var judged atomic.Int32
+	judge := func(tid int64, p tournament.Pairing) (tournament.Result, error) {
+		judged.Add(1)
+		if tid != id {
+			t.Errorf("judging tournament %d", tid)
+		}
+		return tournament.Adjudicate(tournament.White, false, true), nil // White never moved
+	}
+	tick := func() []Update {
+		t.Helper()
+		var mu sync.Mutex
+		var all []Update
+		var wg sync.WaitGroup
+		for _, d := range w.ds {
+			wg.Go(func() {
+				us, err := d.Tick(ctx, judge)
+				if err != nil {
+					t.Error(err)
+				}
+				mu.Lock()
+				all = append(all, us...)
+				mu.Unlock()
+			})
+		}
+		wg.Wait()
+		return all
+	}
+	if us := tick(); len(us) != 0 {
+		t.Fatalf("updates before any deadline: %+v", us)
+	}
+	w.fc.Advance(time.Hour)
+	us := tick()
+	if len(us) != 1 || len(us[0].Paired) != 2 || us[0].Paired[0].White != "k0" || us[0].Paired[0].Black != "k3" {
+		t.Fatalf("at the sign-up deadline: %+v", us)
+	}
+	w.startGames(id, us[0].Paired)
+	// Board 1 finishes; board 2 is still running at the round deadline.
+	u, err := w.d().GameOver(ctx, w.game(id, us[0].Paired[0]), tournament.WhiteWins)
+	if err != nil || u == nil || u.Paired != nil || u.Finished {
+		t.Fatalf("first game over: %+v %v", u, err)
+	}
+	if u, err := w.d().GameOver(ctx, 424242, tournament.WhiteWins); err != nil || u != nil {
+		t.Fatalf("a game outside tournaments: %+v %v", u, err)
+	}
+	w.fc.Advance(24 * time.Hour)
+	us = tick()
+	if judged.Load() < 1 || len(us) != 1 || len(us[0].Adjudicated) != 1 || us[0].Adjudicated[0].Result != tournament.BlackForfeit || len(us[0].Paired) != 1 {
+		t.Fatalf("at the round deadline (judged %d): %+v", judged.Load(), us)
+	}
+	final := us[0].Paired[0]
+	if final.White != "k2" && final.Black != "k2" || final.White != "k0" && final.Black != "k0" {
+		t.Fatalf("final %+v: k0 and k2 (who won by forfeit) should meet", final)
+	}
+	w.startGames(id, us[0].Paired)
+	u, err = w.ds[1].GameOver(ctx, w.game(id, final), tournament.Draw)
+	if err != nil || !u.Finished {
+		t.Fatalf("final over: %+v %v", u, err)
+	}
+	ev, _ = w.d().Load(ctx, id)
+	if got := fmt.Sprint(ev.T.Podium()); got != fmt.Sprintf("[[%s] [%s] [k3 k1]]", final.Black, final.White) && got != fmt.Sprintf("[[%s] [%s] [k1 k3]]", final.Black, final.White) {
+		t.Fatalf("podium %s after a drawn final (Black %s wins)", got, final.Black)
+	}
+	if us := tick(); len(us) != 0 {
+		t.Fatalf("updates after the end: %+v", us)
 	}
 }
