@@ -33,6 +33,12 @@ type Event struct {
 // what is played (Guild, Channel, Creator, Kind, Variant, Clock, Rated);
 // s the format and limits, validated here.
 func (d *Director) Create(ctx context.Context, row store.Tournament, s tournament.Settings) (*Event, error) {
+	if row.Guild == "" || row.Kind == "" {
+		return nil, fmt.Errorf("%w: a tournament needs a server and a game", tournament.ErrBadSettings)
+	}
+	if !s.SignUpDeadline.IsZero() && !s.SignUpDeadline.After(d.Now()) {
+		return nil, fmt.Errorf("%w: the sign-up deadline %s has passed", tournament.ErrBadSettings, s.SignUpDeadline.Format(time.RFC3339))
+	}
 	t, err := tournament.New(row.Creator, s)
 	if err != nil {
 		return nil, err

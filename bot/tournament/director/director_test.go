@@ -451,6 +451,21 @@ func TestCloseSignUp(t *testing.T) {
 		return ev.Row.ID
 	}
 	enough, few := mk(3), mk(2)
+	for name, c := range map[string]struct {
+		row store.Tournament
+		s   tournament.Settings
+	}{
+		"no game":       {store.Tournament{Guild: "g", Creator: "org"}, tournament.Settings{Format: tournament.Knockout, RoundLength: time.Hour}},
+		"past deadline": {store.Tournament{Guild: "g", Creator: "org", Kind: "tank"}, tournament.Settings{Format: tournament.Knockout, RoundLength: time.Hour, SignUpDeadline: t0}},
+		"bad format":    {store.Tournament{Guild: "g", Creator: "org", Kind: "tank"}, tournament.Settings{Format: "arena", RoundLength: time.Hour}},
+	} {
+		if _, err := w.d().Create(ctx, c.row, c.s); !errors.Is(err, tournament.ErrBadSettings) {
+			t.Errorf("create with %s: %v", name, err)
+		}
+	}
+	if gs, _ := w.st[0].GuildTournaments(ctx, "g"); len(gs) != 2 {
+		t.Fatalf("refused creations stored: %d tournaments", len(gs))
+	}
 	if ps, st, err := w.d().CloseSignUp(ctx, enough); err != nil || st != "" || ps != nil {
 		t.Fatalf("before the deadline: %v %v %v", ps, st, err)
 	}
