@@ -444,27 +444,6 @@ func (t *Tournament) Record(round, board int, r Result) error {
 	return nil
 }
 
-// SetGame notes the bot's game id for a board.
-func (t *Tournament) SetGame(round, board int, id int64) error {
-	if round < 1 || round > len(t.Rounds) || board < 1 || board > len(t.Rounds[round-1]) {
-		return fmt.Errorf("%w: round %d board %d", ErrNoSuchGame, round, board)
-	}
-	t.Rounds[round-1][board-1].GameID = id
-	return nil
-}
-
-// FindGame is the pairing a bot game belongs to.
-func (t *Tournament) FindGame(id int64) (Pairing, bool) {
-	for _, r := range t.Rounds {
-		for _, p := range r {
-			if p.GameID == id && id != 0 {
-				return p, true
-			}
-		}
-	}
-	return Pairing{}, false
-}
-
 // RoundOver tells whether every game of the current round has a result.
 func (t *Tournament) RoundOver() bool {
 	if t.Round == 0 {
