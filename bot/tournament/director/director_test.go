@@ -161,11 +161,31 @@ func TestSimulatedSwiss(t *testing.T) {
 func simulateSwiss(t *testing.T, w *world) {
 	ctx := context.Background()
 	id := w.create(tournament.Swiss, 3, 8)
+	snapshot := func() string {
+		row, es, ps, err := w.st[0].TournamentState(ctx, id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return fmt.Sprintf("%+v %+v %+v", *row, es, ps)
+	}
+	before := snapshot()
 	if err := w.ds[1].Join(ctx, id, "u3", 1500); !errors.Is(err, tournament.ErrAlreadyJoined) {
 		t.Fatalf("join twice: %v", err)
 	}
 	if _, err := w.d().Start(ctx, id, tournament.Actor{ID: "u1"}); !errors.Is(err, tournament.ErrNotOrganiser) {
 		t.Fatalf("non-organiser start: %v", err)
+	}
+	if err := w.d().Cancel(ctx, id, tournament.Actor{ID: "u2"}); !errors.Is(err, tournament.ErrNotOrganiser) {
+		t.Fatalf("non-organiser cancel: %v", err)
+	}
+	if err := w.d().Leave(ctx, id, "stranger"); !errors.Is(err, tournament.ErrNotEntered) {
+		t.Fatalf("leave without entering: %v", err)
+	}
+	if _, err := w.d().Withdraw(ctx, id, "u1"); !errors.Is(err, tournament.ErrNotRunning) {
+		t.Fatalf("withdraw before the start: %v", err)
+	}
+	if after := snapshot(); after != before {
+		t.Fatalf("refused commands changed the database:\n%s\n%s", before, after)
 	}
 	ps, err := w.d().Start(ctx, id, tournament.Actor{ID: "org"})
 	if err != nil {
