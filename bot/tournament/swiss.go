@@ -1,0 +1,500 @@
+package tournament
+
+import (
+	"fmt"
+	"slices"
+)
+
+// Swiss pairing after the FIDE Dutch system (C.04.3). The absolute
+// criteria always hold: no two players meet twice, nobody gets a second
+// bye, and no player's colours differ by more than two or repeat three
+// times in a row (counting games played over the board). Within them, the
+// pairing follows the Dutch order: players sorted by score then pairing
+// number (seed); in each score group the top half meets the bottom half in
+// order (1 v 5, 2 v 6, … in a group of eight), transpositions and then
+// exchanges with the top half are tried in that order when a pair is not
+// allowed, a group's odd player floats down to the top of the next group,
+// candidates who give both players their colour preference come first, and
+// the bye goes to the lowest-ranked player of the lowest score who has not
+// had one (nor, if possible, a forfeit win) and whose absence leaves the
+// others pairable. A maximum matching
+// decides at each step whether the rest can still be paired, so a pairing
+// is found whenever the absolute criteria allow one (else ErrNoPairing).
+
+// swissPlayer is what pairing needs to know of an entrant.
+type swissPlayer struct {
+	id      string
+	num     int // pairing number (seed, from 1)
+	score   float64
+	met     map[string]bool
+	colours []Colour // of games played over the board, in order
+	hadBye  bool
+	fwin    bool // scored a forfeit win (a point without playing)
+	floated bool // floated down (met a lower score) last round
+
+	// Worked out once per pairing by prepare.
+	ok       [2]bool // allowed(White), allowed(Black)
+	pref     Colour
+	strength int
+}
+
+func (p *swissPlayer) prepare() {
+	p.ok = [2]bool{p.allowed(White), p.allowed(Black)}
+	p.pref, p.strength = p.preference()
+}
+
+func (p *swissPlayer) diff() int {
+	d := 0
+	for _, c := range p.colours {
+		if c == White {
+			d++
+		} else {
+			d--
+		}
+	}
+	return d
+}
+
+// allowed tells whether playing c keeps the absolute colour criteria.
+func (p *swissPlayer) allowed(c Colour) bool {
+	d := p.diff()
+	if c == White {
+		d++
+	} else {
+		d--
+	}
+	if d > 2 || d < -2 {
+		return false
+	}
+	n := len(p.colours)
+	return n < 2 || p.colours[n-1] != c || p.colours[n-2] != c
+}
+
+// Preference strengths.
+const (
+	prefNone = iota
+	prefMild
+	prefStrong
+	prefAbsolute
+)
+
+// preference is the colour the player should get next and how strongly.
+func (p *swissPlayer) preference() (Colour, int) {
+	n := len(p.colours)
+	if n == 0 {
+		return White, prefNone
+	}
+	d := p.diff()
+	last := p.colours[n-1]
+	switch {
+	case d < -1 || n >= 2 && last == Black && p.colours[n-2] == Black:
+		return White, prefAbsolute
+	case d > 1 || n >= 2 && last == White && p.colours[n-2] == White:
+		return Black, prefAbsolute
+	case d == -1:
+		return White, prefStrong
+	case d == 1:
+		return Black, prefStrong
+	}
+	return 1 - last, prefMild
+}
+
+// colours allocates colours to a (ranked above b) and b: ok false when no
+// allocation keeps the absolute criteria. granted tells whether both got
+// their preference (or had none).
+func colours(a, b *swissPlayer) (aCol Colour, ok, granted bool) {
+	wOK := a.ok[White] && b.ok[Black]
+	bOK := a.ok[Black] && b.ok[White]
+	if !wOK && !bOK {
+		return White, false, false
+	}
+	pa, sa := a.pref, a.strength
+	pb, sb := b.pref, b.strength
+	want := White
+	switch {
+	case sa == prefNone && sb == prefNone:
+		// Round 1 (or no colours yet): alternate down the boards by the
+		// higher player's pairing number.
+		if a.num%2 == 0 {
+			want = Black
+		}
+	case sb == prefNone || sa != prefNone && pa != pb:
+		want = pa
+	case sa == prefNone:
+		want = 1 - pb
+	case sa > sb:
+		want = pa
+	case sb > sa:
+		want = 1 - pb
+	default:
+		// Same preference, same strength: alternate from the latest game
+		// where they had different colours; else the higher ranked wins.
+		want = pa
+		for i, j := len(a.colours)-1, len(b.colours)-1; i >= 0 && j >= 0; i, j = i-1, j-1 {
+			if a.colours[i] != b.colours[j] {
+				want = 1 - a.colours[i]
+				break
+			}
+		}
+	}
+	if want == White && !wOK {
+		want = Black
+	} else if want == Black && !bOK {
+		want = White
+	}
+	granted = (sa == prefNone || want == pa) && (sb == prefNone || 1-want == pb)
+	return want, true, granted
+}
+
+// swissPlayers builds the pairing view of the tournament before round r.
+func (t *Tournament) swissPlayers() []*swissPlayer {
+	seeds := t.Seeds()
+	byID := map[string]*swissPlayer{}
+	var out []*swissPlayer
+	for i, e := range seeds {
+		p := &swissPlayer{id: e.Player, num: i + 1, met: map[string]bool{}}
+		byID[e.Player] = p
+		if !e.Withdrawn {
+			out = append(out, p)
+		}
+	}
+	bye := t.byePoints()
+	for ri, r := range t.Rounds {
+		last := ri == len(t.Rounds)-1
+		for _, pr := range r {
+			w, b := byID[pr.White], byID[pr.Black]
+			if pr.IsBye() {
+				if w != nil && pr.Result == Bye {
+					w.hadBye = true
+					w.score += bye
+				}
+				continue
+			}
+			ws, bs := pr.Result.Points()
+			w.score += ws
+			b.score += bs
+			w.met[b.id], b.met[w.id] = true, true
+			w.fwin = w.fwin || pr.Result == WhiteForfeit
+			b.fwin = b.fwin || pr.Result == BlackForfeit
+			if pr.Result.Played() {
+				w.colours = append(w.colours, White)
+				b.colours = append(b.colours, Black)
+			}
+			if last {
+				w.floated = w.score-ws > b.score-bs
+				b.floated = b.score-bs > w.score-ws
+			}
+		}
+	}
+	// Dutch order: score, then pairing number.
+	stableSort(out, func(a, b *swissPlayer) bool {
+		if a.score != b.score {
+			return a.score > b.score
+		}
+		return a.num < b.num
+	})
+	return out
+}
+
+func (t *Tournament) pairSwiss(r int) ([]Pairing, error) {
+	ps := t.swissPlayers()
+	if len(ps) < 2 {
+		return nil, fmt.Errorf("%w: fewer than two players left", ErrNoPairing)
+	}
+	pairs, bye, err := pairDutch(ps)
+	if err != nil {
+		return nil, fmt.Errorf("round %d: %w", r, err)
+	}
+	out := make([]Pairing, 0, len(pairs)+1)
+	for _, p := range pairs {
+		out = append(out, Pairing{White: p[0], Black: p[1]})
+	}
+	if bye != "" {
+		out = append(out, Pairing{White: bye})
+	}
+	return out, nil
+}
+
+// pairDutch pairs ps (in Dutch order: score, then pairing number); pairs
+// are White then Black, higher board first.
+func pairDutch(ps []*swissPlayer) (pairs [][2]string, bye string, err error) {
+	g := newSwissGraph(ps)
+	all := make([]bool, len(ps))
+	for i := range all {
+		all[i] = true
+	}
+	if len(ps)%2 == 0 {
+		if pr, ok := g.pair(all); ok {
+			return pr, "", nil
+		}
+		return nil, "", ErrNoPairing
+	}
+	// The bye: lowest score, then highest pairing number, among those
+	// without one, as long as the others can then be paired; players who
+	// already scored a forfeit win come last (FIDE C.04.1 d).
+	for _, fwin := range []bool{false, true} {
+		for i := len(ps) - 1; i >= 0; i-- {
+			if ps[i].hadBye || ps[i].fwin != fwin {
+				continue
+			}
+			all[i] = false
+			if pr, ok := g.pair(all); ok {
+				return pr, ps[i].id, nil
+			}
+			all[i] = true
+		}
+	}
+	return nil, "", ErrNoPairing
+}
+
+// swissGraph is who may meet whom (the absolute criteria) and with which
+// colours.
+type swissGraph struct {
+	ps     []*swissPlayer
+	n      int
+	compat []bool // [i*n+j]
+	adj    [][]int
+	col    []Colour // i's colour against j
+	grant  []bool   // both get their preference
+	// findPath's buffers, reused.
+	used, seen, blossom []bool
+	parent, base, queue []int
+}
+
+func newSwissGraph(ps []*swissPlayer) *swissGraph {
+	n := len(ps)
+	g := &swissGraph{ps: ps, n: n, compat: make([]bool, n*n), adj: make([][]int, n), col: make([]Colour, n*n), grant: make([]bool, n*n)}
+	for i, p := range ps {
+		g.adj[i] = make([]int, 0, n)
+		p.prepare()
+	}
+	for i := range ps {
+		for j := i + 1; j < n; j++ {
+			if ps[i].met[ps[j].id] {
+				continue
+			}
+			c, ok, gr := colours(ps[i], ps[j])
+			if !ok {
+				continue
+			}
+			g.compat[i*n+j], g.compat[j*n+i] = true, true
+			g.adj[i], g.adj[j] = append(g.adj[i], j), append(g.adj[j], i)
+			g.col[i*n+j], g.col[j*n+i] = c, 1-c
+			g.grant[i*n+j], g.grant[j*n+i] = gr, gr
+		}
+	}
+	return g
+}
+
+// pair pairs the players in the set: the first unpaired player (in Dutch
+// order) takes the first candidate, in Dutch order, after which the rest
+// can still all be paired. Whether they can is decided exactly by a
+// maximum matching (Edmonds' blossom algorithm), kept from step to step,
+// so the search never backtracks and fails only when no pairing exists.
+func (g *swissGraph) pair(in []bool) ([][2]string, bool) {
+	n := len(g.ps)
+	alive := append([]bool(nil), in...)
+	m := make([]int, n)
+	for i := range m {
+		m[i] = -1
+	}
+	if !g.augment(alive, m) {
+		return nil, false
+	}
+	mate := make([]int, n)
+	for i := range mate {
+		mate[i] = -1
+	}
+	for p := 0; p < n; p++ {
+		if !alive[p] {
+			continue
+		}
+		done := false
+		for _, q := range g.candidates(p, alive) {
+			if !g.compat[p*g.n+q] {
+				continue
+			}
+			// Try the remaining players without p and q, starting from the
+			// current perfect matching less the pairs of p and q.
+			try := append([]int(nil), m...)
+			for _, v := range []int{p, q} {
+				if w := try[v]; w >= 0 {
+					try[w] = -1
+				}
+				try[v] = -1
+			}
+			alive[p], alive[q] = false, false
+			if m[p] == q || g.augment(alive, try) {
+				m = try
+				mate[p], mate[q] = q, p
+				done = true
+				break
+			}
+			alive[p], alive[q] = true, true
+		}
+		if !done {
+			return nil, false // cannot happen: m was perfect
+		}
+	}
+	var out [][2]string
+	for i, j := range mate {
+		if i < j {
+			if g.col[i*n+j] == White {
+				out = append(out, [2]string{g.ps[i].id, g.ps[j].id})
+			} else {
+				out = append(out, [2]string{g.ps[j].id, g.ps[i].id})
+			}
+		}
+	}
+	return out, true
+}
+
+// candidates are p's possible opponents among the alive, in Dutch order.
+func (g *swissGraph) candidates(p int, alive []bool) []int {
+	var group, lower []int
+	for q := range g.ps {
+		if q == p || !alive[q] {
+			continue
+		}
+		if g.ps[q].score == g.ps[p].score {
+			group = append(group, q)
+		} else {
+			lower = append(lower, q)
+		}
+	}
+	// group holds the others of p's score group in order; with p at the top
+	// the group has k = len(group)+1 players and its top half (S1) is the
+	// first k/2, p included. S2 in order, then exchanges from the bottom of
+	// S1 upwards.
+	half := (len(group) + 1) / 2
+	var s2, s1 []int
+	for i, q := range group {
+		if i >= half-1 {
+			s2 = append(s2, q)
+		} else {
+			s1 = append(s1, q)
+		}
+	}
+	slices.Reverse(s1)
+	out := make([]int, 0, len(g.ps))
+	for _, part := range [][]int{s2, s1} {
+		out = g.coloursFirst(out, p, part)
+	}
+	// Downfloats: to the highest of the next score, colours first within it.
+	for i := 0; i < len(lower); {
+		j := i
+		for j < len(lower) && g.ps[lower[j]].score == g.ps[lower[i]].score {
+			j++
+		}
+		out = g.coloursFirst(out, p, lower[i:j])
+		i = j
+	}
+	return out
+}
+
+// coloursFirst appends part to out, those giving both players their colour
+// preference first, each kind in order.
+func (g *swissGraph) coloursFirst(out []int, p int, part []int) []int {
+	for _, want := range []bool{true, false} {
+		for _, q := range part {
+			if g.grant[p*g.n+q] == want {
+				out = append(out, q)
+			}
+		}
+	}
+	return out
+}
+
+// augment extends the matching m on the alive players by augmenting paths
+// until none is left; it reports whether m is then perfect.
+func (g *swissGraph) augment(alive []bool, m []int) bool {
+	perfect := true
+	for v := range g.ps {
+		if alive[v] && m[v] < 0 && !g.findPath(v, alive, m) {
+			perfect = false
+		}
+	}
+	return perfect
+}
+
+// findPath looks for an augmenting path from the free vertex root and
+// applies it (Edmonds' blossom algorithm, O(n²) per search).
+func (g *swissGraph) findPath(root int, alive []bool, m []int) bool {
+	n := len(g.ps)
+	if g.used == nil {
+		g.used, g.seen, g.blossom = make([]bool, n), make([]bool, n), make([]bool, n)
+		g.parent, g.base, g.queue = make([]int, n), make([]int, n), make([]int, 0, n)
+	}
+	used, parent, base, blossom := g.used, g.parent, g.base, g.blossom
+	for i := range parent {
+		used[i], parent[i], base[i] = false, -1, i
+	}
+	lca := func(a, b int) int {
+		seen := g.seen
+		clear(seen)
+		for {
+			a = base[a]
+			seen[a] = true
+			if m[a] < 0 {
+				break
+			}
+			a = parent[m[a]]
+		}
+		for {
+			b = base[b]
+			if seen[b] {
+				return b
+			}
+			b = parent[m[b]]
+		}
+	}
+	markPath := func(v, b, child int) {
+		for base[v] != b {
+			blossom[base[v]], blossom[base[m[v]]] = true, true
+			parent[v] = child
+			child = m[v]
+			v = parent[m[v]]
+		}
+	}
+	used[root] = true
+	queue := append(g.queue[:0], root)
+	for len(queue) > 0 {
+		v := queue[0]
+		queue = queue[1:]
+		for _, to := range g.adj[v] {
+			if !alive[to] || base[v] == base[to] || m[v] == to {
+				continue
+			}
+			if to == root || m[to] >= 0 && parent[m[to]] >= 0 {
+				cur := lca(v, to)
+				clear(blossom)
+				markPath(v, cur, to)
+				markPath(to, cur, v)
+				for i := range n {
+					if alive[i] && blossom[base[i]] {
+						base[i] = cur
+						if !used[i] {
+							used[i] = true
+							queue = append(queue, i)
+						}
+					}
+				}
+			} else if parent[to] < 0 {
+				parent[to] = v
+				if m[to] < 0 {
+					// Flip the path root … v-to.
+					for to >= 0 {
+						pv := parent[to]
+						next := m[pv]
+						m[to], m[pv] = pv, to
+						to = next
+					}
+					return true
+				}
+				used[m[to]] = true
+				queue = append(queue, m[to])
+			}
+		}
+	}
+	return false
+}

@@ -1,0 +1,3 @@
+-- Placeholder on the tourney branch for the store branch's migration 0007
+-- (numbers must run 1..n); the merge replaces it with that migration.
+SELECT 1;
