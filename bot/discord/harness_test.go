@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"log/slog"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -16,6 +17,9 @@ const (
 )
 
 type who struct{ id, name string }
+
+// tokenSeq numbers interaction tokens across the package's tests.
+var tokenSeq atomic.Int64
 
 // userRef is a user option's value.
 type userRef who
@@ -170,7 +174,8 @@ func (h *harness) interactHeld(ev map[string]any, release chan struct{}) []*call
 func (h *harness) base(typ int, u who, channel string, data map[string]any) map[string]any {
 	h.n++
 	id := fmt.Sprint(50000 + h.n)
-	tok := fmt.Sprintf("itok-%d-SECRET", h.n)
+	// Tokens are unique, as Discord's are, across restarts of a test's bot.
+	tok := fmt.Sprintf("itok-%d-%d-SECRET", tokenSeq.Add(1), h.n)
 	h.tokens = append(h.tokens, tok)
 	return map[string]any{
 		"id": id, "application_id": testApp, "type": typ, "token": tok, "version": 1,

@@ -83,11 +83,10 @@ func (e *endpoint) post(body []byte, key ed25519.PrivateKey, ts time.Time) (int,
 	return resp.StatusCode, out
 }
 
-// interaction builds a payload like Discord's; the fake learns the
-// token's original message up front (Discord creates it from our answer).
+// interaction builds a payload like Discord's.
 func (e *endpoint) interaction(typ int, data map[string]any) (map[string]any, []byte) {
 	e.n++
-	tok := fmt.Sprintf("htok-%d-SECRET", e.n)
+	tok := fmt.Sprintf("htok-%d-%d-SECRET", tokenSeq.Add(1), e.n)
 	ev := map[string]any{
 		"id": fmt.Sprint(70000 + e.n), "application_id": testApp, "type": typ, "token": tok, "version": 1,
 		"guild_id": testGuild, "channel_id": "300", "locale": "en-US",
@@ -98,20 +97,28 @@ func (e *endpoint) interaction(typ int, data map[string]any) (map[string]any, []
 	if typ == 3 {
 		ev["message"] = map[string]any{"id": "888", "channel_id": "300"}
 	}
-	e.f.setOriginal(tok, fmt.Sprint(80000+e.n))
 	b, _ := json.Marshal(ev)
 	return ev, b
 }
 
-// do sends a signed interaction of type typ and waits until it is fully
-// answered; it returns the POST's answer and the REST calls made.
+// do has the fake deliver a signed interaction of type typ, as Discord
+// does, and waits until it is fully answered; it returns the first
+// response (from the POST's body or the callback endpoint) and the REST
+// calls made.
 func (e *endpoint) do(typ int, data map[string]any) (map[string]any, []*call) {
 	e.t.Helper()
-	ev, body := e.interaction(typ, data)
+	ev, _ := e.interaction(typ, data)
 	from := e.f.count()
-	_, out := e.post(body, e.priv, time.Now())
+	if _, err := e.f.Interact(e.srv.URL+"/interactions", e.priv, ev); err != nil {
+		e.t.Errorf("interaction %v: %v", ev["id"], err)
+	}
 	waitDone(e.t, e.done, ev["id"].(string))
-	return out, e.f.callsFrom(from)
+	calls := e.f.callsFrom(from)
+	var out map[string]any
+	if cb := find(calls, "POST", "/callback"); len(cb) > 0 {
+		out = cb[0].Payload
+	}
+	return out, calls
 }
 
 func TestHTTPEndpointSignatures(t *testing.T) {
