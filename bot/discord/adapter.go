@@ -70,6 +70,10 @@ type Options struct {
 	// DirectWindow is how long a handler may run before the interaction
 	// is deferred (Discord allows 3 s for the first response).
 	DirectWindow time.Duration
+	// BeforeHandle, when set, runs before the core handles each
+	// interaction (not autocomplete): tests hold it to make a handler
+	// slower than the direct window.
+	BeforeHandle func(ctx context.Context, interactionID string)
 	// RESTBaseURL, when set, replaces https://discord.com/api/v9/ for
 	// every REST call (a shared rate-limiting proxy, or a test's fake):
 	// "http://proxy:8080" or "http://proxy:8080/api/v9".
