@@ -1,8 +1,8 @@
 package discord
 
 import (
-	"fmt"
 	"context"
+	"fmt"
 	"strings"
 	"sync"
 	"testing"
