@@ -132,8 +132,13 @@ func data(c *call) map[string]any {
 	return c.Payload
 }
 
+// flags are a message's flags; 64 (ephemeral) as the fake Discord judged
+// it when the call made or changed a message.
 func flags(c *call) int {
 	f, _ := data(c)["flags"].(float64)
+	if c.Ephemeral {
+		return int(f) | 64
+	}
 	return int(f)
 }
 
