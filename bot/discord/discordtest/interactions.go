@@ -327,8 +327,9 @@ var ErrInteractionFailed = errors.New("this interaction failed")
 // Discord does: signed with key, POSTed, the answer awaited for
 // ResponseWindow. An answer in the body (JSON, or multipart with files up
 // to MaxResponseBody) is the interaction's first response and is returned
-// as a recorded callback Call; a 202 (or 204) with an empty body means the
-// bot answered through the callback endpoint (nil Call).
+// as a recorded callback Call (ViaBody); a 202 (or 204) with an empty body
+// means the bot answered through the callback endpoint, whose Call is
+// returned (nil if it never came).
 func (f *Fake) Interact(url string, key ed25519.PrivateKey, ev map[string]any) (*Call, error) {
 	tok, _ := ev["token"].(string)
 	id, _ := ev["id"].(string)
@@ -373,6 +374,11 @@ func (f *Fake) Interact(url string, key ed25519.PrivateKey, ev map[string]any) (
 	if resp.StatusCode == http.StatusAccepted || resp.StatusCode == http.StatusNoContent {
 		if len(bytes.TrimSpace(out)) != 0 {
 			return failed("a body with status " + resp.Status)
+		}
+		for _, c := range f.calls {
+			if c.Method == "POST" && c.Status < 300 && c.Path == "/api/v9/interactions/"+id+"/"+tok+"/callback" {
+				return c, nil
+			}
 		}
 		return nil, nil
 	}
