@@ -8,11 +8,11 @@ package main
 
 import (
 	"bytes"
-	"errors"
 	"context"
 	"crypto/ed25519"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"image/png"
 	"net"
