@@ -15,6 +15,9 @@ import (
 const (
 	firstWindow = 3 * time.Second
 	tokenWindow = 15 * time.Minute
+	// uploadWindow is the latest a first response carrying files is
+	// started: the rest of the 3 s is left for the upload.
+	uploadWindow = firstWindow / 2
 )
 
 // responder delivers an interaction's first response: a REST callback for

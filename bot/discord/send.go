@@ -158,6 +158,13 @@ func (s *sender) reply(ctx context.Context, r bot.Reply) error {
 			return &discordgo.InteractionResponse{Type: discordgo.InteractionResponseModal, Data: modalData(r)}
 		})
 	}
+	if !s.deferred && !s.answered && len(r.Files) > 0 && time.Since(s.received) > uploadWindow {
+		// An upload started this late may not reach Discord within its
+		// 3 s: acknowledge now and send the message as a follow-up.
+		if err := s.deferNow(ctx); err != nil {
+			return err
+		}
+	}
 	switch {
 	case !s.deferred && !s.answered:
 		s.answered = true

@@ -285,6 +285,9 @@ func (f *Fake) serve(w http.ResponseWriter, r *http.Request) {
 		f.gateway(w, r)
 		return
 	}
+	// Discord's windows count to when a request arrives, not to when a
+	// busy fake gets to it.
+	arrived := f.Now()
 	c := &Call{Method: r.Method, Path: r.URL.Path, Query: r.URL.Query()}
 	f.awaitBody(r.URL.Path)
 	if err := readBody(r, c); err != nil {
@@ -338,7 +341,7 @@ func (f *Fake) serve(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, 200, arr)
 	case r.Method == "POST" && p[0] == "interactions" && len(p) == 4 && p[3] == "callback":
 		ix := f.interactionLocked(p[2], p[1], "")
-		if status, body := f.respondLocked(c, ix, p[2]); status != 0 {
+		if status, body := f.respondLocked(c, ix, p[2], arrived); status != 0 {
 			c.Status = status
 			writeJSON(w, status, body)
 			return

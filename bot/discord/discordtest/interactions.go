@@ -51,6 +51,11 @@ func (f *Fake) register(ev map[string]any) *interaction {
 	defer f.mu.Unlock()
 	ix := f.interactionLocked(tok, id, ch)
 	ix.issued = f.Now()
+	if ix.acked == 0 {
+		// Delivered again (a load balancer's retry of a POST that
+		// reached a dead instance): a new chance to answer.
+		ix.failed = false
+	}
 	if m, ok := ev["message"].(map[string]any); ok {
 		if mid, _ := m["id"].(string); mid != "" {
 			ix.message = mid
@@ -77,14 +82,14 @@ func discordError(code int, msg string) map[string]any {
 //   - type 5 creates the "thinking…" placeholder (ephemeral with flag 64),
 //     which pings nobody; the first follow-up fills it;
 //   - type 6 makes the component's message @original, type 7 edits it.
-func (f *Fake) respondLocked(c *Call, ix *interaction, token string) (int, map[string]any) {
+func (f *Fake) respondLocked(c *Call, ix *interaction, token string, arrived time.Time) (int, map[string]any) {
 	if ix.failed {
 		return 404, discordError(10062, "Unknown interaction")
 	}
 	if ix.acked != 0 {
 		return 400, discordError(40060, "Interaction has already been acknowledged.")
 	}
-	if f.Now().Sub(ix.issued) > f.ResponseWindow {
+	if arrived.Sub(ix.issued) > f.ResponseWindow {
 		ix.failed = true
 		return 404, discordError(10062, "Unknown interaction")
 	}
@@ -354,6 +359,7 @@ func (f *Fake) Interact(url string, key ed25519.PrivateKey, ev map[string]any) (
 	req.Header.Set("X-Signature-Timestamp", stamp)
 	client := &http.Client{Timeout: f.ResponseWindow}
 	resp, err := client.Do(req)
+	arrived := f.Now()
 	var out []byte
 	if err == nil {
 		out, err = io.ReadAll(io.LimitReader(resp.Body, MaxResponseBody+1))
@@ -400,7 +406,7 @@ func (f *Fake) Interact(url string, key ed25519.PrivateKey, ev map[string]any) (
 			c.Files[k].Data = nil
 		}
 	}
-	if status, _ := f.respondLocked(c, ix, tok); status != 0 {
+	if status, _ := f.respondLocked(c, ix, tok, arrived); status != 0 {
 		c.Status = status
 		return c, fmt.Errorf("%w: answer refused with %d", ErrInteractionFailed, status)
 	}
