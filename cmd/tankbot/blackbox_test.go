@@ -93,7 +93,6 @@ type bbWorld struct {
 	pub  ed25519.PublicKey
 	priv ed25519.PrivateKey
 	n    atomic.Int64 // interaction counter
-	http *http.Client
 }
 
 func newBBWorld(t testing.TB, db string) *bbWorld {
@@ -103,8 +102,7 @@ func newBBWorld(t testing.TB, db string) *bbWorld {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &bbWorld{t: t, bin: bin, f: discordtest.New(t, bbApp), db: db, pub: pub, priv: priv,
-		http: &http.Client{Timeout: 10 * time.Second, Transport: &http.Transport{MaxIdleConnsPerHost: 64}}}
+	return &bbWorld{t: t, bin: bin, f: discordtest.New(t, bbApp), db: db, pub: pub, priv: priv}
 }
 
 // serveProc is one running `tankbot serve`.

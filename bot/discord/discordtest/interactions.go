@@ -2,6 +2,7 @@ package discordtest
 
 import (
 	"bytes"
+	"context"
 	"crypto/ed25519"
 	"encoding/hex"
 	"encoding/json"
@@ -324,6 +325,9 @@ func (f *Fake) awaitBody(path string) {
 	}
 }
 
+// interactClient delivers interactions; many may be in flight at once.
+var interactClient = &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 64}}
+
 // ErrInteractionFailed is Interact's error when Discord would show "This
 // interaction failed": no answer within the window, or one it refuses.
 var ErrInteractionFailed = errors.New("this interaction failed")
@@ -350,15 +354,16 @@ func (f *Fake) Interact(url string, key ed25519.PrivateKey, ev map[string]any) (
 		return nil, err
 	}
 	stamp := strconv.FormatInt(f.Now().Unix(), 10)
-	req, err := http.NewRequest("POST", url, bytes.NewReader(body))
+	ctx, cancel := context.WithTimeout(context.Background(), f.ResponseWindow)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, "POST", url, bytes.NewReader(body))
 	if err != nil {
 		return nil, err
 	}
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("X-Signature-Ed25519", hex.EncodeToString(ed25519.Sign(key, append([]byte(stamp), body...))))
 	req.Header.Set("X-Signature-Timestamp", stamp)
-	client := &http.Client{Timeout: f.ResponseWindow}
-	resp, err := client.Do(req)
+	resp, err := interactClient.Do(req)
 	arrived := f.Now()
 	var out []byte
 	if err == nil {
