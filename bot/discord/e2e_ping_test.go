@@ -30,8 +30,10 @@ func e2eLostAnswerPingsLater(t *testing.T, w *world) {
 	mv := g.anyMove()
 	calls := e.do(e.slash(bob, gameChannel, "move", "move", mv))
 	g.play(mv)
-	if got := statuses(calls, "POST", "/callback"); len(got) != maxAttempts || got[len(got)-1] != 500 {
-		t.Fatalf("callback statuses %v, want %d failures", got, maxAttempts)
+	// Up to maxAttempts tries, fewer when the 3 s window closes first (a
+	// loaded machine); all failed.
+	if got := statuses(calls, "POST", "/callback"); len(got) == 0 || len(got) > maxAttempts || got[len(got)-1] != 500 {
+		t.Fatalf("callback statuses %v, want up to %d failures", got, maxAttempts)
 	}
 	if news := publicNew(calls); len(news) != 0 {
 		t.Fatalf("the failed answer still made %d messages", len(news))

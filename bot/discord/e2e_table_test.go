@@ -18,7 +18,7 @@ var scenarios = []struct {
 	{"Game", e2eGame, false},
 	{"Refusals", e2eRefusals, true},
 	{"FlagFallBySchedulerAndRetriedPost", e2eFlagFallBySchedulerAndRetriedPost, true},
-	{"RestartMidGame", e2eRestartMidGame, true},
+	{"RestartMidGame", e2eRestartMidGame, false},
 	{"ThreadPerGame", e2eThreadPerGame, true},
 	{"ChallengeExpiryEditsInPlace", e2eChallengeExpiryEditsInPlace, true},
 	{"ExpiredChallengeClickUpdates", e2eExpiredChallengeClickUpdates, true},

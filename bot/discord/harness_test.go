@@ -124,8 +124,9 @@ func newHarnessIn(t *testing.T, f *fakeDiscord, st Store, logs *syncBuffer, wind
 	l := slog.New(NewRedactingHandler(slog.NewJSONHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}), testToken))
 	opts := Options{
 		Token: testToken, AppID: testApp, GuildID: testGuild, Log: l, Client: f.client(),
-		Sleep:        func(context.Context, time.Duration) error { return nil },
-		DirectWindow: window,
+		Sleep:          func(context.Context, time.Duration) error { return nil },
+		DirectWindow:   window,
+		ResponseWindow: f.ResponseWindow,
 	}
 	if m.slow {
 		// Hold the handler until its deferral reached Discord: slower

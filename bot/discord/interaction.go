@@ -10,14 +10,11 @@ import (
 )
 
 // Discord's windows for answering an interaction, counted from receipt:
-// the first response within 3 s, everything else (edits, follow-ups)
-// while the token lives.
+// the first response within 3 s (Options.ResponseWindow), everything else
+// (edits, follow-ups) while the token lives.
 const (
 	firstWindow = 3 * time.Second
 	tokenWindow = 15 * time.Minute
-	// uploadWindow is the latest a first response carrying files is
-	// started: the rest of the 3 s is left for the upload.
-	uploadWindow = firstWindow / 2
 )
 
 // responder delivers an interaction's first response: a REST callback for

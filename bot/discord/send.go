@@ -129,7 +129,7 @@ func (s *sender) ackOnly(ctx context.Context, replies []bot.Reply, log *slog.Log
 // interaction acknowledged means the first try landed. build is called per
 // attempt: file readers are spent by a failed one.
 func (s *sender) respond(ctx context.Context, build func() *discordgo.InteractionResponse) error {
-	ctx, cancel := context.WithDeadline(ctx, s.received.Add(firstWindow))
+	ctx, cancel := context.WithDeadline(ctx, s.received.Add(s.a.opts.ResponseWindow))
 	defer cancel()
 	err := s.a.retry(ctx, "respond", func() error {
 		return s.first.respond(ctx, build())
@@ -158,9 +158,10 @@ func (s *sender) reply(ctx context.Context, r bot.Reply) error {
 			return &discordgo.InteractionResponse{Type: discordgo.InteractionResponseModal, Data: modalData(r)}
 		})
 	}
-	if !s.deferred && !s.answered && len(r.Files) > 0 && time.Since(s.received) > uploadWindow {
-		// An upload started this late may not reach Discord within its
-		// 3 s: acknowledge now and send the message as a follow-up.
+	if !s.deferred && !s.answered && len(r.Files) > 0 && time.Since(s.received) > s.a.opts.ResponseWindow/2 {
+		// An upload started this late (past 1.5 s) may not reach Discord
+		// within its 3 s: acknowledge now and send the message as a
+		// follow-up; the second half of the window is for the upload.
 		if err := s.deferNow(ctx); err != nil {
 			return err
 		}
