@@ -117,6 +117,7 @@ type interaction struct {
 	original    string // @original
 	loading     bool   // deferred (type 5) and not yet filled
 	failed      bool   // Discord gave up on it ("This interaction failed")
+	ack         *Call  // the first response
 	pending     chan struct{}
 }
 

@@ -117,8 +117,19 @@ func (f *Fake) respondLocked(c *Call, ix *interaction, token string, arrived tim
 	default:
 		return 400, discordError(50035, fmt.Sprintf("Invalid Form Body: interaction response type %d", typ))
 	}
-	ix.acked = typ
+	ix.acked, ix.ack = typ, c
 	return 0, nil
+}
+
+// FirstResponse is the call that acknowledged interaction token (its
+// callback, or the answer in the POST's body), nil before that.
+func (f *Fake) FirstResponse(token string) *Call {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if ix := f.ixs[token]; ix != nil {
+		return ix.ack
+	}
+	return nil
 }
 
 func flagsOfType(p map[string]any) float64 { t, _ := p["type"].(float64); return t }
