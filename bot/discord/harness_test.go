@@ -108,9 +108,6 @@ func startHarness(t *testing.T, f *fakeDiscord, core Core, st Store, logs *syncB
 // its Notifier before start.
 func newHarness(t *testing.T, f *fakeDiscord, st Store, logs *syncBuffer, window time.Duration) *harness {
 	t.Helper()
-	if logs == nil {
-		logs = &syncBuffer{}
-	}
 	return newHarnessIn(t, f, st, logs, window, mode{name: "gateway"})
 }
 
