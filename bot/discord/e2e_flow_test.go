@@ -462,3 +462,31 @@ func e2eFlowDeferredMovePings(t *testing.T, w *world) {
 	}
 	retired(t, calls, e.f.originalOf(fl.board), "deferred move")
 }
+
+// Personal views are private in every mode, also when deferred: each is
+// an ephemeral answer and makes no public message; /board public:true is
+// one public message that pings nobody.
+func e2ePrivateViews(t *testing.T, w *world) {
+	_, e, g, fl := tankFlow(t, w, "30m")
+	fl.move(g.anyMove())
+	for _, ev := range []map[string]any{
+		e.slash(alice, gameChannel, "board"),
+		e.slash(bob, gameChannel, "board", "game", fl.id),
+		e.slash(carol, gameChannel, "history", "game", fl.id),
+		e.slash(alice, gameChannel, "games"),
+		e.slash(bob, gameChannel, "rules"),
+		e.slash(carol, gameChannel, "help"),
+	} {
+		name := ev["data"].(map[string]any)["name"]
+		calls := e.do(ev)
+		if cb := response(t, calls); flags(cb) != 64 {
+			t.Errorf("/%s is not private: %v", name, cb.Payload)
+		}
+		if news := publicNew(calls); len(news) != 0 {
+			t.Errorf("/%s made %d public messages", name, len(news))
+		}
+	}
+	calls := e.do(e.slash(alice, gameChannel, "board", "public", true))
+	b := theBoard(t, calls, "/board public:true")
+	pinged(t, b, "/board public:true")
+}

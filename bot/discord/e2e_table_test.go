@@ -30,6 +30,7 @@ var scenarios = []struct {
 	{"FlowGungiLanguages", e2eFlowGungiLanguages, true},
 	{"FlowFlagAndDeclines", e2eFlowFlagAndDeclines, true},
 	{"FlowOtherServer", e2eFlowOtherServer, true},
+	{"PrivateViews", e2ePrivateViews, true},
 	{"FlowDeferredMovePings", e2eFlowDeferredMovePings, false},
 	{"PickerPlaysMove", e2ePickerPlaysMove, true},
 	{"PickerBack", e2ePickerBack, true},
