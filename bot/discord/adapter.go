@@ -70,6 +70,14 @@ type Options struct {
 	// DirectWindow is how long a handler may run before the interaction
 	// is deferred (Discord allows 3 s for the first response).
 	DirectWindow time.Duration
+	// ResponseWindow is how long after receipt Discord takes the first
+	// response (3 s, the default); tests against a more patient fake
+	// raise it so that a loaded machine does not change what is sent.
+	ResponseWindow time.Duration
+	// BeforeHandle, when set, runs before the core handles each
+	// interaction (not autocomplete): tests hold it to make a handler
+	// slower than the direct window.
+	BeforeHandle func(ctx context.Context, interactionID string)
 	// RESTBaseURL, when set, replaces https://discord.com/api/v9/ for
 	// every REST call (a shared rate-limiting proxy, or a test's fake):
 	// "http://proxy:8080" or "http://proxy:8080/api/v9".
@@ -120,6 +128,9 @@ func New(opts Options, st Store) (*Adapter, error) {
 	}
 	if opts.DirectWindow <= 0 {
 		opts.DirectWindow = 2 * time.Second
+	}
+	if opts.ResponseWindow <= 0 {
+		opts.ResponseWindow = firstWindow
 	}
 	s, err := discordgo.New("Bot " + opts.Token)
 	if err != nil {

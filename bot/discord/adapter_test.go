@@ -132,8 +132,13 @@ func data(c *call) map[string]any {
 	return c.Payload
 }
 
+// flags are a message's flags; 64 (ephemeral) as the fake Discord judged
+// it when the call made or changed a message.
 func flags(c *call) int {
 	f, _ := data(c)["flags"].(float64)
+	if c.Ephemeral {
+		return int(f) | 64
+	}
 	return int(f)
 }
 
@@ -281,26 +286,35 @@ func TestSlowHandlersAreDeferred(t *testing.T) {
 		return calls
 	}
 
-	// A public answer fills the deferred response.
+	// A public answer: the deferral is private ("thinking…" only for the
+	// user), a private note fills it, and the answer is a follow-up: a
+	// new public message.
 	reply = boardReply(t, 3)
 	calls := slow(h.slash(alice, "300", "move", "move", "x"))
-	if cb := one(t, calls, "POST", "/callback"); cb.Payload["type"].(float64) != 5 {
-		t.Errorf("defer type %v", cb.Payload["type"])
+	if cb := one(t, calls, "POST", "/callback"); cb.Payload["type"].(float64) != 5 || flags(cb) != 64 {
+		t.Errorf("defer %v, want type 5 with the ephemeral flag", cb.Payload)
 	}
-	checkPNG(t, one(t, calls, "PATCH", "/messages/@original"))
-	if st.board(3) == "" {
-		t.Error("board of a deferred answer not recorded")
+	if note := one(t, calls, "PATCH", "/messages/@original"); len(note.Files) != 0 || !note.Ephemeral {
+		t.Errorf("the placeholder was filled with the answer (%d files, ephemeral %v)", len(note.Files), note.Ephemeral)
+	}
+	fu := one(t, calls, "POST", "/webhooks/"+testApp+"/")
+	checkPNG(t, fu)
+	if !fu.Created || fu.Ephemeral {
+		t.Errorf("the answer is not a new public message: created %v ephemeral %v", fu.Created, fu.Ephemeral)
+	}
+	if st.board(3) == "" || !strings.HasSuffix(st.board(3), "/"+fu.MsgID) {
+		t.Errorf("board of a deferred answer recorded as %q, want the follow-up %s", st.board(3), fu.MsgID)
 	}
 
-	// An ephemeral answer becomes an ephemeral follow-up; the public
-	// placeholder goes.
+	// An ephemeral answer fills the private placeholder.
 	reply = bot.Reply{Ephemeral: true, Content: "not your turn"}
 	calls = slow(h.slash(alice, "300", "move", "move", "x"))
-	fu := one(t, calls, "POST", "/webhooks/"+testApp+"/")
-	if flags(fu) != 64 {
-		t.Errorf("follow-up flags %d", flags(fu))
+	if fill := one(t, calls, "PATCH", "/messages/@original"); !fill.Ephemeral || fill.Payload["content"] != "not your turn" {
+		t.Errorf("private answer: %+v", fill)
 	}
-	one(t, calls, "DELETE", "/messages/@original")
+	if n := len(find(calls, "POST", "/webhooks/")) + len(find(calls, "DELETE", "")); n != 0 {
+		t.Errorf("%d follow-ups or deletions for a private answer", n)
+	}
 
 	// A slow component is deferred as an update and edits its message.
 	reply = boardReply(t, 4)

@@ -77,9 +77,7 @@ func bareEdit(t *testing.T, c *call, want, what string) {
 // The expiry edits the challenge message in place, in the server's
 // language; nothing new is posted. A click on the dead Accept afterwards
 // updates that message again (type 7), privately refusing nothing.
-func TestE2EChallengeExpiryEditsInPlace(t *testing.T) {
-	t.Parallel()
-	w := newWorld(t)
+func e2eChallengeExpiryEditsInPlace(t *testing.T, w *world) {
 	e := startBot(t, w)
 	msg, accept := e.challengeMsg(t, "th")
 	w.clk.Advance(24 * time.Hour)
@@ -112,9 +110,7 @@ func TestE2EChallengeExpiryEditsInPlace(t *testing.T) {
 // Accept clicked after the deadline but before the scheduler ran: the
 // click itself expires the challenge and updates its message; the
 // scheduler then has nothing left to say.
-func TestE2EExpiredChallengeClickUpdates(t *testing.T) {
-	t.Parallel()
-	w := newWorld(t)
+func e2eExpiredChallengeClickUpdates(t *testing.T, w *world) {
 	e := startBot(t, w)
 	msg, accept := e.challengeMsg(t, "")
 	w.clk.Advance(24*time.Hour + time.Second)
@@ -135,10 +131,11 @@ func TestE2EExpiredChallengeClickUpdates(t *testing.T) {
 // /accept typed: the board is the answer, and the challenge message loses
 // its buttons by an edit that says who accepted (and, with a thread, where
 // the game went; the thread hangs on the challenge message).
-func TestE2ETypedAcceptRetiresChallenge(t *testing.T) {
-	t.Parallel()
-	for _, thread := range []bool{false, true} {
-		w := newWorld(t)
+func e2eTypedAcceptRetiresChallenge(t *testing.T, w *world) {
+	for k, thread := range []bool{false, true} {
+		if k > 0 {
+			w = w.fresh(t)
+		}
 		e := startBot(t, w)
 		msg, _ := e.challengeMsg(t, "", "thread", thread)
 		calls := e.do(e.slash(bob, gameChannel, "accept"))
@@ -161,9 +158,7 @@ func TestE2ETypedAcceptRetiresChallenge(t *testing.T) {
 
 // Discord failing the edit: the outbox retries it with backoff until it
 // lands, and it is never turned into a new message.
-func TestE2EChallengeExpiryEditRetried(t *testing.T) {
-	t.Parallel()
-	w := newWorld(t)
+func e2eChallengeExpiryEditRetried(t *testing.T, w *world) {
 	e := startBot(t, w)
 	msg, _ := e.challengeMsg(t, "")
 	e.f.failNext("PATCH", "/messages/"+msg, 500, 0, 3)
@@ -191,9 +186,8 @@ func TestE2EChallengeExpiryEditRetried(t *testing.T) {
 
 // A rematch offer, made with the final board's button, is a challenge like
 // any other: its message is recorded and edited when it expires.
-func TestE2ERematchOfferExpires(t *testing.T) {
-	t.Parallel()
-	w, e, _, fl := tankFlow(t, "30m")
+func e2eRematchOfferExpires(t *testing.T, w *world) {
+	w, e, _, fl := tankFlow(t, w, "30m")
 	fl.resign(bob, "White (alice) wins — by resignation")
 	calls := e.do(e.click(bob, gameChannel, e.f.originalOf(fl.board), idWith(t, fl.board, `^g:`+fl.id+`:\d+:rematch$`)))
 	news := publicNew(calls)

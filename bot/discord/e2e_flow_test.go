@@ -19,34 +19,26 @@ import (
 // their buttons, endings pinging both players, pings in each reader's
 // language.
 
-// created is a new message: a type 4 callback, a follow-up or a channel
-// post. Edits and type 7 updates create nothing and notify nobody.
-func created(c *call) bool {
-	switch {
-	case strings.HasSuffix(c.Path, "/callback"):
-		typ, _ := c.Payload["type"].(float64)
-		return typ == 4
-	case c.Method == "POST" && strings.Contains(c.Path, "/webhooks/"):
-		return true
-	case c.Method == "POST" && strings.HasPrefix(c.Path, "/api/v9/channels/") && strings.HasSuffix(c.Path, "/messages"):
-		return true
-	}
-	return false
-}
+// created is a new message, as the fake Discord judged it: a type 4 or 5
+// callback, a follow-up that did not fill a placeholder, a channel post.
+// Edits, type 7 updates and placeholder fills create nothing and notify
+// nobody.
+func created(c *call) bool { return c.Created }
 
 // publicNew are the successful new public messages among calls.
 func publicNew(calls []*call) []*call {
 	var out []*call
 	for _, c := range calls {
-		if c.Status < 300 && created(c) && flags(c)&64 == 0 {
+		if c.Status < 300 && created(c) && !c.Ephemeral {
 			out = append(out, c)
 		}
 	}
 	return out
 }
 
-// mentioned are the users a new message pings: mentioned in its content
-// and allowed by allowed_mentions (which must not parse anything else).
+// mentioned are the users a new message pings, as the fake Discord
+// judged it; the payload must mention them in its content and allow them
+// by allowed_mentions, which must not parse anything else.
 func mentioned(t *testing.T, c *call) []string {
 	t.Helper()
 	d := data(c)
@@ -74,7 +66,10 @@ func mentioned(t *testing.T, c *call) []string {
 	if len(out) != len(allowed) {
 		t.Errorf("%s: allowed_mentions %v but content pings %v: %q", c.Path, users, out, content)
 	}
-	return out
+	if !c.Created && len(out) > 0 {
+		t.Errorf("%s %s mentions %v in an edit, which notifies nobody", c.Method, c.Path, out)
+	}
+	return c.Notified
 }
 
 // pinged checks that a message pings exactly the users ids.
@@ -254,17 +249,15 @@ func (fl *flow) resign(u who, result string) {
 }
 
 // tankFlow starts a bot and a Tank Chess game on the check map.
-func tankFlow(t *testing.T, clock string) (*world, *e2e, *game, *flow) {
+func tankFlow(t *testing.T, w *world, clock string) (*world, *e2e, *game, *flow) {
 	t.Helper()
-	w := newWorld(t)
 	e := startBot(t, w)
 	g := newGame(t, checkMap)
 	return w, e, g, e.startFlow(t, g, "tank", "map", checkMap, "clock", clock)
 }
 
-func TestE2EFlowTankChess(t *testing.T) {
-	t.Parallel()
-	_, e, g, fl := tankFlow(t, "30m")
+func e2eFlowTankChess(t *testing.T, w *world) {
+	_, e, g, fl := tankFlow(t, w, "30m")
 	// A checking move: the ping explains it, naming the CLT's square.
 	b := fl.move(g.checkMove())
 	if c, _ := data(b)["content"].(string); !strings.Contains(c, "**CHECK**: bob's CLT on") {
@@ -284,9 +277,7 @@ func TestE2EFlowTankChess(t *testing.T) {
 	}
 }
 
-func TestE2EFlowCamelot(t *testing.T) {
-	t.Parallel()
-	w := newWorld(t)
+func e2eFlowCamelot(t *testing.T, w *world) {
 	e := startBot(t, w)
 	g := newGameOf(t, "camelot", "start")
 	fl := e.startFlow(t, g, "camelot")
@@ -320,9 +311,7 @@ func (u who) opp() who {
 
 // A Gungi game to checkmate, with a Thai Black and a Portuguese White:
 // each ping is in its reader's language, the final one in both.
-func TestE2EFlowGungiLanguages(t *testing.T) {
-	t.Parallel()
-	w := newWorld(t)
+func e2eFlowGungiLanguages(t *testing.T, w *world) {
 	e := startBot(t, w)
 	for _, s := range []struct {
 		u    who
@@ -369,9 +358,8 @@ func TestE2EFlowGungiLanguages(t *testing.T) {
 // A reminder and a flag-fall by the scheduler, a declined takeback and a
 // cancelled challenge: the out-of-band and the refused paths ping the
 // right people.
-func TestE2EFlowFlagAndDeclines(t *testing.T) {
-	t.Parallel()
-	w, e, g, fl := tankFlow(t, "10m")
+func e2eFlowFlagAndDeclines(t *testing.T, w *world) {
+	w, e, g, fl := tankFlow(t, w, "10m")
 	fl.move(g.anyMove())
 
 	// Alice asks for a takeback; bob declines: alice hears of it.
@@ -436,9 +424,8 @@ func TestE2EFlowFlagAndDeclines(t *testing.T) {
 }
 
 // Look-ups are scoped to the server: another guild's game is no game.
-func TestE2EFlowOtherServer(t *testing.T) {
-	t.Parallel()
-	_, e, _, fl := tankFlow(t, "30m")
+func e2eFlowOtherServer(t *testing.T, w *world) {
+	_, e, _, fl := tankFlow(t, w, "30m")
 	ev := e.slash(carol, gameChannel, "board", "game", fl.id)
 	ev["guild_id"] = "888"
 	if cb := response(t, e.do(ev)); flags(cb) != 64 || !strings.Contains(text(cb), "no game #"+fl.id) || len(cb.Files) != 0 {
@@ -452,11 +439,10 @@ func TestE2EFlowOtherServer(t *testing.T) {
 }
 
 // When the handler is slower than the direct window the slash command is
-// deferred ("thinking…"); filling that placeholder would be an edit, which
-// pings nobody, so the board comes as a follow-up and the placeholder goes.
-func TestE2EFlowDeferredMovePings(t *testing.T) {
-	t.Parallel()
-	w := newWorld(t)
+// deferred privately ("thinking…"); filling that placeholder would be an
+// edit, which pings nobody, so a note fills it and the board comes as a
+// later follow-up.
+func e2eFlowDeferredMovePings(t *testing.T, w *world) {
 	w.window = time.Nanosecond
 	e := startBot(t, w)
 	g := newGame(t, checkMap)
@@ -471,8 +457,36 @@ func TestE2EFlowDeferredMovePings(t *testing.T) {
 		t.Errorf("the deferred board should be a follow-up, got %s %s", board.Method, board.Path)
 	}
 	pinged(t, board, "the deferred board", bob.id)
-	if len(find(calls, "DELETE", "/messages/@original")) != 1 {
-		t.Errorf("the thinking placeholder was not removed")
+	if cb := response(t, calls); flags(cb) != 64 {
+		t.Errorf("the thinking placeholder is public")
 	}
 	retired(t, calls, e.f.originalOf(fl.board), "deferred move")
+}
+
+// Personal views are private in every mode, also when deferred: each is
+// an ephemeral answer and makes no public message; /board public:true is
+// one public message that pings nobody.
+func e2ePrivateViews(t *testing.T, w *world) {
+	_, e, g, fl := tankFlow(t, w, "30m")
+	fl.move(g.anyMove())
+	for _, ev := range []map[string]any{
+		e.slash(alice, gameChannel, "board"),
+		e.slash(bob, gameChannel, "board", "game", fl.id),
+		e.slash(carol, gameChannel, "history", "game", fl.id),
+		e.slash(alice, gameChannel, "games"),
+		e.slash(bob, gameChannel, "rules"),
+		e.slash(carol, gameChannel, "help"),
+	} {
+		name := ev["data"].(map[string]any)["name"]
+		calls := e.do(ev)
+		if cb := response(t, calls); flags(cb) != 64 {
+			t.Errorf("/%s is not private: %v", name, cb.Payload)
+		}
+		if news := publicNew(calls); len(news) != 0 {
+			t.Errorf("/%s made %d public messages", name, len(news))
+		}
+	}
+	calls := e.do(e.slash(alice, gameChannel, "board", "public", true))
+	b := theBoard(t, calls, "/board public:true")
+	pinged(t, b, "/board public:true")
 }

@@ -33,12 +33,11 @@ func (f *fakeDiscord) failNext(method, pathContains string, status, code, n int)
 func (f *fakeDiscord) rateLimitNext(method, pathContains string, retryAfter float64, n int) {
 	f.RateLimitNext(method, pathContains, retryAfter, n)
 }
-func (f *fakeDiscord) callsFrom(from int) []*call          { return f.CallsFrom(from) }
-func (f *fakeDiscord) count() int                          { return f.Count() }
-func (f *fakeDiscord) dispatch(event string, d any)        { f.Dispatch(event, d) }
-func (f *fakeDiscord) originalOf(cb *call) string          { return f.OriginalOf(cb) }
-func (f *fakeDiscord) lastThreadID() string                { return f.LastThreadID() }
-func (f *fakeDiscord) setOriginal(token, messageID string) { f.SetOriginal(token, messageID) }
+func (f *fakeDiscord) callsFrom(from int) []*call   { return f.CallsFrom(from) }
+func (f *fakeDiscord) count() int                   { return f.Count() }
+func (f *fakeDiscord) dispatch(event string, d any) { f.Dispatch(event, d) }
+func (f *fakeDiscord) originalOf(cb *call) string   { return f.OriginalOf(cb) }
+func (f *fakeDiscord) lastThreadID() string         { return f.LastThreadID() }
 
 var (
 	duplicateCustomID = discordtest.DuplicateCustomID

@@ -2,9 +2,13 @@ package discord
 
 import (
 	"context"
+	"crypto/ed25519"
 	"fmt"
 	"log/slog"
+	"net/http/httptest"
+	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -16,6 +20,9 @@ const (
 )
 
 type who struct{ id, name string }
+
+// tokenSeq numbers interaction tokens across the package's tests.
+var tokenSeq atomic.Int64
 
 // userRef is a user option's value.
 type userRef who
@@ -61,7 +68,11 @@ func (m *memStore) board(game int64) string {
 	return m.boards[game]
 }
 
-// harness is one adapter connected to the fake Discord.
+// harness is one adapter connected to the fake Discord, in one of the two
+// modes: the gateway (`tankbot run`: interactions dispatched on the
+// websocket, answered by callback) or the HTTP Interactions Endpoint
+// (`tankbot serve`: the fake POSTs each signed interaction to the
+// adapter's handler and reads its answer from the body).
 type harness struct {
 	t      *testing.T
 	f      *fakeDiscord
@@ -70,7 +81,21 @@ type harness struct {
 	done   chan string
 	n      int
 	tokens []string // every interaction token sent, to check the logs
+	mode   mode
+	srv    *httptest.Server   // HTTP mode: the Interactions Endpoint
+	priv   ed25519.PrivateKey // HTTP mode: Discord's signing key
 }
+
+// mode is how the fake delivers interactions, and whether the core is
+// held past the adapter's direct window (so every answer is deferred).
+type mode struct {
+	name string
+	http bool
+	slow bool
+}
+
+// modes are the two transports every e2e scenario runs in.
+var modes = []mode{{name: "gateway"}, {name: "http", http: true}}
 
 func startHarness(t *testing.T, f *fakeDiscord, core Core, st Store, logs *syncBuffer, window time.Duration) *harness {
 	t.Helper()
@@ -83,16 +108,35 @@ func startHarness(t *testing.T, f *fakeDiscord, core Core, st Store, logs *syncB
 // its Notifier before start.
 func newHarness(t *testing.T, f *fakeDiscord, st Store, logs *syncBuffer, window time.Duration) *harness {
 	t.Helper()
+	return newHarnessIn(t, f, st, logs, window, mode{name: "gateway"})
+}
+
+// newHarnessIn is newHarness in mode m.
+func newHarnessIn(t *testing.T, f *fakeDiscord, st Store, logs *syncBuffer, window time.Duration, m mode) *harness {
+	t.Helper()
 	if logs == nil {
 		logs = &syncBuffer{}
 	}
-	h := &harness{t: t, f: f, logs: logs, done: make(chan string, 64)}
+	h := &harness{t: t, f: f, logs: logs, done: make(chan string, 64), mode: m}
 	l := slog.New(NewRedactingHandler(slog.NewJSONHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}), testToken))
-	a, err := New(Options{
+	opts := Options{
 		Token: testToken, AppID: testApp, GuildID: testGuild, Log: l, Client: f.client(),
-		Sleep:        func(context.Context, time.Duration) error { return nil },
-		DirectWindow: window,
-	}, st)
+		Sleep:          func(context.Context, time.Duration) error { return nil },
+		DirectWindow:   window,
+		ResponseWindow: f.ResponseWindow,
+	}
+	if m.slow {
+		// Hold the handler until its deferral reached Discord: slower
+		// than the direct window, without sleeping.
+		opts.DirectWindow = 20 * time.Millisecond
+		opts.BeforeHandle = func(_ context.Context, id string) {
+			f.Await(0, 10*time.Second, func(c *call) bool {
+				typ, _ := c.Payload["type"].(float64)
+				return strings.Contains(c.Path, "/interactions/"+id+"/") && (typ == 5 || typ == 6)
+			})
+		}
+	}
+	a, err := New(opts, st)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -103,6 +147,18 @@ func newHarness(t *testing.T, f *fakeDiscord, st Store, logs *syncBuffer, window
 
 func (h *harness) start(core Core) {
 	h.t.Helper()
+	if h.mode.http {
+		pub, priv, err := ed25519.GenerateKey(nil)
+		if err != nil {
+			h.t.Fatal(err)
+		}
+		if err := h.a.StartHTTP(context.Background(), core); err != nil {
+			h.t.Fatal(err)
+		}
+		h.priv, h.srv = priv, httptest.NewServer(h.a.Handler(pub, nil))
+		h.t.Cleanup(func() { _ = h.close(); h.srv.Close() })
+		return
+	}
 	if err := h.a.Start(context.Background(), core); err != nil {
 		h.t.Fatal(err)
 	}
@@ -125,9 +181,21 @@ func (h *harness) close() error {
 func (h *harness) interact(ev map[string]any) []*call {
 	h.t.Helper()
 	from := h.f.count()
-	h.f.dispatch("INTERACTION_CREATE", ev)
+	h.deliver(ev)
 	h.wait(ev["id"].(string))
 	return h.f.callsFrom(from)
+}
+
+// deliver hands ev to the adapter as Discord does in the harness's mode.
+func (h *harness) deliver(ev map[string]any) {
+	if !h.mode.http {
+		h.f.dispatch("INTERACTION_CREATE", ev)
+		return
+	}
+	if _, err := h.f.Interact(h.srv.URL+"/interactions", h.priv, ev); err != nil {
+		// A fault test may make the answer fail; the calls tell.
+		h.t.Logf("interaction %v: %v", ev["id"], err)
+	}
 }
 
 func (h *harness) wait(id string) {
@@ -170,13 +238,15 @@ func (h *harness) interactHeld(ev map[string]any, release chan struct{}) []*call
 func (h *harness) base(typ int, u who, channel string, data map[string]any) map[string]any {
 	h.n++
 	id := fmt.Sprint(50000 + h.n)
-	tok := fmt.Sprintf("itok-%d-SECRET", h.n)
+	// Tokens are unique, as Discord's are, across restarts of a test's bot.
+	tok := fmt.Sprintf("itok-%d-%d-SECRET", tokenSeq.Add(1), h.n)
 	h.tokens = append(h.tokens, tok)
 	return map[string]any{
 		"id": id, "application_id": testApp, "type": typ, "token": tok, "version": 1,
 		"guild_id": testGuild, "channel_id": channel, "locale": "en-US",
-		"member": map[string]any{"user": map[string]any{"id": u.id, "username": u.name, "global_name": u.name}},
-		"data":   data,
+		"channel": map[string]any{"id": channel, "type": 0},
+		"member":  map[string]any{"user": map[string]any{"id": u.id, "username": u.name, "global_name": u.name}},
+		"data":    data,
 	}
 }
 
@@ -222,8 +292,6 @@ func (h *harness) click(u who, channel, messageID, customID string, values ...st
 	}
 	ev := h.base(3, u, channel, d)
 	ev["message"] = map[string]any{"id": messageID, "channel_id": channel}
-	// A component interaction's original is the message it is on.
-	h.f.setOriginal(ev["token"].(string), messageID)
 	return ev
 }
 

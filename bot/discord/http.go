@@ -37,10 +37,13 @@ func ParsePublicKey(s string) (ed25519.PublicKey, error) {
 // Handler serves Discord's Interactions Endpoint URL: it checks each
 // request's Ed25519 signature against key (401 when wrong or stale),
 // answers PING, and runs every other interaction through the same path as
-// the gateway. The first answer is the response body; a handler slower
-// than the direct window, or a reply with files (a response body cannot
-// carry them), is deferred there and completed over REST. now is the
-// clock for the timestamp check (nil: time.Now).
+// the gateway. The first answer is the response body, except one with
+// files: Discord fails a multipart body above about 150 KB (a board with
+// its record and replay is larger), so that one goes through the callback
+// endpoint, which takes files for HTTP interactions too, and the POST is
+// answered 202. A handler slower than the direct window is deferred in the
+// body and completed over REST. now is the clock for the timestamp check
+// (nil: time.Now).
 func (a *Adapter) Handler(key ed25519.PublicKey, now func() time.Time) http.Handler {
 	if now == nil {
 		now = time.Now
@@ -82,13 +85,19 @@ func (a *Adapter) Handler(key ed25519.PublicKey, now func() time.Time) http.Hand
 			Channel *discordgo.Channel `json:"channel"`
 		}
 		_ = json.Unmarshal(body, &extra)
-		hr := &httpResponder{out: make(chan *discordgo.InteractionResponse), written: make(chan error, 1), done: make(chan struct{})}
+		hr := &httpResponder{rest: restResponder{a: a, i: &i}, out: make(chan *discordgo.InteractionResponse), written: make(chan error, 1), done: make(chan struct{})}
 		go func() {
 			defer close(hr.done)
 			a.answer(&i, hr, received, func(string) *discordgo.Channel { return extra.Channel })
 		}()
 		select {
 		case resp := <-hr.out:
+			if resp == nil {
+				// Answered through the callback endpoint.
+				w.WriteHeader(http.StatusAccepted)
+				hr.written <- nil
+				break
+			}
 			hr.written <- writeResponse(w, resp)
 		case <-r.Context().Done():
 			// Discord gave up on us; answer's respond times out by itself.
@@ -100,14 +109,33 @@ func (a *Adapter) Handler(key ed25519.PublicKey, now func() time.Time) http.Hand
 	})
 }
 
-// httpResponder hands the first response to the waiting POST handler.
+// httpResponder hands the first response to the waiting POST handler: in
+// the body, or (nil) as a 202 after a callback carrying files.
 type httpResponder struct {
+	rest    restResponder
 	out     chan *discordgo.InteractionResponse // taken by the handler
 	written chan error                          // the handler's write result
 	done    chan struct{}                       // closed when answer returns
+	called  bool                                // the callback endpoint answered
 }
 
 func (h *httpResponder) respond(ctx context.Context, resp *discordgo.InteractionResponse) error {
+	if resp.Data != nil && len(resp.Data.Files) > 0 || h.called {
+		// A retry after a callback that failed stays on the callback.
+		h.called = true
+		err := h.rest.respond(ctx, resp)
+		var re *discordgo.RESTError
+		landed := errors.As(err, &re) && re.Message != nil && re.Message.Code == discordgo.ErrCodeInteractionHasAlreadyBeenAcknowledged
+		if err != nil && !landed {
+			return err
+		}
+		select {
+		case h.out <- nil:
+			<-h.written
+		case <-ctx.Done():
+		}
+		return err
+	}
 	select {
 	case h.out <- resp:
 		return <-h.written
@@ -115,8 +143,6 @@ func (h *httpResponder) respond(ctx context.Context, resp *discordgo.Interaction
 		return fmt.Errorf("interaction response not taken: %w", ctx.Err())
 	}
 }
-
-func (*httpResponder) files() bool { return false }
 
 // verify checks Discord's signature: Ed25519 over timestamp + body.
 func verify(key ed25519.PublicKey, h http.Header, body []byte, now time.Time) error {

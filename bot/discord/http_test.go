@@ -83,11 +83,10 @@ func (e *endpoint) post(body []byte, key ed25519.PrivateKey, ts time.Time) (int,
 	return resp.StatusCode, out
 }
 
-// interaction builds a payload like Discord's; the fake learns the
-// token's original message up front (Discord creates it from our answer).
+// interaction builds a payload like Discord's.
 func (e *endpoint) interaction(typ int, data map[string]any) (map[string]any, []byte) {
 	e.n++
-	tok := fmt.Sprintf("htok-%d-SECRET", e.n)
+	tok := fmt.Sprintf("htok-%d-%d-SECRET", tokenSeq.Add(1), e.n)
 	ev := map[string]any{
 		"id": fmt.Sprint(70000 + e.n), "application_id": testApp, "type": typ, "token": tok, "version": 1,
 		"guild_id": testGuild, "channel_id": "300", "locale": "en-US",
@@ -98,20 +97,28 @@ func (e *endpoint) interaction(typ int, data map[string]any) (map[string]any, []
 	if typ == 3 {
 		ev["message"] = map[string]any{"id": "888", "channel_id": "300"}
 	}
-	e.f.setOriginal(tok, fmt.Sprint(80000+e.n))
 	b, _ := json.Marshal(ev)
 	return ev, b
 }
 
-// do sends a signed interaction of type typ and waits until it is fully
-// answered; it returns the POST's answer and the REST calls made.
+// do has the fake deliver a signed interaction of type typ, as Discord
+// does, and waits until it is fully answered; it returns the first
+// response (from the POST's body or the callback endpoint) and the REST
+// calls made.
 func (e *endpoint) do(typ int, data map[string]any) (map[string]any, []*call) {
 	e.t.Helper()
-	ev, body := e.interaction(typ, data)
+	ev, _ := e.interaction(typ, data)
 	from := e.f.count()
-	_, out := e.post(body, e.priv, time.Now())
+	if _, err := e.f.Interact(e.srv.URL+"/interactions", e.priv, ev); err != nil {
+		e.t.Errorf("interaction %v: %v", ev["id"], err)
+	}
 	waitDone(e.t, e.done, ev["id"].(string))
-	return out, e.f.callsFrom(from)
+	calls := e.f.callsFrom(from)
+	var out map[string]any
+	if cb := find(calls, "POST", "/callback"); len(cb) > 0 {
+		out = cb[0].Payload
+	}
+	return out, calls
 }
 
 func TestHTTPEndpointSignatures(t *testing.T) {
@@ -191,48 +198,59 @@ func TestHTTPEndpointAnswers(t *testing.T) {
 	if out["type"].(float64) != 4 || d["content"] != "<@202> your turn" {
 		t.Errorf("answer %v", out)
 	}
-	if len(calls) != 0 {
-		t.Errorf("REST calls for a direct answer: %d", len(calls))
+	if cb := one(t, calls, "POST", "/callback"); !cb.ViaBody || len(calls) != 1 {
+		t.Errorf("a direct answer: in the body %v, %d calls", cb.ViaBody, len(calls))
 	}
 
-	// A board (with its PNG) cannot travel in the body: deferred there,
-	// the message goes over REST with the image.
+	// A board (with its PNG) goes through the callback endpoint, the
+	// POST answered 202: a body with files fails above ~150 KB.
 	set(boardReply(t, 9), nil)
 	out, calls = e.do(2, slash)
-	if out["type"].(float64) != 5 {
-		t.Errorf("board answer type %v, want a deferral", out["type"])
+	cb := one(t, calls, "POST", "/callback")
+	if out["type"].(float64) != 4 || cb.ViaBody || !cb.Created {
+		t.Errorf("board answer type %v via body %v", out["type"], cb.ViaBody)
 	}
-	checkPNG(t, one(t, calls, "PATCH", "/messages/@original"))
-	if st.board(9) == "" {
-		t.Error("board message not recorded")
+	checkPNG(t, cb)
+	if st.board(9) != "300/"+cb.MsgID {
+		t.Errorf("board message recorded as %q, want %s", st.board(9), cb.MsgID)
 	}
 
-	// A component updating its message with the board: type 6, then the
-	// message edited over REST.
+	// A component updating its message with the board: type 7 through
+	// the callback.
 	r := boardReply(t, 10)
 	r.Update = true
 	set(r, nil)
 	out, calls = e.do(3, map[string]any{"custom_id": "g:10:1:x", "component_type": 2})
-	if out["type"].(float64) != 6 {
+	if out["type"].(float64) != 7 {
 		t.Errorf("component answer type %v", out["type"])
 	}
-	checkPNG(t, one(t, calls, "PATCH", "/messages/@original"))
+	checkPNG(t, one(t, calls, "POST", "/callback"))
 
-	// A slow handler: the body is a deferral sent in time, the answer a
-	// follow-up (it pings) after which the placeholder goes.
+	// A slow handler: the body is a private deferral sent in time, a note
+	// fills it, and the answer is a follow-up (it pings) that stays.
 	h := make(chan struct{})
 	set(bot.Reply{Content: "<@202> your turn", Mentions: []string{bob.id}}, h)
-	ev, body := e.interaction(2, slash)
+	ev, _ := e.interaction(2, slash)
 	from := f.count()
-	_, out = e.post(body, e.priv, time.Now())
-	close(h)
-	waitDone(t, e.done, ev["id"].(string))
-	if out["type"].(float64) != 5 {
-		t.Errorf("slow answer type %v", out["type"])
+	go func() {
+		f.Await(from, 10*time.Second, func(c *call) bool { return c.ViaBody })
+		close(h)
+	}()
+	if _, err := f.Interact(e.srv.URL, e.priv, ev); err != nil {
+		t.Fatal(err)
 	}
+	waitDone(t, e.done, ev["id"].(string))
 	calls = f.callsFrom(from)
-	one(t, calls, "POST", "/webhooks/"+testApp+"/htok")
-	one(t, calls, "DELETE", "/messages/@original")
+	if cb := one(t, calls, "POST", "/callback"); cb.Payload["type"].(float64) != 5 || !cb.Ephemeral {
+		t.Errorf("slow answer %v", cb.Payload)
+	}
+	fu := one(t, calls, "POST", "/webhooks/"+testApp+"/htok")
+	if !fu.Created || len(fu.Notified) != 1 {
+		t.Errorf("the slow answer created %v, pinged %v", fu.Created, fu.Notified)
+	}
+	if len(find(calls, "DELETE", "")) != 0 {
+		t.Error("a message was deleted")
+	}
 
 	// Autocomplete answers in the body.
 	out, _ = e.do(4, map[string]any{"id": "1", "name": "move", "type": 1, "options": []any{map[string]any{"name": "move", "type": 3, "value": "e", "focused": true}}})

@@ -10,20 +10,18 @@ import (
 )
 
 // Discord's windows for answering an interaction, counted from receipt:
-// the first response within 3 s, everything else (edits, follow-ups)
-// while the token lives.
+// the first response within 3 s (Options.ResponseWindow), everything else
+// (edits, follow-ups) while the token lives.
 const (
 	firstWindow = 3 * time.Second
 	tokenWindow = 15 * time.Minute
 )
 
 // responder delivers an interaction's first response: a REST callback for
-// the gateway, the body of Discord's POST for the HTTP endpoint.
+// the gateway, the body of Discord's POST (or, with files, the callback)
+// for the HTTP endpoint.
 type responder interface {
 	respond(ctx context.Context, r *discordgo.InteractionResponse) error
-	// files reports whether the first response may carry attachments;
-	// when not, a reply with files is deferred and sent over REST.
-	files() bool
 }
 
 // restResponder answers through POST /interactions/{id}/{token}/callback.
@@ -35,8 +33,6 @@ type restResponder struct {
 func (r restResponder) respond(ctx context.Context, resp *discordgo.InteractionResponse) error {
 	return r.a.s.InteractionRespond(r.i, resp, discordgo.WithContext(ctx))
 }
-
-func (restResponder) files() bool { return true }
 
 // interaction answers one interaction from the gateway. It runs on
 // discordgo's event goroutine for this event.
@@ -91,7 +87,12 @@ func (a *Adapter) answer(i *discordgo.Interaction, first responder, received tim
 	}
 
 	done := make(chan []bot.Reply, 1)
-	go func() { done <- core.Handle(ctx, cmd) }()
+	go func() {
+		if a.opts.BeforeHandle != nil {
+			a.opts.BeforeHandle(ctx, i.ID)
+		}
+		done <- core.Handle(ctx, cmd)
+	}()
 	t := time.NewTimer(max(0, a.opts.DirectWindow-time.Since(received)))
 	defer t.Stop()
 	var replies []bot.Reply

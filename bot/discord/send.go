@@ -28,15 +28,19 @@ type sender struct {
 func (s *sender) component() bool { return s.i.Type == discordgo.InteractionMessageComponent }
 
 // deferNow acknowledges the interaction without an answer: type 6 keeps
-// a component's message as it is, type 5 shows "thinking…".
+// a component's message as it is; type 5 shows "thinking…", with the
+// ephemeral flag because a placeholder cannot change its visibility and
+// filling it (the first follow-up or an edit) notifies nobody. A public
+// answer then goes as a later follow-up, a new message (reply).
 func (s *sender) deferNow(ctx context.Context) error {
-	typ := discordgo.InteractionResponseDeferredChannelMessageWithSource
-	if s.component() {
-		typ = discordgo.InteractionResponseDeferredMessageUpdate
+	resp := &discordgo.InteractionResponse{
+		Type: discordgo.InteractionResponseDeferredChannelMessageWithSource,
+		Data: &discordgo.InteractionResponseData{Flags: discordgo.MessageFlagsEphemeral},
 	}
-	err := s.respond(ctx, func() *discordgo.InteractionResponse {
-		return &discordgo.InteractionResponse{Type: typ}
-	})
+	if s.component() {
+		resp = &discordgo.InteractionResponse{Type: discordgo.InteractionResponseDeferredMessageUpdate}
+	}
+	err := s.respond(ctx, func() *discordgo.InteractionResponse { return resp })
 	if err == nil {
 		s.deferred = true
 	}
@@ -114,11 +118,7 @@ func (s *sender) ackOnly(ctx context.Context, replies []bot.Reply, log *slog.Log
 	if where != "" && where != s.cmd.ChannelID {
 		content = "➡️ <#" + where + ">"
 	}
-	err := s.a.retry(ctx, "edit response", func() error {
-		_, err := s.a.s.InteractionResponseEdit(s.i, &discordgo.WebhookEdit{Content: &content, AllowedMentions: allowedMentions(nil)}, discordgo.WithContext(ctx))
-		return err
-	})
-	if err != nil {
+	if err := s.note(ctx, content); err != nil {
 		log.Warn("acknowledge edit failed", "err", err)
 	}
 }
@@ -129,7 +129,7 @@ func (s *sender) ackOnly(ctx context.Context, replies []bot.Reply, log *slog.Log
 // interaction acknowledged means the first try landed. build is called per
 // attempt: file readers are spent by a failed one.
 func (s *sender) respond(ctx context.Context, build func() *discordgo.InteractionResponse) error {
-	ctx, cancel := context.WithDeadline(ctx, s.received.Add(firstWindow))
+	ctx, cancel := context.WithDeadline(ctx, s.received.Add(s.a.opts.ResponseWindow))
 	defer cancel()
 	err := s.a.retry(ctx, "respond", func() error {
 		return s.first.respond(ctx, build())
@@ -158,9 +158,10 @@ func (s *sender) reply(ctx context.Context, r bot.Reply) error {
 			return &discordgo.InteractionResponse{Type: discordgo.InteractionResponseModal, Data: modalData(r)}
 		})
 	}
-	if !s.deferred && !s.answered && len(r.Files) > 0 && !s.first.files() {
-		// The HTTP endpoint's answer cannot carry files: acknowledge
-		// there and send the message (with its image) over REST.
+	if !s.deferred && !s.answered && len(r.Files) > 0 && time.Since(s.received) > s.a.opts.ResponseWindow/2 {
+		// An upload started this late (past 1.5 s) may not reach Discord
+		// within its 3 s: acknowledge now and send the message as a
+		// follow-up; the second half of the window is for the upload.
 		if err := s.deferNow(ctx); err != nil {
 			return err
 		}
@@ -202,27 +203,27 @@ func (s *sender) reply(ctx context.Context, r bot.Reply) error {
 
 	case s.deferred && !s.answered:
 		s.answered = true
-		// After type 6 the original is the component's message; after
-		// type 5 it is the public "thinking…" placeholder. Filling the
-		// placeholder is an edit, and an edit never notifies: a reply
-		// that pings someone goes as a new message (a follow-up) and the
-		// placeholder goes away, as it does for an ephemeral reply (a
-		// public placeholder cannot turn ephemeral).
-		if s.component() && r.Update {
+		// After type 6 @original is the component's message and every
+		// follow-up is a new message. After type 5 @original is the
+		// ephemeral placeholder and the first follow-up would only fill
+		// it (an edit: private, pinging nobody): a private answer fills
+		// it; a public one fills it with a short private note first, so
+		// that the answer itself is a new public message, which pings.
+		if s.component() {
+			if r.Update {
+				return s.editOriginal(ctx, r)
+			}
+			return s.followup(ctx, r)
+		}
+		if r.Ephemeral {
 			return s.editOriginal(ctx, r)
 		}
-		if !s.component() && !r.Ephemeral && len(r.Mentions) == 0 {
-			return s.editOriginal(ctx, r)
-		}
-		if err := s.followup(ctx, r); err != nil {
+		if err := s.note(ctx, "✅"); err != nil {
+			// A follow-up now would fill the private placeholder and
+			// hide the answer: leave it to the fallback (the outbox).
 			return err
 		}
-		if !s.component() {
-			return s.a.retry(ctx, "delete placeholder", func() error {
-				return s.a.s.InteractionResponseDelete(s.i, discordgo.WithContext(ctx))
-			})
-		}
-		return nil
+		return s.followup(ctx, r)
 
 	case r.Update && s.cmd.MessageID != "":
 		var m *discordgo.Message
@@ -239,6 +240,14 @@ func (s *sender) reply(ctx context.Context, r bot.Reply) error {
 		return err
 	}
 	return s.followup(ctx, r)
+}
+
+// note fills the deferred placeholder with a private word.
+func (s *sender) note(ctx context.Context, content string) error {
+	return s.a.retry(ctx, "edit response", func() error {
+		_, err := s.a.s.InteractionResponseEdit(s.i, &discordgo.WebhookEdit{Content: &content, AllowedMentions: allowedMentions(nil)}, discordgo.WithContext(ctx))
+		return err
+	})
 }
 
 func (s *sender) editOriginal(ctx context.Context, r bot.Reply) error {
@@ -265,6 +274,11 @@ func (s *sender) followup(ctx context.Context, r bot.Reply) error {
 			return err
 		})
 	})
+	if err == nil && m != nil && !r.Ephemeral && m.Flags&discordgo.MessageFlagsEphemeral != 0 {
+		// Discord made it private (it filled a placeholder): not
+		// delivered as a public answer, so its fallback still goes.
+		return errors.New("public follow-up became ephemeral")
+	}
 	if err == nil && m != nil {
 		s.a.record(ctx, r, s.cmd.ChannelID, m.ID)
 	}

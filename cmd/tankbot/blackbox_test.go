@@ -12,9 +12,9 @@ import (
 	"crypto/ed25519"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"image/png"
-	"io"
 	"net"
 	"net/http"
 	"os"
@@ -93,7 +93,6 @@ type bbWorld struct {
 	pub  ed25519.PublicKey
 	priv ed25519.PrivateKey
 	n    atomic.Int64 // interaction counter
-	http *http.Client
 }
 
 func newBBWorld(t testing.TB, db string) *bbWorld {
@@ -103,8 +102,7 @@ func newBBWorld(t testing.TB, db string) *bbWorld {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &bbWorld{t: t, bin: bin, f: discordtest.New(t, bbApp), db: db, pub: pub, priv: priv,
-		http: &http.Client{Timeout: 10 * time.Second, Transport: &http.Transport{MaxIdleConnsPerHost: 64}}}
+	return &bbWorld{t: t, bin: bin, f: discordtest.New(t, bbApp), db: db, pub: pub, priv: priv}
 }
 
 // serveProc is one running `tankbot serve`.
@@ -233,46 +231,51 @@ func (w *bbWorld) slash(u bbUser, channel, name string, kv ...any) map[string]an
 		}
 		opts = append(opts, o)
 	}
-	ev := w.interaction(2, u, channel, map[string]any{"id": "1", "name": name, "type": 1, "options": opts, "resolved": map[string]any{"users": users}})
-	// Discord creates the interaction's message (type 4 or the deferred
-	// placeholder) as it reads the POST's answer; the id is known ahead
-	// here, so the adapter's edits of @original find it at once.
-	w.f.SetOriginal(ev["token"].(string), w.f.NewID())
-	return ev
+	return w.interaction(2, u, channel, map[string]any{"id": "1", "name": name, "type": 1, "options": opts, "resolved": map[string]any{"users": users}})
 }
 
-// click presses a button on messageID; the fake learns that message as the
-// interaction's @original, as Discord knows it.
+// click presses a button on messageID (the interaction's @original once
+// acknowledged with type 6 or 7, as Discord knows it).
 func (w *bbWorld) click(u bbUser, channel, messageID, customID string) map[string]any {
 	ev := w.interaction(3, u, channel, map[string]any{"custom_id": customID, "component_type": 2})
 	ev["message"] = map[string]any{"id": messageID, "channel_id": channel}
-	w.f.SetOriginal(ev["token"].(string), messageID)
 	return ev
 }
 
-// post signs and POSTs ev to p; it returns the HTTP status and the
-// decoded body (the interaction's first response).
+// post has the fake Discord deliver ev to p as Discord does (signed, the
+// answer awaited for 3 s). It returns 200 and the answer when it came in
+// the body, 202 and the answer when it came through the callback
+// endpoint, or an error when the interaction failed.
 func (w *bbWorld) post(p *serveProc, ev map[string]any) (int, map[string]any, error) {
-	body, _ := json.Marshal(ev)
-	stamp := strconv.FormatInt(time.Now().Unix(), 10)
-	req, _ := http.NewRequest("POST", p.base+"/interactions", bytes.NewReader(body))
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("X-Signature-Ed25519", hex.EncodeToString(ed25519.Sign(w.priv, append([]byte(stamp), body...))))
-	req.Header.Set("X-Signature-Timestamp", stamp)
-	resp, err := w.http.Do(req)
+	c, err := w.answer(p, ev)
 	if err != nil {
 		return 0, nil, err
 	}
-	defer resp.Body.Close()
-	b, _ := io.ReadAll(resp.Body)
-	var out map[string]any
-	if resp.StatusCode == 200 {
-		if err := json.Unmarshal(b, &out); err != nil {
-			return resp.StatusCode, nil, fmt.Errorf("response body %q: %w", b, err)
-		}
+	if c.ViaBody {
+		return 200, c.Payload, nil
 	}
-	return resp.StatusCode, out, nil
+	return 202, c.Payload, nil
 }
+
+// answer is post's recorded first response (a callback Call).
+func (w *bbWorld) answer(p *serveProc, ev map[string]any) (*discordtest.Call, error) {
+	tok, _ := ev["token"].(string)
+	before := w.f.FirstResponse(tok)
+	c, err := w.f.Interact(p.base+"/interactions", w.priv, ev)
+	if err != nil && before != nil {
+		// A resend (TestMultiInstance's load balancer, after an instance
+		// died) of an interaction that instance had already answered:
+		// Discord keeps that answer and refuses the second.
+		return before, nil
+	}
+	if err == nil && c == nil {
+		err = errors.New("answered 202 without a callback")
+	}
+	return c, err
+}
+
+// answered reports whether post's status is an answer.
+func answered(code int) bool { return code == 200 || code == 202 }
 
 // msg is a new message as the tests see it: an interaction's first
 // response of type 4 (the POST's body), or a follow-up or channel post
@@ -314,9 +317,10 @@ func (m msg) idWith(t testing.TB, re string) string {
 	return ""
 }
 
-// pings are the users the message notifies: mentioned in its content and
-// allowed by allowed_mentions, which must parse nothing and allow no one
-// the content does not mention.
+// pings are the users the message notified, as the fake Discord judged
+// it (only a new public message pings); the payload must mention them in
+// its content and allow them by allowed_mentions, which must parse nothing
+// and allow no one the content does not mention.
 func (m msg) pings(t testing.TB) []string {
 	t.Helper()
 	am, _ := m.payload["allowed_mentions"].(map[string]any)
@@ -332,7 +336,7 @@ func (m msg) pings(t testing.TB) []string {
 		allowed[u.(string)] = true
 	}
 	seen := map[string]bool{}
-	var out []string
+	var mentioned []string
 	for _, sm := range regexp.MustCompile(`<@!?(\d+)>`).FindAllStringSubmatch(m.content(), -1) {
 		if !allowed[sm[1]] {
 			t.Errorf("content mentions %s, not in allowed_mentions: %q", sm[1], m.content())
@@ -340,11 +344,15 @@ func (m msg) pings(t testing.TB) []string {
 		}
 		if !seen[sm[1]] {
 			seen[sm[1]] = true
-			out = append(out, sm[1])
+			mentioned = append(mentioned, sm[1])
 		}
 	}
-	if len(out) != len(allowed) {
-		t.Errorf("allowed_mentions %v but the content pings %v: %q", users, out, m.content())
+	if len(mentioned) != len(allowed) {
+		t.Errorf("allowed_mentions %v but the content mentions %v: %q", users, mentioned, m.content())
+	}
+	out := []string{}
+	if m.call != nil {
+		out = append(out, m.call.Notified...)
 	}
 	sort.Strings(out)
 	return out
@@ -358,39 +366,31 @@ func wantPings(t testing.TB, m msg, what string, ids ...string) {
 	}
 }
 
-// isNewPublic reports whether c created a public message for the
-// interaction token or in channel: a follow-up on the token or a post to
-// the channel.
+// isNewPublic reports whether c created a public message (as the fake
+// Discord judged it) for the interaction token or in channel: its type 4
+// answer, a follow-up, or a post to the channel. A follow-up that filled
+// a deferred placeholder is an edit, not a new message.
 func isNewPublic(c *discordtest.Call, token, channel string) bool {
-	if c.Method != "POST" || c.Status >= 300 || c.Deduped {
+	if c.Status >= 300 || c.Deduped || !c.Created || c.Ephemeral {
 		return false
 	}
-	if fl, _ := c.Payload["flags"].(float64); int(fl)&64 != 0 {
-		return false
-	}
-	return c.Path == "/api/v9/webhooks/"+bbApp+"/"+token || c.Path == "/api/v9/channels/"+channel+"/messages"
-}
-
-// isPlaceholderFill reports whether c fills the interaction's deferred
-// placeholder (an edit: it notifies nobody).
-func isPlaceholderFill(c *discordtest.Call, token string) bool {
-	return c.Method == "PATCH" && c.Status < 300 && c.Path == "/api/v9/webhooks/"+bbApp+"/"+token+"/messages/@original"
+	return strings.Contains(c.Path, "/"+token+"/callback") || c.Path == "/api/v9/webhooks/"+bbApp+"/"+token || c.Path == "/api/v9/channels/"+channel+"/messages"
 }
 
 // board waits for the new public message carrying a board image that the
 // interaction (token) produced in channel, from call index from on.
 func (w *bbWorld) board(from int, token, channel string, timeout time.Duration) (msg, bool) {
 	c := w.f.Await(from, timeout, func(c *discordtest.Call) bool {
-		return (isNewPublic(c, token, channel) || isPlaceholderFill(c, token)) && len(c.Files) > 0
+		return isNewPublic(c, token, channel) && len(c.Files) > 0
 	})
 	if c == nil {
 		return msg{}, false
 	}
-	m := msg{id: c.MsgID, payload: c.Payload, call: c}
-	if c.Method == "PATCH" {
-		m.id = w.f.Original(token)
+	payload := c.Payload
+	if d, ok := payload["data"].(map[string]any); ok && strings.HasSuffix(c.Path, "/callback") {
+		payload = d
 	}
-	return m, true
+	return msg{id: c.MsgID, payload: payload, call: c}, true
 }
 
 // retiredBy waits for the edit that removes the buttons of message id.
@@ -434,14 +434,14 @@ func TestBlackBoxGame(t *testing.T) {
 	}
 
 	// The challenge: a type 4 answer in the POST's body, pinging bob alone.
-	code, resp, err := w.post(p, w.slash(alice, channel, "challenge", "opponent", bob, "game", "gungi", "color", "white", "thread", false, "clock", "30m"))
-	if err != nil || code != 200 {
-		t.Fatalf("challenge: %d %v\n%s", code, err, p.logs.String())
+	cb, err := w.answer(p, w.slash(alice, channel, "challenge", "opponent", bob, "game", "gungi", "color", "white", "thread", false, "clock", "30m"))
+	if err != nil {
+		t.Fatalf("challenge: %v\n%s", err, p.logs.String())
 	}
-	if typ, _ := resp["type"].(float64); typ != 4 {
-		t.Fatalf("challenge answered with %v, want a type 4 message", resp)
+	if typ, _ := cb.Payload["type"].(float64); typ != 4 {
+		t.Fatalf("challenge answered with %v, want a type 4 message", cb.Payload)
 	}
-	chal := msg{payload: resp["data"].(map[string]any)}
+	chal := msg{id: cb.MsgID, payload: cb.Payload["data"].(map[string]any), call: cb}
 	if fl, _ := chal.payload["flags"].(float64); int(fl)&64 != 0 {
 		t.Fatalf("challenge refused: %q", chal.text())
 	}
@@ -450,8 +450,8 @@ func TestBlackBoxGame(t *testing.T) {
 
 	// bob accepts: the first board pings both.
 	from := w.f.Count()
-	ev := w.click(bob, channel, w.f.NewID(), accept)
-	if code, _, err := w.post(p, ev); err != nil || code != 200 {
+	ev := w.click(bob, channel, chal.id, accept)
+	if code, _, err := w.post(p, ev); err != nil || !answered(code) {
 		t.Fatalf("accept: %d %v", code, err)
 	}
 	board, ok := w.board(from, ev["token"].(string), channel, 15*time.Second)
@@ -499,7 +499,7 @@ func TestBlackBoxGame(t *testing.T) {
 		from := w.f.Count()
 		ev := w.slash(mover, channel, "move", "move", mv)
 		code, resp, err := w.post(p, ev)
-		if err != nil || code != 200 {
+		if err != nil || !answered(code) {
 			t.Fatalf("move %d: %d %v", i+1, code, err)
 		}
 		if d, _ := resp["data"].(map[string]any); d != nil && int(num(d["flags"]))&64 != 0 {

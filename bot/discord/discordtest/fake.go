@@ -36,19 +36,26 @@ type Fake struct {
 	// Now is the fake's clock for nonce expiry (default time.Now).
 	Now func() time.Time
 
-	mu        sync.Mutex
-	calls     []*Call
-	fails     []*failRule
-	nextID    int64
-	originals map[string]string // interaction token → @original message id
-	thread    string            // the last thread created
-	shards    int               // GET /gateway/bot's recommended shards (0: 1)
-	conn      *websocket.Conn
-	wmu       sync.Mutex // serialises gateway writes
-	seq       int
-	sessions  int                  // gateway connections accepted so far
-	nonces    map[string]sentNonce // enforce_nonce: nonce → first message
-	changed   *sync.Cond           // on f.mu: broadcast after each call
+	// ResponseWindow is how long after an interaction is created its
+	// first response is taken (Discord: 3 s); TokenWindow how long its
+	// token works for follow-ups and edits (15 min). Both on Now.
+	ResponseWindow, TokenWindow time.Duration
+
+	mu       sync.Mutex
+	calls    []*Call
+	fails    []*failRule
+	nextID   int64
+	ixs      map[string]*interaction // interaction token → its state
+	messages map[string]*Message     // every message, by id
+	order    []string                // message ids in creation order
+	thread   string                  // the last thread created
+	shards   int                     // GET /gateway/bot's recommended shards (0: 1)
+	conn     *websocket.Conn
+	wmu      sync.Mutex // serialises gateway writes
+	seq      int
+	sessions int                  // gateway connections accepted so far
+	nonces   map[string]sentNonce // enforce_nonce: nonce → first message
+	changed  *sync.Cond           // on f.mu: broadcast after each call
 	// DiscardFiles keeps only the size of uploaded files (long runs).
 	DiscardFiles bool
 }
@@ -67,7 +74,62 @@ type Call struct {
 	// Deduped marks a channel post answered with an earlier message because
 	// its nonce was seen (enforce_nonce): Discord created nothing.
 	Deduped bool
+	// Created says the call made a new message (MsgID), Edited names the
+	// message it changed instead (an edit, or the follow-up that fills a
+	// deferred placeholder). Ephemeral is that message's flag, Notified
+	// the users the call pinged (only a new public message pings).
+	Created   bool
+	Edited    string
+	Ephemeral bool
+	Notified  []string
+	// ViaBody marks the answer an HTTP interaction got in the body of the
+	// response to Discord's POST (recorded as a callback).
+	ViaBody bool
 }
+
+// Message is a message as Discord holds it.
+type Message struct {
+	ID, Channel string
+	// Payload is the message's latest content (content, embeds,
+	// components, allowed_mentions).
+	Payload map[string]any
+	Files   []Upload
+	// Ephemeral: seen only by the interaction's user. Loading: a type 5
+	// placeholder not yet filled. Deleted: gone.
+	Ephemeral, Loading, Deleted bool
+	// Notified are the users pinged when the message was created; edits
+	// add nobody.
+	Notified []string
+	Edits    int
+	// Token is the interaction that made it ("" for a channel post).
+	Token string
+}
+
+// Content is the message's text.
+func (m Message) Content() string { s, _ := m.Payload["content"].(string); return s }
+
+// interaction is what the fake knows of one interaction token.
+type interaction struct {
+	id, channel string
+	message     string // a component's message
+	issued      time.Time
+	acked       int    // the callback type that acknowledged it (0: none)
+	original    string // @original
+	loading     bool   // deferred (type 5) and not yet filled
+	failed      bool   // Discord gave up on it ("This interaction failed")
+	ack         *Call  // the first response
+	pending     chan struct{}
+}
+
+// Discord's interaction limits.
+const (
+	ResponseWindow = 3 * time.Second
+	TokenWindow    = 15 * time.Minute
+	// MaxResponseBody is the largest answer Discord reads from the body of
+	// its POST to an Interactions Endpoint: above roughly 150 KB the
+	// interaction fails (discord-api-docs #5250).
+	MaxResponseBody = 150 << 10
+)
 
 // sentNonce is the message a nonce created, and when.
 type sentNonce struct {
@@ -95,7 +157,8 @@ type failRule struct {
 
 // New starts a fake for application appID, closed when the test ends.
 func New(t testing.TB, appID string) *Fake {
-	f := &Fake{t: t, AppID: appID, Now: time.Now, originals: map[string]string{}, nonces: map[string]sentNonce{}, nextID: 9000, Ready: make(chan struct{}, 8)}
+	f := &Fake{t: t, AppID: appID, Now: time.Now, ResponseWindow: ResponseWindow, TokenWindow: TokenWindow,
+		ixs: map[string]*interaction{}, messages: map[string]*Message{}, nonces: map[string]sentNonce{}, nextID: 9000, Ready: make(chan struct{}, 8)}
 	f.changed = sync.NewCond(&f.mu)
 	f.Server = httptest.NewServer(http.HandlerFunc(f.serve))
 	t.Cleanup(f.Server.Close)
@@ -107,7 +170,10 @@ func New(t testing.TB, appID string) *Fake {
 func (f *Fake) Original(token string) string {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	return f.originals[token]
+	if ix := f.ixs[token]; ix != nil {
+		return ix.original
+	}
+	return ""
 }
 
 // URL is the REST base URL (for Options.RESTBaseURL or
@@ -121,12 +187,12 @@ func (f *Fake) SetShards(n int) {
 	f.shards = n
 }
 
-// SetOriginal makes messageID the @original message of an interaction
-// token (the message a component was clicked on).
+// SetOriginal makes messageID the message a component interaction
+// (token) was clicked on: its @original once acknowledged with type 6 or 7.
 func (f *Fake) SetOriginal(token, messageID string) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	f.originals[token] = messageID
+	f.interactionLocked(token, "", "").message = messageID
 }
 
 // Client is an HTTP client whose requests to discord.com reach the fake:
@@ -220,7 +286,11 @@ func (f *Fake) serve(w http.ResponseWriter, r *http.Request) {
 		f.gateway(w, r)
 		return
 	}
+	// Discord's windows count to when a request arrives, not to when a
+	// busy fake gets to it.
+	arrived := f.Now()
 	c := &Call{Method: r.Method, Path: r.URL.Path, Query: r.URL.Query()}
+	f.awaitBody(r.URL.Path)
 	if err := readBody(r, c); err != nil {
 		f.t.Errorf("fake discord: %s %s: %v", r.Method, r.URL.Path, err)
 		http.Error(w, err.Error(), 400)
@@ -271,29 +341,16 @@ func (f *Fake) serve(w http.ResponseWriter, r *http.Request) {
 		_ = json.Unmarshal(c.RawJSON, &arr)
 		writeJSON(w, 200, arr)
 	case r.Method == "POST" && p[0] == "interactions" && len(p) == 4 && p[3] == "callback":
-		typ, _ := c.Payload["type"].(float64)
-		if typ == 4 || typ == 5 {
-			f.originals[p[2]] = f.id()
-			c.MsgID = f.originals[p[2]]
+		ix := f.interactionLocked(p[2], p[1], "")
+		if status, body := f.respondLocked(c, ix, p[2], arrived); status != 0 {
+			c.Status = status
+			writeJSON(w, status, body)
+			return
 		}
 		c.Status = 204
 		w.WriteHeader(204)
-	case p[0] == "webhooks" && len(p) == 5 && p[4] == "@original":
-		id := f.originals[p[2]]
-		if id == "" {
-			c.Status = 404
-			writeJSON(w, 404, map[string]any{"message": "Unknown Message", "code": 10008})
-			return
-		}
-		if r.Method == "DELETE" {
-			c.Status = 204
-			w.WriteHeader(204)
-			return
-		}
-		writeJSON(w, 200, map[string]any{"id": id, "channel_id": "0"})
-	case r.Method == "POST" && p[0] == "webhooks" && len(p) == 3:
-		c.MsgID = f.id()
-		writeJSON(w, 200, map[string]any{"id": c.MsgID, "channel_id": "0"})
+	case p[0] == "webhooks" && len(p) >= 3:
+		f.webhookLocked(w, r, c, p)
 	case r.Method == "POST" && p[0] == "channels" && len(p) == 3 && p[2] == "messages":
 		// enforce_nonce: a nonce seen within the window returns the message
 		// it created then; nothing new is posted.
@@ -311,12 +368,13 @@ func (f *Fake) serve(w http.ResponseWriter, r *http.Request) {
 				return
 			}
 		}
-		c.MsgID = f.id()
+		m := f.createLocked(c, p[1], "", c.Payload, false)
 		if enforce && nonce != "" {
-			f.nonces[nonce] = sentNonce{id: c.MsgID, channel: p[1], at: f.Now()}
+			f.nonces[nonce] = sentNonce{id: m.ID, channel: p[1], at: f.Now()}
 		}
-		writeJSON(w, 200, map[string]any{"id": c.MsgID, "channel_id": p[1], "nonce": nonce})
+		writeJSON(w, 200, map[string]any{"id": m.ID, "channel_id": p[1], "nonce": nonce})
 	case r.Method == "PATCH" && p[0] == "channels" && len(p) == 4 && p[2] == "messages":
+		f.editLocked(c, p[3], c.Payload)
 		writeJSON(w, 200, map[string]any{"id": p[3], "channel_id": p[1]})
 	case r.Method == "POST" && p[0] == "channels" && p[len(p)-1] == "threads":
 		f.thread = f.id()
@@ -391,7 +449,12 @@ func readBody(r *http.Request, c *Call) error {
 	if err != nil || len(body) == 0 {
 		return err
 	}
-	mt, params, _ := mime.ParseMediaType(r.Header.Get("Content-Type"))
+	return parseBody(r.Header.Get("Content-Type"), body, c)
+}
+
+// parseBody reads a JSON or multipart (payload_json and files) body.
+func parseBody(contentType string, body []byte, c *Call) error {
+	mt, params, _ := mime.ParseMediaType(contentType)
 	if mt != "multipart/form-data" {
 		c.RawJSON = body
 		if bytes.HasPrefix(bytes.TrimSpace(body), []byte("[")) {
@@ -514,6 +577,9 @@ func (f *Fake) Dispatch(event string, d any) { f.DispatchOn(nil, event, d) }
 
 // DispatchOn sends an event to conn (nil: the newest connection).
 func (f *Fake) DispatchOn(conn *websocket.Conn, event string, d any) {
+	if ev, ok := d.(map[string]any); ok && event == "INTERACTION_CREATE" {
+		f.register(ev)
+	}
 	f.wmu.Lock()
 	f.seq++
 	s := f.seq
@@ -533,7 +599,10 @@ func (f *Fake) OriginalOf(cb *Call) string {
 	}
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	id := f.originals[p[5]]
+	var id string
+	if ix := f.ixs[p[5]]; ix != nil {
+		id = ix.original
+	}
 	if id == "" {
 		f.t.Fatalf("no original message for %s", cb.Path)
 	}

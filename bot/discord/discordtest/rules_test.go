@@ -1,0 +1,308 @@
+package discordtest
+
+import (
+	"bytes"
+	"crypto/ed25519"
+	"encoding/json"
+	"errors"
+	"mime/multipart"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// One test per interaction rule the fake follows (docs/discord.md).
+
+// do sends a JSON request to the fake and returns the status and body.
+func do(t *testing.T, f *Fake, method, path string, body any) (int, map[string]any) {
+	t.Helper()
+	var rd *bytes.Reader
+	if body != nil {
+		b, _ := json.Marshal(body)
+		rd = bytes.NewReader(b)
+	} else {
+		rd = bytes.NewReader(nil)
+	}
+	req, _ := http.NewRequest(method, f.URL()+"/api/v9"+path, rd)
+	req.Header.Set("Content-Type", "application/json")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var out map[string]any
+	_ = json.NewDecoder(resp.Body).Decode(&out)
+	return resp.StatusCode, out
+}
+
+// gatewayInteraction registers an interaction as the gateway would
+// deliver it (in channel "50", a component on message "") and returns its
+// token and id.
+func gatewayInteraction(f *Fake, n int, message string) (tok, id string) {
+	tok, id = "tok"+string(rune('a'+n)), "90"+string(rune('0'+n))
+	ev := map[string]any{"id": id, "token": tok, "channel_id": "50", "type": 2}
+	if message != "" {
+		ev["message"] = map[string]any{"id": message}
+		ev["type"] = 3
+	}
+	f.register(ev)
+	return tok, id
+}
+
+func pingPayload(users ...string) map[string]any {
+	u := []any{}
+	for _, x := range users {
+		u = append(u, x)
+	}
+	return map[string]any{"content": "<@11> <@12> your move", "allowed_mentions": map[string]any{"parse": []any{}, "users": u}}
+}
+
+func lastCall(f *Fake) *Call { c := f.CallsFrom(0); return c[len(c)-1] }
+
+func notified(f *Fake, id string) []string {
+	m, ok := f.Message(id)
+	if !ok {
+		return nil
+	}
+	return m.Notified
+}
+
+// Rule 1: a type 4 answer is a new message; it pings the users its
+// content mentions and allowed_mentions allows, and an ephemeral one
+// pings nobody.
+func TestRuleType4IsNewMessage(t *testing.T) {
+	f := New(t, "1")
+	tok, id := gatewayInteraction(f, 0, "")
+	if st, _ := do(t, f, "POST", "/interactions/"+id+"/"+tok+"/callback", map[string]any{"type": 4, "data": pingPayload("11")}); st != 204 {
+		t.Fatalf("callback: %d", st)
+	}
+	c := lastCall(f)
+	if !c.Created || c.Ephemeral || strings.Join(c.Notified, ",") != "11" {
+		t.Errorf("type 4: created %v ephemeral %v notified %v, want a new public message pinging 11 only", c.Created, c.Ephemeral, c.Notified)
+	}
+	if f.Original(tok) != c.MsgID {
+		t.Errorf("@original %s, want the new message %s", f.Original(tok), c.MsgID)
+	}
+	tok, id = gatewayInteraction(f, 1, "")
+	d := pingPayload("11", "12")
+	d["flags"] = 64
+	do(t, f, "POST", "/interactions/"+id+"/"+tok+"/callback", map[string]any{"type": 4, "data": d})
+	if c := lastCall(f); !c.Created || !c.Ephemeral || len(c.Notified) != 0 {
+		t.Errorf("ephemeral type 4: created %v ephemeral %v notified %v", c.Created, c.Ephemeral, c.Notified)
+	}
+	// Answering twice is refused.
+	if st, out := do(t, f, "POST", "/interactions/"+id+"/"+tok+"/callback", map[string]any{"type": 4, "data": d}); st != 400 || out["code"].(float64) != 40060 {
+		t.Errorf("second answer: %d %v", st, out)
+	}
+}
+
+// Rule 2: after type 5 the first follow-up fills the placeholder (an edit
+// keeping the deferral's ephemeral flag, pinging nobody); later
+// follow-ups, or any once @original was edited, are new messages. After
+// type 6 @original is the component's message and follow-ups are new.
+func TestRuleDeferralFilledByFirstFollowUp(t *testing.T) {
+	f := New(t, "1")
+	for _, eph := range []bool{false, true} {
+		tok, id := gatewayInteraction(f, map[bool]int{false: 0, true: 1}[eph], "")
+		d := map[string]any{}
+		if eph {
+			d["flags"] = 64
+		}
+		do(t, f, "POST", "/interactions/"+id+"/"+tok+"/callback", map[string]any{"type": 5, "data": d})
+		ph := lastCall(f)
+		if !ph.Created || ph.Ephemeral != eph || len(ph.Notified) != 0 {
+			t.Fatalf("placeholder: %+v", ph)
+		}
+		// The follow-up asks for a public message that pings: it fills
+		// the placeholder instead.
+		do(t, f, "POST", "/webhooks/1/"+tok, pingPayload("11"))
+		fill := lastCall(f)
+		if fill.Created || fill.Edited != ph.MsgID || fill.Ephemeral != eph || len(fill.Notified) != 0 {
+			t.Errorf("ephemeral %v: first follow-up created %v edited %q (want %s) ephemeral %v notified %v", eph, fill.Created, fill.Edited, ph.MsgID, fill.Ephemeral, fill.Notified)
+		}
+		if m, _ := f.Message(ph.MsgID); m.Loading || m.Content() == "" || len(m.Notified) != 0 {
+			t.Errorf("the filled placeholder: %+v", m)
+		}
+		do(t, f, "POST", "/webhooks/1/"+tok, pingPayload("11"))
+		if c := lastCall(f); !c.Created || c.Ephemeral || strings.Join(c.Notified, ",") != "11" {
+			t.Errorf("second follow-up: created %v ephemeral %v notified %v", c.Created, c.Ephemeral, c.Notified)
+		}
+	}
+	// An edit of @original resolves the placeholder: the next follow-up
+	// is a new message.
+	tok, id := gatewayInteraction(f, 2, "")
+	do(t, f, "POST", "/interactions/"+id+"/"+tok+"/callback", map[string]any{"type": 5, "data": map[string]any{"flags": 64}})
+	do(t, f, "PATCH", "/webhooks/1/"+tok+"/messages/@original", map[string]any{"content": "done"})
+	do(t, f, "POST", "/webhooks/1/"+tok, pingPayload("12"))
+	if c := lastCall(f); !c.Created || c.Ephemeral || strings.Join(c.Notified, ",") != "12" {
+		t.Errorf("follow-up after the edit: created %v ephemeral %v notified %v", c.Created, c.Ephemeral, c.Notified)
+	}
+	// Type 6: @original is the component's message.
+	tok, id = gatewayInteraction(f, 3, "777")
+	do(t, f, "POST", "/interactions/"+id+"/"+tok+"/callback", map[string]any{"type": 6})
+	if f.Original(tok) != "777" {
+		t.Errorf("@original after type 6: %q", f.Original(tok))
+	}
+	do(t, f, "POST", "/webhooks/1/"+tok, pingPayload("11"))
+	if c := lastCall(f); !c.Created || strings.Join(c.Notified, ",") != "11" {
+		t.Errorf("follow-up after type 6: created %v notified %v", c.Created, c.Notified)
+	}
+}
+
+// Rule 3: edits never notify, whatever they mention.
+func TestRuleEditsNeverNotify(t *testing.T) {
+	f := New(t, "1")
+	do(t, f, "POST", "/channels/50/messages", map[string]any{"content": "board"})
+	id := lastCall(f).MsgID
+	do(t, f, "PATCH", "/channels/50/messages/"+id, pingPayload("11"))
+	if c := lastCall(f); c.Created || c.Edited != id || len(c.Notified) != 0 || len(notified(f, id)) != 0 {
+		t.Errorf("edit: %+v, message notified %v", c, notified(f, id))
+	}
+	tok, cid := gatewayInteraction(f, 0, "")
+	do(t, f, "POST", "/interactions/"+cid+"/"+tok+"/callback", map[string]any{"type": 4, "data": map[string]any{"content": "x"}})
+	do(t, f, "PATCH", "/webhooks/1/"+tok+"/messages/@original", pingPayload("11"))
+	if c := lastCall(f); c.Created || len(c.Notified) != 0 {
+		t.Errorf("edit of @original notified %v", c.Notified)
+	}
+	// A new channel message does ping.
+	do(t, f, "POST", "/channels/50/messages", pingPayload("12"))
+	if c := lastCall(f); strings.Join(c.Notified, ",") != "12" {
+		t.Errorf("new channel message notified %v", c.Notified)
+	}
+}
+
+// endpointBot is an Interactions Endpoint answering with what answer
+// writes.
+func endpointBot(t *testing.T, answer func(w http.ResponseWriter, ev map[string]any)) string {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var ev map[string]any
+		_ = json.NewDecoder(r.Body).Decode(&ev)
+		answer(w, ev)
+	}))
+	t.Cleanup(srv.Close)
+	return srv.URL
+}
+
+func multipartAnswer(w http.ResponseWriter, size int) {
+	var b bytes.Buffer
+	mw := multipart.NewWriter(&b)
+	pj, _ := json.Marshal(map[string]any{"type": 4, "data": map[string]any{"content": "board", "attachments": []any{map[string]any{"id": 0, "filename": "b.png"}}}})
+	_ = mw.WriteField("payload_json", string(pj))
+	fw, _ := mw.CreateFormFile("files[0]", "b.png")
+	_, _ = fw.Write(bytes.Repeat([]byte{1}, size))
+	_ = mw.Close()
+	w.Header().Set("Content-Type", mw.FormDataContentType())
+	_, _ = w.Write(b.Bytes())
+}
+
+// Rule 4: an HTTP interaction's first answer is the POST's body (JSON, or
+// multipart with files below ~150 KB) or a callback followed by 202.
+func TestRuleHTTPAnswers(t *testing.T) {
+	f := New(t, "1")
+	_, key, _ := ed25519.GenerateKey(nil)
+	ev := func(n int) map[string]any {
+		return map[string]any{"id": "5" + string(rune('0'+n)), "token": "http" + string(rune('a'+n)), "channel_id": "60", "type": 2}
+	}
+	// JSON body.
+	url := endpointBot(t, func(w http.ResponseWriter, _ map[string]any) {
+		w.Header().Set("Content-Type", "application/json")
+		_ = json.NewEncoder(w).Encode(map[string]any{"type": 4, "data": pingPayload("11")})
+	})
+	c, err := f.Interact(url, key, ev(0))
+	if err != nil || c == nil || !c.ViaBody || !c.Created || strings.Join(c.Notified, ",") != "11" {
+		t.Fatalf("JSON body: %v %+v", err, c)
+	}
+	// Multipart with a small file.
+	url = endpointBot(t, func(w http.ResponseWriter, _ map[string]any) { multipartAnswer(w, 10<<10) })
+	if c, err := f.Interact(url, key, ev(1)); err != nil || len(c.Files) != 1 || !c.Created {
+		t.Fatalf("multipart body: %v %+v", err, c)
+	}
+	// Multipart above the limit: the interaction fails, nothing is made.
+	before := len(f.Messages(""))
+	url = endpointBot(t, func(w http.ResponseWriter, _ map[string]any) { multipartAnswer(w, 200<<10) })
+	if _, err := f.Interact(url, key, ev(2)); !errors.Is(err, ErrInteractionFailed) {
+		t.Errorf("a 200 KB body: %v, want the interaction failed", err)
+	}
+	if len(f.Messages("")) != before {
+		t.Error("a refused body made a message")
+	}
+	// The callback endpoint, then 202.
+	url = endpointBot(t, func(w http.ResponseWriter, ev map[string]any) {
+		body, _ := json.Marshal(map[string]any{"type": 4, "data": pingPayload("12")})
+		resp, err := http.Post(f.URL()+"/api/v9/interactions/"+ev["id"].(string)+"/"+ev["token"].(string)+"/callback", "application/json", bytes.NewReader(body))
+		if err == nil {
+			resp.Body.Close()
+		}
+		w.WriteHeader(http.StatusAccepted)
+	})
+	if c, err := f.Interact(url, key, ev(3)); err != nil || c == nil || c.ViaBody || !c.Created || strings.Join(c.Notified, ",") != "12" {
+		t.Fatalf("callback then 202: %v %+v", err, c)
+	}
+	// Follow-ups wait for the body to be read: a follow-up sent right
+	// after writing a type 5 body fills that placeholder.
+	var wg sync.WaitGroup
+	url = endpointBot(t, func(w http.ResponseWriter, ev map[string]any) {
+		w.Header().Set("Content-Type", "application/json")
+		_ = json.NewEncoder(w).Encode(map[string]any{"type": 5, "data": map[string]any{"flags": 64}})
+		w.(http.Flusher).Flush()
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			body, _ := json.Marshal(map[string]any{"content": "note"})
+			if resp, err := http.Post(f.URL()+"/api/v9/webhooks/1/"+ev["token"].(string), "application/json", bytes.NewReader(body)); err == nil {
+				resp.Body.Close()
+			}
+		}()
+	})
+	ph, err := f.Interact(url, key, ev(4))
+	wg.Wait()
+	if err != nil || ph == nil || !ph.Ephemeral {
+		t.Fatalf("deferral in the body: %v %+v", err, ph)
+	}
+	if c := lastCall(f); c.Created || c.Edited != ph.MsgID {
+		t.Errorf("the follow-up after a body deferral: %+v", c)
+	}
+}
+
+// Rule 5: the first answer within 3 s, the token for 15 minutes.
+func TestRuleWindows(t *testing.T) {
+	f := New(t, "1")
+	now := time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)
+	var mu sync.Mutex
+	f.Now = func() time.Time { mu.Lock(); defer mu.Unlock(); return now }
+	advance := func(d time.Duration) { mu.Lock(); now = now.Add(d); mu.Unlock() }
+	tok, id := gatewayInteraction(f, 0, "")
+	advance(4 * time.Second)
+	if st, out := do(t, f, "POST", "/interactions/"+id+"/"+tok+"/callback", map[string]any{"type": 4, "data": map[string]any{"content": "late"}}); st != 404 || out["code"].(float64) != 10062 {
+		t.Errorf("answer after 4 s: %d %v", st, out)
+	}
+	tok, id = gatewayInteraction(f, 1, "")
+	do(t, f, "POST", "/interactions/"+id+"/"+tok+"/callback", map[string]any{"type": 5})
+	advance(14 * time.Minute)
+	if st, _ := do(t, f, "PATCH", "/webhooks/1/"+tok+"/messages/@original", map[string]any{"content": "x"}); st != 200 {
+		t.Errorf("edit at 14 min: %d", st)
+	}
+	advance(2 * time.Minute)
+	if st, out := do(t, f, "POST", "/webhooks/1/"+tok, map[string]any{"content": "x"}); st != 401 || out["code"].(float64) != 50027 {
+		t.Errorf("follow-up at 16 min: %d %v", st, out)
+	}
+}
+
+// Kept from before: a message whose components share a custom id is
+// refused.
+func TestRuleDuplicateCustomID(t *testing.T) {
+	f := New(&quietT{t}, "1")
+	row := map[string]any{"type": 1, "components": []any{
+		map[string]any{"type": 2, "custom_id": "a"}, map[string]any{"type": 2, "custom_id": "a"}}}
+	if st, _ := do(t, f, "POST", "/channels/50/messages", map[string]any{"content": "x", "components": []any{row}}); st != 400 {
+		t.Errorf("duplicate custom id: %d", st)
+	}
+}
+
+// quietT swallows the fake's own error report of a refused message.
+type quietT struct{ *testing.T }
+
+func (q *quietT) Errorf(string, ...any) {}

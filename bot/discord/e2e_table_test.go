@@ -1,0 +1,65 @@
+package discord
+
+import "testing"
+
+// scenarios are every end-to-end test of the adapter with the real bot
+// and a real SQLite file against the fake Discord. TestE2E runs each in
+// both modes (the gateway of `tankbot run`, the HTTP endpoint of `tankbot
+// serve`); those marked slow run again with every handler held past the
+// direct window, so that each answer is deferred, and check the same
+// messages. Not slow: those that open a modal (it must be the first
+// answer, which a deferral already is), check the exact calls of a direct
+// answer, or defer on their own.
+var scenarios = []struct {
+	name string
+	run  func(*testing.T, *world)
+	slow bool
+}{
+	{"Game", e2eGame, false},
+	{"Refusals", e2eRefusals, true},
+	{"FlagFallBySchedulerAndRetriedPost", e2eFlagFallBySchedulerAndRetriedPost, true},
+	{"RestartMidGame", e2eRestartMidGame, false},
+	{"ThreadPerGame", e2eThreadPerGame, true},
+	{"ChallengeExpiryEditsInPlace", e2eChallengeExpiryEditsInPlace, true},
+	{"ExpiredChallengeClickUpdates", e2eExpiredChallengeClickUpdates, true},
+	{"TypedAcceptRetiresChallenge", e2eTypedAcceptRetiresChallenge, true},
+	{"ChallengeExpiryEditRetried", e2eChallengeExpiryEditRetried, true},
+	{"RematchOfferExpires", e2eRematchOfferExpires, true},
+	{"FlowTankChess", e2eFlowTankChess, true},
+	{"FlowCamelot", e2eFlowCamelot, true},
+	{"FlowGungiLanguages", e2eFlowGungiLanguages, true},
+	{"FlowFlagAndDeclines", e2eFlowFlagAndDeclines, true},
+	{"FlowOtherServer", e2eFlowOtherServer, true},
+	{"PrivateViews", e2ePrivateViews, true},
+	{"FlowDeferredMovePings", e2eFlowDeferredMovePings, false},
+	{"PickerPlaysMove", e2ePickerPlaysMove, true},
+	{"PickerBack", e2ePickerBack, true},
+	{"Camelot", e2eCamelot, true},
+	{"Gungi", e2eGungi, true},
+	{"LostAnswerPingsLater", e2eLostAnswerPingsLater, false},
+	{"AnswerRecordedDespiteReadError", e2eAnswerRecordedDespiteReadError, false},
+	{"DeferredAnswerLostPingsLater", e2eDeferredAnswerLostPingsLater, false},
+}
+
+func TestE2E(t *testing.T) {
+	for _, m := range modes {
+		t.Run(m.name, func(t *testing.T) {
+			t.Parallel()
+			for _, sc := range scenarios {
+				t.Run(sc.name, func(t *testing.T) {
+					t.Parallel()
+					sc.run(t, newWorld(t, m))
+				})
+				if !sc.slow {
+					continue
+				}
+				slow := m
+				slow.slow = true
+				t.Run(sc.name+"/slow", func(t *testing.T) {
+					t.Parallel()
+					sc.run(t, newWorld(t, slow))
+				})
+			}
+		})
+	}
+}
