@@ -4,96 +4,77 @@ import (
 	"context"
 )
 
-// gameAction routes a game button, menu or modal by its custom id.
-func (b *Bot) gameAction(ctx context.Context, r *req, id customID) ([]Reply, error) {
-	g, err := b.loadGame(ctx, r, id.id)
+// The move command's buttons and forms beyond the picker: the confirmation
+// of a move that stands for many, and the typed-move form.
+
+func (b *Bot) moveAsk(ctx context.Context, r *req, g *gameRec, id customID) ([]Reply, error) {
+	// A move that stands for many (finish my draft) cannot be taken
+	// back: ask first.
+	_, pos, err := b.mustMove(r, g)
 	if err != nil {
 		return nil, err
 	}
-	switch id.action {
-	case "flip":
-		pos, last, err := b.replayLast(ctx, g)
-		if err != nil {
-			return nil, err
+	ask := r.t("confirm.move", id.arg)
+	if m, err := pos.ParseMove(id.arg); err == nil {
+		if w := moveWords(r.loc, pos, m); w != "" {
+			ask = r.t("confirm.move.means", id.arg, w)
 		}
-		// The other orientation from the public board, whoever clicks.
-		reply, err := b.boardReply(ctx, r, g, pos, last, "", true)
-		if err != nil {
-			return nil, err
-		}
-		// A personal view: no buttons (only the game's board has them).
-		reply.Ephemeral, reply.Components = true, nil
-		return []Reply{reply}, nil
-	case "rematch":
-		return b.rematch(ctx, r, g)
-	case "record":
-		return b.recordReply(ctx, r, g)
 	}
-	if _, ok := g.player(r.User.ID); !ok {
-		return nil, refuse("refuse.notplayer", g.num())
+	return []Reply{{
+		Ephemeral: true,
+		Content:   ask,
+		Components: [][]Component{{
+			{Kind: Button, CustomID: gameID(g.ID, g.Seq, "moveok", id.arg), Label: r.t("btn.confirm"), Style: Success},
+			{Kind: Button, CustomID: gameID(g.ID, g.Seq, "keep"), Label: r.t("btn.cancel"), Style: Secondary},
+		}},
+	}}, nil
+}
+
+func (b *Bot) moveOK(ctx context.Context, r *req, g *gameRec, id customID) ([]Reply, error) {
+	return confirmed(r, g, r.t("played.you", id.arg))(b.play(ctx, r, g, id.seq, id.arg))
+}
+
+// moveChosen plays a move chosen in a menu (its value) or carried by the id.
+func (b *Bot) moveChosen(ctx context.Context, r *req, g *gameRec, id customID) ([]Reply, error) {
+	text := id.arg
+	if len(r.Values) > 0 {
+		text = r.Values[0]
 	}
-	if g.Status != gmActive {
-		return nil, overRefusal(r, g)
+	return b.play(ctx, r, g, id.seq, text)
+}
+
+// typeMove opens the typed-move form, and plays what it brings back.
+func (b *Bot) typeMove(ctx context.Context, r *req, g *gameRec, id customID) ([]Reply, error) {
+	if _, _, err := b.mustMove(r, g); err != nil {
+		return nil, err
 	}
-	if id.seq != g.Seq {
-		return nil, refuse("refuse.stale")
+	if r.Kind == KindModal {
+		if len(r.Values) == 0 {
+			return nil, refuse("refuse.nomove")
+		}
+		return b.play(ctx, r, g, id.seq, r.Values[0])
 	}
-	switch id.action {
-	case "resign":
-		return b.askResign(r, g)
-	case "resignyes":
-		return confirmed(r, g, r.t("resign.you", g.num()))(b.resign(ctx, r, g))
-	case "keep":
-		return []Reply{{Ephemeral: true, Update: true, Content: r.t("confirm.kept")}}, nil
-	case "moveask":
-		// A move that stands for many (finish my draft) cannot be taken
-		// back: ask first.
-		_, pos, err := b.mustMove(r, g)
-		if err != nil {
-			return nil, err
-		}
-		ask := r.t("confirm.move", id.arg)
-		if m, err := pos.ParseMove(id.arg); err == nil {
-			if w := moveWords(r.loc, pos, m); w != "" {
-				ask = r.t("confirm.move.means", id.arg, w)
-			}
-		}
-		return []Reply{{
-			Ephemeral: true,
-			Content:   ask,
-			Components: [][]Component{{
-				{Kind: Button, CustomID: gameID(g.ID, g.Seq, "moveok", id.arg), Label: r.t("btn.confirm"), Style: Success},
-				{Kind: Button, CustomID: gameID(g.ID, g.Seq, "keep"), Label: r.t("btn.cancel"), Style: Secondary},
-			}},
-		}}, nil
-	case "moveok":
-		return confirmed(r, g, r.t("played.you", id.arg))(b.play(ctx, r, g, id.seq, id.arg))
-	case "move":
-		text := id.arg
-		if len(r.Values) > 0 {
-			text = r.Values[0]
-		}
-		return b.play(ctx, r, g, id.seq, text)
-	case "type":
-		if _, _, err := b.mustMove(r, g); err != nil {
-			return nil, err
-		}
-		if r.Kind == KindModal {
-			if len(r.Values) == 0 {
-				return nil, refuse("refuse.nomove")
-			}
-			return b.play(ctx, r, g, id.seq, r.Values[0])
-		}
-		return []Reply{{Modal: &Modal{
-			CustomID: gameID(g.ID, g.Seq, "type"),
-			Title:    r.t("modal.title"),
-			Inputs:   []Input{{CustomID: "move", Label: r.t("modal.label"), Placeholder: MoveExample(g.Game), Required: true}},
-		}}}, nil
+	return []Reply{{Modal: &Modal{
+		CustomID: gameID(g.ID, g.Seq, "type"),
+		Title:    r.t("modal.title"),
+		Inputs:   []Input{{CustomID: "move", Label: r.t("modal.label"), Placeholder: MoveExample(g.Game), Required: true}},
+	}}}, nil
+}
+
+// flipView is a personal view of the board the other way up from the
+// public one, whoever clicks.
+func (b *Bot) flipView(ctx context.Context, r *req, g *gameRec, _ customID) ([]Reply, error) {
+	pos, last, err := b.replayLast(ctx, g)
+	if err != nil {
+		return nil, err
 	}
-	if h, ok := extraActions[id.action]; ok {
-		return h(b, ctx, r, g, id)
+	reply, err := b.boardReply(ctx, r, g, pos, last, "", true)
+	if err != nil {
+		return nil, err
 	}
-	return nil, refuse("refuse.unknown")
+	// A personal view: no buttons (only the game's board has them).
+	reply.Ephemeral, reply.Components = true, nil
+	return []Reply{reply}, nil
 }
 
 // confirmed wraps the public replies of an action confirmed in an
@@ -125,9 +106,6 @@ func MoveExample(game string) string {
 }
 
 var moveExamples = map[string]string{"tank": "e3 > e5n", "camelot": "F5-F6, E8xE10", "gungi": "Pe3-e4, P*e5"}
-
-// extraActions are game buttons implemented in other files (draw, takeback).
-var extraActions = map[string]func(*Bot, context.Context, *req, *gameRec, customID) ([]Reply, error){}
 
 // rematch offers the same game with colours swapped, as a challenge to the
 // other player.
@@ -174,14 +152,21 @@ func (b *Bot) rematch(ctx context.Context, r *req, g *gameRec) ([]Reply, error) 
 	return b.postChallenge(ctx, r, c, tc)
 }
 
-func init() {
-	extraCommands["rematch"] = func(b *Bot, ctx context.Context, r *req) ([]Reply, error) {
+var rematchCmd = command{
+	name: "rematch",
+	doc:  "After a game: the same game as a new challenge, colours swapped (against the computer: a new game at once, same level).",
+	opts: []optDef{gameOptFinished},
+	run: func(b *Bot, ctx context.Context, r *req) ([]Reply, error) {
 		g, err := b.findFinished(ctx, r)
 		if err != nil {
 			return nil, err
 		}
 		return b.rematch(ctx, r, g)
-	}
+	},
+	actions: []action{{name: "rematch", anyone: true, doc: "Rematch, on a finished game's board.",
+		run: func(b *Bot, ctx context.Context, r *req, g *gameRec, _ customID) ([]Reply, error) {
+			return b.rematch(ctx, r, g)
+		}}},
 }
 
 // findFinished is findGame for /rematch: the named game, or the caller's

@@ -69,6 +69,9 @@ type Bot struct {
 	lastMaintain atomic.Int64
 
 	ai aiPool
+
+	// cmds is the command table, indexed (commands.go).
+	cmds *router
 }
 
 // New builds the bot on a Storage (see OpenSQLite), the time source, the
@@ -99,7 +102,7 @@ func newBot(cfg Config, st repo, clk Clock, n Notifier, log *slog.Logger) *Bot {
 	if cfg.AIWorkers <= 0 {
 		cfg.AIWorkers = runtime.NumCPU()
 	}
-	b := &Bot{cfg: cfg, st: st, clk: clk, n: n, log: log}
+	b := &Bot{cfg: cfg, st: st, clk: clk, n: n, log: log, cmds: newRouter(commands)}
 	b.ai.init(cfg.AIWorkers)
 	b.SetSelfID(cfg.SelfID)
 	return b
@@ -160,55 +163,6 @@ func (b *Bot) Handle(ctx context.Context, c Command) (out []Reply) {
 	}
 	return replies
 }
-
-func (b *Bot) dispatch(ctx context.Context, r *req) ([]Reply, error) {
-	switch r.Kind {
-	case KindComponent, KindModal:
-		if h, ok := extraComponents[strings.SplitN(r.CustomID, ":", 2)[0]]; ok {
-			return h(b, ctx, r)
-		}
-		id, ok := parseCustomID(r.CustomID)
-		if !ok {
-			return nil, refuse("refuse.unknown")
-		}
-		switch id.kind {
-		case 'c':
-			return b.challengeAction(ctx, r, id.id, id.action)
-		case 'p':
-			if id.action != "games" {
-				return nil, refuse("refuse.unknown")
-			}
-			return b.gamesPage(ctx, r, int(id.id))
-		}
-		return b.gameAction(ctx, r, id)
-	}
-	switch r.Name {
-	case "challenge":
-		return b.challenge(ctx, r)
-	case "accept":
-		return b.acceptCommand(ctx, r)
-	case "move":
-		return b.moveCommand(ctx, r)
-	case "board":
-		return b.boardCommand(ctx, r)
-	case "resign":
-		return b.resignCommand(ctx, r)
-	case "help":
-		return []Reply{{Ephemeral: true, Content: r.t("help.text", MoveExample("tank"), MoveExample("camelot"), MoveExample("gungi"))}}, nil
-	}
-	if h, ok := extraCommands[r.Name]; ok {
-		return h(b, ctx, r)
-	}
-	return nil, refuse("refuse.unknown")
-}
-
-// extraCommands are the commands beyond the core set, registered by the
-// files that implement them.
-var extraCommands = map[string]func(*Bot, context.Context, *req) ([]Reply, error){}
-
-// extraComponents handle components whose custom id starts with a prefix
-// of their own ("lb:..."), registered by the files that implement them.
-var extraComponents = map[string]func(*Bot, context.Context, *req) ([]Reply, error){}
 
 // locale picks the caller's language: /settings, then the Discord locale
 // of the command, then the Discord locale last seen from them (for messages

@@ -12,6 +12,40 @@ import (
 	"github.com/tankbot/tankbot/store/clock"
 )
 
+var challengeCmd = command{
+	name: "challenge",
+	doc: "Challenge a member, or with no opponent anyone in the channel; `level` (or the bot as opponent) plays the computer at once. " +
+		"`game`: one of the games (default Tank Chess). `map`: a variant or a custom start position (validated; the engine's error is shown, translated). " +
+		"`clock`: `30m`, `45m`, `10m+5s` (rapid), `1d`, `3d`, `7d` (correspondence, per move), `untimed`; any `Nm`, `Nm+Ks`, `Nh`, `Nd` works too; default 30 min per player up to 16 files, 45 min above. " +
+		"`color`: `white`, `black`, `random` (default). `thread`: play in a thread of its own. `rated:false`: a casual game. Expires after 24 h (configurable).",
+	opts: []optDef{
+		{name: "opponent", typ: UserOption},
+		{name: "game", typ: String, choices: gameChoices},
+		{name: "map", typ: String, suggest: suggestMaps},
+		{name: "clock", typ: String, suggest: suggestClocks},
+		{name: "color", typ: String, choices: colorChoices},
+		{name: "thread", typ: Bool},
+		{name: "rated", typ: Bool},
+		{name: "level", typ: Integer},
+	},
+	run: (*Bot).challenge,
+	routes: []route{{prefix: "c", format: "c:<challenge>:<action>", doc: "Accept, Decline, Cancel on a challenge (`accept`, `decline`, `cancel`).",
+		run: func(b *Bot, ctx context.Context, r *req) ([]Reply, error) {
+			id, ok := parseCustomID(r.CustomID)
+			if !ok {
+				return nil, refuse("refuse.unknown")
+			}
+			return b.challengeAction(ctx, r, id.id, id.action)
+		}}},
+}
+
+var acceptCmd = command{
+	name: "accept",
+	doc:  "Accept the only challenge waiting for you here (or the one named).",
+	opts: []optDef{{name: "challenge", typ: String, suggest: suggestChallenges}},
+	run:  (*Bot).acceptCommand,
+}
+
 // challenge handles /challenge [opponent] game map clock color thread.
 func (b *Bot) challenge(ctx context.Context, r *req) ([]Reply, error) {
 	opt := r.Options

@@ -132,6 +132,45 @@ func (b *Bot) mustMove(r *req, g *gameRec) (side int, pos engine.Position, err e
 	return side, pos, nil
 }
 
+var moveCmd = command{
+	name: "move",
+	doc:  "Play a move; forgiving input (`E3-E5N`, `e3 e5`); autocomplete lists the legal moves matching what you typed.",
+	opts: []optDef{{name: "move", typ: String, required: true, suggest: suggestMove}, gameOpt},
+	run:  (*Bot).moveCommand,
+	actions: append([]action{
+		{name: "type", doc: "Type a move, on the board: a form (submitted with the same id).", run: (*Bot).typeMove},
+		{name: "move", arg: "<move>", doc: "Plays the move carried or chosen.", run: (*Bot).moveChosen},
+		{name: "moveask", arg: "<move>", doc: "A move that stands for many (finish my draft): asks for a confirmation first.", run: (*Bot).moveAsk},
+		{name: "moveok", arg: "<move>", doc: "Confirm of that question: plays the move.", run: (*Bot).moveOK},
+	}, pickerActions...),
+}
+
+var boardCmd = command{
+	name:    "board",
+	doc:     "Show the board, just to you (from your side; `flip` turns it); `public:true` posts it for everyone as the game's board; `ply:K` shows the position after move K of any game of this server.",
+	opts:    []optDef{{name: "flip", typ: Bool}, gameOptFinished, {name: "public", typ: Bool}, {name: "ply", typ: Integer}},
+	run:     (*Bot).boardCommand,
+	actions: []action{{name: "flip", anyone: true, doc: "Flip board: a private copy from the other side.", run: (*Bot).flipView}},
+}
+
+var resignCmd = command{
+	name: "resign",
+	doc:  "Resign, after a private confirmation (Resign / Cancel).",
+	opts: []optDef{gameOpt},
+	run:  (*Bot).resignCommand,
+	actions: []action{
+		{name: "resign", doc: "Resign, on the board: asks for a confirmation.", run: func(b *Bot, _ context.Context, r *req, g *gameRec, _ customID) ([]Reply, error) {
+			return b.askResign(r, g)
+		}},
+		{name: "resignyes", doc: "Confirms the resignation.", run: func(b *Bot, ctx context.Context, r *req, g *gameRec, _ customID) ([]Reply, error) {
+			return confirmed(r, g, r.t("resign.you", g.num()))(b.resign(ctx, r, g))
+		}},
+		{name: "keep", doc: "Cancel of a confirmation (resign, a move that stands for many): nothing happens.", run: func(_ *Bot, _ context.Context, r *req, _ *gameRec, _ customID) ([]Reply, error) {
+			return []Reply{{Ephemeral: true, Update: true, Content: r.t("confirm.kept")}}, nil
+		}},
+	},
+}
+
 func (b *Bot) moveCommand(ctx context.Context, r *req) ([]Reply, error) {
 	text := strings.TrimSpace(r.Options["move"])
 	if text == "" {

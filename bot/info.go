@@ -9,11 +9,51 @@ import (
 	"github.com/tankbot/tankbot/bot/i18n"
 )
 
-func init() {
-	extraCommands["games"] = (*Bot).gamesCommand
-	extraCommands["history"] = (*Bot).historyCommand
-	extraCommands["rules"] = (*Bot).rulesCommand
-	extraCommands["settings"] = (*Bot).settingsCommand
+var gamesCmd = command{
+	name: "games",
+	doc:  "Active games in this server, yours first, a page at a time (◀ ▶).",
+	run:  (*Bot).gamesCommand,
+	routes: []route{{prefix: "p", format: "p:<page>:games", doc: "◀ ▶ of the `/games` list: the message is edited in place.",
+		run: func(b *Bot, ctx context.Context, r *req) ([]Reply, error) {
+			id, ok := parseCustomID(r.CustomID)
+			if !ok || id.action != "games" {
+				return nil, refuse("refuse.unknown")
+			}
+			return b.gamesPage(ctx, r, int(id.id))
+		}}},
+}
+
+var historyCmd = command{
+	name: "history",
+	doc:  "A game's record as a text file (start, players, clock, numbered moves with CHECK/ESCAPE marks `+`, `-`, `+-`, result) and, once it is over, its animated replay. `game:#12` names any game of this server by its number.",
+	opts: []optDef{gameOptFinished},
+	run:  (*Bot).historyCommand,
+	actions: []action{{name: "record", anyone: true, doc: "Game record, on a finished game's board: the record file and replay, just for whoever clicks.",
+		run: func(b *Bot, ctx context.Context, r *req, g *gameRec, _ customID) ([]Reply, error) {
+			return b.recordReply(ctx, r, g)
+		}}},
+}
+
+var rulesCmd = command{
+	name: "rules",
+	doc:  "A short summary, the piece table and the notation, with a start position as an image.",
+	opts: []optDef{{name: "game", typ: String, choices: gameChoices}},
+	run:  (*Bot).rulesCommand,
+}
+
+var settingsCmd = command{
+	name: "settings",
+	doc:  "Your language (en, th, pt-BR) and board orientation.",
+	opts: []optDef{{name: "language", typ: String, choices: languageChoices}, {name: "flip", typ: Bool}},
+	run:  (*Bot).settingsCommand,
+}
+
+var helpCmd = command{
+	name: "help",
+	doc:  "A short guide: starting a game, three ways to move with examples per game, clocks, where the game lives, every command.",
+	run: func(b *Bot, ctx context.Context, r *req) ([]Reply, error) {
+		return []Reply{{Ephemeral: true, Content: r.t("help.text", MoveExample("tank"), MoveExample("camelot"), MoveExample("gungi"), b.cmds.names())}}, nil
+	},
 }
 
 // gamesCommand lists the server's active games, the caller's first, a

@@ -10,40 +10,55 @@ import (
 // Draw offers and aborts. An offer is stored on the game row; any move
 // clears it, so a pending offer lapses when the offerer (or anyone) moves.
 
-func init() {
-	extraCommands["draw"] = func(b *Bot, ctx context.Context, r *req) ([]Reply, error) {
+var drawCmd = command{
+	name: "draw",
+	doc:  "Offer a draw; the opponent answers with buttons (or `/draw` to accept). The offer lapses when a move is played. The computer answers at once.",
+	opts: []optDef{gameOpt},
+	run: func(b *Bot, ctx context.Context, r *req) ([]Reply, error) {
 		g, err := b.findGame(ctx, r)
 		if err != nil {
 			return nil, err
 		}
 		return b.draw(ctx, r, g)
-	}
-	extraCommands["abort"] = func(b *Bot, ctx context.Context, r *req) ([]Reply, error) {
+	},
+	actions: []action{
+		{name: "draw", doc: "Offer draw, on the board.", run: drawAction},
+		{name: "drawyes", doc: "Accept the draw offered.", run: drawAction},
+		{name: "drawno", doc: "Decline the draw offered.", run: (*Bot).declineDraw},
+	},
+}
+
+var abortCmd = command{
+	name: "abort",
+	doc:  "Either player, while not both have moved twice. No result.",
+	opts: []optDef{gameOpt},
+	run: func(b *Bot, ctx context.Context, r *req) ([]Reply, error) {
 		g, err := b.findGame(ctx, r)
 		if err != nil {
 			return nil, err
 		}
 		return b.abort(ctx, r, g)
+	},
+}
+
+func drawAction(b *Bot, ctx context.Context, r *req, g *gameRec, _ customID) ([]Reply, error) {
+	return b.draw(ctx, r, g)
+}
+
+func (b *Bot) declineDraw(ctx context.Context, r *req, g *gameRec, _ customID) ([]Reply, error) {
+	side, ok := g.player(r.User.ID)
+	if !ok {
+		return nil, refuse("refuse.notplayer", g.num())
 	}
-	extraActions["draw"] = func(b *Bot, ctx context.Context, r *req, g *gameRec, _ customID) ([]Reply, error) {
-		return b.draw(ctx, r, g)
+	if g.DrawOffer == 0 || g.DrawOffer == side+1 {
+		return nil, refuse("draw.none")
 	}
-	extraActions["drawyes"] = extraActions["draw"]
-	extraActions["drawno"] = func(b *Bot, ctx context.Context, r *req, g *gameRec, _ customID) ([]Reply, error) {
-		side, ok := g.player(r.User.ID)
-		if !ok {
-			return nil, refuse("refuse.notplayer", g.num())
-		}
-		if g.DrawOffer == 0 || g.DrawOffer == side+1 {
-			return nil, refuse("draw.none")
-		}
-		g.DrawOffer = 0
-		g.Rev++
-		if ok, err := b.st.saveGame(ctx, g, nil); err != nil || !ok {
-			return nil, orRaced(err)
-		}
-		return declined(b, ctx, r, g.user(1-side), "draw.declined", "draw.declined.ping")
+	g.DrawOffer = 0
+	g.Rev++
+	if ok, err := b.st.saveGame(ctx, g, nil); err != nil || !ok {
+		return nil, orRaced(err)
 	}
+	return declined(b, ctx, r, g.user(1-side), "draw.declined", "draw.declined.ping")
 }
 
 // declined answers a No to an offer: the offer's message says so (buttons

@@ -25,11 +25,12 @@ import (
 // Each component of one message has its own action, so no two share a
 // custom id (Discord refuses duplicates).
 
-func init() {
-	extraActions["pick"] = (*Bot).pick
-	extraActions["picksel"] = (*Bot).pick
-	extraActions["pickgo"] = (*Bot).pick
-	extraActions["pickok"] = (*Bot).pickConfirm
+// pickerActions are the move command's picker components.
+var pickerActions = []action{
+	{name: "pick", doc: "Pick a move, on the board: opens the guided picker, just for the player to move.", run: (*Bot).pick},
+	{name: "picksel", doc: "The picker's menu (the chosen value is the picker's state).", run: (*Bot).pick},
+	{name: "pickgo", arg: "<state>", doc: "The picker's Back (at the first menu without a state).", run: (*Bot).pick},
+	{name: "pickok", arg: "<move>", doc: "The picker's Confirm: plays the move shown.", run: (*Bot).pickConfirm},
 }
 
 // pick shows the picker's menu for the clicked state: the first menu as a

@@ -20,20 +20,20 @@ import (
 // server and per game; the math is bot/rating's Glicko-2. See
 // docs/ratings.md.
 
-func init() {
-	commandOptions = append(commandOptions,
-		struct {
-			name string
-			opts []optDef
-		}{"leaderboard", []optDef{{"game", String, false, false}}},
-		struct {
-			name string
-			opts []optDef
-		}{"profile", []optDef{{"user", UserOption, false, false}}},
-	)
-	extraCommands["leaderboard"] = (*Bot).leaderboardCommand
-	extraCommands["profile"] = (*Bot).profileCommand
-	extraComponents[lbPrefix] = (*Bot).leaderboardPage
+var leaderboardCmd = command{
+	name: "leaderboard",
+	doc:  "This server's ratings for a game, a page at a time; provisional ratings (few games) last.",
+	opts: []optDef{{name: "game", typ: String}},
+	run:  (*Bot).leaderboardCommand,
+	routes: []route{{prefix: lbPrefix, format: "lb:<game>:<offset>", doc: "◀ ▶ of the leaderboard: the message is edited in place.",
+		run: (*Bot).leaderboardPage}},
+}
+
+var profileCmd = command{
+	name: "profile",
+	doc:  "A player's ratings, results and recent games here (yours without `user`).",
+	opts: []optDef{{name: "user", typ: UserOption}},
+	run:  (*Bot).profileCommand,
 }
 
 // ratingsRepo is what ratings and the archive need beyond repo. The

@@ -12,28 +12,35 @@ import (
 // buttons. Time is not refunded: the opponent's thinking time so far is
 // charged to them, and the requester's clock continues from what it showed.
 
-func init() {
-	extraCommands["takeback"] = func(b *Bot, ctx context.Context, r *req) ([]Reply, error) {
+var takebackCmd = command{
+	name: "takeback",
+	doc:  "Ask to take back the move you just played, before the opponent replies; they answer with buttons. Time is not refunded. The computer grants it at once.",
+	opts: []optDef{gameOpt},
+	run: func(b *Bot, ctx context.Context, r *req) ([]Reply, error) {
 		g, err := b.findGame(ctx, r)
 		if err != nil {
 			return nil, err
 		}
 		return b.askTakeback(ctx, r, g)
+	},
+	actions: []action{
+		{name: "tbyes", doc: "Grant the takeback asked for.", run: (*Bot).acceptTakeback},
+		{name: "tbno", doc: "Refuse the takeback asked for.", run: (*Bot).declineTakeback},
+	},
+}
+
+func (b *Bot) declineTakeback(ctx context.Context, r *req, g *gameRec, _ customID) ([]Reply, error) {
+	side, _ := g.player(r.User.ID)
+	if g.Takeback != 2-side {
+		return nil, refuse("takeback.none")
 	}
-	extraActions["tbyes"] = (*Bot).acceptTakeback
-	extraActions["tbno"] = func(b *Bot, ctx context.Context, r *req, g *gameRec, _ customID) ([]Reply, error) {
-		side, _ := g.player(r.User.ID)
-		if g.Takeback != 2-side {
-			return nil, refuse("takeback.none")
-		}
-		g.Takeback = 0
-		g.Rev++
-		if ok, err := b.st.saveGame(ctx, g, nil); err != nil || !ok {
-			return nil, orRaced(err)
-		}
-		asker := g.user(1 - side)
-		return declined(b, ctx, r, asker, "takeback.declined", "takeback.declined.ping")
+	g.Takeback = 0
+	g.Rev++
+	if ok, err := b.st.saveGame(ctx, g, nil); err != nil || !ok {
+		return nil, orRaced(err)
 	}
+	asker := g.user(1 - side)
+	return declined(b, ctx, r, asker, "takeback.declined", "takeback.declined.ping")
 }
 
 func (b *Bot) askTakeback(ctx context.Context, r *req, g *gameRec) ([]Reply, error) {
