@@ -8,6 +8,7 @@ import (
 
 	"github.com/tankbot/tankbot/bot/i18n"
 	"github.com/tankbot/tankbot/engine"
+	"github.com/tankbot/tankbot/imaging"
 )
 
 // boardReply builds the message that carries a game's board: header,
@@ -176,4 +177,27 @@ func phase(loc string, pos engine.Position) string {
 // resultText is "Game over: Black (bob) wins on time."
 func resultText(loc string, g *gameRec) string {
 	return i18n.T(loc, "game.over", outcomeWords(loc, g))
+}
+
+// renderPNG draws pos through the imaging package: last highlighted, Black
+// at the bottom when flip, every word in loc's language (the message the
+// image goes with), and, for a finished game g (nil: none), the stored
+// result, which may have been decided off the board.
+func renderPNG(pos engine.Position, last engine.Move, flip bool, loc string, g *gameRec) ([]byte, error) {
+	opt := imaging.Options{Last: last, Flip: flip, Text: i18n.Text(loc)}
+	if g != nil && g.Status == gmFinished {
+		for _, r := range []engine.Result{engine.WhiteWins, engine.BlackWins, engine.Draw} {
+			if g.Result == r.String() {
+				opt.Outcome = &engine.Outcome{Result: r, Reason: engine.Reason(g.Reason)}
+			}
+		}
+	}
+	return imaging.Render(pos, opt)
+}
+
+// publicFlip is the orientation of the public board: from the side of the
+// player to move (Black at the bottom on Black's turn), unless the operator
+// keeps White at the bottom.
+func (b *Bot) publicFlip(pos engine.Position) bool {
+	return !b.cfg.WhiteAtBottom && pos.Turn() == engine.Black
 }

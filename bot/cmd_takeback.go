@@ -24,23 +24,9 @@ var takebackCmd = command{
 		return b.askTakeback(ctx, r, g)
 	},
 	actions: []action{
-		{name: "tbyes", doc: "Grant the takeback asked for.", run: (*Bot).acceptTakeback},
-		{name: "tbno", doc: "Refuse the takeback asked for.", run: (*Bot).declineTakeback},
+		{name: takebackOffer.yes, doc: "Grant the takeback asked for.", run: (*Bot).acceptTakeback},
+		{name: takebackOffer.no, doc: "Refuse the takeback asked for.", run: takebackOffer.declineAction()},
 	},
-}
-
-func (b *Bot) declineTakeback(ctx context.Context, r *req, g *gameRec, _ customID) ([]Reply, error) {
-	side, _ := g.player(r.User.ID)
-	if g.Takeback != 2-side {
-		return nil, refuse("takeback.none")
-	}
-	g.Takeback = 0
-	g.Rev++
-	if ok, err := b.st.saveGame(ctx, g, nil); err != nil || !ok {
-		return nil, orRaced(err)
-	}
-	asker := g.user(1 - side)
-	return declined(b, ctx, r, asker, "takeback.declined", "takeback.declined.ping")
 }
 
 func (b *Bot) askTakeback(ctx context.Context, r *req, g *gameRec) ([]Reply, error) {
@@ -61,31 +47,12 @@ func (b *Bot) askTakeback(ctx context.Context, r *req, g *gameRec) ([]Reply, err
 	if g.Ply == 0 || int(pos.Turn()) == side {
 		return nil, refuse("takeback.nothing")
 	}
-	if g.Takeback == side+1 {
-		return nil, refuse("draw.pending")
-	}
-	g.Takeback = side + 1
-	g.Rev++
-	if ok, err := b.st.saveGame(ctx, g, nil); err != nil || !ok {
-		return nil, orRaced(err)
-	}
-	content, ids := b.pings(ctx, []User{g.user(1 - side)}, func(loc, who string) string {
-		return i18n.T(loc, "takeback.asked", r.User.Name, who)
-	})
-	// The offer goes where the game is played.
-	return []Reply{inGame(r, g, Reply{
-		Content:  content,
-		Mentions: ids,
-		Components: [][]Component{{
-			{Kind: Button, CustomID: gameID(g.ID, g.Seq, "tbyes"), Label: r.public().t("btn.accept"), Style: Success},
-			{Kind: Button, CustomID: gameID(g.ID, g.Seq, "tbno"), Label: r.public().t("btn.decline"), Style: Danger},
-		}},
-	})}, nil
+	return b.propose(ctx, r, g, takebackOffer, side)
 }
 
 func (b *Bot) acceptTakeback(ctx context.Context, r *req, g *gameRec, _ customID) ([]Reply, error) {
 	side, _ := g.player(r.User.ID)
-	if g.Takeback != 2-side {
+	if !takebackOffer.fromOpponent(g, side) {
 		return nil, refuse("takeback.none")
 	}
 	return b.undo(ctx, r, g, 1, r.User)

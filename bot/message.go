@@ -2,6 +2,7 @@ package bot
 
 import (
 	"context"
+	"errors"
 	"strconv"
 	"strings"
 	"unicode"
@@ -339,4 +340,36 @@ func moveWords(loc string, pos engine.Position, m engine.Move) string {
 		return i18n.T(loc, key, arg)
 	}
 	return ""
+}
+
+// confirmed wraps the public replies of an action confirmed in an
+// ephemeral message: that message is edited to say what was done (buttons
+// gone) and the public ones go to the game's place as new messages.
+func confirmed(r *req, g *gameRec, done string) func([]Reply, error) ([]Reply, error) {
+	return func(out []Reply, err error) ([]Reply, error) {
+		if err != nil {
+			return nil, err
+		}
+		res := []Reply{{Ephemeral: true, Update: true, Content: done}}
+		for _, o := range out {
+			if !o.Ephemeral && o.ChannelID == "" {
+				o.ChannelID, o.Update = g.ChannelID, false
+			}
+			res = append(res, o)
+		}
+		return res, nil
+	}
+}
+
+// engineErrorTextLoc translates an *engine.Error through the catalog key
+// "err.<code>"; codes added after the catalog fall back to English.
+func engineErrorTextLoc(loc string, err error) string {
+	var ee *engine.Error
+	if !errors.As(err, &ee) {
+		return i18n.T(loc, "refuse.internal")
+	}
+	if i18n.Has("err." + ee.Code) {
+		return i18n.T(loc, "err."+ee.Code, ee.Args...)
+	}
+	return ee.Msg
 }
