@@ -90,7 +90,11 @@ func (b *Bot) gameButtons(r *req, g *gameRec, pos engine.Position) [][]Component
 			if !i18n.Has(key) || len(extra) == 5 || len(id) > 100 {
 				continue
 			}
-			extra = append(extra, Component{Kind: Button, CustomID: id, Label: i18n.T(r.loc, key, s.Args...), Style: Secondary})
+			args := make([]string, len(s.Args))
+			for i, a := range s.Args {
+				args[i] = words(r.loc, g.Game, a) // a formation's words, not its id
+			}
+			extra = append(extra, Component{Kind: Button, CustomID: id, Label: i18n.T(r.loc, key, args...), Style: Secondary})
 		}
 		if len(extra) > 0 {
 			rows = append(rows, extra)
@@ -122,10 +126,8 @@ func facts(loc string, pos engine.Position) []string {
 			switch a {
 			case "white", "black":
 				a = i18n.T(loc, "game."+a)
-			case "placing":
-				a = i18n.T(loc, "fact.gungi.placing")
-			case "placing-alone":
-				a = i18n.T(loc, "fact.gungi.placing-alone")
+			default:
+				a = words(loc, pos.Rules().Name(), a)
 			}
 			args[i] = a
 		}

@@ -15,7 +15,7 @@ import (
 var challengeCmd = command{
 	name: "challenge",
 	doc: "Challenge a member, or with no opponent anyone in the channel; `level` (or the bot as opponent) plays the computer at once. " +
-		"`game`: one of the games (default Tank Chess). `map`: a variant or a custom start position (validated; the engine's error is shown, translated). " +
+		"`game`: one of the games (default: the first listed). `map`: a variant or a custom start position (validated; the engine's error is shown, translated). " +
 		"`clock`: `30m`, `45m`, `10m+5s` (rapid), `1d`, `3d`, `7d` (correspondence, per move), `untimed`; any `Nm`, `Nm+Ks`, `Nh`, `Nd` works too; default 30 min per player up to 16 files, 45 min above. " +
 		"`color`: `white`, `black`, `random` (default). `thread`: play in a thread of its own. `rated:false`: a casual game. Expires after 24 h (configurable).",
 	opts: []optDef{
@@ -61,7 +61,7 @@ func (b *Bot) challenge(ctx context.Context, r *req) ([]Reply, error) {
 	}
 	name := strings.ToLower(strings.TrimSpace(opt["game"]))
 	if name == "" {
-		name = "tank"
+		name = defaultGame()
 	}
 	rules, ok := lookupGame(name)
 	if !ok {

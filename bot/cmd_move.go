@@ -288,7 +288,8 @@ func (b *Bot) moveChosen(ctx context.Context, r *req, g *gameRec, id customID) (
 
 // typeMove opens the typed-move form, and plays what it brings back.
 func (b *Bot) typeMove(ctx context.Context, r *req, g *gameRec, id customID) ([]Reply, error) {
-	if _, _, err := b.mustMove(r, g); err != nil {
+	_, pos, err := b.mustMove(r, g)
+	if err != nil {
 		return nil, err
 	}
 	if r.Kind == KindModal {
@@ -300,6 +301,21 @@ func (b *Bot) typeMove(ctx context.Context, r *req, g *gameRec, id customID) ([]
 	return []Reply{{Modal: &Modal{
 		CustomID: gameID(g.ID, g.Seq, "type"),
 		Title:    r.t("modal.title"),
-		Inputs:   []Input{{CustomID: "move", Label: r.t("modal.label"), Placeholder: MoveExample(g.Game), Required: true}},
+		Inputs:   []Input{{CustomID: "move", Label: r.t("modal.label"), Placeholder: example(pos), Required: true}},
 	}}}, nil
+}
+
+// example is a legal move of pos in notation, for the move form's
+// placeholder: one that goes somewhere when there is one.
+func example(pos engine.Position) string {
+	out := ""
+	for _, m := range pos.LegalMoves() {
+		if out == "" {
+			out = pos.FormatMove(m)
+		}
+		if s := m.Steps(); len(s) > 1 && s[0] != s[1] {
+			return pos.FormatMove(m)
+		}
+	}
+	return out
 }

@@ -20,7 +20,7 @@ var rulesCmd = command{
 func (b *Bot) rulesCommand(ctx context.Context, r *req) ([]Reply, error) {
 	name := strings.ToLower(strings.TrimSpace(r.Options["game"]))
 	if name == "" {
-		name = "tank"
+		name = defaultGame()
 	}
 	rules, ok := lookupGame(name)
 	if !ok {
@@ -37,13 +37,11 @@ func (b *Bot) rulesCommand(ctx context.Context, r *req) ([]Reply, error) {
 	}
 	reply := Reply{Ephemeral: true, Content: clipRunes(text, 2000)}
 	if vs := rules.Variants(); len(vs) > 0 {
-		// The first variant's start, except Gungi's empty draft board:
-		// its quick formation shows the pieces.
+		// The first variant's start, unless the game shows off another
+		// (a draft on an empty board shows a formation).
 		example := vs[0].Name
-		for _, v := range vs {
-			if v.Name == "quick" {
-				example = v.Name
-			}
+		if sc := describe(rules.Name()).Showcase; sc != "" {
+			example = sc
 		}
 		if p, err := rules.Start(example); err == nil {
 			if png, err := renderPNG(p, nil, false, r.loc, nil); err == nil {

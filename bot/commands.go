@@ -208,8 +208,8 @@ func (b *Bot) Commands() []CommandSpec {
 		for _, o := range c.opts {
 			os := OptionSpec{
 				Name:                     o.name,
-				Description:              i18n.T(i18n.English, "opt."+o.name),
-				DescriptionLocalizations: localized("opt." + o.name),
+				Description:              i18n.T(i18n.English, "opt."+o.name, MoveExample(defaultGame())),
+				DescriptionLocalizations: localized("opt."+o.name, MoveExample(defaultGame())),
 				Type:                     o.typ,
 				Required:                 o.required,
 				Autocomplete:             o.suggest != nil && o.choices == nil,
@@ -225,10 +225,10 @@ func (b *Bot) Commands() []CommandSpec {
 }
 
 // localized returns a key's non-English texts keyed by Discord locale.
-func localized(key string) map[string]string {
+func localized(key string, args ...string) map[string]string {
 	return map[string]string{
-		"th":    i18n.T(i18n.Thai, key),
-		"pt-BR": i18n.T(i18n.Portuguese, key),
+		"th":    i18n.T(i18n.Thai, key, args...),
+		"pt-BR": i18n.T(i18n.Portuguese, key, args...),
 	}
 }
 

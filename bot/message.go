@@ -337,7 +337,7 @@ func moveWords(loc string, pos engine.Position, m engine.Move) string {
 		action += "-with" // "ready:quick": ready with a formation
 	}
 	if key := "movedesc." + game + "." + action; len(steps) == 1 && i18n.Has(key) {
-		return i18n.T(loc, key, arg)
+		return i18n.T(loc, key, words(loc, game, arg))
 	}
 	return ""
 }

@@ -97,7 +97,7 @@ func (b *Bot) suggestGames(ctx context.Context, r *req, typed string, finished b
 }
 
 func suggestMaps(b *Bot, ctx context.Context, r *req, typed string) []Choice {
-	rules, ok := lookupGame(orDefault(r.Options["game"], "tank"))
+	rules, ok := lookupGame(orDefault(r.Options["game"], defaultGame()))
 	if !ok {
 		return nil
 	}

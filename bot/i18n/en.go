@@ -32,7 +32,7 @@ var en = map[string]string{
 	"ai.thinking":      "{0} is thinking…",
 	"ai.draw.declined": "{0} declines the draw: it still plays for a win.",
 	"opt.challenge":    "Which challenge",
-	"opt.move":         "Your move, e.g. e3 > e5n",
+	"opt.move":         "Your move, e.g. {0}",
 	"opt.flip":         "Show the board from the other side",
 	"opt.language":     "Your language",
 
@@ -190,7 +190,7 @@ var en = map[string]string{
 	"remind.low":      "{0}, you have {1} left in game #{2} ({3}).",
 	"remind.deadline": "{0}, your move in game #{1} is due {2}.",
 
-	"help.text": "**Start a game**: `/challenge opponent:@someone game:tank` (leave the opponent out for an open challenge); they answer with Accept or Decline. **Alone?** `/challenge level:1` (up to 5) plays the bot at once.\n**Move** in one of three ways:\n• `/move` with autocomplete: Tank Chess `{0}`, Camelot `{1}`, Gungi `{2}`\n• the **Pick a move** button: menus, then Confirm\n• the **Type a move** button: a small form\n**Where the game lives**: its thread (or the channel). Each move is one new board message that pings the player to move; only the newest board has buttons.\n**Clocks**: `clock:30m`, `10m+5s` or `1d` per move; a fallen flag loses, and reminders come before.\n**More**: {3} — `/board` (just for you, `public:true` for all).\n**Ratings and the archive**: games between people are rated (`rated:false` for a casual one); `/leaderboard`, `/profile`. Every game keeps its number here: `/history game:#12` for its record and replay, `/board game:#12 ply:7` for any moment of it.",
+	"help.text": "**Start a game**: `/challenge opponent:@someone game:{2}` (leave the opponent out for an open challenge); they answer with Accept or Decline. **Alone?** `/challenge level:1` (up to 5) plays the bot at once.\n**Move** in one of three ways:\n• `/move` with autocomplete: {0}\n• the **Pick a move** button: menus, then Confirm\n• the **Type a move** button: a small form\n**Where the game lives**: its thread (or the channel). Each move is one new board message that pings the player to move; only the newest board has buttons.\n**Clocks**: `clock:30m`, `10m+5s` or `1d` per move; a fallen flag loses, and reminders come before.\n**More**: {1} — `/board` (just for you, `public:true` for all).\n**Ratings and the archive**: games between people are rated (`rated:false` for a casual one); `/leaderboard`, `/profile`. Every game keeps its number here: `/history game:#12` for its record and replay, `/board game:#12 ply:7` for any moment of it.",
 
 	"rules.tank":    "Tank Chess: each turn move one tank up to its speed (turning costs steps), then it may fire; a shot destroys a target whose armour on the hit side is below the gun. Win by destroying the enemy Command Light Tank or by driving your own off the enemy's back edge. CHECK means you threaten the enemy CLT; ESCAPE means your CLT can leave next turn.",
 	"rules.camelot": "Camelot (WCF rules): a 160-square board, 4 Knights and 10 Men a side. A piece moves one square in any direction, canters over its own pieces or jumps over enemy pieces, capturing them; a Knight may canter and then jump (the Knight's charge). Capturing is compulsory. Win by bringing two pieces into the enemy castle, or by capturing every enemy piece while you keep two; each player may make at most two castle moves a game. Notation: F5-F6, D6^D8^F8, E8xE10.",
@@ -240,7 +240,7 @@ var en = map[string]string{
 	"fact.gungi.placing":             "places a piece",
 	"fact.gungi.placing-alone":       "places alone (the opponent is ready)",
 	"fact.gungi.hand":                "{0}: {1} in hand ({2}), {3}/26 on the board.",
-	"shortcut.gungi.finish-draft":    "Finish my draft: {0}",
+	"shortcut.gungi.finish-draft":    "Finish my draft ({0})",
 	"reason.timeout-draw":            "on time, but the opponent could not have won",
 	"downtime.extended":              "The bot was down for {0}: the running clock of game #{1} was given that time back. New deadline {2}.",
 
@@ -294,7 +294,8 @@ var en = map[string]string{
 	"rules.gungi.more":              "**Notation**: `Pe3-e4` move, `Pe3xe4` attack, `Ke2^d4` stack onto a tower, `P*e5` drop from the hand, `ready` end your draft, `ready:quick` finish your draft with a formation.",
 	"movedesc.drop":                 "{0} placed on {1}",
 	"movedesc.gungi.ready":          "ready: no more placements",
-	"movedesc.gungi.ready-with":     "the rest of the draft placed as the {0} formation",
+	"movedesc.gungi.ready-with":     "the rest of the draft placed as the {0}",
+	"gungi.formation-name.quick":    "quick formation",
 	"game.played.means":             "{0} played {1} ({2}).",
 	"suggest.facing":                ", facing {0}",
 	"suggest.fires":                 ", fires at {0}",

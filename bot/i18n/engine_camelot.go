@@ -1,10 +1,8 @@
 package i18n
 
-import "github.com/tankbot/tankbot/engine/camelot"
-
 // Camelot rule errors (see engine_tank.go).
 func init() {
-	addEngine(camelot.Messages, map[string]map[string]string{Thai: thCamelot, Portuguese: ptCamelot})
+	addEngine(map[string]map[string]string{Thai: thCamelot, Portuguese: ptCamelot})
 }
 
 var ptCamelot = map[string]string{

@@ -1,10 +1,8 @@
 package i18n
 
-import "github.com/tankbot/tankbot/engine/gungi"
-
 // Gungi rule errors (see engine_tank.go).
 func init() {
-	addEngine(gungi.Messages, map[string]map[string]string{Thai: thGungi, Portuguese: ptGungi})
+	addEngine(map[string]map[string]string{Thai: thGungi, Portuguese: ptGungi})
 }
 
 var ptGungi = map[string]string{

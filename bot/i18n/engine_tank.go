@@ -1,19 +1,19 @@
 package i18n
 
-import "github.com/tankbot/tankbot/engine/tank"
-
-// Tank Chess rule errors: English comes from the engine's own templates,
+// Tank Chess rule errors: English comes from the engine's own templates
+// (its descriptor's Messages),
 // the other languages are translated here, key "err.<code>".
 func init() {
-	addEngine(tank.Messages, map[string]map[string]string{
+	addEngine(map[string]map[string]string{
 		Thai:       thTank,
 		Portuguese: ptTank,
 	})
 }
 
-// addEngine registers a game's error codes under "err.<code>".
-func addEngine(english map[string]string, others map[string]map[string]string) {
-	addTables("err.", map[string]map[string]string{English: english})
+// addEngine registers the translations of a game's error codes under
+// "err.<code>"; the English templates come from the game's descriptor
+// (engines.go).
+func addEngine(others map[string]map[string]string) {
 	addTables("err.", others)
 }
 

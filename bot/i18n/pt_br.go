@@ -32,7 +32,7 @@ var ptBR = map[string]string{
 	"ai.thinking":      "{0} está pensando…",
 	"ai.draw.declined": "{0} recusa o empate: ainda joga para vencer.",
 	"opt.challenge":    "Qual desafio",
-	"opt.move":         "Seu lance, ex.: e3 > e5n",
+	"opt.move":         "Seu lance, ex.: {0}",
 	"opt.flip":         "Mostrar o tabuleiro pelo outro lado",
 	"opt.language":     "Seu idioma",
 
@@ -190,7 +190,7 @@ var ptBR = map[string]string{
 	"remind.low":      "{0}, restam {1} na partida #{2} ({3}).",
 	"remind.deadline": "{0}, seu lance na partida #{1} vence {2}.",
 
-	"help.text": "**Começar**: `/challenge opponent:@alguém game:tank` (sem adversário, o desafio fica aberto a todos); a pessoa responde com Aceitar ou Recusar. **Sozinho?** `/challenge level:1` (até 5) joga contra o bot na hora.\n**Jogar** de três jeitos:\n• `/move` com autocompletar: Xadrez de Tanques `{0}`, Camelot `{1}`, Gungi `{2}`\n• o botão **Escolher lance**: menus e depois Confirmar\n• o botão **Digitar lance**: um pequeno formulário\n**Onde fica a partida**: no tópico dela (ou no canal). Cada lance é uma nova mensagem de tabuleiro que menciona quem joga; só o tabuleiro mais recente tem botões.\n**Relógios**: `clock:30m`, `10m+5s` ou `1d` por lance; quem estoura o tempo perde, com avisos antes.\n**Mais**: {3} — `/board` (só para você, `public:true` para todos).\n**Ratings e arquivo**: partidas entre pessoas valem rating (`rated:false` para uma amistosa); `/leaderboard`, `/profile`. Toda partida guarda seu número aqui: `/history game:#12` para o registro e o replay, `/board game:#12 ply:7` para qualquer momento dela.",
+	"help.text": "**Começar**: `/challenge opponent:@alguém game:{2}` (sem adversário, o desafio fica aberto a todos); a pessoa responde com Aceitar ou Recusar. **Sozinho?** `/challenge level:1` (até 5) joga contra o bot na hora.\n**Jogar** de três jeitos:\n• `/move` com autocompletar: {0}\n• o botão **Escolher lance**: menus e depois Confirmar\n• o botão **Digitar lance**: um pequeno formulário\n**Onde fica a partida**: no tópico dela (ou no canal). Cada lance é uma nova mensagem de tabuleiro que menciona quem joga; só o tabuleiro mais recente tem botões.\n**Relógios**: `clock:30m`, `10m+5s` ou `1d` por lance; quem estoura o tempo perde, com avisos antes.\n**Mais**: {1} — `/board` (só para você, `public:true` para todos).\n**Ratings e arquivo**: partidas entre pessoas valem rating (`rated:false` para uma amistosa); `/leaderboard`, `/profile`. Toda partida guarda seu número aqui: `/history game:#12` para o registro e o replay, `/board game:#12 ply:7` para qualquer momento dela.",
 
 	"rules.tank":    "Tank Chess: a cada vez mova um tanque até a sua velocidade (girar custa passos) e depois ele pode atirar; o tiro destrói o alvo se a blindagem do lado atingido for menor que o canhão. Vence quem destruir o Tanque Leve de Comando (CLT) inimigo ou tirar o próprio CLT pela borda do fundo inimiga. XEQUE: você ameaça o CLT inimigo; FUGA: seu CLT pode sair no próximo lance.",
 	"rules.camelot": "Camelot (regras da WCF): tabuleiro de 160 casas, 4 Cavaleiros e 10 Peões por lado. Uma peça anda uma casa em qualquer direção, salta sobre peças próprias (canter) ou sobre peças inimigas, capturando-as; o Cavaleiro pode saltar e depois capturar (a carga do Cavaleiro). A captura é obrigatória. Vence quem leva duas peças ao castelo inimigo ou captura todas as peças inimigas ficando com duas; cada jogador faz no máximo dois lances de castelo por partida. Notação: F5-F6, D6^D8^F8, E8xE10.",
@@ -240,7 +240,7 @@ var ptBR = map[string]string{
 	"fact.gungi.placing":             "coloca uma peça",
 	"fact.gungi.placing-alone":       "coloca sozinho (o adversário está pronto)",
 	"fact.gungi.hand":                "{0}: {1} na mão ({2}), {3}/26 no tabuleiro.",
-	"shortcut.gungi.finish-draft":    "Terminar montagem: {0}",
+	"shortcut.gungi.finish-draft":    "Terminar montagem ({0})",
 	"reason.timeout-draw":            "por tempo, mas o adversário não poderia vencer",
 	"downtime.extended":              "O bot ficou fora do ar por {0}: o relógio em andamento da partida #{1} recebeu esse tempo de volta. Novo prazo {2}.",
 
@@ -294,7 +294,8 @@ var ptBR = map[string]string{
 	"rules.gungi.more":              "**Notação**: `Pe3-e4` mover, `Pe3xe4` atacar, `Ke2^d4` empilhar numa torre, `P*e5` colocar da mão, `ready` encerrar a montagem, `ready:quick` encerrar a montagem com uma formação.",
 	"movedesc.drop":                 "{0} colocado em {1}",
 	"movedesc.gungi.ready":          "pronto: sem mais colocações",
-	"movedesc.gungi.ready-with":     "o resto da montagem colocado na formação {0}",
+	"movedesc.gungi.ready-with":     "o resto da montagem colocado na {0}",
+	"gungi.formation-name.quick":    "formação rápida",
 	"game.played.means":             "{0} jogou {1} ({2}).",
 	"suggest.facing":                ", virado para {0}",
 	"suggest.fires":                 ", atira em {0}",

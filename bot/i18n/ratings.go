@@ -14,10 +14,6 @@ var enRatings = map[string]string{
 	"cmd.profile":      "A player's ratings and recent games",
 	"opt.user":         "Whose profile (default: yours)",
 
-	"gamename.tank":    "Tank Chess",
-	"gamename.camelot": "Camelot",
-	"gamename.gungi":   "Gungi",
-
 	"ratings.leaderboard.title":       "{0} leaderboard",
 	"ratings.leaderboard.empty":       "No rated games of this game on this server yet.",
 	"ratings.leaderboard.provisional": "*Provisional ratings (few games so far):*",
@@ -53,10 +49,6 @@ var thRatings = map[string]string{
 	"cmd.profile":      "เรตติ้งและเกมล่าสุดของผู้เล่น",
 	"opt.user":         "โปรไฟล์ของใคร (ค่าเริ่มต้น: ของคุณ)",
 
-	"gamename.tank":    "หมากรุกรถถัง",
-	"gamename.camelot": "คาเมลอต",
-	"gamename.gungi":   "กุนกิ",
-
 	"ratings.leaderboard.title":       "ตารางอันดับ {0}",
 	"ratings.leaderboard.empty":       "ยังไม่มีเกมจัดอันดับของเกมนี้ในเซิร์ฟเวอร์นี้",
 	"ratings.leaderboard.provisional": "*เรตติ้งชั่วคราว (ยังเล่นไม่กี่เกม):*",
@@ -91,10 +83,6 @@ var ptRatings = map[string]string{
 	"cmd.leaderboard":  "Os melhores jogadores do servidor num jogo",
 	"cmd.profile":      "Os ratings e as últimas partidas de um jogador",
 	"opt.user":         "De quem é o perfil (padrão: o seu)",
-
-	"gamename.tank":    "Tank Chess",
-	"gamename.camelot": "Camelot",
-	"gamename.gungi":   "Gungi",
 
 	"ratings.leaderboard.title":       "Classificação de {0}",
 	"ratings.leaderboard.empty":       "Ainda não há partidas valendo rating deste jogo neste servidor.",
