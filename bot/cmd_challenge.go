@@ -139,6 +139,11 @@ func (b *Bot) postChallenge(ctx context.Context, r *req, c *challengeRec, tc clo
 	var text string
 	if c.Opponent.ID == "" {
 		text = pub.t("challenge.open", c.Challenger.Name, what, describeClock(pub.loc, tc))
+	} else if loc, known := b.knownLocale(ctx, c.Opponent.ID); known && loc != pub.loc {
+		// The challenged player reads another language: the server's
+		// line names them, and the line that pings them is in theirs.
+		text = pub.t("challenge.to", c.Challenger.Name, c.Opponent.Name, what, describeClock(pub.loc, tc)) + "\n" +
+			i18n.T(loc, "challenge.to", c.Challenger.Name, mention(c.Opponent.ID), labelOf(loc, c.Game, c.Variant, c.Start), describeClock(loc, tc))
 	} else {
 		text = pub.t("challenge.to", c.Challenger.Name, mention(c.Opponent.ID), what, describeClock(pub.loc, tc))
 	}

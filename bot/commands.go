@@ -237,7 +237,9 @@ func localized(key string, args ...string) map[string]string {
 func gameChoices() []Choice {
 	var out []Choice
 	for _, n := range gameNames() {
-		out = append(out, Choice{Name: gameLabel(i18n.English, n, "x", nil), Value: n})
+		th, pt := gameLabel(i18n.Thai, n, "x", nil), gameLabel(i18n.Portuguese, n, "x", nil)
+		out = append(out, Choice{Name: gameLabel(i18n.English, n, "x", nil), Value: n,
+			NameLocalizations: map[string]string{"th": th, "pt-BR": pt}})
 	}
 	return out
 }
@@ -245,7 +247,7 @@ func gameChoices() []Choice {
 func colorChoices() []Choice {
 	var out []Choice
 	for _, v := range []string{"white", "black", "random"} {
-		out = append(out, Choice{Name: i18n.T(i18n.English, "color."+v), Value: v})
+		out = append(out, Choice{Name: i18n.T(i18n.English, "color."+v), Value: v, NameLocalizations: localized("color." + v)})
 	}
 	return out
 }

@@ -106,6 +106,22 @@ func (b *Bot) userLocale(ctx context.Context, id string) string {
 	return b.locale(ctx, Command{User: User{ID: id}})
 }
 
+// knownLocale is the language a user chose (/settings) or Discord last
+// showed for them; known is false when neither is stored.
+func (b *Bot) knownLocale(ctx context.Context, id string) (loc string, known bool) {
+	s, err := b.st.settings(ctx, id)
+	if err != nil {
+		return "", false
+	}
+	if s.Locale != "" {
+		return s.Locale, true
+	}
+	if s.Seen != "" {
+		return s.Seen, true
+	}
+	return "", false
+}
+
 func mention(id string) string { return "<@" + id + ">" }
 
 // pings addresses users each in their own language: one line per
