@@ -198,7 +198,7 @@ func TestAIChallenge(t *testing.T) {
 	if _, vs := g.player(tankbot.ID); !vs {
 		t.Fatalf("the computer does not play as the bot's user: %+v", g)
 	}
-	st, _ := h.b.ratingsStore()
+	st := h.b.st.store()
 	if _, rated, err := st.GameNumber(h.ctx, id); err != nil || rated {
 		t.Fatalf("a game against the computer is rated (%v, %v)", rated, err)
 	}

@@ -56,7 +56,7 @@ type Config struct {
 // Bot is the handler core. It is safe for concurrent use.
 type Bot struct {
 	cfg Config
-	st  repo
+	st  Storage
 	clk Clock
 	n   Notifier
 	log *slog.Logger
@@ -80,7 +80,7 @@ func New(cfg Config, st Storage, clk Clock, n Notifier, log *slog.Logger) *Bot {
 	return newBot(cfg, st, clk, n, log)
 }
 
-func newBot(cfg Config, st repo, clk Clock, n Notifier, log *slog.Logger) *Bot {
+func newBot(cfg Config, st Storage, clk Clock, n Notifier, log *slog.Logger) *Bot {
 	if cfg.ChallengeExpiry <= 0 {
 		cfg.ChallengeExpiry = 24 * time.Hour
 	}

@@ -416,9 +416,7 @@ func (b *Bot) startGame(ctx context.Context, r *req, c *challengeRec, taker User
 	// below in the rare case another game took that number first.
 	threadNum := 0
 	if c.Thread && b.n != nil {
-		if st, err := b.ratingsStore(); err == nil {
-			threadNum, _ = st.NextNumber(ctx, c.GuildID)
-		}
+		threadNum, _ = b.st.store().NextNumber(ctx, c.GuildID)
 		name := threadName(r.pub, threadNum, c, white, black)
 		// The thread hangs on the challenge's message, however accepted.
 		on := r.MessageID

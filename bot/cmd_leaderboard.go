@@ -63,10 +63,7 @@ func (b *Bot) leaderboardPage(ctx context.Context, r *req) ([]Reply, error) {
 }
 
 func (b *Bot) leaderboard(ctx context.Context, r *req, kind string, off int) (Reply, error) {
-	st, err := b.ratingsStore()
-	if err != nil {
-		return Reply{}, err
-	}
+	st := b.st.store()
 	page, total, err := st.Leaderboard(ctx, r.GuildID, kind, rating.ProvisionalRD, off, lbPageSize)
 	if err != nil {
 		return Reply{}, wrap("leaderboard", err)

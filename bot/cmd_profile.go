@@ -20,10 +20,7 @@ var profileCmd = command{
 const profileRecent = 5
 
 func (b *Bot) profileCommand(ctx context.Context, r *req) ([]Reply, error) {
-	st, err := b.ratingsStore()
-	if err != nil {
-		return nil, err
-	}
+	st := b.st.store()
 	who := r.User.ID
 	if u := strings.TrimSpace(r.Options["user"]); u != "" {
 		who = u

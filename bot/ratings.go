@@ -19,22 +19,6 @@ import (
 // server and per game; the math is bot/rating's Glicko-2. See
 // docs/ratings.md.
 
-// ratingsRepo is what ratings and the archive need beyond repo. The
-// SQLite-backed storeRepo has it; a repo without it answers
-// "refuse.ratings-unavailable".
-type ratingsRepo interface {
-	store() *store.Store
-}
-
-func (s *storeRepo) store() *store.Store { return s.st }
-
-func (b *Bot) ratingsStore() (*store.Store, error) {
-	if rr, ok := b.st.(ratingsRepo); ok {
-		return rr.store(), nil
-	}
-	return nil, refuse("refuse.ratings-unavailable")
-}
-
 func glickoOf(g store.Glicko) rating.Rating {
 	return rating.Rating{Rating: g.Rating, RD: g.RD, Volatility: g.Vol}
 }
@@ -69,11 +53,7 @@ func signed(d float64) string {
 // The game-over path calls it once the result is saved, then shows
 // ratingLines.
 func (b *Bot) rateGame(ctx context.Context, gameID int64) ([2]store.RatingChange, error) {
-	st, err := b.ratingsStore()
-	if err != nil {
-		return [2]store.RatingChange{}, err
-	}
-	return st.ApplyRatedResult(ctx, gameID, glickoRule)
+	return b.st.store().ApplyRatedResult(ctx, gameID, glickoRule)
 }
 
 // glickoRule is the store.RateFunc of tankbot's ratings.

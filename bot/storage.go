@@ -6,14 +6,15 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/tankbot/tankbot/store"
 	"github.com/tankbot/tankbot/store/clock"
 )
 
-// repo is what the handlers need from persistence. store.go adapts
-// *store.Store to it; keeping the handlers on this narrow seam lets the
-// store evolve without touching them, and lets the records carry the
-// names and display fields the handlers want.
-type repo interface {
+// Storage is the one interface between the bot and its store: what the
+// handlers, the scheduler and the outbox need from persistence, in the
+// bot's own records. storage_store.go implements it on *store.Store (see
+// OpenSQLite, NewStorage); tests wrap it to count or fail calls.
+type Storage interface {
 	settings(ctx context.Context, userID string) (userSettings, error)
 	saveSettings(ctx context.Context, userID string, s userSettings) error
 
@@ -100,6 +101,11 @@ type repo interface {
 	// event for its ply; plan gives the events of a game that has none
 	// (the flag first). It returns how many games were fixed.
 	reconcileFlags(ctx context.Context, plan func(*gameRec) []event) (int, error)
+
+	// store is the store itself, for what reads its own types (ratings,
+	// the archive, records).
+	store() *store.Store
+	Close() error
 }
 
 // effects are what a change implies beyond its own row, written in its

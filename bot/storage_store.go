@@ -10,14 +10,6 @@ import (
 	"github.com/tankbot/tankbot/store"
 )
 
-// Storage is where the bot keeps challenges, games, move logs, scheduled
-// events and player settings: the store package on a SQLite file, seen
-// through the handlers' narrow repo seam.
-type Storage interface {
-	repo
-	Close() error
-}
-
 // DefaultPath is where the bot keeps its database unless told.
 func DefaultPath() string { return store.DefaultPath() }
 
@@ -38,15 +30,17 @@ func NewStorage(st *store.Store) Storage { return &storeRepo{st: st} }
 // firing it lets it fire again after this.
 const claimLease = 2 * time.Minute
 
-// storeRepo adapts *store.Store to repo. Bot-only fields without a column
-// (player names, last move, move counts, the thread flag) travel in the
-// rows' opaque Extra as JSON.
+// storeRepo implements Storage on *store.Store. The few bot-only fields
+// without a column (last move, move counts, the thread flag, the rematch)
+// travel in the rows' opaque Extra as JSON.
 type storeRepo struct{ st *store.Store }
 
 func (s *storeRepo) Close() error { return s.st.Close() }
 
 // Store is the underlying store, for the transport's own records.
 func (s *storeRepo) Store() *store.Store { return s.st }
+
+func (s *storeRepo) store() *store.Store { return s.st }
 
 func notFound(err error) error {
 	if errors.Is(err, store.ErrNotFound) {
@@ -75,12 +69,12 @@ func (s *storeRepo) saveSettings(ctx context.Context, id string, u userSettings)
 	return s.st.PutPlayer(ctx, p)
 }
 
+// challengeExtra is what a challenge keeps beyond the store's columns.
+// (Names and locale, "cn", "on", "loc", moved to columns in migration
+// 0006.)
 type challengeExtra struct {
-	ChallengerName string `json:"cn,omitempty"`
-	OpponentName   string `json:"on,omitempty"`
-	Thread         bool   `json:"thread,omitempty"`
-	Rematch        int64  `json:"rematch,omitempty"`
-	Locale         string `json:"loc,omitempty"`
+	Thread  bool  `json:"thread,omitempty"`
+	Rematch int64 `json:"rematch,omitempty"`
 	// Casual rather than Rated, so challenges stored before ratings
 	// existed read as rated.
 	Casual bool `json:"casual,omitempty"`
@@ -139,10 +133,14 @@ func (s *storeRepo) createChallenge(ctx context.Context, c *challengeRec, eff ef
 	if err != nil {
 		return 0, err
 	}
-	x, _ := json.Marshal(challengeExtra{c.Challenger.Name, c.Opponent.Name, c.Thread, c.Rematch, c.Locale, !c.Rated})
+	x, err := json.Marshal(challengeExtra{c.Thread, c.Rematch, !c.Rated})
+	if err != nil {
+		return 0, fmt.Errorf("challenge extra: %w", err)
+	}
 	out, err := s.st.CreateChallenge(ctx, store.Challenge{
 		Challenger: c.Challenger.ID, Challenged: c.Opponent.ID, Kind: c.Game, Variant: c.Variant, Start: c.Start,
 		Clock: c.Clock, Side: c.Color, Guild: c.GuildID, Channel: c.ChannelID, Expires: c.Expires, Extra: string(x),
+		ChallengerName: c.Challenger.Name, ChallengedName: c.Opponent.Name, Locale: c.Locale,
 	}, se)
 	if errors.Is(err, store.ErrDuplicateChallenge) {
 		return 0, fmt.Errorf("%w: %w", errDuplicate, err)
@@ -161,10 +159,10 @@ func fromChallenge(c *store.Challenge) (*challengeRec, error) {
 		}
 	}
 	return &challengeRec{
-		ID: c.ID, Challenger: User{ID: c.Challenger, Name: x.ChallengerName}, Opponent: User{ID: c.Challenged, Name: x.OpponentName},
+		ID: c.ID, Challenger: User{ID: c.Challenger, Name: c.ChallengerName}, Opponent: User{ID: c.Challenged, Name: c.ChallengedName},
 		Game: c.Kind, Variant: c.Variant, Start: c.Start, Clock: c.Clock, Color: c.Side, Thread: x.Thread,
 		GuildID: c.Guild, ChannelID: c.Channel, Status: c.Status, Expires: c.Expires, Rematch: x.Rematch,
-		Locale: x.Locale, MessageID: c.MessageID, Rated: !x.Casual,
+		Locale: c.Locale, MessageID: c.MessageID, Rated: !x.Casual,
 	}, nil
 }
 
@@ -193,7 +191,11 @@ func (s *storeRepo) acceptChallenge(ctx context.Context, id int64, g *gameRec, e
 	if err != nil {
 		return nil, err
 	}
-	out, err := s.st.AcceptChallenge(ctx, id, toGame(g), se)
+	row, err := toGame(g)
+	if err != nil {
+		return nil, err
+	}
+	out, err := s.st.AcceptChallenge(ctx, id, row, se)
 	switch {
 	case errors.Is(err, store.ErrNotPending):
 		return nil, fmt.Errorf("%w: %w", errTaken, err)
@@ -221,32 +223,39 @@ func (s *storeRepo) pendingChallenges(ctx context.Context, user string) ([]*chal
 	return out, nil
 }
 
+// gameExtra is what a game keeps beyond the store's columns. (Names, the
+// computer's level and side and the locale, "wn", "bn", "ai", "aiside",
+// "loc", moved to columns in migration 0006.)
 type gameExtra struct {
-	WhiteName string `json:"wn,omitempty"`
-	BlackName string `json:"bn,omitempty"`
-	Last      string `json:"last,omitempty"`
-	Moves     [2]int `json:"moves"`
-	AILevel   int    `json:"ai,omitempty"`
-	AISide    int    `json:"aiside,omitempty"`
-	Locale    string `json:"loc,omitempty"`
+	Last  string `json:"last,omitempty"`
+	Moves [2]int `json:"moves"`
 }
 
-func extraOf(g *gameRec) string {
-	x, _ := json.Marshal(gameExtra{g.White.Name, g.Black.Name, g.Last, g.Moves, g.AILevel, g.AISide, g.Locale})
-	return string(x)
+func extraOf(g *gameRec) (string, error) {
+	x, err := json.Marshal(gameExtra{g.Last, g.Moves})
+	if err != nil {
+		return "", fmt.Errorf("game %d extra: %w", g.ID, err)
+	}
+	return string(x), nil
 }
 
-func toGame(g *gameRec) store.Game {
+func toGame(g *gameRec) (store.Game, error) {
+	x, err := extraOf(g)
+	if err != nil {
+		return store.Game{}, err
+	}
 	row := store.Game{
 		Kind: g.Game, Variant: g.Variant, Guild: g.GuildID, Channel: g.ChannelID,
-		Players: [2]string{g.White.ID, g.Black.ID}, Start: g.Start, Position: g.Pos, Ply: g.Ply,
+		Players: [2]string{g.White.ID, g.Black.ID}, Names: [2]string{g.White.Name, g.Black.Name},
+		Start: g.Start, Position: g.Pos, Ply: g.Ply,
 		Status: g.Status, Result: g.Result, Reason: g.Reason, Clock: g.Clock, ClockState: g.ClockState,
-		DrawOffer: g.DrawOffer, Takeback: g.Takeback, Extra: extraOf(g), Casual: !g.Rated,
+		DrawOffer: g.DrawOffer, Takeback: g.Takeback, Extra: x, Casual: !g.Rated,
+		AILevel: g.AILevel, AISide: g.AISide, Locale: g.Locale,
 	}
 	if g.Parent != "" {
 		row.Channel, row.Thread = g.Parent, g.ChannelID
 	}
-	return row
+	return row, nil
 }
 
 func fromGame(r *store.Game) (*gameRec, error) {
@@ -259,11 +268,11 @@ func fromGame(r *store.Game) (*gameRec, error) {
 	g := &gameRec{
 		ID: r.ID, Rev: int(r.Rev), Seq: int(r.Seq), Game: r.Kind, Variant: r.Variant, Start: r.Start, Pos: r.Position, Ply: r.Ply,
 		Turn: r.ClockState.ToMove, Last: x.Last,
-		White: User{ID: r.Players[0], Name: x.WhiteName}, Black: User{ID: r.Players[1], Name: x.BlackName},
+		White: User{ID: r.Players[0], Name: r.Names[0]}, Black: User{ID: r.Players[1], Name: r.Names[1]},
 		GuildID: r.Guild, ChannelID: r.Channel, Clock: r.Clock, ClockState: r.ClockState,
 		Status: r.Status, Result: r.Result, Reason: r.Reason, DrawOffer: r.DrawOffer, Takeback: r.Takeback,
 		Moves: x.Moves, MessageID: r.MessageID, Number: r.Number, Rated: !r.Casual,
-		AILevel: x.AILevel, AISide: x.AISide, Locale: x.Locale,
+		AILevel: r.AILevel, AISide: r.AISide, Locale: r.Locale,
 	}
 	if r.Thread != "" {
 		g.Parent, g.ChannelID = r.Channel, r.Thread
@@ -287,18 +296,22 @@ func (s *storeRepo) game(ctx context.Context, id int64) (*gameRec, error) {
 	return fromGame(r)
 }
 
-func update(g *gameRec) store.GameUpdate {
+func update(g *gameRec) (store.GameUpdate, error) {
+	x, err := extraOf(g)
+	if err != nil {
+		return store.GameUpdate{}, err
+	}
 	u := store.GameUpdate{
-		Position: g.Pos, ClockState: g.ClockState, DrawOffer: g.DrawOffer, Takeback: g.Takeback, Extra: extraOf(g),
+		Position: g.Pos, ClockState: g.ClockState, DrawOffer: g.DrawOffer, Takeback: g.Takeback, Extra: x,
 	}
 	if g.Status == gmFinished {
 		// The rating is counted in the finishing transaction.
 		u.Outcome, u.Rate = &store.Outcome{Result: g.Result, Reason: g.Reason}, glickoRule
 	}
-	return u
+	return u, nil
 }
 
-// stale turns the store's compare-and-set failure into the repo's false.
+// stale turns the store's compare-and-set failure into Storage's false.
 func stale(err error) (bool, error) {
 	if errors.Is(err, store.ErrStalePly) {
 		return false, nil
@@ -311,8 +324,10 @@ func (s *storeRepo) saveGame(ctx context.Context, g *gameRec, m *moveRec) (bool,
 }
 
 func (s *storeRepo) saveGameWith(ctx context.Context, g *gameRec, m *moveRec, eff effects) (bool, error) {
-	u := update(g)
-	var err error
+	u, err := update(g)
+	if err != nil {
+		return false, err
+	}
 	if u.Effects, err = toEffects(eff); err != nil {
 		return false, err
 	}
@@ -326,8 +341,10 @@ func (s *storeRepo) saveGameWith(ctx context.Context, g *gameRec, m *moveRec, ef
 }
 
 func (s *storeRepo) takeBack(ctx context.Context, g *gameRec, n int, eff effects) (bool, error) {
-	u := update(g)
-	var err error
+	u, err := update(g)
+	if err != nil {
+		return false, err
+	}
 	if u.Effects, err = toEffects(eff); err != nil {
 		return false, err
 	}

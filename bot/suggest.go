@@ -74,12 +74,10 @@ func (b *Bot) suggestGames(ctx context.Context, r *req, typed string, finished b
 		return nil
 	}
 	if finished {
-		if st, err := b.ratingsStore(); err == nil {
-			if done, err := st.FinishedGames(ctx, r.GuildID, r.User.ID, 0, 10); err == nil {
-				for _, a := range done {
-					if g, err := fromGame(a.Game); err == nil {
-						games = append(games, g)
-					}
+		if done, err := b.st.store().FinishedGames(ctx, r.GuildID, r.User.ID, 0, 10); err == nil {
+			for _, a := range done {
+				if g, err := fromGame(a.Game); err == nil {
+					games = append(games, g)
 				}
 			}
 		}
