@@ -214,7 +214,7 @@ func TestAIChallenge(t *testing.T) {
 		}
 	}
 	g2 := h.game(id2)
-	if g2.AILevel != 3 || plain(g2.user(g2.AISide).Name) != "TankBot (level 3)" {
+	if g2.AILevel != 3 || PlainText(g2.user(g2.AISide).Name) != "TankBot (level 3)" {
 		t.Fatalf("challenge of the bot's user: %+v", g2)
 	}
 	if _, rated, _ := st.GameNumber(h.ctx, id2); rated {

@@ -49,7 +49,7 @@ func (b *Bot) gameRecord(ctx context.Context, g *gameRec) (*recfile.Record, erro
 		return nil, wrap("record", err)
 	}
 	rec := &recfile.Record{
-		Game: g.Game, Variant: g.Variant, Start: g.Start, White: g.White.Name, Black: g.Black.Name,
+		Game: g.Game, Variant: g.Variant, Start: g.Start, White: PlainText(g.White.Name), Black: PlainText(g.Black.Name),
 		Clock: g.Clock, Date: row.Created, Number: num, Rated: rated, Moves: log,
 	}
 	if cs, err := st.RatingChanges(ctx, g.ID); err == nil && len(cs) == 2 {

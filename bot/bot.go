@@ -137,7 +137,7 @@ func (r *req) t(key string, args ...string) string { return i18n.T(r.loc, key, a
 // Handle runs one command and returns the replies to send. It never panics:
 // a bug becomes an ephemeral apology and a log line.
 func (b *Bot) Handle(ctx context.Context, c Command) (out []Reply) {
-	escUsers(&c)
+	markUsers(&c)
 	r := &req{Command: c, loc: b.locale(ctx, c), pub: b.pubLocale(c)}
 	defer func() {
 		if p := recover(); p != nil {

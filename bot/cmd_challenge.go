@@ -513,7 +513,7 @@ func (b *Bot) startGame(ctx context.Context, r *req, c *challengeRec, taker User
 // threadName is a game's thread name, "#12 Tank Chess · alice vs bob":
 // raw text (names without escapes), clipped to Discord's 100.
 func threadName(loc string, number int, c *challengeRec, white, black User) string {
-	return clipRunes(i18n.T(loc, "game.threadname", strconv.Itoa(number), gameLabel(loc, c.Game, c.Variant, nil), plain(white.Name), plain(black.Name)), 100)
+	return clipRunes(i18n.T(loc, "game.threadname", strconv.Itoa(number), gameLabel(loc, c.Game, c.Variant, nil), PlainText(white.Name), PlainText(black.Name)), 100)
 }
 
 // person is a user whose games may be rated: not a bot account (the AI

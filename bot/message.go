@@ -5,7 +5,6 @@ import (
 	"errors"
 	"strconv"
 	"strings"
-	"unicode"
 	"unicode/utf8"
 
 	"github.com/tankbot/tankbot/bot/i18n"
@@ -28,42 +27,6 @@ const (
 // maxInput is how much of a user's own text a refusal quotes.
 const maxInput = 100
 
-// esc escapes Discord markdown in text a user chose (display names), so a
-// name cannot turn into a link, a mention or formatting. Newlines become
-// spaces and the result is clipped to 32 runes (Discord's name length).
-func esc(s string) string {
-	s = clipRunes(strings.Map(func(r rune) rune {
-		if unicode.IsControl(r) {
-			return ' '
-		}
-		return r
-	}, s), 32)
-	var sb strings.Builder
-	for _, r := range s {
-		if strings.ContainsRune("\\*_~`|>[]()<@:", r) {
-			sb.WriteByte('\\')
-		}
-		sb.WriteRune(r)
-	}
-	return sb.String()
-}
-
-// plain undoes esc for places that show text raw (thread names,
-// autocomplete labels), where a backslash would be visible.
-func plain(s string) string {
-	var sb strings.Builder
-	skip := false
-	for _, r := range s {
-		if r == '\\' && !skip {
-			skip = true
-			continue
-		}
-		skip = false
-		sb.WriteRune(r)
-	}
-	return sb.String()
-}
-
 // clipRunes shortens s to at most n runes, ending with … when cut.
 func clipRunes(s string, n int) string {
 	if utf8.RuneCountInString(s) <= n {
@@ -74,15 +37,6 @@ func clipRunes(s string, n int) string {
 		return ""
 	}
 	return string(r[:n-1]) + "…"
-}
-
-// escUsers escapes the display names a command brings in.
-func escUsers(c *Command) {
-	c.User.Name = esc(c.User.Name)
-	for id, u := range c.Users {
-		u.Name = esc(u.Name)
-		c.Users[id] = u
-	}
 }
 
 // pubLocale is the language of public messages: the server's, else the

@@ -140,7 +140,7 @@ func (s *storeRepo) createChallenge(ctx context.Context, c *challengeRec, eff ef
 	out, err := s.st.CreateChallenge(ctx, store.Challenge{
 		Challenger: c.Challenger.ID, Challenged: c.Opponent.ID, Kind: c.Game, Variant: c.Variant, Start: c.Start,
 		Clock: c.Clock, Side: c.Color, Guild: c.GuildID, Channel: c.ChannelID, Expires: c.Expires, Extra: string(x),
-		ChallengerName: c.Challenger.Name, ChallengedName: c.Opponent.Name, Locale: c.Locale,
+		ChallengerName: PlainText(c.Challenger.Name), ChallengedName: PlainText(c.Opponent.Name), Locale: c.Locale,
 	}, se)
 	if errors.Is(err, store.ErrDuplicateChallenge) {
 		return 0, fmt.Errorf("%w: %w", errDuplicate, err)
@@ -159,7 +159,7 @@ func fromChallenge(c *store.Challenge) (*challengeRec, error) {
 		}
 	}
 	return &challengeRec{
-		ID: c.ID, Challenger: User{ID: c.Challenger, Name: c.ChallengerName}, Opponent: User{ID: c.Challenged, Name: c.ChallengedName},
+		ID: c.ID, Challenger: User{ID: c.Challenger, Name: markName(c.ChallengerName)}, Opponent: User{ID: c.Challenged, Name: markName(c.ChallengedName)},
 		Game: c.Kind, Variant: c.Variant, Start: c.Start, Clock: c.Clock, Color: c.Side, Thread: x.Thread,
 		GuildID: c.Guild, ChannelID: c.Channel, Status: c.Status, Expires: c.Expires, Rematch: x.Rematch,
 		Locale: c.Locale, MessageID: c.MessageID, Rated: !x.Casual,
@@ -246,7 +246,7 @@ func toGame(g *gameRec) (store.Game, error) {
 	}
 	row := store.Game{
 		Kind: g.Game, Variant: g.Variant, Guild: g.GuildID, Channel: g.ChannelID,
-		Players: [2]string{g.White.ID, g.Black.ID}, Names: [2]string{g.White.Name, g.Black.Name},
+		Players: [2]string{g.White.ID, g.Black.ID}, Names: [2]string{PlainText(g.White.Name), PlainText(g.Black.Name)},
 		Start: g.Start, Position: g.Pos, Ply: g.Ply,
 		Status: g.Status, Result: g.Result, Reason: g.Reason, Clock: g.Clock, ClockState: g.ClockState,
 		DrawOffer: g.DrawOffer, Takeback: g.Takeback, Extra: x, Casual: !g.Rated,
@@ -268,7 +268,7 @@ func fromGame(r *store.Game) (*gameRec, error) {
 	g := &gameRec{
 		ID: r.ID, Rev: int(r.Rev), Seq: int(r.Seq), Game: r.Kind, Variant: r.Variant, Start: r.Start, Pos: r.Position, Ply: r.Ply,
 		Turn: r.ClockState.ToMove, Last: x.Last,
-		White: User{ID: r.Players[0], Name: r.Names[0]}, Black: User{ID: r.Players[1], Name: r.Names[1]},
+		White: User{ID: r.Players[0], Name: markName(r.Names[0])}, Black: User{ID: r.Players[1], Name: markName(r.Names[1])},
 		GuildID: r.Guild, ChannelID: r.Channel, Clock: r.Clock, ClockState: r.ClockState,
 		Status: r.Status, Result: r.Result, Reason: r.Reason, DrawOffer: r.DrawOffer, Takeback: r.Takeback,
 		Moves: x.Moves, MessageID: r.MessageID, Number: r.Number, Rated: !r.Casual,

@@ -25,7 +25,7 @@ func (b *Bot) Suggest(ctx context.Context, c Command, focused string) (out []Cho
 	if !ok {
 		return nil
 	}
-	escUsers(&c)
+	markUsers(&c)
 	r := &req{Command: c, loc: b.locale(ctx, c), pub: b.pubLocale(c)}
 	typed := strings.TrimSpace(c.Options[focused])
 	for _, o := range cmd.opts {
@@ -88,7 +88,7 @@ func (b *Bot) suggestGames(ctx context.Context, r *req, typed string, finished b
 		}
 		id := g.num() // players type the server's number
 		if strings.HasPrefix(id, strings.TrimPrefix(typed, "#")) {
-			out = append(out, Choice{Name: clipRunes("#"+id+" "+gameLabel(r.loc, g.Game, g.Variant, nil)+" · "+plain(g.White.Name)+" – "+plain(g.Black.Name), 100), Value: id})
+			out = append(out, Choice{Name: clipRunes("#"+id+" "+gameLabel(r.loc, g.Game, g.Variant, nil)+" · "+PlainText(g.White.Name)+" – "+PlainText(g.Black.Name), 100), Value: id})
 		}
 	}
 	return out
@@ -121,7 +121,7 @@ func suggestChallenges(b *Bot, ctx context.Context, r *req, typed string) (out [
 			continue
 		}
 		id := strconv.FormatInt(ch.ID, 10)
-		out = append(out, Choice{Name: "#" + id + " " + plain(ch.Challenger.Name) + " · " + labelOf(r.loc, ch.Game, ch.Variant, ch.Start), Value: id})
+		out = append(out, Choice{Name: "#" + id + " " + PlainText(ch.Challenger.Name) + " · " + labelOf(r.loc, ch.Game, ch.Variant, ch.Start), Value: id})
 	}
 	return out
 }

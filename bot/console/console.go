@@ -311,6 +311,7 @@ func isKey(k string) bool {
 // print writes one reply: where it goes, text, embed, board, files and
 // buttons with their custom ids (to click).
 func (c *Console) print(where string, r bot.Reply) {
+	r = r.WithText(bot.PlainText, bot.PlainText) // names as typed
 	var sb strings.Builder
 	if where != "" {
 		sb.WriteString(where + " ")

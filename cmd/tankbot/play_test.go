@@ -92,7 +92,7 @@ func TestPlayVsAI(t *testing.T) {
 	go func() {
 		done <- runPlay(context.Background(), []string{"--db", db, "--png", dir, "--vs", "ai:1", "--game", "camelot"}, inR, out, &errs)
 	}()
-	const played = `tankbot \(level 1\) played`
+	const played = `tankbot (level 1) played` // the console shows names as typed
 	out.waitFor(t, "Game #1", 1) // the console has opened (and migrated) the file
 	st, err := store.Open(context.Background(), db)
 	if err != nil {
@@ -118,7 +118,7 @@ func TestPlayVsAI(t *testing.T) {
 		t.Fatalf("%v\n%s", err, errs.String())
 	}
 	got := out.String()
-	for _, want := range []string{"you played", `tankbot \(level 1\) is thinking`, "<@you>"} {
+	for _, want := range []string{"you played", `tankbot (level 1) is thinking`, "<@you>"} {
 		if !strings.Contains(got, want) {
 			t.Errorf("missing %q in:\n%s", want, got)
 		}
