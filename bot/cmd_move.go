@@ -33,7 +33,7 @@ func (b *Bot) mustMove(r *req, g *gameRec) (side int, pos engine.Position, err e
 
 var moveCmd = command{
 	name: "move",
-	doc:  "Play a move; forgiving input (`E3-E5N`, `e3 e5`); autocomplete lists the legal moves matching what you typed.",
+	doc:  "Play a move; forgiving input (`C3 > C5N`, `c3-c5n` and `c3 c5` are one move); autocomplete lists the legal moves matching what you typed.",
 	opts: []optDef{{name: "move", typ: String, required: true, suggest: suggestMove}, gameOpt},
 	run:  (*Bot).moveCommand,
 	actions: append([]action{

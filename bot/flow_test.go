@@ -14,8 +14,8 @@ func TestNamesMarkedNotEscaped(t *testing.T) {
 	for in, want := range map[string]string{
 		"alice":                 "alice",
 		"john_doe":              "john_doe",
-		"two\nlines":           "two lines",
-		"a\u2069b":             "ab",
+		"two\nlines":            "two lines",
+		"a\u2069b":              "ab",
 		strings.Repeat("x", 40): strings.Repeat("x", 31) + "…",
 	} {
 		if got := cleanName(in); got != want {

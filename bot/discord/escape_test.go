@@ -26,8 +26,8 @@ func TestNamesEscaped(t *testing.T) {
 	// Names reach the adapter marked (as bot.Handle writes them).
 	mark := func(s string) string { return "\u2068" + s + "\u2069" }
 	r := bot.Reply{
-		Content: "**" + mark("john_doe") + "** played",
-		Embed:   &bot.Embed{Title: "Game #1", Fields: []bot.Field{{Name: "White · " + mark("tankbot (level 3)"), Value: "1:00"}}, Footer: mark("a_b")},
+		Content:    "**" + mark("john_doe") + "** played",
+		Embed:      &bot.Embed{Title: "Game #1", Fields: []bot.Field{{Name: "White · " + mark("tankbot (level 3)"), Value: "1:00"}}, Footer: mark("a_b")},
 		Components: [][]bot.Component{{{Kind: bot.Button, CustomID: "x", Label: mark("a_b")}}},
 	}
 	m := toMessage(r)

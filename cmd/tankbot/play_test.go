@@ -93,7 +93,7 @@ func TestPlayVsAI(t *testing.T) {
 		done <- runPlay(context.Background(), []string{"--db", db, "--png", dir, "--vs", "ai:1", "--game", "camelot"}, inR, out, &errs)
 	}()
 	const played = `tankbot (level 1) played` // the console shows names as typed
-	out.waitFor(t, "Game #1", 1) // the console has opened (and migrated) the file
+	out.waitFor(t, "Game #1", 1)              // the console has opened (and migrated) the file
 	st, err := store.Open(context.Background(), db)
 	if err != nil {
 		t.Fatal(err)
