@@ -237,11 +237,11 @@ func (b *Bot) wantsAI(r *req) (level int, ok bool, err error) {
 
 // aiUser is the computer as a player: the bot's user, named with its level.
 func (b *Bot) aiUser(r *req, level int) User {
-	name := r.Users[b.selfID()].Name
+	name := PlainText(r.Users[b.selfID()].Name)
 	if name == "" {
 		name = "tankbot"
 	}
-	return User{ID: b.selfID(), Name: esc(r.public().t("ai.name", plain(name), strconv.Itoa(level))), Bot: true}
+	return User{ID: b.selfID(), Name: markName(PlainText(r.public().t("ai.name", PlainText(name), strconv.Itoa(level)))), Bot: true}
 }
 
 // challengeAI starts a game against the computer (me) at once (there is

@@ -198,7 +198,7 @@ func TestAIChallenge(t *testing.T) {
 	if _, vs := g.player(tankbot.ID); !vs {
 		t.Fatalf("the computer does not play as the bot's user: %+v", g)
 	}
-	st, _ := h.b.ratingsStore()
+	st := h.b.st.store()
 	if _, rated, err := st.GameNumber(h.ctx, id); err != nil || rated {
 		t.Fatalf("a game against the computer is rated (%v, %v)", rated, err)
 	}
@@ -214,7 +214,7 @@ func TestAIChallenge(t *testing.T) {
 		}
 	}
 	g2 := h.game(id2)
-	if g2.AILevel != 3 || plain(g2.user(g2.AISide).Name) != "TankBot (level 3)" {
+	if g2.AILevel != 3 || PlainText(g2.user(g2.AISide).Name) != "TankBot (level 3)" {
 		t.Fatalf("challenge of the bot's user: %+v", g2)
 	}
 	if _, rated, _ := st.GameNumber(h.ctx, id2); rated {

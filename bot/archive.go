@@ -38,10 +38,7 @@ func (b *Bot) gameByNumber(ctx context.Context, r *req, text string) (g *gameRec
 // gameRecord is a game's record (engine/record, imported as recfile) with its server number,
 // rated flag and the ratings its players had before it.
 func (b *Bot) gameRecord(ctx context.Context, g *gameRec) (*recfile.Record, error) {
-	st, err := b.ratingsStore()
-	if err != nil {
-		return nil, err
-	}
+	st := b.st.store()
 	row, err := st.Game(ctx, g.ID)
 	if err != nil {
 		return nil, wrap("record", err)
@@ -52,7 +49,7 @@ func (b *Bot) gameRecord(ctx context.Context, g *gameRec) (*recfile.Record, erro
 		return nil, wrap("record", err)
 	}
 	rec := &recfile.Record{
-		Game: g.Game, Variant: g.Variant, Start: g.Start, White: g.White.Name, Black: g.Black.Name,
+		Game: g.Game, Variant: g.Variant, Start: g.Start, White: PlainText(g.White.Name), Black: PlainText(g.Black.Name),
 		Clock: g.Clock, Date: row.Created, Number: num, Rated: rated, Moves: log,
 	}
 	if cs, err := st.RatingChanges(ctx, g.ID); err == nil && len(cs) == 2 {

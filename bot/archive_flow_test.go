@@ -80,7 +80,7 @@ func TestRatedGameOverMessage(t *testing.T) {
 		t.Fatalf("final board: %+v", fin)
 	}
 	checkFinalFiles(t, fin, 1, 3)
-	st, _ := h.b.ratingsStore()
+	st := h.b.st.store()
 	for _, p := range []User{alice, bob} {
 		r, err := st.Rating(h.ctx, "guild", "tank", p.ID)
 		if err != nil || r.Games != 1 {
@@ -118,7 +118,7 @@ func TestCasualAndAbortedNotRated(t *testing.T) {
 	if strings.Contains(fin.Content, "→") || h.game(id2).Status != gmFinished {
 		t.Fatalf("aborted game: %s", fin.Content)
 	}
-	st, _ := h.b.ratingsStore()
+	st := h.b.st.store()
 	for _, p := range []User{alice, bob} {
 		if rs, err := st.PlayerRatings(h.ctx, "guild", p.ID); err != nil || len(rs) != 0 {
 			t.Fatalf("%s has ratings after a casual and an aborted game: %+v %v", p.Name, rs, err)
@@ -166,7 +166,7 @@ func TestSchedulerFlagFallRatesOnce(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	st, _ := h.b.ratingsStore()
+	st := h.b.st.store()
 	r, err := st.Rating(h.ctx, "guild", "tank", bob.ID)
 	if err != nil || r.Games != 1 || r.Wins != 1 {
 		t.Fatalf("bob after the flag-fall: %+v %v", r, err)
@@ -289,7 +289,7 @@ func TestBoardAtPly(t *testing.T) {
 // GameUpdate.Rate has its changes with the finish.
 func TestFinishRatesInSameWrite(t *testing.T) {
 	h := newHarness(t, Config{})
-	st, _ := h.b.ratingsStore()
+	st := h.b.st.store()
 	g, err := st.CreateGame(h.ctx, store.Game{Kind: "tank", Guild: "guild", Channel: "c", Players: [2]string{"a", "b"}, Start: "x"})
 	if err != nil {
 		t.Fatal(err)
@@ -340,7 +340,7 @@ func (n *renamingNotifier) RenameThread(_ context.Context, id, name string) erro
 // number once the game exists.
 func TestThreadRenamedWhenNumberTaken(t *testing.T) {
 	h := newHarness(t, Config{})
-	st, _ := h.b.ratingsStore()
+	st := h.b.st.store()
 	n := &renamingNotifier{st: st, renamed: map[string]string{}}
 	h.b.n = n
 	id := h.startGame("thread=true")
@@ -374,7 +374,7 @@ func TestRepetitionDrawRated(t *testing.T) {
 		}
 	}
 	checkFinalFiles(t, fin, 1, 8)
-	st, _ := h.b.ratingsStore()
+	st := h.b.st.store()
 	if r, err := st.Rating(h.ctx, "guild", "camelot", bob.ID); err != nil || r.Draws != 1 {
 		t.Fatalf("bob: %+v %v", r, err)
 	}

@@ -113,8 +113,16 @@ func BenchmarkFinalBoard(b *testing.B) {
 			ctx := context.Background()
 			w, k := User{ID: "w", Name: "alice"}, User{ID: "k", Name: "bob"}
 			c := Command{Name: "challenge", User: w, GuildID: "g", ChannelID: "c",
-				Options: map[string]string{"opponent": k.ID, "color": "white", "clock": "untimed", "game": tc.game, "map": tc.variant}, Users: map[string]User{k.ID: k}}
+				Options: map[string]string{"opponent": k.ID, "color": "white", "clock": "untimed", "game": tc.game}, Users: map[string]User{k.ID: k}}
+			if tc.variant != "" {
+				// A blank map option is an empty position, refused: only
+				// a named variant is passed.
+				c.Options["map"] = tc.variant
+			}
 			rs := bt.Handle(ctx, c)
+			if len(rs) != 1 || len(rs[0].Components) == 0 {
+				b.Fatalf("challenge refused: %+v", rs)
+			}
 			var id int64
 			for _, r := range bt.Handle(ctx, Command{Kind: KindComponent, CustomID: rs[0].Components[0][0].CustomID, User: k, GuildID: "g", ChannelID: "c"}) {
 				if r.Board {

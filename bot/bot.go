@@ -56,7 +56,7 @@ type Config struct {
 // Bot is the handler core. It is safe for concurrent use.
 type Bot struct {
 	cfg Config
-	st  repo
+	st  Storage
 	clk Clock
 	n   Notifier
 	log *slog.Logger
@@ -69,6 +69,9 @@ type Bot struct {
 	lastMaintain atomic.Int64
 
 	ai aiPool
+
+	// cmds is the command table, indexed (commands.go).
+	cmds *router
 }
 
 // New builds the bot on a Storage (see OpenSQLite), the time source, the
@@ -77,7 +80,7 @@ func New(cfg Config, st Storage, clk Clock, n Notifier, log *slog.Logger) *Bot {
 	return newBot(cfg, st, clk, n, log)
 }
 
-func newBot(cfg Config, st repo, clk Clock, n Notifier, log *slog.Logger) *Bot {
+func newBot(cfg Config, st Storage, clk Clock, n Notifier, log *slog.Logger) *Bot {
 	if cfg.ChallengeExpiry <= 0 {
 		cfg.ChallengeExpiry = 24 * time.Hour
 	}
@@ -99,7 +102,7 @@ func newBot(cfg Config, st repo, clk Clock, n Notifier, log *slog.Logger) *Bot {
 	if cfg.AIWorkers <= 0 {
 		cfg.AIWorkers = runtime.NumCPU()
 	}
-	b := &Bot{cfg: cfg, st: st, clk: clk, n: n, log: log}
+	b := &Bot{cfg: cfg, st: st, clk: clk, n: n, log: log, cmds: newRouter(commands)}
 	b.ai.init(cfg.AIWorkers)
 	b.SetSelfID(cfg.SelfID)
 	return b
@@ -134,7 +137,7 @@ func (r *req) t(key string, args ...string) string { return i18n.T(r.loc, key, a
 // Handle runs one command and returns the replies to send. It never panics:
 // a bug becomes an ephemeral apology and a log line.
 func (b *Bot) Handle(ctx context.Context, c Command) (out []Reply) {
-	escUsers(&c)
+	markUsers(&c)
 	r := &req{Command: c, loc: b.locale(ctx, c), pub: b.pubLocale(c)}
 	defer func() {
 		if p := recover(); p != nil {
@@ -160,55 +163,6 @@ func (b *Bot) Handle(ctx context.Context, c Command) (out []Reply) {
 	}
 	return replies
 }
-
-func (b *Bot) dispatch(ctx context.Context, r *req) ([]Reply, error) {
-	switch r.Kind {
-	case KindComponent, KindModal:
-		if h, ok := extraComponents[strings.SplitN(r.CustomID, ":", 2)[0]]; ok {
-			return h(b, ctx, r)
-		}
-		id, ok := parseCustomID(r.CustomID)
-		if !ok {
-			return nil, refuse("refuse.unknown")
-		}
-		switch id.kind {
-		case 'c':
-			return b.challengeAction(ctx, r, id.id, id.action)
-		case 'p':
-			if id.action != "games" {
-				return nil, refuse("refuse.unknown")
-			}
-			return b.gamesPage(ctx, r, int(id.id))
-		}
-		return b.gameAction(ctx, r, id)
-	}
-	switch r.Name {
-	case "challenge":
-		return b.challenge(ctx, r)
-	case "accept":
-		return b.acceptCommand(ctx, r)
-	case "move":
-		return b.moveCommand(ctx, r)
-	case "board":
-		return b.boardCommand(ctx, r)
-	case "resign":
-		return b.resignCommand(ctx, r)
-	case "help":
-		return []Reply{{Ephemeral: true, Content: r.t("help.text", MoveExample("tank"), MoveExample("camelot"), MoveExample("gungi"))}}, nil
-	}
-	if h, ok := extraCommands[r.Name]; ok {
-		return h(b, ctx, r)
-	}
-	return nil, refuse("refuse.unknown")
-}
-
-// extraCommands are the commands beyond the core set, registered by the
-// files that implement them.
-var extraCommands = map[string]func(*Bot, context.Context, *req) ([]Reply, error){}
-
-// extraComponents handle components whose custom id starts with a prefix
-// of their own ("lb:..."), registered by the files that implement them.
-var extraComponents = map[string]func(*Bot, context.Context, *req) ([]Reply, error){}
 
 // locale picks the caller's language: /settings, then the Discord locale
 // of the command, then the Discord locale last seen from them (for messages

@@ -36,11 +36,7 @@ func describeClock(loc string, tc clock.Settings) string {
 	case !tc.Timed():
 		return i18n.T(loc, "clock.untimed")
 	case tc.Kind == clock.Correspondence && tc.PerMove%(24*time.Hour) == 0:
-		d := int(tc.PerMove / (24 * time.Hour))
-		if d == 1 {
-			return i18n.T(loc, "clock.corr.day")
-		}
-		return i18n.T(loc, "clock.corr.days", strconv.Itoa(d))
+		return i18n.T(loc, "clock.corr.days", strconv.Itoa(int(tc.PerMove/(24*time.Hour))))
 	case tc.Kind == clock.Correspondence:
 		return i18n.T(loc, "clock.corr.hours", strconv.Itoa(int(tc.PerMove/time.Hour)))
 	case tc.Increment > 0:

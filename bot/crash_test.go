@@ -207,19 +207,17 @@ type ackedMove struct {
 	seq  int
 }
 
-// TestCrashKills runs the child and kills it at least 100 times.
+// TestCrashKills runs the child and kills it 100 times.
 func TestCrashKills(t *testing.T) {
 	if testing.Short() {
 		t.Skip("kills a child process 100 times")
 	}
 	dir := t.TempDir()
 	var acked []ackedMove
-	deadline := time.Now().Add(90 * time.Second)
-	kills := 0
-	for ; kills < 100; kills++ {
-		if time.Now().After(deadline) {
-			t.Fatalf("only %d kills in the time allowed", kills)
-		}
+	// The test counts kills, not time: on a loaded machine each run is
+	// slower, never fewer (go test's -timeout bounds a hung child).
+	const kills = 100
+	for range kills {
 		cmd := exec.Command(os.Args[0], "-test.run=^TestCrashChildBot$", "-test.count=1")
 		cmd.Env = append(os.Environ(), crashEnv+"="+dir)
 		stdout, err := cmd.StdoutPipe()

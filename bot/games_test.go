@@ -4,6 +4,9 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/tankbot/tankbot/bot/i18n"
+	"github.com/tankbot/tankbot/engine/games"
 )
 
 // The board message states the facts of the game beside the picture:
@@ -131,5 +134,30 @@ func TestCamelotFlagAgainstLoneSideIsDraw(t *testing.T) {
 	ps := h.n.all()
 	if len(ps) == 0 || !strings.Contains(text([]Reply{ps[len(ps)-1].Reply}), "could not have won") {
 		t.Fatalf("no draw announcement in %d posts", len(ps))
+	}
+}
+
+// What the games' descriptors name in the catalog is there, and the help
+// shows a legal example for every game.
+func TestDescriptorWords(t *testing.T) {
+	for _, d := range games.Descriptors() {
+		for v, key := range d.Words {
+			if !i18n.Has(key) {
+				t.Errorf("%s: word %q: no catalog key %s", d.Rules.Name(), v, key)
+			}
+		}
+		if !i18n.Has("gamename." + d.Rules.Name()) {
+			t.Errorf("%s: no gamename key", d.Rules.Name())
+		}
+	}
+	h := newHarness(t, Config{})
+	help := text(h.slash(alice, "help"))
+	for _, d := range games.Descriptors() {
+		if !strings.Contains(help, "`"+d.Example("")+"`") {
+			t.Errorf("/help lacks %s's example %q", d.Rules.Name(), d.Example(""))
+		}
+	}
+	if strings.Contains(help, "e3 > e5n") {
+		t.Error("/help still shows the illegal e3 > e5n")
 	}
 }

@@ -34,7 +34,7 @@ func (n *fakeNotifier) Post(_ context.Context, ch string, r Reply) (string, erro
 		n.fail--
 		return "", errors.New("fake notifier: post failed")
 	}
-	n.posts = append(n.posts, post{ch, r})
+	n.posts = append(n.posts, post{ch, shown(r)})
 	return "m", nil
 }
 
@@ -45,7 +45,7 @@ func (n *fakeNotifier) Edit(_ context.Context, ch, msg string, r Reply) error {
 		n.failEdits--
 		return errors.New("fake notifier: edit failed")
 	}
-	n.edits = append(n.edits, edit{ch, msg, r})
+	n.edits = append(n.edits, edit{ch, msg, shown(r)})
 	return nil
 }
 
@@ -98,8 +98,14 @@ func (h *harness) handle(c Command) []Reply {
 			h.b.Delivered(h.ctx, r, "")
 		}
 	}
+	for i := range rs {
+		rs[i] = shown(rs[i])
+	}
 	return rs
 }
+
+// shown is a reply as a plain-text transport shows it: names plain.
+func shown(r Reply) Reply { return r.WithText(PlainText, PlainText) }
 
 var t0 = time.Date(2026, 1, 2, 15, 4, 5, 0, time.UTC)
 

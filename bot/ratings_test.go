@@ -105,7 +105,7 @@ func TestLeaderboardAndProfile(t *testing.T) {
 // Pages: 20 rated players, 15 a page, buttons move and edit in place.
 func TestLeaderboardPages(t *testing.T) {
 	h := newHarness(t, Config{})
-	st, _ := h.b.ratingsStore()
+	st := h.b.st.store()
 	for i := 0; i < 10; i++ {
 		a, b := user(fmt.Sprint("p", 2*i)), user(fmt.Sprint("p", 2*i+1))
 		g, err := st.CreateGame(h.ctx, store.Game{Kind: "tank", Guild: "guild", Channel: fmt.Sprint("c", i), Players: [2]string{a.ID, b.ID}, Start: "x"})

@@ -94,20 +94,20 @@ func TestSchedulerUsesSeenLocale(t *testing.T) {
 
 // countingRepo counts writes of the seen locale.
 type countingRepo struct {
-	repo
+	Storage
 	seenWrites atomic.Int32
 }
 
 func (c *countingRepo) setSeenLocale(ctx context.Context, id, loc string) error {
 	c.seenWrites.Add(1)
-	return c.repo.setSeenLocale(ctx, id, loc)
+	return c.Storage.setSeenLocale(ctx, id, loc)
 }
 
 // The seen locale is written only when it changes, not on every
 // interaction.
 func TestSeenLocaleWrittenOnChange(t *testing.T) {
 	h := newHarness(t, Config{})
-	cr := &countingRepo{repo: h.b.st}
+	cr := &countingRepo{Storage: h.b.st}
 	h.b.st = cr
 	for _, loc := range []string{"th", "th", "th", "pt-BR", "pt-BR", "th"} {
 		h.b.Handle(h.ctx, Command{Kind: KindSlash, Name: "help", User: alice, ChannelID: "chan", Locale: loc})
@@ -191,7 +191,7 @@ func TestDowntimeNotCharged(t *testing.T) {
 
 // panicRepo panics when the scheduler loads one game.
 type panicRepo struct {
-	repo
+	Storage
 	victim int64
 	left   atomic.Int32
 }
@@ -200,7 +200,7 @@ func (p *panicRepo) game(ctx context.Context, id int64) (*gameRec, error) {
 	if id == p.victim && p.left.Add(-1) >= 0 {
 		panic("injected")
 	}
-	return p.repo.game(ctx, id)
+	return p.Storage.game(ctx, id)
 }
 
 // A panic while firing one event is recovered: the other events of the
@@ -217,7 +217,7 @@ func TestSchedulerRecoversPanics(t *testing.T) {
 			id2 = r.GameID
 		}
 	}
-	pr := &panicRepo{repo: h.b.st, victim: id1}
+	pr := &panicRepo{Storage: h.b.st, victim: id1}
 	pr.left.Store(2) // its reminder and its flag, both due in this pass
 	h.b.st = pr
 	h.clk.Advance(10*time.Minute + time.Second)

@@ -6,7 +6,7 @@ import (
 )
 
 // newTestRepo opens a real SQLite file in the test's temp dir.
-func newTestRepo(t *testing.T) repo {
+func newTestRepo(t *testing.T) Storage {
 	t.Helper()
 	st, err := OpenSQLite(filepath.Join(t.TempDir(), "bot.db"))
 	if err != nil {

@@ -12,8 +12,8 @@ import (
 // maxChoices is Discord's limit on autocomplete choices.
 const maxChoices = 25
 
-// Suggest answers autocomplete for the focused option. It never fails: on
-// any problem it offers nothing.
+// Suggest answers autocomplete for the focused option, through the
+// command table. It never fails: on any problem it offers nothing.
 func (b *Bot) Suggest(ctx context.Context, c Command, focused string) (out []Choice) {
 	defer func() {
 		if p := recover(); p != nil {
@@ -21,74 +21,107 @@ func (b *Bot) Suggest(ctx context.Context, c Command, focused string) (out []Cho
 			out = nil
 		}
 	}()
-	escUsers(&c)
+	cmd, ok := b.cmds.byName[c.Name]
+	if !ok {
+		return nil
+	}
+	markUsers(&c)
 	r := &req{Command: c, loc: b.locale(ctx, c), pub: b.pubLocale(c)}
 	typed := strings.TrimSpace(c.Options[focused])
-	switch focused {
-	case "move":
-		g, err := b.findGame(ctx, r)
-		if err != nil {
-			return nil
+	for _, o := range cmd.opts {
+		if o.name != focused {
+			continue
 		}
-		return b.suggestMoves(r, g, typed)
-	case "game":
-		if c.Name == "challenge" || c.Name == "rules" {
-			return prefixChoices(gameNames(), typed)
-		}
-		games, err := b.st.activeGames(ctx, c.GuildID)
-		if err != nil {
-			return nil
-		}
-		if c.Name == "history" || c.Name == "board" || c.Name == "rematch" {
-			// Finished games can be looked at too: the caller's latest.
-			if st, err := b.ratingsStore(); err == nil {
-				if done, err := st.FinishedGames(ctx, c.GuildID, c.User.ID, 0, 10); err == nil {
-					for _, a := range done {
-						if g, err := fromGame(a.Game); err == nil {
-							games = append(games, g)
-						}
-					}
+		switch {
+		case o.suggest != nil:
+			out = o.suggest(b, ctx, r, typed)
+		case o.choices != nil:
+			for _, ch := range o.choices() {
+				if strings.HasPrefix(strings.ToLower(ch.Value), strings.ToLower(typed)) {
+					out = append(out, ch)
 				}
 			}
-		}
-		for _, g := range games {
-			if _, ok := g.player(c.User.ID); !ok || len(out) == maxChoices {
-				continue
-			}
-			id := g.num() // players type the server's number
-			if strings.HasPrefix(id, strings.TrimPrefix(typed, "#")) {
-				out = append(out, Choice{Name: clipRunes("#"+id+" "+gameLabel(r.loc, g.Game, g.Variant, nil)+" · "+plain(g.White.Name)+" – "+plain(g.Black.Name), 100), Value: id})
-			}
-		}
-	case "map":
-		rules, ok := lookupGame(orDefault(c.Options["game"], "tank"))
-		if !ok {
-			return nil
-		}
-		var names []string
-		for _, v := range rules.Variants() {
-			names = append(names, v.Name)
-		}
-		return prefixChoices(names, typed)
-	case "clock":
-		return prefixChoices(clockPresets, typed)
-	case "challenge":
-		pend, err := b.st.pendingChallenges(ctx, c.User.ID)
-		if err != nil {
-			return nil
-		}
-		for _, ch := range pend {
-			// Only this server's challenges, and only those the caller
-			// may take.
-			if ch.Challenger.ID == c.User.ID || ch.GuildID != c.GuildID {
-				continue
-			}
-			id := strconv.FormatInt(ch.ID, 10)
-			out = append(out, Choice{Name: "#" + id + " " + plain(ch.Challenger.Name) + " · " + labelOf(r.loc, ch.Game, ch.Variant, ch.Start), Value: id})
 		}
 	}
 	if len(out) > maxChoices {
 		out = out[:maxChoices]
+	}
+	return out
+}
+
+func suggestMove(b *Bot, ctx context.Context, r *req, typed string) []Choice {
+	g, err := b.findGame(ctx, r)
+	if err != nil {
+		return nil
+	}
+	return b.suggestMoves(r, g, typed)
+}
+
+// suggestActiveGames offers the caller's active games of this server.
+func suggestActiveGames(b *Bot, ctx context.Context, r *req, typed string) []Choice {
+	return b.suggestGames(ctx, r, typed, false)
+}
+
+// suggestAnyGames also offers the caller's latest finished games, for the
+// commands that can look at one.
+func suggestAnyGames(b *Bot, ctx context.Context, r *req, typed string) []Choice {
+	return b.suggestGames(ctx, r, typed, true)
+}
+
+func (b *Bot) suggestGames(ctx context.Context, r *req, typed string, finished bool) (out []Choice) {
+	games, err := b.st.activeGames(ctx, r.GuildID)
+	if err != nil {
+		return nil
+	}
+	if finished {
+		if done, err := b.st.store().FinishedGames(ctx, r.GuildID, r.User.ID, 0, 10); err == nil {
+			for _, a := range done {
+				if g, err := fromGame(a.Game); err == nil {
+					games = append(games, g)
+				}
+			}
+		}
+	}
+	for _, g := range games {
+		if _, ok := g.player(r.User.ID); !ok || len(out) == maxChoices {
+			continue
+		}
+		id := g.num() // players type the server's number
+		if strings.HasPrefix(id, strings.TrimPrefix(typed, "#")) {
+			out = append(out, Choice{Name: clipRunes("#"+id+" "+gameLabel(r.loc, g.Game, g.Variant, nil)+" · "+PlainText(g.White.Name)+" – "+PlainText(g.Black.Name), 100), Value: id})
+		}
+	}
+	return out
+}
+
+func suggestMaps(b *Bot, ctx context.Context, r *req, typed string) []Choice {
+	rules, ok := lookupGame(orDefault(r.Options["game"], defaultGame()))
+	if !ok {
+		return nil
+	}
+	var names []string
+	for _, v := range rules.Variants() {
+		names = append(names, v.Name)
+	}
+	return prefixChoices(names, typed)
+}
+
+func suggestClocks(b *Bot, ctx context.Context, r *req, typed string) []Choice {
+	return prefixChoices(clockPresets, typed)
+}
+
+// suggestChallenges offers the challenges the caller may take here.
+func suggestChallenges(b *Bot, ctx context.Context, r *req, typed string) (out []Choice) {
+	pend, err := b.st.pendingChallenges(ctx, r.User.ID)
+	if err != nil {
+		return nil
+	}
+	for _, ch := range pend {
+		if ch.Challenger.ID == r.User.ID || ch.GuildID != r.GuildID {
+			continue
+		}
+		id := strconv.FormatInt(ch.ID, 10)
+		out = append(out, Choice{Name: "#" + id + " " + PlainText(ch.Challenger.Name) + " · " + labelOf(r.loc, ch.Game, ch.Variant, ch.Start), Value: id})
 	}
 	return out
 }

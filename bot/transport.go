@@ -201,6 +201,9 @@ type Input struct {
 // Choice is one autocomplete suggestion: Name is shown, Value is inserted.
 type Choice struct {
 	Name, Value string
+	// NameLocalizations are Name in the other languages, by Discord
+	// locale, for the fixed choices of a registered option.
+	NameLocalizations map[string]string `json:",omitempty"`
 }
 
 // Notifier is implemented by a transport for everything that is not an

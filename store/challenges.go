@@ -35,15 +35,22 @@ type Challenge struct {
 	GameID     int64 // set when accepted
 	Extra      string
 	Created    time.Time
+	// Names are the challenger's and the challenged player's display
+	// names as they typed them; Locale the language of the challenge's
+	// public posts.
+	ChallengerName string
+	ChallengedName string
+	Locale         string
 }
 
-const challengeCols = `id, challenger, challenged, kind, variant, start_pos, clock, side, guild, channel, message_id, expires_at, status, COALESCE(game_id, 0), extra, created_at`
+const challengeCols = `id, challenger, challenged, kind, variant, start_pos, clock, side, guild, channel, message_id, expires_at, status, COALESCE(game_id, 0), extra, created_at,
+	challenger_name, challenged_name, locale`
 
 func scanChallenge(r scanner) (*Challenge, error) {
 	var c Challenge
 	var exp, created int64
 	if err := r.Scan(&c.ID, &c.Challenger, &c.Challenged, &c.Kind, &c.Variant, &c.Start, &c.Clock, &c.Side, &c.Guild, &c.Channel,
-		&c.MessageID, &exp, &c.Status, &c.GameID, &c.Extra, &created); err != nil {
+		&c.MessageID, &exp, &c.Status, &c.GameID, &c.Extra, &created, &c.ChallengerName, &c.ChallengedName, &c.Locale); err != nil {
 		return nil, err
 	}
 	c.Expires, c.Created = fromNanos(exp), fromNanos(created)
@@ -61,9 +68,10 @@ func (s *Store) CreateChallenge(ctx context.Context, c Challenge, eff ...Effects
 	err := s.tx(ctx, func(tx *sql.Tx) error {
 		var err error
 		out, err = scanChallenge(tx.QueryRowContext(ctx, `INSERT INTO challenges(challenger, challenged, kind, variant, start_pos, clock, side,
-			guild, channel, message_id, expires_at, status, extra, created_at) VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?) RETURNING `+challengeCols,
+			guild, channel, message_id, expires_at, status, extra, created_at, challenger_name, challenged_name, locale)
+			VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?) RETURNING `+challengeCols,
 			c.Challenger, c.Challenged, c.Kind, c.Variant, c.Start, c.Clock, c.Side, c.Guild, c.Channel, c.MessageID, nanos(c.Expires),
-			ChallengePending, c.Extra, s.now().UnixNano()))
+			ChallengePending, c.Extra, s.now().UnixNano(), c.ChallengerName, c.ChallengedName, c.Locale))
 		if isUnique(err) {
 			return ErrDuplicateChallenge
 		}

@@ -30,6 +30,7 @@ type Game struct {
 	Channel    string
 	Thread     string    // "" when not played in a thread
 	Players    [2]string // Discord user id playing side 0 and side 1
+	Names      [2]string // their display names as they typed them, by side
 	Start      string
 	Position   string // after Ply moves
 	Ply        int
@@ -51,6 +52,12 @@ type Game struct {
 	// against the AI). Fixed when the game is created; SetRated changes it
 	// while the game is active.
 	Casual bool
+	// AILevel is the computer's level in a game against it (0: none) and
+	// AISide the side it plays; Locale the language of the game's public
+	// posts made out of band. Fixed when the game is created.
+	AILevel int
+	AISide  int
+	Locale  string
 }
 
 // MoveRecord is one entry of a game's append-only log.
@@ -93,7 +100,8 @@ type GameUpdate struct {
 }
 
 const gameCols = `id, rev, seq, kind, variant, guild, channel, thread, player0, player1, start_pos, pos, ply, status, result, reason,
-	clock, left0, left1, turn_start, to_move, draw_offer, takeback, message_id, extra, created_at, updated_at, number, rated`
+	clock, left0, left1, turn_start, to_move, draw_offer, takeback, message_id, extra, created_at, updated_at, number, rated,
+	name0, name1, ai_level, ai_side, locale`
 
 type scanner interface{ Scan(...any) error }
 
@@ -102,7 +110,8 @@ func scanGame(r scanner) (*Game, error) {
 	var l0, l1, ts, created, updated, rated int64
 	err := r.Scan(&g.ID, &g.Rev, &g.Seq, &g.Kind, &g.Variant, &g.Guild, &g.Channel, &g.Thread, &g.Players[0], &g.Players[1],
 		&g.Start, &g.Position, &g.Ply, &g.Status, &g.Result, &g.Reason, &g.Clock, &l0, &l1, &ts, &g.ClockState.ToMove,
-		&g.DrawOffer, &g.Takeback, &g.MessageID, &g.Extra, &created, &updated, &g.Number, &rated)
+		&g.DrawOffer, &g.Takeback, &g.MessageID, &g.Extra, &created, &updated, &g.Number, &rated,
+		&g.Names[0], &g.Names[1], &g.AILevel, &g.AISide, &g.Locale)
 	if err != nil {
 		return nil, err
 	}
@@ -139,11 +148,13 @@ func (s *Store) insertGame(ctx context.Context, tx *sql.Tx, g Game) (*Game, erro
 		g.Clock = "none"
 	}
 	row := tx.QueryRowContext(ctx, `INSERT INTO games(kind, variant, guild, channel, thread, player0, player1, start_pos, pos, ply, status,
-		result, reason, clock, left0, left1, turn_start, to_move, draw_offer, takeback, message_id, extra, created_at, updated_at, rated)
-		VALUES(?,?,?,?,?,?,?,?,?,0,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?) RETURNING `+gameCols,
+		result, reason, clock, left0, left1, turn_start, to_move, draw_offer, takeback, message_id, extra, created_at, updated_at, rated,
+		name0, name1, ai_level, ai_side, locale)
+		VALUES(?,?,?,?,?,?,?,?,?,0,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?) RETURNING `+gameCols,
 		g.Kind, g.Variant, g.Guild, g.Channel, g.Thread, g.Players[0], g.Players[1], g.Start, g.Position, g.Status,
 		g.Result, g.Reason, g.Clock, int64(g.ClockState.Left[0]), int64(g.ClockState.Left[1]), nanos(g.ClockState.TurnStart),
-		g.ClockState.ToMove, g.DrawOffer, g.Takeback, g.MessageID, g.Extra, now.UnixNano(), now.UnixNano(), boolInt(!g.Casual))
+		g.ClockState.ToMove, g.DrawOffer, g.Takeback, g.MessageID, g.Extra, now.UnixNano(), now.UnixNano(), boolInt(!g.Casual),
+		g.Names[0], g.Names[1], g.AILevel, g.AISide, g.Locale)
 	out, err := scanGame(row)
 	if isUnique(err) {
 		return nil, fmt.Errorf("create game in %s: %w", g.Channel, ErrActiveGameExists)

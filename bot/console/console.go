@@ -3,9 +3,9 @@
 //
 //	alice: /challenge bob game:tank map:basic20 clock:10m+5s
 //	bob: /accept
-//	alice: /move e3 > e5n
+//	alice: /move c3 > c5n
 //	bob: click g:1:1:resign
-//	bob: submit g:1:1:type e3 > e5n
+//	bob: submit g:1:1:type c3 > c5n
 //	wait 10m        (advance the clock, then run the scheduler)
 //	tick            (run the scheduler)
 //
@@ -162,7 +162,7 @@ func (c *Console) Exec(ctx context.Context, line string) error {
 		who = c.next
 		c.mu.Unlock()
 		if who == "" {
-			return fmt.Errorf("say who acts: \"alice: /move e3 > e5n\"")
+			return fmt.Errorf("say who acts: \"alice: /move %s\"", bot.MoveExample(""))
 		}
 		rest = line
 		if !strings.HasPrefix(rest, "/") && !strings.HasPrefix(rest, "click ") && !strings.HasPrefix(rest, "submit ") {
@@ -321,6 +321,7 @@ func isKey(k string) bool {
 // print writes one reply: where it goes, text, embed, board, files and
 // buttons with their custom ids (to click).
 func (c *Console) print(where string, r bot.Reply) {
+	r = r.WithText(bot.PlainText, bot.PlainText) // names as typed
 	var sb strings.Builder
 	if where != "" {
 		sb.WriteString(where + " ")

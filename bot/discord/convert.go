@@ -3,6 +3,7 @@ package discord
 import (
 	"bytes"
 	"strconv"
+	"strings"
 
 	"github.com/bwmarrin/discordgo"
 
@@ -249,7 +250,7 @@ type message struct {
 }
 
 func toMessage(r bot.Reply) message {
-	r = bot.FitReply(r)
+	r = bot.FitReply(forDiscord(r))
 	m := message{
 		content:    r.Content,
 		embeds:     toEmbeds(r.Embed),
@@ -341,4 +342,25 @@ func messageSend(r bot.Reply) *discordgo.MessageSend {
 		Files:           m.files,
 		AllowedMentions: m.mentions,
 	}
+}
+
+// forDiscord is r as Discord shows it: the players' names, which the core
+// keeps as typed and marks, escaped where Discord renders markdown (so a
+// name cannot become a link, a mention or formatting) and plain where it
+// does not (buttons, menus, footers).
+func forDiscord(r bot.Reply) bot.Reply {
+	return r.WithText(func(s string) string { return bot.MarkedText(s, escapeMarkdown) }, bot.PlainText)
+}
+
+// escapeMarkdown puts a backslash before every character Discord's
+// markdown (or a mention, an emoji, a link) could read in s.
+func escapeMarkdown(s string) string {
+	var sb strings.Builder
+	for _, r := range s {
+		if strings.ContainsRune("\\*_~`|>[]()<@:", r) {
+			sb.WriteByte('\\')
+		}
+		sb.WriteRune(r)
+	}
+	return sb.String()
 }

@@ -83,6 +83,7 @@ func (a *Adapter) postMessage(ctx context.Context, channelID string, r bot.Reply
 // its content, embed and attachments only when r sets them. Edits notify
 // nobody, so no mention is allowed.
 func (a *Adapter) Edit(ctx context.Context, channelID, messageID string, r bot.Reply) error {
+	r = forDiscord(r)
 	return a.retry(ctx, "edit message", func() error {
 		comps := toComponents(r.Components)
 		e := &discordgo.MessageEdit{ID: messageID, Channel: channelID, Components: &comps, AllowedMentions: allowedMentions(nil)}

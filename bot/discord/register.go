@@ -45,7 +45,7 @@ func toApplicationCommands(specs []bot.CommandSpec) []*discordgo.ApplicationComm
 				Autocomplete: o.Autocomplete && len(o.Choices) == 0,
 			}
 			for _, c := range o.Choices {
-				ao.Choices = append(ao.Choices, &discordgo.ApplicationCommandOptionChoice{Name: c.Name, Value: c.Value})
+				ao.Choices = append(ao.Choices, &discordgo.ApplicationCommandOptionChoice{Name: c.Name, Value: c.Value, NameLocalizations: localeMap(c.NameLocalizations)})
 			}
 			ac.Options = append(ac.Options, ao)
 		}

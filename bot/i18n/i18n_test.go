@@ -3,9 +3,11 @@ package i18n
 import (
 	"regexp"
 	"sort"
+	"strings"
 	"testing"
 
 	"github.com/tankbot/tankbot/engine/camelot"
+	"github.com/tankbot/tankbot/engine/games"
 	"github.com/tankbot/tankbot/engine/gungi"
 	"github.com/tankbot/tankbot/engine/tank"
 )
@@ -34,7 +36,8 @@ func TestCatalogComplete(t *testing.T) {
 				t.Errorf("%s: missing key %q", loc, k)
 				continue
 			}
-			if a, b := placeholders(en[k]), placeholders(s); len(a) != len(b) {
+			e, _ := Lookup(English, k)
+			if a, b := placeholders(e), placeholders(s); len(a) != len(b) {
 				t.Errorf("%s %q: placeholders %v, English has %v", loc, k, b, a)
 			}
 		}
@@ -49,8 +52,8 @@ func TestCatalogComplete(t *testing.T) {
 // Every rule error code of every engine is translated.
 func TestEngineCodesTranslated(t *testing.T) {
 	for _, loc := range Locales {
-		for _, msgs := range []map[string]string{tank.Messages, camelot.Messages, gungi.Messages} {
-			for code, english := range msgs {
+		for _, d := range games.Descriptors() {
+			for code, english := range d.Messages {
 				s, ok := Lookup(loc, "err."+code)
 				if !ok {
 					t.Errorf("%s: engine code %q has no translation", loc, code)
@@ -110,6 +113,52 @@ func TestDynamicKeys(t *testing.T) {
 	for _, k := range keys {
 		if !Has(k) {
 			t.Errorf("missing key %q", k)
+		}
+	}
+}
+
+// The catalog files parse, and no key is defined twice in a language
+// (within a file or across its files, or over a text kept in code).
+func TestCatalogFilesClean(t *testing.T) {
+	if err := Check(); err != nil {
+		t.Fatal(err)
+	}
+	into := map[string]message{}
+	if err := parseFile([]byte(`{"a": "x", "b": "y", "a": "z"}`), into); err == nil || !strings.Contains(err.Error(), `"a" defined twice`) {
+		t.Errorf("a duplicate key in a file: %v", err)
+	}
+	into = map[string]message{"a": {}}
+	if err := parseFile([]byte(`{"a": "x"}`), into); err == nil {
+		t.Error("a key of another file of the language defined again: no error")
+	}
+	for _, bad := range []string{`{"a": {"one": "x"}}`, `{"a": {"several": "x", "other": "y"}}`, `{"a": 3}`, `["a"]`} {
+		if err := parseFile([]byte(bad), map[string]message{}); err == nil {
+			t.Errorf("%s: no error", bad)
+		}
+	}
+}
+
+// Plural messages take the form of their language's CLDR rule: English
+// and Portuguese say "1 game" (Portuguese also "0 partida"), Thai has one
+// form; every language gives a plural message the forms its rule has.
+func TestPlurals(t *testing.T) {
+	for _, c := range []struct{ loc, n, want string }{
+		{English, "1", "1 game"}, {English, "0", "0 games"}, {English, "2", "2 games"},
+		{Portuguese, "1", "1 partida"}, {Portuguese, "0", "0 partida"}, {Portuguese, "5", "5 partidas"},
+		{Thai, "1", "1 เกม"},
+	} {
+		if got := T(c.loc, "ratings.leaderboard.line", "1", "@a", "1500", c.n); !strings.HasSuffix(got, " "+c.want) {
+			t.Errorf("%s %s: %q, want … %s", c.loc, c.n, got, c.want)
+		}
+	}
+	if got := T(English, "clock.corr.days", "1"); got != "1 day per move" {
+		t.Errorf("1 day: %q", got)
+	}
+	for _, loc := range Locales {
+		for _, k := range Keys(English) {
+			if len(Forms(English, k)) > 1 && loc != Thai && len(Forms(loc, k)) < 2 {
+				t.Errorf("%s %q: English has plural forms, %s gives one", loc, k, loc)
+			}
 		}
 	}
 }

@@ -6,53 +6,41 @@ import (
 
 	"github.com/tankbot/tankbot/bot/i18n"
 	"github.com/tankbot/tankbot/engine"
+	"github.com/tankbot/tankbot/engine/games"
 )
 
-// Prompts names what each level of a game's picker chooses; the menu's
-// placeholder is the catalog's "movepick.prompt.<name>". Unknown games get
-// "step".
-var Prompts = map[string][]string{
-	"tank":    {"piece", "destination", "facing", "target"},
-	"camelot": {"piece", "destination", "route"},
-	"gungi":   {"piece", "square", "action"},
-}
+// Prompts names what each level of a game's picker chooses, by game (from
+// the games' descriptors); the menu's placeholder is the catalog's
+// "movepick.prompt.<name>". Unknown games get "step".
+var Prompts = func() map[string][]string {
+	out := map[string][]string{}
+	for _, d := range games.Descriptors() {
+		out[d.Rules.Name()] = d.Picker.Prompts
+	}
+	return out
+}()
 
-// style is how one game's steps are ordered and labelled. The steps are
-// the engines' notation (see their Steps methods); labels are notation plus
-// words from the message catalog in the player's language.
-type style struct {
-	prompts []string
-	// rank orders the steps of a level before the natural order.
-	rank func(level int, step string) int
-	// name labels a step; chosen are the steps chosen before it.
-	name func(loc string, pos engine.Position, level int, chosen []string, step string) string
-}
-
-var styles = map[string]*style{
-	"tank":    {prompts: Prompts["tank"], rank: tankRank, name: tankLabel},
-	"camelot": {prompts: Prompts["camelot"], name: camelotLabel},
-	"gungi":   {prompts: Prompts["gungi"], rank: gungiRank, name: gungiLabel},
-}
-
-var generic = &style{}
+// style is how one game's steps are ordered and labelled: its
+// descriptor's picker style. The steps are the engines' notation (see
+// their Steps methods); labels are notation plus words from the message
+// catalog in the player's language.
+type style struct{ engine.PickerStyle }
 
 func styleFor(pos engine.Position) *style {
-	if s, ok := styles[pos.Rules().Name()]; ok {
-		return s
-	}
-	return generic
+	d, _ := games.Describe(pos.Rules().Name())
+	return &style{d.Picker}
 }
 
 func (s *style) prompt(level int) string {
-	if level < len(s.prompts) {
-		return s.prompts[level]
+	if level < len(s.Prompts) {
+		return s.Prompts[level]
 	}
 	return "step"
 }
 
 func (s *style) label(loc string, pos engine.Position, level int, chosen []string, step string) string {
-	if s.name != nil {
-		if l := s.name(loc, pos, level, chosen, step); l != "" {
+	if s.Label != nil {
+		if l := s.Label(i18n.Text(loc), pos, level, chosen, step); l != "" {
 			return l
 		}
 	}
@@ -71,8 +59,8 @@ func (s *style) compare(level int, a, b string) int {
 		}
 		return 1
 	}
-	if s.rank != nil {
-		if c := cmp.Compare(s.rank(level, a), s.rank(level, b)); c != 0 {
+	if s.Rank != nil {
+		if c := cmp.Compare(s.Rank(level, a), s.Rank(level, b)); c != 0 {
 			return c
 		}
 	}
@@ -121,149 +109,4 @@ func lower(c byte) byte {
 		return c + 'a' - 'A'
 	}
 	return c
-}
-
-// pieceName asks the position (a tank.Position, or a wrapper) for the
-// short name of the piece on a square.
-func pieceName(pos engine.Position, square string) string {
-	if n, ok := pos.(PieceNamer); ok {
-		return n.PieceName(square)
-	}
-	return ""
-}
-
-func withPiece(pos engine.Position, square string) string {
-	if n := pieceName(pos, square); n != "" {
-		return n + " " + square
-	}
-	return square
-}
-
-// Tank Chess: [from, to or "OFF", facing, target or ""].
-
-var compass = []string{"N", "NE", "E", "SE", "S", "SW", "W", "NW"}
-var arrows = []string{"↑", "↗", "→", "↘", "↓", "↙", "←", "↖"}
-
-func tankRank(level int, step string) int {
-	switch level {
-	case 1:
-		if step == "OFF" {
-			return 1 // the escape after the squares
-		}
-	case 2:
-		for i, d := range compass {
-			if d == step {
-				return i // clockwise from north, not alphabetical
-			}
-		}
-	}
-	return 0
-}
-
-func tankLabel(loc string, pos engine.Position, level int, chosen []string, step string) string {
-	switch level {
-	case 0:
-		return withPiece(pos, step)
-	case 1:
-		switch {
-		case step == "OFF":
-			return i18n.T(loc, "movepick.tank.escape")
-		case len(chosen) > 0 && step == chosen[0]:
-			return i18n.T(loc, "movepick.tank.spin", step)
-		}
-	case 2:
-		for i, d := range compass {
-			if d == step {
-				return d + " " + arrows[i]
-			}
-		}
-	case 3:
-		if step == "" {
-			return i18n.T(loc, "movepick.tank.noshot")
-		}
-		return "×" + withPiece(pos, step)
-	}
-	return ""
-}
-
-// Camelot: [from, to, full route].
-
-func camelotLabel(loc string, pos engine.Position, level int, _ []string, step string) string {
-	if level != 0 {
-		return ""
-	}
-	if n := pieceName(pos, step); n != "" {
-		return n + " " + step
-	}
-	// camelot.Position.At names the piece on a square ('K', 'm', ...).
-	if a, ok := pos.(interface{ At(string) byte }); ok {
-		switch lower(a.At(step)) {
-		case 'k':
-			return i18n.T(loc, "movepick.camelot.knight", step)
-		case 'm':
-			return i18n.T(loc, "movepick.camelot.man", step)
-		}
-	}
-	return ""
-}
-
-// Gungi: [letter+from, to, "-" | "x" | "^"] for board moves, ["*P", to] for
-// drops, ["ready"].
-
-// gungiKinds are the piece letters in hand order (strongest first) and
-// their names, as in engine/gungi.
-const gungiKinds = "MGLSYKBTWFCNP"
-
-func gungiKind(c byte) int { return strings.IndexByte(gungiKinds, c) }
-
-func gungiRank(level int, step string) int {
-	switch level {
-	case 0:
-		// Pieces on the board by kind, then drops by kind, then ready.
-		switch {
-		case step == "ready":
-			return 100
-		case strings.HasPrefix(step, "*") && len(step) == 2:
-			return 50 + gungiKind(step[1])
-		case step != "":
-			return gungiKind(step[0])
-		}
-	case 2:
-		return strings.Index("-x^", step)
-	}
-	return 0
-}
-
-// gungiName is the piece's name in the player's language ("gungi.piece.M").
-func gungiName(loc string, letter byte) string {
-	key := "gungi.piece." + string(letter)
-	return i18n.T(loc, key)
-}
-
-func gungiLabel(loc string, pos engine.Position, level int, chosen []string, step string) string {
-	switch level {
-	case 0:
-		switch {
-		case step == "ready":
-			return i18n.T(loc, "movepick.gungi.ready")
-		case len(step) == 2 && step[0] == '*' && gungiKind(step[1]) >= 0:
-			return i18n.T(loc, "movepick.gungi.drop", gungiName(loc, step[1]))
-		case len(step) > 1 && gungiKind(step[0]) >= 0:
-			return gungiName(loc, step[0]) + " " + step[1:]
-		}
-	case 2:
-		to := ""
-		if len(chosen) > 1 {
-			to = chosen[1]
-		}
-		switch step {
-		case "-":
-			return i18n.T(loc, "movepick.gungi.move", to)
-		case "x":
-			return i18n.T(loc, "movepick.gungi.attack", to)
-		case "^":
-			return i18n.T(loc, "movepick.gungi.stack", to)
-		}
-	}
-	return ""
 }

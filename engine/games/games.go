@@ -1,4 +1,5 @@
-// Package games lists the games tankbot plays by name.
+// Package games lists the games tankbot plays by name: the one place a
+// new game is added (its engine.Descriptor, one line below).
 package games
 
 import (
@@ -11,13 +12,35 @@ import (
 	"github.com/tankbot/tankbot/engine/tank"
 )
 
+// descriptors are every game, in the order the bot lists them (the first
+// is the default game).
+var descriptors = []engine.Descriptor{
+	tank.Descriptor,
+	camelot.Descriptor,
+	gungi.Descriptor,
+}
+
+// Descriptors returns every game's descriptor, in the order the bot lists
+// them.
+func Descriptors() []engine.Descriptor { return append([]engine.Descriptor(nil), descriptors...) }
+
+// Describe finds a game's descriptor by name (case-insensitive).
+func Describe(name string) (engine.Descriptor, bool) {
+	for _, d := range descriptors {
+		if strings.EqualFold(d.Rules.Name(), strings.TrimSpace(name)) {
+			return d, true
+		}
+	}
+	return engine.Descriptor{}, false
+}
+
 // All returns every game, in the order the bot lists them.
 func All() []engine.Rules {
-	return []engine.Rules{
-		tank.Rules,
-		camelot.Rules,
-		gungi.Rules,
+	out := make([]engine.Rules, len(descriptors))
+	for i, d := range descriptors {
+		out[i] = d.Rules
 	}
+	return out
 }
 
 // Names lists the game names.

@@ -51,3 +51,38 @@ func TestPosition(t *testing.T) {
 		t.Errorf("bad position error %v", err)
 	}
 }
+
+// Every example move a descriptor offers is legal at its variant's start,
+// and names a variant the game has (what the bot shows must be playable).
+func TestDescriptorExamplesLegal(t *testing.T) {
+	for _, d := range Descriptors() {
+		name := d.Rules.Name()
+		if len(d.Examples) == 0 {
+			t.Errorf("%s: no example moves", name)
+		}
+		for variant, moves := range d.Examples {
+			start, err := d.Rules.Start(variant)
+			if err != nil {
+				t.Errorf("%s: example variant %q: %v", name, variant, err)
+				continue
+			}
+			for _, text := range moves {
+				m, err := start.ParseMove(text)
+				if err == nil {
+					_, err = start.Play(m)
+				}
+				if err != nil {
+					t.Errorf("%s %s: example %q is not legal at the start: %v", name, variant, text, err)
+				}
+			}
+		}
+		if d.Showcase != "" {
+			if _, err := d.Rules.Start(d.Showcase); err != nil {
+				t.Errorf("%s: showcase %q: %v", name, d.Showcase, err)
+			}
+		}
+		if d.Example("") == "" {
+			t.Errorf("%s: no default example", name)
+		}
+	}
+}
