@@ -72,7 +72,8 @@ type genRun struct {
 	out       *bufio.Writer
 	stderr    io.Writer
 	seen      map[string]bool
-	limit     int
+	limit      int
+	deviations int
 	start     time.Time
 	lastShow  time.Time
 	positions int
@@ -94,6 +95,7 @@ func runPuzzlesGenerate(args []string, stdout, stderr io.Writer) error {
 	budget := fs.Int64("budget", 0, "positions one proof may visit (default: the game's shipped setting)")
 	plies := fs.Int("max-plies", 300, "self-play games stop after this many plies")
 	limit := fs.Int("limit", 0, "stop after this many puzzles (0: no limit)")
+	devs := fs.Int("deviations", 3, "blunders tried per position without a puzzle of its own (0: only the games' positions)")
 	if err := fs.Parse(args); err != nil {
 		return fmt.Errorf("%w (flags: %s)", err, flagSummary(fs))
 	}
@@ -113,7 +115,7 @@ func runPuzzlesGenerate(args []string, stdout, stderr io.Writer) error {
 	if *archive != "" && *guilds == "" {
 		return errors.New("--from-archive needs --guild (the archive is kept per server)")
 	}
-	if *selfplay < 0 || *first < 0 || *plies < 1 || *limit < 0 || *depth < 0 || *depth > puzzle.MaxDepth || *budget < 0 {
+	if *selfplay < 0 || *first < 0 || *plies < 1 || *limit < 0 || *devs < 0 || *depth < 0 || *depth > puzzle.MaxDepth || *budget < 0 {
 		return fmt.Errorf("--selfplay, --first, --limit, --budget must be >= 0, --max-plies >= 1, --depth 0..%d", puzzle.MaxDepth)
 	}
 	set := puzzle.DefaultSettings(r.Name())
@@ -128,10 +130,10 @@ func runPuzzlesGenerate(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	defer f.Close()
-	g := &genRun{game: r.Name(), set: set, out: bufio.NewWriter(f), stderr: stderr, seen: map[string]bool{}, limit: *limit, start: puzzleClock()}
+	g := &genRun{game: r.Name(), set: set, out: bufio.NewWriter(f), stderr: stderr, seen: map[string]bool{}, limit: *limit, deviations: *devs, start: puzzleClock()}
 	g.lastShow = g.start
-	fmt.Fprintf(g.out, "# tankbot puzzles generate --game %s --seed %d --first %d --selfplay %d --max-plies %d --depth %d --budget %d\n%s\n",
-		r.Name(), *seed, *first, *selfplay, *plies, set.MaxDepth, set.Budget, puzzle.Header)
+	fmt.Fprintf(g.out, "# tankbot puzzles generate --game %s --seed %d --first %d --selfplay %d --max-plies %d --depth %d --budget %d --deviations %d\n%s\n",
+		r.Name(), *seed, *first, *selfplay, *plies, set.MaxDepth, set.Budget, *devs, puzzle.Header)
 	if *archive != "" {
 		if err := g.mineArchive(r, *archive, strings.Split(*guilds, ",")); err != nil {
 			return err
@@ -173,20 +175,50 @@ func (g *genRun) mine(ps []engine.Position, source string) {
 		if g.full() {
 			return
 		}
-		g.positions++
-		pz, err := puzzle.Accept(pos, g.set)
-		if errors.Is(err, puzzle.ErrBudget) {
-			g.budget++
-		}
-		if err != nil || g.seen[pz.ID] {
+		where := fmt.Sprintf("%s:%d", source, ply)
+		if g.try(pos, where) || g.deviations == 0 {
 			continue
 		}
-		g.seen[pz.ID] = true
-		pz.Source = fmt.Sprintf("%s:%d", source, ply)
-		g.found++
-		fmt.Fprintln(g.out, pz.Line())
-		g.out.Flush() // a long run killed midway keeps what it found
+		// No puzzle in the game's own position: look at the positions its
+		// blunders would have given, keeping at most one of them.
+		devs, err := puzzle.Deviations(pos, hashString(where), 1, g.deviations)
+		if err != nil {
+			continue
+		}
+		for _, d := range devs {
+			if g.full() || g.try(d.Position, where+":"+d.Move) {
+				break
+			}
+		}
 	}
+}
+
+// try keeps pos if it is a new puzzle.
+func (g *genRun) try(pos engine.Position, source string) bool {
+	g.positions++
+	pz, err := puzzle.Accept(pos, g.set)
+	if errors.Is(err, puzzle.ErrBudget) {
+		g.budget++
+	}
+	if err != nil || g.seen[pz.ID] {
+		return false
+	}
+	g.seen[pz.ID] = true
+	pz.Source = source
+	g.found++
+	fmt.Fprintln(g.out, pz.Line())
+	g.out.Flush() // a long run killed midway keeps what it found
+	return true
+}
+
+// hashString is FNV-1a: a stable seed from a source name.
+func hashString(s string) uint64 {
+	h := uint64(14695981039346656037)
+	for i := 0; i < len(s); i++ {
+		h ^= uint64(s[i])
+		h *= 1099511628211
+	}
+	return h
 }
 
 // progress prints a line at most every 10 seconds (and at the end).

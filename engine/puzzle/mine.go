@@ -56,6 +56,12 @@ func SelfPlay(r engine.Rules, seed int64, k int, maxPlies int) ([]engine.Positio
 	if err != nil {
 		return nil, err
 	}
+	// Camelot's generator allocates; looking for the opponent's wins after
+	// each move would triple the cost of its games, so its players do not.
+	careful := r.Name() == "tank"
+	// Gungi's Marshals hide behind many pieces: without a taste for
+	// checks the players almost never mate, so its players like checks.
+	checks := r.Name() == "gungi"
 	var out []engine.Position
 	for ply := 0; ply < maxPlies && !pos.Status().Over(); ply++ {
 		var m engine.Move
@@ -69,7 +75,7 @@ func SelfPlay(r engine.Rules, seed int64, k int, maxPlies int) ([]engine.Positio
 			}
 		} else {
 			out = append(out, pos)
-			if m, err = policyMove(pos, rng); err != nil {
+			if m, err = policyMove(pos, rng, careful, checks); err != nil {
 				return nil, err
 			}
 		}
@@ -81,7 +87,7 @@ func SelfPlay(r engine.Rules, seed int64, k int, maxPlies int) ([]engine.Positio
 }
 
 // policyMove is the self-play player's choice in pos.
-func policyMove(pos engine.Position, rng *rand.Rand) (engine.Move, error) {
+func policyMove(pos engine.Position, rng *rand.Rand, careful, checks bool) (engine.Move, error) {
 	p, err := newSearch(pos, 0)
 	if err != nil {
 		return nil, err
@@ -96,6 +102,7 @@ func policyMove(pos engine.Position, rng *rand.Rand) (engine.Move, error) {
 	var wins, safe, all []cand
 	for i := range n {
 		gain := s.Gain(i)
+		mv := s.Move(i)
 		p.make(i)
 		r := p.ended()
 		var c cand
@@ -108,8 +115,11 @@ func policyMove(pos engine.Position, rng *rand.Rand) (engine.Move, error) {
 			all = append(all, c)
 		default:
 			c = cand{i, gain - s.Evaluate() + rng.IntN(61) - 30}
+			if checks && givesCheck(pos, mv, me) {
+				c.score += 300
+			}
 			all = append(all, c)
-			if !p.win(1) {
+			if careful && !p.win(1) {
 				safe = append(safe, c)
 			}
 		}
@@ -136,4 +146,68 @@ func policyMove(pos engine.Position, rng *rand.Rand) (engine.Move, error) {
 		return pick(all), nil
 	}
 	return s.Move(wins[0].i), nil
+}
+
+// givesCheck reports whether playing m in pos makes the position announce a
+// check by side me.
+func givesCheck(pos engine.Position, m engine.Move, me engine.Side) bool {
+	next, err := pos.Play(m)
+	if err != nil {
+		return false
+	}
+	for _, a := range next.Announcements() {
+		if a.Kind == engine.AnnounceCheck && a.Side == me {
+			return true
+		}
+	}
+	return false
+}
+
+// Deviation is a position one move away from a game's: what the game would
+// have reached had the side to move played Move instead.
+type Deviation struct {
+	Move     string // the deviating move, in notation
+	Position engine.Position
+}
+
+// Deviations lists, for the generator, the moves of pos that hand the
+// opponent a win at once (blunders a player could really make), and
+// quiet tries more moves drawn at random: the positions after them are
+// where puzzles hide. The order is shuffled by seed; at most max are
+// returned.
+func Deviations(pos engine.Position, seed uint64, quiet, max int) ([]Deviation, error) {
+	p, err := newSearch(pos, 0)
+	if err != nil {
+		return nil, err
+	}
+	s := p.s
+	n := s.Generate()
+	rng := rand.New(rand.NewPCG(seed, 0xd1b54a32d192ed03))
+	var blunders, others []int
+	for i := range n {
+		p.make(i)
+		if p.s.Over() == engine.Ongoing {
+			if p.win(1) {
+				blunders = append(blunders, i)
+			} else {
+				others = append(others, i)
+			}
+		}
+		p.unmake()
+	}
+	rng.Shuffle(len(blunders), func(a, b int) { blunders[a], blunders[b] = blunders[b], blunders[a] })
+	rng.Shuffle(len(others), func(a, b int) { others[a], others[b] = others[b], others[a] })
+	pick := append(blunders[:min(len(blunders), max)], others[:min(len(others), quiet)]...)
+	out := make([]Deviation, 0, len(pick))
+	for _, i := range pick {
+		m := s.Move(i)
+		next, err := pos.Play(m)
+		if err != nil {
+			return nil, fmt.Errorf("puzzle: the engine refused its own move %s: %w", pos.FormatMove(m), err)
+		}
+		if !next.Status().Over() {
+			out = append(out, Deviation{Move: pos.FormatMove(m), Position: next})
+		}
+	}
+	return out, nil
 }

@@ -60,11 +60,13 @@ func MakeID(game, position string) string {
 
 // ratingBase and ratingStep map a difficulty to a starting rating.
 const (
-	ratingBase = 900
+	ratingBase = 1100
 	ratingStep = 200
 )
 
-// InitialRating is the starting puzzle rating of a difficulty (1..5).
+// InitialRating is the starting puzzle rating of a difficulty (1..5):
+// 1100 to 1900 in steps of 200, so that difficulty 3 meets a new player's
+// 1500.
 func InitialRating(difficulty int) int {
 	return ratingBase + ratingStep*(max(1, min(5, difficulty))-1)
 }
