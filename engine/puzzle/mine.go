@@ -92,6 +92,7 @@ func policyMove(pos engine.Position, rng *rand.Rand, careful, checks bool) (engi
 	if err != nil {
 		return nil, err
 	}
+	p.leafGen = false // a player's choice, not a proof (see Deviations)
 	s := p.s
 	me := s.Turn()
 	n := s.Generate()
@@ -180,6 +181,9 @@ func Deviations(pos engine.Position, seed uint64, quiet, max int) ([]Deviation, 
 	if err != nil {
 		return nil, err
 	}
+	// Choosing candidates needs no proof: Camelot's rare win by leaving the
+	// opponent without a move is not worth a generation at every leaf here.
+	p.leafGen = false
 	s := p.s
 	n := s.Generate()
 	rng := rand.New(rand.NewPCG(seed, 0xd1b54a32d192ed03))
