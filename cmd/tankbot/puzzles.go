@@ -67,18 +67,18 @@ func runPuzzlesList(args []string, stdout io.Writer) error {
 
 // genRun is one generation run's state and figures.
 type genRun struct {
-	game      string
-	set       puzzle.Settings
-	out       *bufio.Writer
-	stderr    io.Writer
-	seen      map[string]bool
+	game       string
+	set        puzzle.Settings
+	out        *bufio.Writer
+	stderr     io.Writer
+	seen       map[string]bool
 	limit      int
 	deviations int
-	start     time.Time
-	lastShow  time.Time
-	positions int
-	found     int
-	budget    int
+	start      time.Time
+	lastShow   time.Time
+	positions  int
+	found      int
+	budget     int
 }
 
 func runPuzzlesGenerate(args []string, stdout, stderr io.Writer) error {

@@ -40,8 +40,8 @@ type prover struct {
 	// shot at the CLT), so only those need playing to find a win in one.
 	gainWins bool
 	ply      int
-	killer  [engine.SearchPlies]uint32
-	order   [engine.SearchPlies][]ordered
+	killer   [engine.SearchPlies]uint32
+	order    [engine.SearchPlies][]ordered
 }
 
 // winGain is the Gain the games give a move that wins at once.
