@@ -50,6 +50,13 @@ func BenchmarkPuzzleChooseAndDraw(b *testing.B) {
 				b.Fatalf("%s: %d puzzles, %v", g, len(ps), err)
 			}
 			rng := rand.New(rand.NewPCG(1, 2))
+			// Warm up once: fonts and palettes load on the first drawing,
+			// not for every puzzle a server serves.
+			if warm, err := ps[0].Decode(); err != nil {
+				b.Fatal(err)
+			} else if _, err := imaging.Render(warm, imaging.Options{}); err != nil {
+				b.Fatal(err)
+			}
 			b.ResetTimer()
 			for k := 0; k < b.N; k++ {
 				p := puzzle.Choose(ps, 1300+float64(k%5)*100, nil, rng)
