@@ -44,10 +44,13 @@ func Accept(pos engine.Position, set Settings) (*Puzzle, error) {
 // returns its positions from the first one past any draft to the last
 // ongoing one (the final position is left out). The players are the
 // generator's own quick policy over the game's searcher, not engine/ai, so
-// the games (and so the collection) depend only on the rules and the seed:
-// each takes a win at once seven times out of ten, six times out of ten
-// avoids moves that let the opponent win at once, and otherwise mixes the static evaluation's
-// best move with random ones, which leaves tactics on the board.
+// the games (and so the collection) depend only on the rules, the engines'
+// evaluations and the seed: each takes a win at once seven times out of
+// ten; in Tank Chess it avoids, six times out of ten, moves that let the
+// opponent win at once; otherwise it mixes the static evaluation's best
+// move (Gungi: with a taste for checks) with random ones, which leaves
+// tactics on the board. Games go through the variants in turn (game k plays
+// variant k mod their number); Gungi's draft follows the engine's plan.
 func SelfPlay(r engine.Rules, seed int64, k int, maxPlies int) ([]engine.Position, error) {
 	rng := rand.New(rand.NewPCG(uint64(seed), uint64(k)*0x9e3779b97f4a7c15+1))
 	vs := r.Variants()
