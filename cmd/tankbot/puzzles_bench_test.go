@@ -12,9 +12,9 @@ import (
 	"github.com/tankbot/tankbot/imaging"
 )
 
-// BenchmarkPuzzleGenerate mines one self-play game per game (as the
-// shipped collection was made: seed 2026, blunder deviations) and reports
-// puzzles a minute.
+// BenchmarkPuzzleGenerate mines two self-play games per game and
+// iteration (as `puzzles generate --seed 2026` does with its default
+// settings: depth 2, blunder deviations) and reports puzzles a minute.
 func BenchmarkPuzzleGenerate(b *testing.B) {
 	for _, g := range puzzle.Games {
 		b.Run(g, func(b *testing.B) {
@@ -24,11 +24,13 @@ func BenchmarkPuzzleGenerate(b *testing.B) {
 			for k := 0; k < b.N; k++ {
 				run := &genRun{game: g, set: puzzle.DefaultSettings(g), out: bufio.NewWriter(io.Discard), stderr: io.Discard,
 					seen: map[string]bool{}, deviations: 3, start: start, lastShow: start}
-				ps, err := puzzle.SelfPlay(r, 2026, k, 300)
-				if err != nil {
-					b.Fatal(err)
+				for game := 2 * k; game < 2*k+2; game++ {
+					ps, err := puzzle.SelfPlay(r, 2026, game, 300)
+					if err != nil {
+						b.Fatal(err)
+					}
+					run.mine(ps, "bench")
 				}
-				run.mine(ps, "bench")
 				found += run.found
 				positions += run.positions
 			}
@@ -69,7 +71,7 @@ func BenchmarkPuzzleChooseAndDraw(b *testing.B) {
 					b.Fatal(err)
 				}
 			}
-			b.ReportMetric(float64(b.Elapsed().Milliseconds())/float64(b.N), "ms/puzzle")
+			b.ReportMetric(float64(b.Elapsed())/1e6/float64(b.N), "ms/puzzle")
 		})
 	}
 }
@@ -88,7 +90,7 @@ func BenchmarkPuzzleVerify(b *testing.B) {
 					b.Fatal(err)
 				}
 			}
-			b.ReportMetric(float64(b.Elapsed().Milliseconds())/float64(b.N), "ms/puzzle")
+			b.ReportMetric(float64(b.Elapsed())/1e6/float64(b.N), "ms/puzzle")
 		})
 	}
 }
