@@ -111,11 +111,19 @@ func TestPuzzlesGenerateReproduces(t *testing.T) {
 			t.Fatal(err)
 		}
 		var want *puzzle.Puzzle
-		var seed, game string
+		var seed, game, plies string
 		for _, p := range ps {
 			f := strings.Split(p.Source, ":")
 			if len(f) >= 4 && f[0] == "selfplay" {
 				want, seed, game = p, f[1], f[2]
+				// The players are the same however long the game may
+				// last: stop it soon after the puzzle (a Gungi draft
+				// takes up to 80 plies before the positions count).
+				ply, err := strconv.Atoi(f[3])
+				if err != nil {
+					t.Fatalf("%s: source %q", g, p.Source)
+				}
+				plies = strconv.Itoa(min(300, ply+100))
 				break
 			}
 		}
@@ -123,7 +131,7 @@ func TestPuzzlesGenerateReproduces(t *testing.T) {
 			t.Fatalf("%s: no self-play puzzle shipped", g)
 		}
 		out := filepath.Join(t.TempDir(), g+".tsv")
-		stdout, errs, code := runCmd(t, "puzzles", "generate", "--game", g, "--seed", seed, "--first", game, "--selfplay", "1", "--limit", "1", "--out", out)
+		stdout, errs, code := runCmd(t, "puzzles", "generate", "--game", g, "--seed", seed, "--first", game, "--selfplay", "1", "--max-plies", plies, "--limit", "1", "--out", out)
 		if code != 0 {
 			t.Fatalf("%s: exit %d: %s", g, code, errs)
 		}
