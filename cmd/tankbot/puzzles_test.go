@@ -117,8 +117,8 @@ func TestPuzzlesGenerateReproduces(t *testing.T) {
 			if len(f) >= 4 && f[0] == "selfplay" {
 				want, seed, game = p, f[1], f[2]
 				// The players are the same however long the game may
-				// last: stop it soon after the puzzle (a Gungi draft
-				// takes up to 80 plies before the positions count).
+				// last: stop it soon after the puzzle (a Gungi draft,
+				// which does not count, takes at most 54 plies).
 				ply, err := strconv.Atoi(f[3])
 				if err != nil {
 					t.Fatalf("%s: source %q", g, p.Source)
