@@ -1,0 +1,310 @@
+package main
+
+// puzzles: generate puzzle collections from the archive and from self-play,
+// and list the shipped ones.
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/tankbot/tankbot/engine"
+	"github.com/tankbot/tankbot/engine/games"
+	"github.com/tankbot/tankbot/engine/puzzle"
+	"github.com/tankbot/tankbot/store"
+)
+
+func init() {
+	register("puzzles", "puzzle tools: generate (--game --selfplay N --seed S | --from-archive DB --guild ID) --out FILE; list --game", runPuzzles)
+}
+
+// puzzleClock times generation runs; tests replace it.
+var puzzleClock = time.Now
+
+func runPuzzles(args []string, stdout, stderr io.Writer) error {
+	if len(args) == 0 {
+		return errors.New("usage: tankbot puzzles generate|list [flags]")
+	}
+	switch args[0] {
+	case "generate":
+		return runPuzzlesGenerate(args[1:], stdout, stderr)
+	case "list":
+		return runPuzzlesList(args[1:], stdout)
+	}
+	return fmt.Errorf("unknown puzzles command %q (generate, list)", args[0])
+}
+
+func runPuzzlesList(args []string, stdout io.Writer) error {
+	fs := flag.NewFlagSet("puzzles list", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	game := fs.String("game", "", "game: "+strings.Join(games.Names(), ", "))
+	if err := fs.Parse(args); err != nil {
+		return fmt.Errorf("%w (flags: %s)", err, flagSummary(fs))
+	}
+	if fs.NArg() > 0 {
+		return fmt.Errorf("unexpected argument %q", fs.Arg(0))
+	}
+	r, err := games.Lookup(*game)
+	if err != nil {
+		return err
+	}
+	ps, err := puzzle.Shipped(r.Name())
+	if err != nil {
+		return err
+	}
+	w := bufio.NewWriter(stdout)
+	for _, p := range ps {
+		fmt.Fprintf(w, "%s\t%d\t%s\t%s\n", p.ID, p.Depth, p.Position, strings.Join(p.Solution, puzzle.MoveSep))
+	}
+	return w.Flush()
+}
+
+// genRun is one generation run's state and figures.
+type genRun struct {
+	game       string
+	set        puzzle.Settings
+	out        *bufio.Writer
+	stderr     io.Writer
+	seen       map[string]bool
+	limit      int
+	deviations int
+	start      time.Time
+	lastShow   time.Time
+	positions  int
+	found      int
+	budget     int
+}
+
+func runPuzzlesGenerate(args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("puzzles generate", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	game := fs.String("game", "", "game: "+strings.Join(games.Names(), ", "))
+	archive := fs.String("from-archive", "", "store database (SQLite file or PostgreSQL DSN) to mine finished games from")
+	guilds := fs.String("guild", "", "with --from-archive: comma-separated server ids whose games to mine")
+	selfplay := fs.Int("selfplay", 0, "number of self-play games to mine")
+	first := fs.Int("first", 0, "number of the first self-play game (runs with the same seed and other ranges add up)")
+	seed := fs.Int64("seed", 1, "self-play seed")
+	out := fs.String("out", "", "file to write the puzzles to (TSV, the shipped format)")
+	depth := fs.Int("depth", 0, "deepest win looked for (default: the game's shipped setting)")
+	budget := fs.Int64("budget", 0, "positions one proof may visit (default: the game's shipped setting)")
+	plies := fs.Int("max-plies", 300, "self-play games stop after this many plies")
+	limit := fs.Int("limit", 0, "stop after this many puzzles (0: no limit)")
+	devs := fs.Int("deviations", 3, "blunders tried per position without a puzzle of its own (0: only the games' positions)")
+	if err := fs.Parse(args); err != nil {
+		return fmt.Errorf("%w (flags: %s)", err, flagSummary(fs))
+	}
+	if fs.NArg() > 0 {
+		return fmt.Errorf("unexpected argument %q", fs.Arg(0))
+	}
+	r, err := games.Lookup(*game)
+	if err != nil {
+		return err
+	}
+	if *out == "" {
+		return errors.New("--out is required")
+	}
+	if *selfplay <= 0 && *archive == "" {
+		return errors.New("nothing to mine: give --selfplay N and/or --from-archive DB")
+	}
+	if *archive != "" && *guilds == "" {
+		return errors.New("--from-archive needs --guild (the archive is kept per server)")
+	}
+	if *selfplay < 0 || *first < 0 || *plies < 1 || *limit < 0 || *devs < 0 || *depth < 0 || *depth > puzzle.MaxDepth || *budget < 0 {
+		return fmt.Errorf("--selfplay, --first, --limit, --budget must be >= 0, --max-plies >= 1, --depth 0..%d", puzzle.MaxDepth)
+	}
+	set := puzzle.DefaultSettings(r.Name())
+	if *depth > 0 {
+		set.MaxDepth = *depth
+	}
+	if *budget > 0 {
+		set.Budget = *budget
+	}
+	f, err := os.Create(*out)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	g := &genRun{game: r.Name(), set: set, out: bufio.NewWriter(f), stderr: stderr, seen: map[string]bool{}, limit: *limit, deviations: *devs, start: puzzleClock()}
+	g.lastShow = g.start
+	fmt.Fprintf(g.out, "# tankbot puzzles generate --game %s --seed %d --first %d --selfplay %d --max-plies %d --depth %d --budget %d --deviations %d\n%s\n",
+		r.Name(), *seed, *first, *selfplay, *plies, set.MaxDepth, set.Budget, *devs, puzzle.Header)
+	if *archive != "" {
+		if err := g.mineArchive(r, *archive, strings.Split(*guilds, ",")); err != nil {
+			return err
+		}
+	}
+	for k := *first; k < *first+*selfplay && !g.full(); k++ {
+		ps, err := puzzle.SelfPlay(r, *seed, k, *plies)
+		if err != nil {
+			return fmt.Errorf("self-play game %d: %w", k, err)
+		}
+		g.mine(ps, fmt.Sprintf("selfplay:%d:%d", *seed, k))
+		g.progress(fmt.Sprintf("self-play game %d/%d", k-*first+1, *selfplay), false)
+	}
+	if err := g.out.Flush(); err != nil {
+		return err
+	}
+	if err := f.Close(); err != nil {
+		return err
+	}
+	g.progress("done", true)
+	el := puzzleClock().Sub(g.start)
+	fmt.Fprintf(stdout, "%s: %d puzzles from %d positions in %s (%.1f puzzles/minute; %d positions over the search budget) -> %s\n",
+		r.Name(), g.found, g.positions, el.Round(time.Second), perMinute(g.found, el), g.budget, *out)
+	return nil
+}
+
+func perMinute(n int, d time.Duration) float64 {
+	if d <= 0 {
+		return 0
+	}
+	return float64(n) / d.Minutes()
+}
+
+func (g *genRun) full() bool { return g.limit > 0 && g.found >= g.limit }
+
+// mine tries every position of one game; source names the game.
+func (g *genRun) mine(ps []engine.Position, source string) {
+	for ply, pos := range ps {
+		if g.full() {
+			return
+		}
+		where := fmt.Sprintf("%s:%d", source, ply)
+		if g.try(pos, where) || g.deviations == 0 {
+			continue
+		}
+		// No puzzle in the game's own position: look at the positions its
+		// blunders would have given, keeping at most one of them.
+		devs, err := puzzle.Deviations(pos, hashString(where), 1, g.deviations)
+		if err != nil {
+			continue
+		}
+		for _, d := range devs {
+			if g.full() || g.try(d.Position, where+":"+d.Move) {
+				break
+			}
+		}
+	}
+}
+
+// try keeps pos if it is a new puzzle.
+func (g *genRun) try(pos engine.Position, source string) bool {
+	g.positions++
+	pz, err := puzzle.Accept(pos, g.set)
+	if errors.Is(err, puzzle.ErrBudget) {
+		g.budget++
+	}
+	if err != nil || g.seen[pz.ID] {
+		return false
+	}
+	g.seen[pz.ID] = true
+	pz.Source = source
+	g.found++
+	fmt.Fprintln(g.out, pz.Line())
+	g.out.Flush() // a long run killed midway keeps what it found
+	return true
+}
+
+// hashString is FNV-1a: a stable seed from a source name.
+func hashString(s string) uint64 {
+	h := uint64(14695981039346656037)
+	for i := 0; i < len(s); i++ {
+		h ^= uint64(s[i])
+		h *= 1099511628211
+	}
+	return h
+}
+
+// progress prints a line at most every 10 seconds (and at the end).
+func (g *genRun) progress(what string, force bool) {
+	now := puzzleClock()
+	if !force && now.Sub(g.lastShow) < 10*time.Second {
+		return
+	}
+	g.lastShow = now
+	el := now.Sub(g.start)
+	fmt.Fprintf(g.stderr, "%s %s: %d positions, %d puzzles, %.1f puzzles/minute, %s\n",
+		g.game, what, g.positions, g.found, perMinute(g.found, el), el.Round(time.Second))
+}
+
+// mineArchive mines the finished games of the given servers.
+func (g *genRun) mineArchive(r engine.Rules, dsn string, guilds []string) error {
+	ctx := context.Background()
+	st, err := store.Open(ctx, dsn)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	for _, guild := range guilds {
+		guild = strings.TrimSpace(guild)
+		for off := 0; ; off += 100 {
+			as, err := st.FinishedGames(ctx, guild, "", off, 100)
+			if err != nil {
+				return err
+			}
+			for _, a := range as {
+				if a.Kind != r.Name() {
+					continue
+				}
+				ps, err := archivedPositions(ctx, st, r, a)
+				if err != nil {
+					return err
+				}
+				g.mine(ps, fmt.Sprintf("archive:%s#%d", guild, a.Number))
+				g.progress(fmt.Sprintf("archive %s #%d", guild, a.Number), false)
+				if g.full() {
+					return nil
+				}
+			}
+			if len(as) < 100 {
+				break
+			}
+		}
+	}
+	return nil
+}
+
+// archivedPositions replays a finished game through the engine and returns
+// its ongoing positions.
+func archivedPositions(ctx context.Context, st *store.Store, r engine.Rules, a *store.Archived) ([]engine.Position, error) {
+	ms, err := st.Moves(ctx, a.ID)
+	if err != nil {
+		return nil, err
+	}
+	start, err := r.Decode(a.Start)
+	if err != nil {
+		return nil, fmt.Errorf("game #%d start: %w", a.Number, err)
+	}
+	notes := make([]string, len(ms))
+	for i, m := range ms {
+		notes[i] = m.Notation
+	}
+	gm, err := engine.Replay(start, notes)
+	if err != nil {
+		return nil, fmt.Errorf("game #%d: %w", a.Number, err)
+	}
+	out := []engine.Position{start}
+	p := start
+	for _, n := range gm.Moves() {
+		m, err := p.ParseMove(n)
+		if err != nil {
+			return nil, err
+		}
+		if p, err = p.Play(m); err != nil {
+			return nil, err
+		}
+		if !p.Status().Over() {
+			out = append(out, p)
+		}
+	}
+	if start.Status().Over() {
+		out = out[1:]
+	}
+	return out, nil
+}

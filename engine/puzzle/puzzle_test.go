@@ -1,0 +1,285 @@
+package puzzle
+
+import (
+	"errors"
+	"math/rand/v2"
+	"runtime"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/tankbot/tankbot/engine"
+	"github.com/tankbot/tankbot/engine/camelot"
+	"github.com/tankbot/tankbot/engine/gungi"
+	"github.com/tankbot/tankbot/engine/tank"
+)
+
+// An 8×8 Tank Chess board: White's CLT on a8 facing north can step off
+// Black's edge, and (without the obstacle on a4) could also shoot Black's
+// CLT on a1 in the back.
+const (
+	twoWins    = "Cn......./......../......../......../......../......../......../cs....... w 1"
+	escapeOnly = "Cn......./......../......../......../#......./......../......../cs....... w 1"
+)
+
+func decode(t *testing.T, r engine.Rules, s string) engine.Position {
+	t.Helper()
+	p, err := r.Decode(s)
+	if err != nil {
+		t.Fatalf("decode %q: %v", s, err)
+	}
+	return p
+}
+
+func TestFindEscapeInOne(t *testing.T) {
+	pz, err := Find(decode(t, tank.Rules, escapeOnly), Options{MaxDepth: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if pz.Depth != 1 || len(pz.Solution) != 1 || pz.Solution[0] != "A8 > OFF" {
+		t.Fatalf("got depth %d solution %q, want the escape A8 > OFF", pz.Depth, pz.Solution)
+	}
+	if !slices.Contains(pz.Themes, "escape") || pz.Difficulty != 1 || pz.Rating != InitialRating(1) {
+		t.Fatalf("themes %v difficulty %d rating %d", pz.Themes, pz.Difficulty, pz.Rating)
+	}
+	if pz.ID != MakeID("tank", escapeOnly) {
+		t.Fatalf("id %s", pz.ID)
+	}
+	if err := Verify(pz, 1, 0); err != nil {
+		t.Fatalf("verify: %v", err)
+	}
+}
+
+func TestFindRefusesSecondSolution(t *testing.T) {
+	_, err := Find(decode(t, tank.Rules, twoWins), Options{MaxDepth: 2})
+	if !errors.Is(err, ErrSecond) {
+		t.Fatalf("got %v, want a second solution", err)
+	}
+	// The same puzzle claimed on the open board fails verification.
+	pz := &Puzzle{ID: "t0", Game: "tank", Depth: 1, Position: twoWins, Solution: []string{"A8 > OFF"}}
+	if err := Verify(pz, 0, 0); err == nil || !strings.Contains(err.Error(), "second solution") {
+		t.Fatalf("verify: %v, want a second solution", err)
+	}
+}
+
+func TestVerifyRefusesBadLines(t *testing.T) {
+	cases := map[string]*Puzzle{
+		"not winning":  {Depth: 1, Solution: []string{"A8 > A7N"}},
+		"too deep":     {Depth: 2, Solution: []string{"A8 > A7N", "A1 > A2S", "A7 > OFF"}},
+		"illegal":      {Depth: 1, Solution: []string{"B2 > B3N"}},
+		"wrong length": {Depth: 1, Solution: []string{"A8 > OFF", "A1 > A2S"}},
+	}
+	for name, pz := range cases {
+		pz.ID, pz.Game, pz.Position = "t0", "tank", escapeOnly
+		if err := Verify(pz, 1, 0); err == nil {
+			t.Errorf("%s: verified", name)
+		}
+	}
+}
+
+func TestFindNothingAtTheStart(t *testing.T) {
+	for _, r := range []engine.Rules{tank.Rules, camelot.Rules} {
+		pos, err := r.Start(r.Variants()[0].Name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := Find(pos, Options{MaxDepth: 1}); !errors.Is(err, ErrNoWin) {
+			t.Errorf("%s start: %v, want no win", r.Name(), err)
+		}
+	}
+	draft, _ := gungi.Rules.Start("draft")
+	if _, err := Find(draft, Options{MaxDepth: 1}); !errors.Is(err, ErrDraft) {
+		t.Errorf("gungi draft: %v, want ErrDraft", err)
+	}
+}
+
+// The Tank Chess shortcut: only moves with a winning Gain can win at once.
+func TestTankGainMarksEveryImmediateWin(t *testing.T) {
+	ps, err := SelfPlay(tank.Rules, 5, 0, 60)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wins := 0
+	for _, pos := range ps {
+		s := pos.(engine.Searchable).NewSearcher()
+		me := s.Turn()
+		n := s.Generate()
+		for i := range n {
+			g := s.Gain(i)
+			s.Make(i)
+			won := wonBy(s.Over(), me)
+			s.Unmake()
+			if won != (g >= winGain) {
+				t.Fatalf("%s: move %s wins %v with gain %d", pos.Encode(), pos.FormatMove(s.Move(i)), won, g)
+			}
+			if won {
+				wins++
+			}
+		}
+	}
+	t.Logf("%d positions, %d immediate wins", len(ps), wins)
+}
+
+func TestSelfPlayIsReproducible(t *testing.T) {
+	for _, r := range []engine.Rules{tank.Rules, camelot.Rules, gungi.Rules} {
+		a, err := SelfPlay(r, 3, 1, 40)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := SelfPlay(r, 3, 1, 40)
+		if len(a) == 0 || len(a) != len(b) {
+			t.Fatalf("%s: %d and %d positions", r.Name(), len(a), len(b))
+		}
+		for i := range a {
+			if a[i].Encode() != b[i].Encode() {
+				t.Fatalf("%s: position %d differs", r.Name(), i)
+			}
+			if d, ok := a[i].(drafter); ok && d.InDraft() {
+				t.Fatalf("%s: position %d is in the draft", r.Name(), i)
+			}
+		}
+	}
+}
+
+func TestParseLineErrors(t *testing.T) {
+	good := "t1\t1\t" + escapeOnly + "\tA8 > OFF\t1\t1100\tescape\tselfplay:1:0:3"
+	p, err := ParseLine("tank", good)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Line() != good {
+		t.Fatalf("round trip:\n%s\n%s", p.Line(), good)
+	}
+	for _, bad := range []string{
+		"",
+		"t1\t1\tpos",
+		strings.Replace(good, "\t1\t", "\t0\t", 1),
+		strings.Replace(good, "\t1\t", "\t2\t", 1),
+		strings.Replace(good, "\t1\t1100", "\t9\t1100", 1),
+		strings.Replace(good, "1100", "x", 1),
+		strings.Replace(good, "A8 > OFF", "", 1),
+	} {
+		if _, err := ParseLine("tank", bad); err == nil {
+			t.Errorf("accepted %q", bad)
+		}
+	}
+	if _, err := ParseFile("tank", Header+"\n"+good+"\n"+good+"\n"); err == nil {
+		t.Error("a puzzle twice was accepted")
+	}
+}
+
+func FuzzParseLine(f *testing.F) {
+	f.Add("t1\t1\t" + escapeOnly + "\tA8 > OFF\t1\t1100\tescape\tselfplay:1:0:3")
+	f.Add("x\t2\t\ta; b; c\t3\t1500\t\t")
+	f.Fuzz(func(t *testing.T, s string) {
+		p, err := ParseLine("tank", s)
+		if err != nil {
+			return
+		}
+		q, err := ParseLine("tank", p.Line())
+		if err != nil || q.Line() != p.Line() {
+			t.Fatalf("round trip of %q: %v", s, err)
+		}
+	})
+}
+
+func TestChooseNearRating(t *testing.T) {
+	var ps []*Puzzle
+	for d := 1; d <= 5; d++ {
+		for k := range 10 {
+			ps = append(ps, &Puzzle{ID: string(rune('a'+d)) + string(rune('0'+k)), Rating: InitialRating(d)})
+		}
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	for range 50 {
+		if p := Choose(ps, 1500, nil, rng); p.Rating != 1500 {
+			t.Fatalf("chose %d for 1500", p.Rating)
+		}
+	}
+	done := func(id string) bool { return id != "f3" }
+	if p := Choose(ps, 1100, done, rng); p == nil || p.ID != "f3" {
+		t.Fatalf("chose %v, want the only one left", p)
+	}
+	if p := Choose(ps, 1100, func(string) bool { return true }, rng); p != nil {
+		t.Fatalf("chose %v when all are done", p)
+	}
+}
+
+// minShipped is what the collection must hold per game.
+var minShipped = map[string]int{"tank": 300, "camelot": 300, "gungi": 300}
+
+// TestShippedCollection re-verifies every shipped puzzle from scratch,
+// one solver move deeper than the generator's uniqueness test (Verify with
+// extra 1), and checks the stored fields against a fresh description.
+func TestShippedCollection(t *testing.T) {
+	for _, g := range Games {
+		t.Run(g, func(t *testing.T) { checkCollection(t, g) })
+	}
+}
+
+func checkCollection(t *testing.T, g string) {
+	ps, err := Shipped(g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ps) < minShipped[g] {
+		t.Errorf("%s: %d puzzles shipped, want at least %d", g, len(ps), minShipped[g])
+	}
+	var mu sync.Mutex
+	var fails []string
+	work := make(chan *Puzzle)
+	var wg sync.WaitGroup
+	for range runtime.GOMAXPROCS(0) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for pz := range work {
+				if err := checkShipped(pz); err != nil {
+					mu.Lock()
+					fails = append(fails, err.Error())
+					mu.Unlock()
+				}
+			}
+		}()
+	}
+	step := 1
+	if raceEnabled {
+		step = 10
+	}
+	for i := 0; i < len(ps); i += step {
+		work <- ps[i]
+	}
+	close(work)
+	wg.Wait()
+	slices.Sort(fails)
+	for _, f := range fails {
+		t.Error(f)
+	}
+	depths := map[int]int{}
+	for _, pz := range ps {
+		depths[pz.Depth]++
+	}
+	t.Logf("%s: %d puzzles, every %d verified; by depth %v", g, len(ps), step, depths)
+}
+
+func checkShipped(pz *Puzzle) error {
+	if pz.ID != MakeID(pz.Game, pz.Position) {
+		return errors.New(pz.ID + ": id does not match the position")
+	}
+	if err := Verify(pz, 1, verifyBudget); err != nil {
+		return err
+	}
+	fresh := &Puzzle{Game: pz.Game, Depth: pz.Depth, Position: pz.Position, Solution: pz.Solution}
+	if err := describe(fresh, slices.Contains(pz.Themes, "draft")); err != nil {
+		return err
+	}
+	if !slices.Equal(fresh.Themes, pz.Themes) || fresh.Difficulty != pz.Difficulty || fresh.Rating != pz.Rating {
+		return errors.New(pz.ID + ": themes, difficulty or rating differ from a fresh description")
+	}
+	return nil
+}
+
+// verifyBudget bounds each step of the test's verification; the generator
+// verified with 4× its proof budget, which this matches for every game.
+const verifyBudget = 4_000_000

@@ -1,0 +1,52 @@
+package puzzle
+
+import (
+	"embed"
+	"fmt"
+	"sync"
+)
+
+// The shipped collection: one file per game, made by
+// `tankbot puzzles generate` (the first line records the command and seed;
+// docs/puzzles.md says how to make them again).
+//
+//go:embed data/*.tsv
+var data embed.FS
+
+var (
+	shippedOnce sync.Once
+	shipped     map[string][]*Puzzle
+	shippedErr  error
+)
+
+// Games lists the games with a shipped collection.
+var Games = []string{"tank", "camelot", "gungi"}
+
+// Shipped returns the shipped puzzles of a game, in file order. The slice
+// and its puzzles are shared: callers must not change them.
+func Shipped(game string) ([]*Puzzle, error) {
+	shippedOnce.Do(func() {
+		shipped = map[string][]*Puzzle{}
+		for _, g := range Games {
+			b, err := data.ReadFile("data/" + g + ".tsv")
+			if err != nil {
+				shippedErr = err
+				return
+			}
+			ps, err := ParseFile(g, string(b))
+			if err != nil {
+				shippedErr = fmt.Errorf("data/%s.tsv: %w", g, err)
+				return
+			}
+			shipped[g] = ps
+		}
+	})
+	if shippedErr != nil {
+		return nil, shippedErr
+	}
+	ps, ok := shipped[game]
+	if !ok {
+		return nil, fmt.Errorf("puzzle: no collection for game %q", game)
+	}
+	return ps, nil
+}
