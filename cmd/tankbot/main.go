@@ -32,6 +32,7 @@ var commands = []command{
 	{"moves", "list the legal moves of a position", runMoves},
 	{"check", "say CHECK / ESCAPE for the side that just moved", runCheck},
 	{"maps", "list the shipped Tank Chess maps", runMaps},
+	{"puzzles", "puzzle tools: generate (--game --selfplay N --seed S | --from-archive DB --guild ID) --out FILE; list --game", runPuzzles},
 }
 
 func main() {

@@ -7,7 +7,6 @@ import (
 	"bufio"
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -20,16 +19,13 @@ import (
 	"github.com/tankbot/tankbot/store"
 )
 
-func init() {
-	register("puzzles", "puzzle tools: generate (--game --selfplay N --seed S | --from-archive DB --guild ID) --out FILE; list --game", runPuzzles)
-}
-
 // puzzleClock times generation runs; tests replace it.
 var puzzleClock = time.Now
 
 func runPuzzles(args []string, stdout, stderr io.Writer) error {
+	top := newFlags("puzzles")
 	if len(args) == 0 {
-		return errors.New("usage: tankbot puzzles generate|list [flags]")
+		return usageError{top, errors.New("give a puzzles command: generate or list")}
 	}
 	switch args[0] {
 	case "generate":
@@ -37,18 +33,19 @@ func runPuzzles(args []string, stdout, stderr io.Writer) error {
 	case "list":
 		return runPuzzlesList(args[1:], stdout)
 	}
-	return fmt.Errorf("unknown puzzles command %q (generate, list)", args[0])
+	if strings.HasPrefix(args[0], "-") {
+		if err := parseFlags(top, args); err != nil {
+			return err
+		}
+	}
+	return usageError{top, fmt.Errorf("unknown puzzles command %q (generate, list)", args[0])}
 }
 
 func runPuzzlesList(args []string, stdout io.Writer) error {
-	fs := flag.NewFlagSet("puzzles list", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
+	fs := newFlags("puzzles list")
 	game := fs.String("game", "", "game: "+strings.Join(games.Names(), ", "))
-	if err := fs.Parse(args); err != nil {
-		return fmt.Errorf("%w (flags: %s)", err, flagSummary(fs))
-	}
-	if fs.NArg() > 0 {
-		return fmt.Errorf("unexpected argument %q", fs.Arg(0))
+	if err := parseFlags(fs, args); err != nil {
+		return err
 	}
 	r, err := games.Lookup(*game)
 	if err != nil {
@@ -82,8 +79,7 @@ type genRun struct {
 }
 
 func runPuzzlesGenerate(args []string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("puzzles generate", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
+	fs := newFlags("puzzles generate")
 	game := fs.String("game", "", "game: "+strings.Join(games.Names(), ", "))
 	archive := fs.String("from-archive", "", "store database (SQLite file or PostgreSQL DSN) to mine finished games from")
 	guilds := fs.String("guild", "", "with --from-archive: comma-separated server ids whose games to mine")
@@ -96,11 +92,8 @@ func runPuzzlesGenerate(args []string, stdout, stderr io.Writer) error {
 	plies := fs.Int("max-plies", 300, "self-play games stop after this many plies")
 	limit := fs.Int("limit", 0, "stop after this many puzzles (0: no limit)")
 	devs := fs.Int("deviations", 3, "blunders tried per position without a puzzle of its own (0: only the games' positions)")
-	if err := fs.Parse(args); err != nil {
-		return fmt.Errorf("%w (flags: %s)", err, flagSummary(fs))
-	}
-	if fs.NArg() > 0 {
-		return fmt.Errorf("unexpected argument %q", fs.Arg(0))
+	if err := parseFlags(fs, args); err != nil {
+		return err
 	}
 	r, err := games.Lookup(*game)
 	if err != nil {
