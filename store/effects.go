@@ -71,7 +71,7 @@ func (s *Store) apply(ctx context.Context, tx *sql.Tx, ref int64, e Effects) err
 }
 
 func cancelEvents(ctx context.Context, tx *sql.Tx, ref int64, kinds []string) error {
-	q, args := `DELETE FROM events WHERE ref=? AND done=0`, []any{ref}
+	q, args := `UPDATE events SET done=1 WHERE ref=? AND done=0`, []any{ref}
 	if len(kinds) > 0 {
 		q += ` AND kind IN (?` + strings.Repeat(",?", len(kinds)-1) + `)`
 		for _, k := range kinds {
