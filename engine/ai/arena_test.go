@@ -53,6 +53,18 @@ func TestMatchTiny(t *testing.T) {
 			if again.Wins != res.Wins || again.Draws != res.Draws || again.Plies != res.Plies {
 				t.Errorf("not reproducible: %+v then %+v", res, again)
 			}
+			// Two games at a time: the same games, whatever finishes first.
+			m.Concurrent = 2
+			par, err := m.Play(context.Background())
+			if err != nil {
+				t.Fatal(err)
+			}
+			if par.Wins != res.Wins || par.Draws != res.Draws || par.Plies != res.Plies || par.ThinkA.Moves != res.ThinkA.Moves {
+				t.Errorf("concurrent games differ: %+v then %+v", res, par)
+			}
+			if q := par.ThinkA.Quantile(0.99); q > par.ThinkA.Max || q <= 0 || par.ThinkA.Over(par.ThinkA.Max) != 0 || par.ThinkA.Over(0) != par.ThinkA.Moves {
+				t.Errorf("quantile %v, max %v, over %d", q, par.ThinkA.Max, par.ThinkA.Over(0))
+			}
 		})
 	}
 }
