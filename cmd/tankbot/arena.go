@@ -129,6 +129,8 @@ func eloString(x float64) string {
 		return "+inf"
 	case math.IsInf(x, -1):
 		return "-inf"
+	case math.Abs(x) < 0.5:
+		return "0" // not "-0" for an even score
 	}
 	return fmt.Sprintf("%+.0f", x)
 }
