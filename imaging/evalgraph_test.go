@@ -24,7 +24,6 @@ func decodeGraph(t *testing.T, g EvalGraph) image.Image {
 	return img
 }
 
-
 // White's share is under the curve, Black's above it; a marked swing is
 // red where it lands; the labels (Thai included) draw.
 func TestEvalGraphPixels(t *testing.T) {

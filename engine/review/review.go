@@ -22,10 +22,10 @@ import (
 )
 
 // DefaultNodes is the node budget per position before the game's scaling
-// (ai.ScaleNodes: Tank Chess ×8, Camelot ×0.5, Gungi ×0.6), about level 3's
-// budget: a 100-ply game is reviewed in well under 30 s of CPU (see the
-// benchmark and docs/review.md).
-const DefaultNodes = 10000
+// (ai.ScaleNodes: Tank Chess ×8, Camelot ×0.5, Gungi ×0.6), a little more
+// than level 4's: a 100-ply game is reviewed in about 10 s of CPU, under
+// the 30 s target (BenchmarkReview100, docs/review.md).
+const DefaultNodes = 40000
 
 // Thresholds of the drop in the mover's win probability (0..1) that make a
 // move an inaccuracy, a mistake or a blunder: lichess's 0.1, 0.2 and 0.3
