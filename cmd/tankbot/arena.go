@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -34,6 +35,7 @@ func runArena(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	opening := fs.Int("opening", 2, "uniformly random plies at the start of each game pair")
 	quiet := fs.Bool("quiet", false, "no progress bar")
 	concurrent := fs.Int("concurrent", 1, "games played at the same time (think times under competition for the cores)")
+	limit := fs.Duration("timeout", 0, "stop after this long and report the games finished by then (0: none)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -71,8 +73,19 @@ func runArena(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 			}
 		}
 	}
+	if *limit > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, *limit)
+		defer cancel()
+	}
 	r, err := m.Play(ctx)
-	if err != nil {
+	switch {
+	case errors.Is(err, context.DeadlineExceeded) && *limit > 0 && r.Games() > 0:
+		if !*quiet {
+			fmt.Fprintln(stderr)
+		}
+		fmt.Fprintf(stdout, "stopped by --timeout %v: %d of %d games finished\n", *limit, r.Games(), *n)
+	case err != nil:
 		return err
 	}
 	fmt.Fprint(stdout, formatArena(rules.Name(), a.Name(), b.Name(), r, time.Since(start)))

@@ -263,8 +263,9 @@ func elo(p float64) float64 {
 	return -400 * math.Log10(1/p-1)
 }
 
-// Play runs the match.
-func (m Match) Play(ctx context.Context) (MatchResult, error) {
+// Play runs the match. When ctx ends it returns the games finished so far
+// (a game cut short is not counted) with ctx's error.
+func (m Match) Play(parent context.Context) (MatchResult, error) {
 	var (
 		res  MatchResult
 		mu   sync.Mutex
@@ -274,7 +275,7 @@ func (m Match) Play(ctx context.Context) (MatchResult, error) {
 	)
 	next := make(chan int)
 	workers := max(1, min(m.Concurrent, m.Games))
-	ctx, cancel := context.WithCancel(ctx)
+	ctx, cancel := context.WithCancel(parent)
 	defer cancel()
 	for range workers {
 		wg.Add(1)
@@ -307,10 +308,13 @@ feed:
 	}
 	close(next)
 	wg.Wait()
+	if err := parent.Err(); err != nil {
+		return res, err
+	}
 	if len(errs) > 0 {
 		return res, errs[0]
 	}
-	return res, ctx.Err()
+	return res, nil
 }
 
 func (r *MatchResult) add(g MatchResult) {
@@ -349,6 +353,9 @@ func (m Match) playGame(ctx context.Context, gi int) (MatchResult, error) {
 	random := 0
 	var history []engine.Position
 	for g.Ply() < maxPly && !g.Outcome().Over() {
+		if err := ctx.Err(); err != nil {
+			return res, err // cut short: not counted
+		}
 		pos := g.Position()
 		planned := false
 		if pl, ok := pos.(engine.Planner); ok {
