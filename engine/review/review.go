@@ -22,10 +22,12 @@ import (
 )
 
 // DefaultNodes is the node budget per position before the game's scaling
-// (ai.ScaleNodes: Tank Chess ×8, Camelot ×0.5, Gungi ×0.6), a little more
-// than level 4's: a 100-ply game is reviewed in about 10 s of CPU, under
-// the 30 s target (BenchmarkReview100, docs/review.md).
-const DefaultNodes = 40000
+// (ai.ScaleNodes: Tank Chess ×8, Camelot ×0.5, Gungi ×0.6), level 3's: a
+// 100-ply game was reviewed in 2.0–2.5 s on the loaded 2-core machine
+// (BenchmarkReview100); four times as much took 26–32 s in Camelot and
+// Gungi and 169 s in Tank Chess, whose deeper iterations cost far more
+// per node (docs/review.md).
+const DefaultNodes = 10000
 
 // Thresholds of the drop in the mover's win probability (0..1) that make a
 // move an inaccuracy, a mistake or a blunder: lichess's 0.1, 0.2 and 0.3
