@@ -25,7 +25,9 @@ func TestReviewCommand(t *testing.T) {
 		t.Run(game, func(t *testing.T) {
 			dir := t.TempDir()
 			file := filepath.Join(dir, "game.txt")
-			moves := weakVsStrong(t, game, 40)
+			// Long enough for the weak side to blunder, short enough for CI
+			// under -race.
+			moves := weakVsStrong(t, game, map[string]int{"tank": 16, "camelot": 40, "gungi": 24}[game])
 			variant := map[string]string{"tank": "basic16", "camelot": "start", "gungi": "quick"}[game]
 			text, err := record.Write(&record.Record{Game: game, Variant: variant, White: "ann", Black: "bob", Moves: moves})
 			if err != nil {
@@ -36,7 +38,7 @@ func TestReviewCommand(t *testing.T) {
 			}
 			out := filepath.Join(dir, "out")
 			var so, se bytes.Buffer
-			if code := runMain([]string{"review", "--record", file, "--out", out, "--nodes", "2000"}, &so, &se); code != 0 {
+			if code := runMain([]string{"review", "--record", file, "--out", out, "--nodes", "500"}, &so, &se); code != 0 {
 				t.Fatalf("exit %d: %s", code, se.String())
 			}
 			s := so.String()
@@ -86,7 +88,8 @@ func TestReviewCommand(t *testing.T) {
 }
 
 // weakVsStrong is a game of plies moves where White (level 1, noisy) meets
-// Black (level 3): White's blunders are what the review must find.
+// Black (level 2 without noise, up to 4 plies deep): White's blunders
+// are what the review must find.
 func weakVsStrong(t *testing.T, game string, plies int) []string {
 	t.Helper()
 	r, _ := games.Lookup(game)
@@ -102,7 +105,7 @@ func weakVsStrong(t *testing.T, game string, plies int) []string {
 	for ply := 0; ply < plies && !g.Outcome().Over(); ply++ {
 		lim := ai.Limits{Level: 1, Seed: int64(ply), MoveTime: 1 << 62}
 		if g.Position().Turn() == engine.Black {
-			lim = ai.Limits{Level: 3, Nodes: 2000, Seed: int64(ply), MoveTime: 1 << 62}
+			lim = ai.Limits{Level: 2, Noise: -1, MaxDepth: 4, Nodes: 2000, Seed: int64(ply), MoveTime: 1 << 62}
 		}
 		res, err := ai.Think(context.Background(), g.Position(), lim)
 		if err != nil {

@@ -207,7 +207,11 @@ func Analyze(ctx context.Context, start engine.Position, moves []string, opt Opt
 		if st := q.Status(); st.Over() {
 			score = resultScore(st.Result)
 		} else {
-			lim := ai.Limits{Level: ai.Levels, Nodes: budget, MoveTime: 1 << 62, NoPlan: true}
+			// Level 2's settings without its noise and depth cap: no exact
+			// two-ply pass (levels 3 and up), which in Tank Chess costs a
+			// quarter of a million nodes before the search starts; the
+			// search's own iterations see the same wins and losses.
+			lim := ai.Limits{Level: 2, Noise: -1, MaxDepth: 63, Nodes: budget, MoveTime: 1 << 62, NoPlan: true}
 			if repeatable {
 				lim.History = pos[:i]
 			}
