@@ -219,15 +219,24 @@ func (s *search) run() (Result, error) {
 // immediate is an exact two-ply pass over immediate outcomes: it returns a
 // root move that wins at once (or -1), and the root moves without the ones
 // after which the opponent wins at once, unless every move loses so.
+//
+// The pass is bounded by the deadline too: it cost up to 0.4 s in Gungi
+// (hundreds of drops, each answered by hundreds) on a loaded machine. Once
+// the deadline has passed, the remaining moves are still checked for a win
+// at once (cheap) but no longer for the opponent's; they stay in the list.
 func (s *search) immediate(root []scored) ([]scored, int) {
 	me := s.s.Turn()
 	safe := make([]scored, 0, len(root))
-	for _, r := range root {
+	late := false
+	for k, r := range root {
+		if !late && k&7 == 7 {
+			late = time.Now().After(s.deadline)
+		}
 		s.s.Make(r.i)
 		s.nodes++
 		res := s.s.Over()
 		lost := false
-		if res == engine.Ongoing {
+		if res == engine.Ongoing && !late {
 			n := s.s.Generate()
 			if n == 0 {
 				res = s.s.NoMoves()
