@@ -21,10 +21,11 @@ import (
 	"github.com/tankbot/tankbot/imaging"
 )
 
-func init() {
-	register("review", "review a finished game: accuracy, mistakes, turning points, graph and annotated record (--record FILE [--out DIR] [--nodes N])", func(args []string, stdout, stderr io.Writer) error {
-		return runReview(context.Background(), args, stdout, stderr)
-	})
+const reviewSummary = "review a finished game: accuracy, mistakes, turning points, graph and annotated record"
+
+// runReviewMain is the review command as the binary's command list runs it.
+func runReviewMain(args []string, stdout, stderr io.Writer) error {
+	return runReview(context.Background(), args, stdout, stderr)
 }
 
 func runReview(ctx context.Context, args []string, stdout, stderr io.Writer) error {
