@@ -157,6 +157,10 @@ type Match struct {
 	Concurrent int
 	// Progress, when set, is called after each game (never concurrently).
 	Progress func(done, total int, r MatchResult)
+	// Finished, when set, is given each game when it ends (0-based index,
+	// the players' names by colour), e.g. to write its record. It is
+	// called before Progress, never concurrently.
+	Finished func(game int, white, black string, g *engine.Game)
 }
 
 // DefaultMaxPly is the ply cap of arena games: far beyond the length of
@@ -282,12 +286,19 @@ func (m Match) Play(parent context.Context) (MatchResult, error) {
 		go func() {
 			defer wg.Done()
 			for gi := range next {
-				g, err := m.playGame(ctx, gi)
+				g, game, err := m.playGame(ctx, gi)
 				mu.Lock()
 				if err != nil {
 					errs = append(errs, err)
 					cancel()
 				} else {
+					if m.Finished != nil {
+						white, black := m.A, m.B
+						if gi%2 == 1 {
+							white, black = m.B, m.A
+						}
+						m.Finished(gi, white.Name(), black.Name(), game)
+					}
 					res.add(g)
 					done++
 					if m.Progress != nil {
@@ -329,18 +340,18 @@ func (r *MatchResult) add(g MatchResult) {
 
 // playGame plays game gi (0-based) of the match; the result counts it from
 // A's point of view.
-func (m Match) playGame(ctx context.Context, gi int) (MatchResult, error) {
+func (m Match) playGame(ctx context.Context, gi int) (MatchResult, *engine.Game, error) {
 	var res MatchResult
 	maxPly := m.MaxPly
 	if maxPly <= 0 {
 		maxPly = DefaultMaxPly
 	}
 	if err := ctx.Err(); err != nil {
-		return res, err
+		return res, nil, err
 	}
 	start, err := m.Rules.Start(m.Variant)
 	if err != nil {
-		return res, err
+		return res, nil, err
 	}
 	g := engine.NewGame(start)
 	white, black := m.A, m.B
@@ -354,7 +365,7 @@ func (m Match) playGame(ctx context.Context, gi int) (MatchResult, error) {
 	var history []engine.Position
 	for g.Ply() < maxPly && !g.Outcome().Over() {
 		if err := ctx.Err(); err != nil {
-			return res, err // cut short: not counted
+			return res, nil, err // cut short: not counted
 		}
 		pos := g.Position()
 		planned := false
@@ -376,11 +387,11 @@ func (m Match) playGame(ctx context.Context, gi int) (MatchResult, error) {
 			mv, err = p.Choose(ctx, pos, history, seed)
 			t.add(time.Since(t0))
 			if err != nil {
-				return res, fmt.Errorf("game %d ply %d, %s: %w", gi+1, g.Ply()+1, p.Name(), err)
+				return res, nil, fmt.Errorf("game %d ply %d, %s: %w", gi+1, g.Ply()+1, p.Name(), err)
 			}
 		}
 		if err := g.Play(mv); err != nil {
-			return res, fmt.Errorf("game %d ply %d: %w", gi+1, g.Ply()+1, err)
+			return res, nil, fmt.Errorf("game %d ply %d: %w", gi+1, g.Ply()+1, err)
 		}
 		history = append(history, pos)
 	}
@@ -398,5 +409,5 @@ func (m Match) playGame(ctx context.Context, gi int) (MatchResult, error) {
 	default:
 		res.Losses++
 	}
-	return res, nil
+	return res, g, nil
 }
