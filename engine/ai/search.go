@@ -231,6 +231,7 @@ func (s *search) immediate(root []scored) ([]scored, int) {
 	for k, r := range root {
 		if !late && k&7 == 7 {
 			late = time.Now().After(s.deadline)
+			s.late = late
 		}
 		s.s.Make(r.i)
 		s.nodes++
