@@ -40,6 +40,10 @@ type aiPool struct {
 	mu   sync.Mutex
 	busy map[int64]bool // event ids being handled (a re-claim is skipped)
 	self atomic.Pointer[string]
+	// started counts the searches handed to the pool, so that the console
+	// can run the scheduler until no pass starts another (the computer may
+	// move several times in a row in the Gungi draft).
+	started atomic.Int64
 }
 
 func (p *aiPool) init(workers int) {
@@ -62,6 +66,9 @@ func (b *Bot) selfID() string {
 // saved its move (tests, the console, and shutdown before the store
 // closes).
 func (b *Bot) WaitAI() { b.ai.wg.Wait() }
+
+// AISearches is the number of searches the scheduler has started so far.
+func (b *Bot) AISearches() int64 { return b.ai.started.Load() }
 
 // aiEvent is the computer's turn in g, when it is the computer's turn.
 func aiEvent(g *gameRec) (event, bool) {
@@ -94,6 +101,7 @@ func (b *Bot) startAI(ctx context.Context, evs []event) []event {
 		}
 		b.ai.busy[e.ID] = true
 		b.ai.wg.Add(1)
+		b.ai.started.Add(1)
 		b.ai.mu.Unlock()
 		go func() {
 			defer func() {

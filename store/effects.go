@@ -50,7 +50,7 @@ func (s *Store) apply(ctx context.Context, tx *sql.Tx, ref int64, e Effects) err
 		if r == 0 {
 			r = ref
 		}
-		if err := cancelEvents(ctx, tx, r, c.Kinds); err != nil {
+		if err := cancelEvents(ctx, tx, r, c.Kinds, s.now()); err != nil {
 			return fmt.Errorf("cancel events of %d: %w", r, err)
 		}
 	}
@@ -70,8 +70,14 @@ func (s *Store) apply(ctx context.Context, tx *sql.Tx, ref int64, e Effects) err
 	return nil
 }
 
-func cancelEvents(ctx context.Context, tx *sql.Tx, ref int64, kinds []string) error {
-	q, args := `DELETE FROM events WHERE ref=? AND done=0`, []any{ref}
+// cancelEvents marks the pending events of ref (of kinds, all when none)
+// done rather than deleting them: SQLite reuses the id of a deleted last
+// row, and an event being run when its own transaction cancels it (the
+// computer's move cancels the computer's turn) would then complete the
+// event scheduled in its place under the same id. done_at is now, so that
+// Purge keeps the row for its retention.
+func cancelEvents(ctx context.Context, tx *sql.Tx, ref int64, kinds []string, now time.Time) error {
+	q, args := `UPDATE events SET done=1, done_at=? WHERE ref=? AND done=0`, []any{now.UnixNano(), ref}
 	if len(kinds) > 0 {
 		q += ` AND kind IN (?` + strings.Repeat(",?", len(kinds)-1) + `)`
 		for _, k := range kinds {

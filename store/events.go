@@ -103,7 +103,7 @@ func (s *Store) Complete(ctx context.Context, id int64, eff ...Effects) error {
 // kinds when none is given).
 func (s *Store) CancelEvents(ctx context.Context, ref int64, kinds ...string) error {
 	return s.tx(ctx, func(tx *sql.Tx) error {
-		if err := cancelEvents(ctx, tx, ref, kinds); err != nil {
+		if err := cancelEvents(ctx, tx, ref, kinds, s.now()); err != nil {
 			return fmt.Errorf("cancel events of %d: %w", ref, err)
 		}
 		return nil

@@ -192,14 +192,21 @@ func (c *Console) Exec(ctx context.Context, line string) error {
 	return nil
 }
 
-// settle runs the scheduler until the searches it starts have saved their
-// moves, then once more to deliver the boards they queued.
+// settle runs the scheduler until a pass starts no search, waiting for
+// each search to save its move: the computer may move several times in a
+// row (the Gungi draft once the human is ready), and every pass delivers
+// the boards queued so far.
 func (c *Console) settle(ctx context.Context) error {
-	if err := c.Bot.Tick(ctx); err != nil {
-		return err
+	for {
+		before := c.Bot.AISearches()
+		if err := c.Bot.Tick(ctx); err != nil {
+			return err
+		}
+		if c.Bot.AISearches() == before {
+			return nil
+		}
+		c.Bot.WaitAI()
 	}
-	c.Bot.WaitAI()
-	return c.Bot.Tick(ctx)
 }
 
 // SelfID is the console's name for the bot's own user: the computer

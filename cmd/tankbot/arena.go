@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -34,11 +35,16 @@ func runArena(ctx context.Context, args []string, stdout, stderr io.Writer) (err
 	opening := fs.Int("opening", 2, "uniformly random plies at the start of each game pair")
 	quiet := fs.Bool("quiet", false, "no progress bar")
 	records := fs.String("records", "", "write each game's record to this directory as GAME-seedS-N.rec (replay reads them)")
+	concurrent := fs.Int("concurrent", 1, "games played at the same time (think times under competition for the cores)")
+	limit := fs.Duration("timeout", 0, "stop after this long and report the games finished by then (0: none)")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
 	if *n < 1 {
 		return usageErrorf(fs, "--games must be at least 1")
+	}
+	if *concurrent < 1 {
+		return usageErrorf(fs, "--concurrent must be at least 1")
 	}
 	rules, err := games.Lookup(*game)
 	if err != nil {
@@ -56,7 +62,7 @@ func runArena(ctx context.Context, args []string, stdout, stderr io.Writer) (err
 		return err
 	}
 	start := time.Now()
-	m := ai.Match{Rules: rules, Variant: *variant, A: a, B: b, Games: *n, Seed: *seed, OpeningPlies: *opening, MaxPly: *maxPly}
+	m := ai.Match{Rules: rules, Variant: *variant, A: a, B: b, Games: *n, Seed: *seed, OpeningPlies: *opening, MaxPly: *maxPly, Concurrent: *concurrent}
 	if *records != "" {
 		if err := os.MkdirAll(*records, 0o755); err != nil {
 			return err
@@ -81,11 +87,31 @@ func runArena(ctx context.Context, args []string, stdout, stderr io.Writer) (err
 			}
 		}
 	}
+	if *limit > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, *limit)
+		defer cancel()
+	}
 	r, err := m.Play(ctx)
-	if err != nil {
+	switch {
+	case errors.Is(err, context.DeadlineExceeded) && *limit > 0 && r.Games() > 0:
+		if !*quiet {
+			fmt.Fprintln(stderr)
+		}
+		fmt.Fprintf(stdout, "stopped by --timeout %v: %d of %d games finished\n", *limit, r.Games(), *n)
+	case err != nil:
 		return err
 	}
 	fmt.Fprint(stdout, formatArena(rules.Name(), a.Name(), b.Name(), r, time.Since(start)))
+	fmt.Fprintf(stdout, "%d game(s) at a time\n", *concurrent)
+	for _, p := range []struct {
+		name string
+		st   ai.ThinkStats
+	}{{a.Name(), r.ThinkA}, {b.Name(), r.ThinkB}} {
+		if c := thinkCap(p.name, *moveTime); c > 0 {
+			fmt.Fprintf(stdout, "cap %-8s %v: %d of %d moves over it\n", p.name, c, p.st.Over(c), p.st.Moves)
+		}
+	}
 	return nil
 }
 
@@ -127,9 +153,28 @@ func formatArena(game, a, b string, r ai.MatchResult, wall time.Duration) string
 	d, lo, hi := r.Elo()
 	fmt.Fprintf(&sb, "%s: %s vs %s, %d games (%d drawn at the ply cap), %d plies, %s\n", game, a, b, r.Games(), r.Adjudicated, r.Plies, wall.Round(time.Second))
 	fmt.Fprintf(&sb, "W/D/L %d/%d/%d  score %.1f %%  Elo %s [%s, %s]\n", r.Wins, r.Draws, r.Losses, 100*r.Score(), eloString(d), eloString(lo), eloString(hi))
-	fmt.Fprintf(&sb, "think %-8s max %v mean %v over %d moves\n", a, r.ThinkA.Max.Round(time.Millisecond), r.ThinkA.Mean().Round(time.Microsecond), r.ThinkA.Moves)
-	fmt.Fprintf(&sb, "think %-8s max %v mean %v over %d moves\n", b, r.ThinkB.Max.Round(time.Millisecond), r.ThinkB.Mean().Round(time.Microsecond), r.ThinkB.Moves)
+	for _, p := range []struct {
+		name string
+		st   ai.ThinkStats
+	}{{a, r.ThinkA}, {b, r.ThinkB}} {
+		fmt.Fprintf(&sb, "think %-8s max %v p99 %v mean %v over %d moves\n", p.name, p.st.Max.Round(time.Millisecond),
+			p.st.Quantile(0.99).Round(time.Millisecond), p.st.Mean().Round(time.Microsecond), p.st.Moves)
+	}
 	return sb.String()
+}
+
+// thinkCap is the time cap an AI player spec promises (0 for the others).
+func thinkCap(spec string, moveTime time.Duration) time.Duration {
+	level, ok := strings.CutPrefix(spec, "ai:")
+	if !ok {
+		return 0
+	}
+	if moveTime > 0 {
+		return moveTime
+	}
+	n := 0
+	fmt.Sscan(level, &n)
+	return ai.LevelLimits(n).MoveTime
 }
 
 func eloString(x float64) string {
@@ -138,6 +183,8 @@ func eloString(x float64) string {
 		return "+inf"
 	case math.IsInf(x, -1):
 		return "-inf"
+	case math.Abs(x) < 0.5:
+		return "0" // not "-0" for an even score
 	}
 	return fmt.Sprintf("%+.0f", x)
 }

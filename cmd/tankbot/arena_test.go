@@ -32,3 +32,15 @@ func TestArenaCommand(t *testing.T) {
 		}
 	}
 }
+
+// --timeout stops a long match and reports the games finished by then.
+func TestArenaTimeout(t *testing.T) {
+	var out, errb bytes.Buffer
+	code := runMain([]string{"arena", "--game", "camelot", "--white", "ai:1", "--black", "random", "--games", "100000", "--maxply", "20", "--timeout", "2s", "--quiet", "--concurrent", "2"}, &out, &errb)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	if s := out.String(); !strings.Contains(s, "stopped by --timeout 2s") || !strings.Contains(s, "of 100000 games finished") || !strings.Contains(s, "W/D/L ") {
+		t.Errorf("output:\n%s", s)
+	}
+}

@@ -26,6 +26,7 @@ var commands = []command{
 	{"run", "connect to Discord and serve the slash commands (gateway)", runDiscord},
 	{"serve", "answer Discord interactions over HTTP (Interactions Endpoint URL)", runServe},
 	{"replay", "read a game record: print its positions, draw a ply or the whole game", runReplay},
+	{"review", reviewSummary, runReviewMain},
 	{"render", "draw a position as a PNG", runRender},
 	{"arena", "play AI levels, random and greedy players against each other and measure", runArenaMain},
 	{"perft", "count leaf positions N moves deep", runPerft},

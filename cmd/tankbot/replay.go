@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 
 	"github.com/tankbot/tankbot/bot/console"
 	"github.com/tankbot/tankbot/engine/record"
@@ -52,6 +53,9 @@ func runReplay(args []string, stdout, _ io.Writer) error {
 	fmt.Fprintf(stdout, "%4d  %-6s %-24s %s\n", 0, "", "start", ps[0].Encode())
 	for i, m := range ms {
 		fmt.Fprintf(stdout, "%4d  %-6s %-24s %s\n", i+1, record.MoveLabel(i, ps[i].Turn()), ps[i].FormatMove(m)+record.Suffix(ps[i+1]), ps[i+1].Encode())
+		if c := rec.Comment(i); c != "" {
+			fmt.Fprintf(stdout, "      ; %s\n", strings.ReplaceAll(c, "\n", "\n      ; "))
+		}
 	}
 	fmt.Fprintf(stdout, "\nposition at ply %d:\n%s", k, console.TextBoard(rec.Game, ps[k].Encode()))
 	if *out != "" {

@@ -41,6 +41,9 @@ type Limits struct {
 	// current one excluded) for games with a repetition rule: the search
 	// scores a return to any of them as a draw.
 	History []engine.Position
+	// NoPlan searches even where the game would play by plan (the Gungi
+	// draft), so that every position gets a score (the game review).
+	NoPlan bool
 }
 
 // Result is what the search found.
@@ -102,6 +105,17 @@ type NodeScaler interface {
 	NodeScale() float64
 }
 
+// ScaleNodes scales a node budget n like the level budgets for pos's game
+// (NodeScaler), for callers that choose their own budget per game.
+func ScaleNodes(pos engine.Position, n int64) int64 {
+	if sp, ok := pos.(engine.Searchable); ok {
+		if sc, ok := sp.NewSearcher().(NodeScaler); ok {
+			return max(1, int64(float64(n)*sc.NodeScale()))
+		}
+	}
+	return n
+}
+
 // resolve fills the zero fields of l from its level.
 func (l Limits) resolve() Limits {
 	if l.Level == 0 {
@@ -142,7 +156,7 @@ func Think(ctx context.Context, pos engine.Position, lim Limits) (Result, error)
 	if pos.Status().Over() {
 		return Result{}, ErrGameOver
 	}
-	if pl, ok := pos.(engine.Planner); ok {
+	if pl, ok := pos.(engine.Planner); ok && !lim.NoPlan {
 		if m, ok := pl.PlanMove(lim.Seed); ok {
 			n := pos.FormatMove(m)
 			return Result{Move: m, Notation: n, PV: []string{n}, Elapsed: time.Since(start), Planned: true}, nil

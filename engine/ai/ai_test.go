@@ -161,3 +161,20 @@ func TestGungiDraft(t *testing.T) {
 		t.Errorf("only %d different drafts from 4 seeds", len(armies))
 	}
 }
+
+// The search stops early enough for Think to keep its time cap: a fifth of
+// the cap (at least 50 ms, at most half of it) is left for the caller and
+// for a loaded machine.
+func TestSearchDeadlineMargin(t *testing.T) {
+	t0 := time.Unix(1000, 0)
+	for _, c := range []struct{ cap, want time.Duration }{
+		{1500 * time.Millisecond, 1200 * time.Millisecond},
+		{100 * time.Millisecond, 50 * time.Millisecond},
+		{10 * time.Millisecond, 5 * time.Millisecond},
+		{10 * time.Second, 8 * time.Second},
+	} {
+		if got := searchDeadline(t0, c.cap).Sub(t0); got != c.want {
+			t.Errorf("cap %v: search until %v, want %v", c.cap, got, c.want)
+		}
+	}
+}

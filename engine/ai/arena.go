@@ -5,8 +5,10 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/tankbot/tankbot/engine"
@@ -149,10 +151,15 @@ type Match struct {
 	// MaxPly adjudicates a game still running after that many plies as a
 	// draw (0: DefaultMaxPly).
 	MaxPly int
-	// Progress, when set, is called after each game.
+	// Concurrent is the number of games played at the same time (0 or 1:
+	// one after the other). Several games measure think times while
+	// other searches compete for the cores, as on a busy bot.
+	Concurrent int
+	// Progress, when set, is called after each game (never concurrently).
 	Progress func(done, total int, r MatchResult)
 	// Finished, when set, is given each game when it ends (0-based index,
-	// the players' names by colour), e.g. to write its record.
+	// the players' names by colour), e.g. to write its record. It is
+	// called before Progress, never concurrently.
 	Finished func(game int, white, black string, g *engine.Game)
 }
 
@@ -165,6 +172,36 @@ type ThinkStats struct {
 	Moves int
 	Total time.Duration
 	Max   time.Duration
+	times []time.Duration
+}
+
+// Quantile is the q-quantile (0..1) of the think times (nearest rank).
+func (t ThinkStats) Quantile(q float64) time.Duration {
+	if len(t.times) == 0 {
+		return 0
+	}
+	s := slices.Clone(t.times)
+	slices.Sort(s)
+	i := int(math.Ceil(q*float64(len(s)))) - 1
+	return s[max(0, min(len(s)-1, i))]
+}
+
+// Over counts the moves that took longer than d.
+func (t ThinkStats) Over(d time.Duration) int {
+	n := 0
+	for _, x := range t.times {
+		if x > d {
+			n++
+		}
+	}
+	return n
+}
+
+func (t *ThinkStats) merge(o ThinkStats) {
+	t.Moves += o.Moves
+	t.Total += o.Total
+	t.Max = max(t.Max, o.Max)
+	t.times = append(t.times, o.times...)
 }
 
 // Mean is the mean think time per move.
@@ -179,6 +216,7 @@ func (t *ThinkStats) add(d time.Duration) {
 	t.Moves++
 	t.Total += d
 	t.Max = max(t.Max, d)
+	t.times = append(t.times, d)
 }
 
 // MatchResult counts games from A's point of view.
@@ -229,80 +267,147 @@ func elo(p float64) float64 {
 	return -400 * math.Log10(1/p-1)
 }
 
-// Play runs the match.
-func (m Match) Play(ctx context.Context) (MatchResult, error) {
+// Play runs the match. When ctx ends it returns the games finished so far
+// (a game cut short is not counted) with ctx's error.
+func (m Match) Play(parent context.Context) (MatchResult, error) {
+	var (
+		res  MatchResult
+		mu   sync.Mutex
+		errs []error
+		wg   sync.WaitGroup
+		done int
+	)
+	next := make(chan int)
+	workers := max(1, min(m.Concurrent, m.Games))
+	ctx, cancel := context.WithCancel(parent)
+	defer cancel()
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for gi := range next {
+				g, game, err := m.playGame(ctx, gi)
+				mu.Lock()
+				if err != nil {
+					errs = append(errs, err)
+					cancel()
+				} else {
+					if m.Finished != nil {
+						white, black := m.A, m.B
+						if gi%2 == 1 {
+							white, black = m.B, m.A
+						}
+						m.Finished(gi, white.Name(), black.Name(), game)
+					}
+					res.add(g)
+					done++
+					if m.Progress != nil {
+						m.Progress(done, m.Games, res)
+					}
+				}
+				mu.Unlock()
+			}
+		}()
+	}
+feed:
+	for gi := 0; gi < m.Games; gi++ {
+		select {
+		case next <- gi:
+		case <-ctx.Done():
+			break feed
+		}
+	}
+	close(next)
+	wg.Wait()
+	if err := parent.Err(); err != nil {
+		return res, err
+	}
+	if len(errs) > 0 {
+		return res, errs[0]
+	}
+	return res, nil
+}
+
+func (r *MatchResult) add(g MatchResult) {
+	r.Wins += g.Wins
+	r.Draws += g.Draws
+	r.Losses += g.Losses
+	r.Adjudicated += g.Adjudicated
+	r.Plies += g.Plies
+	r.ThinkA.merge(g.ThinkA)
+	r.ThinkB.merge(g.ThinkB)
+}
+
+// playGame plays game gi (0-based) of the match; the result counts it from
+// A's point of view.
+func (m Match) playGame(ctx context.Context, gi int) (MatchResult, *engine.Game, error) {
 	var res MatchResult
 	maxPly := m.MaxPly
 	if maxPly <= 0 {
 		maxPly = DefaultMaxPly
 	}
-	for gi := 0; gi < m.Games; gi++ {
-		if err := ctx.Err(); err != nil {
-			return res, err
-		}
-		start, err := m.Rules.Start(m.Variant)
-		if err != nil {
-			return res, err
-		}
-		g := engine.NewGame(start)
-		white, black := m.A, m.B
-		tw, tb := &res.ThinkA, &res.ThinkB
-		if gi%2 == 1 {
-			white, black, tw, tb = m.B, m.A, &res.ThinkB, &res.ThinkA
-		}
-		openSeed := m.Seed*7919 + int64(gi/2)
-		opening := rand.New(rand.NewPCG(uint64(openSeed), 3))
-		random := 0
-		var history []engine.Position
-		for g.Ply() < maxPly && !g.Outcome().Over() {
-			pos := g.Position()
-			planned := false
-			if pl, ok := pos.(engine.Planner); ok {
-				_, planned = pl.PlanMove(0)
-			}
-			var mv engine.Move
-			if !planned && random < m.OpeningPlies {
-				ms := pos.LegalMoves()
-				mv = ms[opening.IntN(len(ms))]
-				random++
-			} else {
-				p, t := white, tw
-				if pos.Turn() == engine.Black {
-					p, t = black, tb
-				}
-				seed := m.Seed*1_000_003 + int64(gi)*10_007 + int64(g.Ply())
-				t0 := time.Now()
-				mv, err = p.Choose(ctx, pos, history, seed)
-				t.add(time.Since(t0))
-				if err != nil {
-					return res, fmt.Errorf("game %d ply %d, %s: %w", gi+1, g.Ply()+1, p.Name(), err)
-				}
-			}
-			if err := g.Play(mv); err != nil {
-				return res, fmt.Errorf("game %d ply %d: %w", gi+1, g.Ply()+1, err)
-			}
-			history = append(history, pos)
-		}
-		res.Plies += g.Ply()
-		o := g.Outcome()
-		w, ok := o.Winner()
-		switch {
-		case !o.Over():
-			res.Draws++
-			res.Adjudicated++
-		case !ok:
-			res.Draws++
-		case (w == engine.White) == (gi%2 == 0):
-			res.Wins++
-		default:
-			res.Losses++
-		}
-		if m.Finished != nil {
-			m.Finished(gi, white.Name(), black.Name(), g)
-		}
-		if m.Progress != nil {
-			m.Progress(gi+1, m.Games, res)
-		}
+	if err := ctx.Err(); err != nil {
+		return res, nil, err
 	}
-	return res, nil
+	start, err := m.Rules.Start(m.Variant)
+	if err != nil {
+		return res, nil, err
+	}
+	g := engine.NewGame(start)
+	white, black := m.A, m.B
+	tw, tb := &res.ThinkA, &res.ThinkB
+	if gi%2 == 1 {
+		white, black, tw, tb = m.B, m.A, &res.ThinkB, &res.ThinkA
+	}
+	openSeed := m.Seed*7919 + int64(gi/2)
+	opening := rand.New(rand.NewPCG(uint64(openSeed), 3))
+	random := 0
+	var history []engine.Position
+	for g.Ply() < maxPly && !g.Outcome().Over() {
+		if err := ctx.Err(); err != nil {
+			return res, nil, err // cut short: not counted
+		}
+		pos := g.Position()
+		planned := false
+		if pl, ok := pos.(engine.Planner); ok {
+			_, planned = pl.PlanMove(0)
+		}
+		var mv engine.Move
+		if !planned && random < m.OpeningPlies {
+			ms := pos.LegalMoves()
+			mv = ms[opening.IntN(len(ms))]
+			random++
+		} else {
+			p, t := white, tw
+			if pos.Turn() == engine.Black {
+				p, t = black, tb
+			}
+			seed := m.Seed*1_000_003 + int64(gi)*10_007 + int64(g.Ply())
+			t0 := time.Now()
+			mv, err = p.Choose(ctx, pos, history, seed)
+			t.add(time.Since(t0))
+			if err != nil {
+				return res, nil, fmt.Errorf("game %d ply %d, %s: %w", gi+1, g.Ply()+1, p.Name(), err)
+			}
+		}
+		if err := g.Play(mv); err != nil {
+			return res, nil, fmt.Errorf("game %d ply %d: %w", gi+1, g.Ply()+1, err)
+		}
+		history = append(history, pos)
+	}
+	res.Plies += g.Ply()
+	o := g.Outcome()
+	w, ok := o.Winner()
+	switch {
+	case !o.Over():
+		res.Draws++
+		res.Adjudicated++
+	case !ok:
+		res.Draws++
+	case (w == engine.White) == (gi%2 == 0):
+		res.Wins++
+	default:
+		res.Losses++
+	}
+	return res, g, nil
 }

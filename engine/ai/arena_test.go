@@ -5,6 +5,7 @@ import (
 	"math"
 	"testing"
 
+	"github.com/tankbot/tankbot/engine"
 	"github.com/tankbot/tankbot/engine/games"
 )
 
@@ -52,6 +53,29 @@ func TestMatchTiny(t *testing.T) {
 			}
 			if again.Wins != res.Wins || again.Draws != res.Draws || again.Plies != res.Plies {
 				t.Errorf("not reproducible: %+v then %+v", res, again)
+			}
+			// Two games at a time: the same games, whatever finishes first;
+			// each finished game is handed over once.
+			m.Concurrent = 2
+			finished := map[int]int{}
+			m.Finished = func(i int, white, black string, g *engine.Game) {
+				finished[i] += g.Ply()
+				if (i%2 == 0) != (white == a.Name()) || white == black && a.Name() != b.Name() {
+					t.Errorf("game %d: white %s, black %s", i, white, black)
+				}
+			}
+			par, err := m.Play(context.Background())
+			if err != nil {
+				t.Fatal(err)
+			}
+			if par.Wins != res.Wins || par.Draws != res.Draws || par.Plies != res.Plies || par.ThinkA.Moves != res.ThinkA.Moves {
+				t.Errorf("concurrent games differ: %+v then %+v", res, par)
+			}
+			if len(finished) != 2 || finished[0]+finished[1] != par.Plies {
+				t.Errorf("finished games %v, plies %d", finished, par.Plies)
+			}
+			if q := par.ThinkA.Quantile(0.99); q > par.ThinkA.Max || q <= 0 || par.ThinkA.Over(par.ThinkA.Max) != 0 || par.ThinkA.Over(0) != par.ThinkA.Moves {
+				t.Errorf("quantile %v, max %v, over %d", q, par.ThinkA.Max, par.ThinkA.Over(0))
 			}
 		})
 	}

@@ -179,12 +179,74 @@ func (s *searcher) Evaluate() int {
 		}
 		score[side] -= r * 10
 	}
+	if !p.InDraft() {
+		mopUp(p, &score)
+	}
 	t := p.turn
 	v := score[t] - score[t.Opponent()] + 10
 	if !p.InDraft() && p.InCheck() {
 		v -= 40
 	}
 	return v
+}
+
+// mopUpMargin is the material lead (board and hand) from which a side is
+// decisively ahead and mopUp drives the enemy Marshal into a mating net.
+const mopUpMargin = 900
+
+// mopUp helps a side decisively ahead in material finish the game: without
+// it the search, which sees mate only a few plies deep, shuffled for
+// hundreds of plies against a lone Marshal (a level-3 game drawn at the ply
+// cap). The side ahead gains for the enemy Marshal's distance from the
+// centre, for each of its pieces near that Marshal, and for every square
+// around it that is occupied or covered by a piece of its own within
+// reach (a cheap stand-in for the Marshal's mobility).
+func mopUp(p *Position, score *[2]int) {
+	var mat [2]int
+	for side := range 2 {
+		for k := Marshal; k < numKinds; k++ {
+			mat[side] += int(p.hand[side][k]) * kindValue[k]
+		}
+	}
+	for sq := Square(0); sq < 81; sq++ {
+		for t := 0; t < int(p.h[sq]); t++ {
+			pc := p.cell[sq][t]
+			mat[pc.side()] += kindValue[pc.kind()]
+		}
+	}
+	for a := engine.White; a <= engine.Black; a++ {
+		d := a.Opponent()
+		lead := mat[a] - mat[d]
+		m := p.marshal[d]
+		if lead < mopUpMargin || m == NoSquare {
+			continue
+		}
+		mf, mr := m.File(), m.Rank()
+		bonus := 10 * max(absInt(mf-4), absInt(mr-4)) // towards the edge
+		for df := -1; df <= 1; df++ {
+			for dr := -1; dr <= 1; dr++ {
+				f, r := mf+df, mr+dr
+				switch {
+				case df == 0 && dr == 0:
+				case f < 0 || f > 8 || r < 0 || r > 8:
+					bonus += 20 // the edge: one flight square fewer
+				case p.h[Sq(f, r)] != 0 && p.top(Sq(f, r)).side() == a, p.attackedBy(Sq(f, r), a):
+					bonus += 20 // covered
+				}
+			}
+		}
+		for sq := Square(0); sq < 81; sq++ {
+			if p.h[sq] == 0 || p.top(sq).side() != a || p.top(sq).kind() == Marshal {
+				continue
+			}
+			dist := max(absInt(sq.File()-mf), absInt(sq.Rank()-mr))
+			bonus += 6 * (8 - dist) // close in
+			if dist <= 2 {
+				bonus += 12
+			}
+		}
+		score[a] += bonus
+	}
 }
 
 func absInt(x int) int {

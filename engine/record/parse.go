@@ -52,6 +52,7 @@ func Parse(text string) (*Record, error) {
 	type moveLine struct {
 		line      int
 		num, move string
+		comment   []string
 	}
 	var mls []moveLine
 	resultLine, result := 0, ""
@@ -59,7 +60,13 @@ func Parse(text string) (*Record, error) {
 	for i, raw := range lines {
 		ln := i + 1
 		s := strings.TrimSpace(raw)
-		if s == "" || strings.HasPrefix(s, ";") {
+		if c, ok := strings.CutPrefix(s, ";"); ok {
+			if c = strings.TrimSpace(c); c != "" && len(mls) > 0 && resultLine == 0 {
+				mls[len(mls)-1].comment = append(mls[len(mls)-1].comment, c)
+			}
+			continue
+		}
+		if s == "" {
 			continue
 		}
 		if resultLine != 0 {
@@ -161,6 +168,12 @@ func Parse(text string) (*Record, error) {
 			return nil, &Error{Line: ml.line, Msg: fmt.Sprintf("move %q is marked %q but the position announces %q", clip(ml.move), suffix, want)}
 		}
 		r.Moves = append(r.Moves, g.Moves()[i])
+		if len(ml.comment) > 0 {
+			if r.Comments == nil {
+				r.Comments = make([]string, len(mls))
+			}
+			r.Comments[i] = strings.Join(ml.comment, "\n")
+		}
 	}
 	board := g.Outcome()
 	switch {

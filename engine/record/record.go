@@ -18,7 +18,8 @@
 // Moves are one per line because notations contain spaces ("M3 > N5SE").
 // A line "N. move" is White's move of move pair N, "N... move" Black's
 // (Gungi's draft starts with Black: "1... M*f8"). Lines starting with ";"
-// are comments. See docs/ratings.md.
+// are comments; those after a move annotate it (Record.Comments, as the
+// game review writes them). See docs/ratings.md and docs/review.md.
 package record
 
 import (
@@ -51,6 +52,18 @@ type Record struct {
 	Tags [][2]string
 	// Moves in canonical notation, without suffixes.
 	Moves []string
+	// Comments annotate moves: Comments[i], when present and not empty,
+	// follows move i as comment lines ("; text"), one per line of the
+	// text. Comments before the first move are not kept.
+	Comments []string
+}
+
+// Comment is the comment after move i ("" when none).
+func (r *Record) Comment(i int) string {
+	if i < 0 || i >= len(r.Comments) {
+		return ""
+	}
+	return r.Comments[i]
 }
 
 const dateLayout = time.RFC3339
@@ -147,10 +160,21 @@ func Write(r *Record) (string, error) {
 			return "", fmt.Errorf("record: move %d %q: %w", i+1, n, err)
 		}
 		sb.WriteString(MoveLabel(i, pos.Turn()) + " " + pos.FormatMove(m) + Suffix(next) + "\n")
+		writeComment(&sb, r.Comment(i))
 		pos = next
 	}
 	sb.WriteString(r.Outcome.Result.String() + "\n")
 	return sb.String(), nil
+}
+
+// writeComment writes c as comment lines, one per line of c; blank lines
+// are dropped (a comment line is never empty, so it reads back the same).
+func writeComment(sb *strings.Builder, c string) {
+	for _, l := range strings.Split(strings.ReplaceAll(c, "\r", "\n"), "\n") {
+		if l = strings.TrimSpace(l); l != "" {
+			sb.WriteString("; " + l + "\n")
+		}
+	}
 }
 
 // MoveLabel is "N." for White and "N..." for Black (turn: the side that

@@ -169,6 +169,7 @@ func FuzzParse(f *testing.F) {
 	}
 	f.Add("[Game \"tank\"]\n[Variant \"basic16\"]\n1. \n")
 	f.Add("[Game \"gungi\"]\n[Position \"x\"]\n")
+	f.Add("[Game \"camelot\"]\n[Variant \"start\"]\n; before\n1. F5-F7\n; +0.3 (52 %)\n;; engine: x y\n1-0\n; after\n")
 	f.Fuzz(func(t *testing.T, text string) {
 		r, err := Parse(text)
 		if err != nil {
@@ -185,5 +186,38 @@ func FuzzParse(f *testing.F) {
 		if strings.Join(r2.Moves, "|") != strings.Join(r.Moves, "|") || r2.Outcome != r.Outcome || r2.Start != r.Start {
 			t.Fatalf("second round trip differs")
 		}
+		for i := range r.Moves {
+			if r2.Comment(i) != r.Comment(i) {
+				t.Fatalf("comment of move %d: %q then %q", i+1, r.Comment(i), r2.Comment(i))
+			}
+		}
 	})
+}
+
+// Comments after a move are kept, one per move, and written back as
+// comment lines; a multi-line comment keeps its lines.
+func TestComments(t *testing.T) {
+	g, _ := randomGame(t, "tank", "basic16", 4, 6)
+	r := &Record{Game: "tank", Variant: "basic16", White: "w", Black: "b", Outcome: g.Outcome(), Moves: g.Moves()}
+	r.Comments = []string{"first", "", "a line\nand another\n\n", "", "last"}
+	text, err := Write(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(text, "; a line\n; and another\n") {
+		t.Fatalf("comment lines:\n%s", text)
+	}
+	back, err := Parse(text)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, text)
+	}
+	want := []string{"first", "", "a line\nand another", "", "last", ""}
+	for i, w := range want {
+		if back.Comment(i) != w {
+			t.Errorf("comment %d: %q, want %q", i, back.Comment(i), w)
+		}
+	}
+	if len(back.Moves) != len(r.Moves) {
+		t.Fatalf("moves %d, want %d", len(back.Moves), len(r.Moves))
+	}
 }

@@ -1,0 +1,119 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"image/png"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/tankbot/tankbot/engine"
+	"github.com/tankbot/tankbot/engine/ai"
+	"github.com/tankbot/tankbot/engine/games"
+	"github.com/tankbot/tankbot/engine/record"
+)
+
+// tankbot review on a real record of each game (played by the AI, one
+// side much weaker): the summary, the graph and the turning points' boards
+// decode as PNGs, and the annotated record reads back through replay with
+// its comments.
+func TestReviewCommand(t *testing.T) {
+	for _, game := range []string{"tank", "camelot", "gungi"} {
+		t.Run(game, func(t *testing.T) {
+			dir := t.TempDir()
+			file := filepath.Join(dir, "game.txt")
+			// Long enough for the weak side to blunder, short enough for CI
+			// under -race.
+			moves := weakVsStrong(t, game, map[string]int{"tank": 16, "camelot": 40, "gungi": 24}[game])
+			variant := map[string]string{"tank": "basic16", "camelot": "start", "gungi": "quick"}[game]
+			text, err := record.Write(&record.Record{Game: game, Variant: variant, White: "ann", Black: "bob", Moves: moves})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(file, []byte(text), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			out := filepath.Join(dir, "out")
+			var so, se bytes.Buffer
+			if code := runMain([]string{"review", "--record", file, "--out", out, "--nodes", "500"}, &so, &se); code != 0 {
+				t.Fatalf("exit %d: %s", code, se.String())
+			}
+			s := so.String()
+			for _, want := range []string{"white ann", "black bob", "accuracy", "blunders", "turning points:", "graph: ", "annotated record: "} {
+				if !strings.Contains(s, want) {
+					t.Errorf("summary lacks %q:\n%s", want, s)
+				}
+			}
+			if !strings.Contains(se.String(), "positions") {
+				t.Errorf("no progress on stderr: %q", se.String())
+			}
+			pngs, _ := filepath.Glob(filepath.Join(out, "*.png"))
+			boards, _ := filepath.Glob(filepath.Join(out, "game-turn*-*.png"))
+			if len(pngs) != 1+len(boards) || len(boards)%2 != 0 || len(boards) == 0 {
+				t.Fatalf("images %v (boards %v)", pngs, boards)
+			}
+			for _, p := range pngs {
+				b, _ := os.ReadFile(p)
+				if _, err := png.Decode(bytes.NewReader(b)); err != nil {
+					t.Fatalf("%s: %v", p, err)
+				}
+			}
+			ann := filepath.Join(out, "game-review.txt")
+			b, err := os.ReadFile(ann)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !strings.Contains(string(b), "; eval ") || !strings.Contains(string(b), "[Annotator ") {
+				t.Fatalf("annotated record:\n%s", b)
+			}
+			so.Reset()
+			if code := runMain([]string{"replay", "--record", ann}, &so, &se); code != 0 {
+				t.Fatalf("replay of the annotated record: exit %d: %s", code, se.String())
+			}
+			if !strings.Contains(so.String(), "; eval ") || !strings.Contains(so.String(), fmt.Sprintf("%d plies", len(moves))) {
+				t.Errorf("replay output:\n%s", so.String())
+			}
+		})
+	}
+	var so, se bytes.Buffer
+	for _, bad := range [][]string{{"review"}, {"review", "--record", "/nonexistent/x.txt"}, {"review", "--record", "x", "--nodes", "0"}} {
+		se.Reset()
+		if code := runMain(bad, &so, &se); code == 0 || se.Len() == 0 {
+			t.Errorf("%v: exit %d, stderr %q", bad, code, se.String())
+		}
+	}
+}
+
+// weakVsStrong is a game of plies moves where White (level 1, noisy) meets
+// Black (level 2 without noise, up to 4 plies deep): White's blunders
+// are what the review must find.
+func weakVsStrong(t *testing.T, game string, plies int) []string {
+	t.Helper()
+	r, _ := games.Lookup(game)
+	variant := ""
+	if game == "gungi" {
+		variant = "quick"
+	}
+	p, err := r.Start(variant)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := engine.NewGame(p)
+	for ply := 0; ply < plies && !g.Outcome().Over(); ply++ {
+		lim := ai.Limits{Level: 1, Seed: int64(ply), MoveTime: 1 << 62}
+		if g.Position().Turn() == engine.Black {
+			lim = ai.Limits{Level: 2, Noise: -1, MaxDepth: 4, Nodes: 2000, Seed: int64(ply), MoveTime: 1 << 62}
+		}
+		res, err := ai.Think(context.Background(), g.Position(), lim)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := g.Play(res.Move); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return g.Moves()
+}
