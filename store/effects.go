@@ -203,6 +203,7 @@ func (s *Store) Enqueue(ctx context.Context, m Message) (int64, error) {
 func (s *Store) ClaimOutbox(ctx context.Context, now time.Time, lease time.Duration, limit int) ([]Message, error) {
 	var out []Message
 	err := s.tx(ctx, func(tx *sql.Tx) error {
+		out = out[:0] // a busy retry runs the transaction again
 		// The outer state and claimed_until tests repeat the subquery's: on
 		// PostgreSQL (READ COMMITTED) a row another claimer leased or sent
 		// while this statement waited for its lock is re-checked against
