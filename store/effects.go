@@ -158,12 +158,18 @@ func (s *Store) cancelPings(ctx context.Context, tx *sql.Tx, game int64, seq int
 }
 
 // RecordBoard records that the board of game at sequence seq reached
-// Discord as messageID (none when "": a transport without ids) and cancels
-// the fallback pings it answers (seq 0: none), in one transaction.
+// Discord as messageID (none when "": a transport without ids), adds it to
+// the game's boards (queueing a strip post when it supersedes another live
+// board, or arrives already superseded) and cancels the fallback pings it
+// answers (seq 0: none), in one transaction.
 func (s *Store) RecordBoard(ctx context.Context, gameID int64, seq int, messageID string) error {
 	return s.tx(ctx, func(tx *sql.Tx) error {
 		if messageID != "" {
-			if err := setMessageID(ctx, tx, gameID, messageID, s.now()); err != nil {
+			now := s.now()
+			if err := setMessageID(ctx, tx, gameID, messageID, now); err != nil {
+				return err
+			}
+			if err := s.recordBoard(ctx, tx, gameID, seq, messageID, now); err != nil {
 				return err
 			}
 		}

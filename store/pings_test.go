@@ -84,6 +84,10 @@ func testFallbackPings(t *testing.T, b storetest.Backend) {
 		t.Fatalf("record without id: message %q, ping %s", got.MessageID, states()[p3])
 	}
 	ms, err = s.ClaimOutbox(ctx, later, time.Minute, 10)
+	// m2 superseded m1: one strip post, in the game's own lane.
+	if err == nil && len(ms) == 2 && ms[0].Kind == OutboxStrip && ms[0].Game == g.ID && ms[0].Channel == StripLane(g.ID) {
+		ms = ms[1:]
+	}
 	if err != nil || len(ms) != 1 || ms[0].ID != other || ms[0].Kind != OutboxPing || ms[0].Game != g.ID+1000 || ms[0].Seq != 1 {
 		t.Fatalf("claim when due: %v %+v", err, ms)
 	}

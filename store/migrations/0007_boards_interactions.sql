@@ -1,0 +1,23 @@
+-- Board messages (docs/reliability.md, "Only the current board is live"):
+-- every message showing a game's board, with the game sequence it shows.
+-- The newest (highest seq, then last recorded) keeps its buttons; an
+-- outbox post of kind 'strip' removes the others' and clears live.
+CREATE TABLE boards (
+	id          INTEGER PRIMARY KEY,
+	game_id     INTEGER NOT NULL,
+	message_id  TEXT NOT NULL,
+	channel_id  TEXT NOT NULL,
+	seq         INTEGER NOT NULL,
+	live        INTEGER NOT NULL DEFAULT 1, -- 1 until its buttons are removed
+	recorded_at INTEGER NOT NULL
+);
+CREATE UNIQUE INDEX boards_message ON boards(game_id, message_id);
+CREATE INDEX boards_live ON boards(game_id, seq) WHERE live = 1;
+
+-- Interactions already handled, shared by every instance on the database,
+-- so a replayed interaction changes nothing (kept at least 10 minutes).
+CREATE TABLE interactions (
+	id      TEXT PRIMARY KEY,
+	seen_at INTEGER NOT NULL
+);
+CREATE INDEX interactions_seen ON interactions(seen_at);
