@@ -244,7 +244,6 @@ func (b *Bot) play(ctx context.Context, r *req, g *gameRec, seq int, text string
 	if !ok {
 		return nil, refuse("refuse.raced")
 	}
-	b.retire(ctx, g)
 	if r.outOfBand {
 		// Only the computer moves out of band, in casual games: no
 		// rating lines; the record files are not kept in the outbox.
@@ -389,9 +388,7 @@ func (b *Bot) boardCommand(ctx context.Context, r *req) ([]Reply, error) {
 	if err != nil {
 		return nil, err
 	}
-	if g.Status == gmActive {
-		b.retire(ctx, g)
-	} else {
+	if g.Status != gmActive {
 		reply.Board = false // a finished game's board stays where it is
 	}
 	return []Reply{inGame(r, g, reply)}, nil
@@ -569,6 +566,5 @@ func (b *Bot) finish(ctx context.Context, r *req, g *gameRec, o engine.Outcome, 
 	}
 	reply.Content, reply.Mentions = b.endContent(ctx, g, event)
 	b.finalExtras(ctx, pub.loc, g, &reply)
-	b.retire(ctx, g)
 	return []Reply{inGame(r, g, reply)}, nil
 }

@@ -250,14 +250,12 @@ func (b *Bot) flagFall(ctx context.Context, loc string, g *gameRec, ply int, out
 		if err := b.end(ctx, g, o, replies...); err != nil {
 			return nil, err
 		}
-		b.retire(ctx, g)
 		return nil, nil
 	}
 	if err := b.end(ctx, g, o); err != nil {
 		return nil, err
 	}
 	b.finalExtras(ctx, loc, g, &replies[0])
-	b.retire(ctx, g)
 	return replies, nil
 }
 
@@ -345,6 +343,9 @@ func (b *Bot) deliver(ctx context.Context) error {
 }
 
 func (b *Bot) deliverOne(ctx context.Context, m outMsg) error {
+	if m.Strip {
+		return b.sweepBoards(ctx, m)
+	}
 	if b.n == nil {
 		return b.st.sent(ctx, m.ID, "") // no transport: dropped by design
 	}

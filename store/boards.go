@@ -121,3 +121,17 @@ func (s *Store) BoardStripped(ctx context.Context, game int64, messageID string)
 		return nil
 	})
 }
+
+// HoldKind moves every pending outbox post of kind due before until to
+// until: a global rate limit holds the whole fleet's strips at once. Posts
+// claimed right now keep their claim (their deliverer reschedules them).
+func (s *Store) HoldKind(ctx context.Context, kind string, until time.Time) error {
+	return s.tx(ctx, func(tx *sql.Tx) error {
+		_, err := tx.ExecContext(ctx, `UPDATE outbox SET due_at=? WHERE kind=? AND state=? AND due_at<?`,
+			until.UnixNano(), kind, OutboxPending, until.UnixNano())
+		if err != nil {
+			return fmt.Errorf("hold %s posts: %w", kind, err)
+		}
+		return nil
+	})
+}

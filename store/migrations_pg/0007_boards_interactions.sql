@@ -11,6 +11,11 @@ CREATE TABLE boards (
 );
 CREATE UNIQUE INDEX boards_message ON boards(game_id, message_id);
 CREATE INDEX boards_live ON boards(game_id, seq) WHERE live = 1;
+-- The board each active game shows today, so the first board recorded
+-- after the upgrade supersedes it.
+INSERT INTO boards(game_id, message_id, channel_id, seq, live, recorded_at)
+	SELECT id, message_id, CASE WHEN thread <> '' THEN thread ELSE channel END, seq, 1, updated_at
+	FROM games WHERE status = 'active' AND message_id <> '';
 
 CREATE TABLE interactions (
 	id      TEXT PRIMARY KEY,
