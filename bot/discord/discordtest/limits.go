@@ -21,7 +21,6 @@ const DiscordGlobalLimit = 50
 // globalLimit counts each bot token's requests in the current second.
 type globalLimit struct {
 	perSecond int
-	now       func() time.Time
 	windows   map[string]*window // Authorization header → its second
 	refused   int
 }
@@ -33,7 +32,7 @@ type window struct {
 
 // SetGlobalLimit makes the fake enforce a global limit of perSecond
 // requests per second per bot token (DiscordGlobalLimit as Discord does; 0
-// turns it off), in fixed one-second windows of wall-clock time.
+// turns it off), in fixed one-second windows of the fake's clock (Now).
 func (f *Fake) SetGlobalLimit(perSecond int) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
@@ -41,7 +40,7 @@ func (f *Fake) SetGlobalLimit(perSecond int) {
 		f.global = nil
 		return
 	}
-	f.global = &globalLimit{perSecond: perSecond, now: time.Now, windows: map[string]*window{}}
+	f.global = &globalLimit{perSecond: perSecond, windows: map[string]*window{}}
 }
 
 // GlobalRefused is how many requests the global limit answered 429.
@@ -68,7 +67,7 @@ func (f *Fake) refuseGlobal(w http.ResponseWriter, r *http.Request, c *Call) boo
 	if g == nil || exemptFromGlobal(r.URL.Path) {
 		return false
 	}
-	now := g.now()
+	now := f.Now()
 	key := r.Header.Get("Authorization")
 	win := g.windows[key]
 	if win == nil || now.Sub(win.start) >= time.Second {

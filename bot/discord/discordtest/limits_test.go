@@ -15,9 +15,7 @@ func TestGlobalLimit(t *testing.T) {
 	f := New(t, "app")
 	f.SetGlobalLimit(DiscordGlobalLimit)
 	now := time.Unix(1000, 0)
-	f.mu.Lock()
-	f.global.now = func() time.Time { return now }
-	f.mu.Unlock()
+	f.Now = func() time.Time { return now }
 	do := func(method, path, token string) (*http.Response, map[string]any) {
 		req, err := http.NewRequest(method, f.URL()+path, strings.NewReader("{}"))
 		if err != nil {
