@@ -146,3 +146,23 @@ func (b *Bot) stripLater(ctx context.Context, m outMsg, wait time.Duration, err 
 	return errors.Join(wrap("strip old boards of game "+strconv.FormatInt(m.Reply.GameID, 10), err),
 		b.st.retryAt(ctx, m.ID, b.clk.Now().Add(pause), err.Error()))
 }
+
+// BoardSeq is the game revision board reply r shows, which the store orders
+// the game's boards by: the move's Seq when set, else the seq its game
+// buttons carry (a new game's first board: 0; a final, taken-back or
+// re-shown board: the game's seq when drawn), else -1, "the game's seq
+// when recorded" (a board without buttons). Transports record boards with
+// it (SetBoardMessageAt, Bot.Delivered).
+func (r Reply) BoardSeq() int {
+	if r.Seq > 0 {
+		return r.Seq
+	}
+	for _, row := range r.Components {
+		for _, c := range row {
+			if id, ok := parseCustomID(c.CustomID); ok && id.kind == 'g' && id.id == r.GameID {
+				return id.seq
+			}
+		}
+	}
+	return -1
+}

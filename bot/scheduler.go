@@ -404,7 +404,7 @@ func (b *Bot) Delivered(ctx context.Context, r Reply, messageID string) {
 		return
 	}
 	if r.Board && r.GameID != 0 && (r.Seq > 0 || messageID != "") {
-		if err := b.st.setBoardMessage(ctx, r.GameID, r.Seq, messageID); err != nil {
+		if err := b.st.setBoardMessage(ctx, r.GameID, r.BoardSeq(), messageID); err != nil {
 			b.log.Warn("record delivered board", "game", r.GameID, "err", err)
 		}
 	}

@@ -28,14 +28,15 @@ type Board struct {
 }
 
 // recordBoard adds (or moves to a higher seq) the board message of game in
-// tx; seq 0 means the game's current sequence. When the game has another
+// tx, at the seq its buttons carry (0: a new game's first board; below 0:
+// unknown, the game's seq now). When the game has another
 // live board, one of the two is superseded: a strip post is queued. The
 // caller's UPDATE of the games row comes first, so on PostgreSQL two
 // boards of a game recorded at once take turns on that row lock and the
 // second sees the first.
 func (s *Store) recordBoard(ctx context.Context, tx *sql.Tx, game int64, seq int, messageID string, now time.Time) error {
 	res, err := tx.ExecContext(ctx, `INSERT INTO boards(game_id, message_id, channel_id, seq, live, recorded_at)
-		SELECT id, ?, CASE WHEN thread <> '' THEN thread ELSE channel END, CASE WHEN ? > 0 THEN ? ELSE seq END, 1, ? FROM games WHERE id=?
+		SELECT id, ?, CASE WHEN thread <> '' THEN thread ELSE channel END, CASE WHEN ? < 0 THEN seq ELSE ? END, 1, ? FROM games WHERE id=?
 		ON CONFLICT(game_id, message_id) DO UPDATE SET
 			live=CASE WHEN excluded.seq > boards.seq THEN 1 ELSE boards.live END,
 			seq=CASE WHEN excluded.seq > boards.seq THEN excluded.seq ELSE boards.seq END`,

@@ -94,13 +94,25 @@ func testBoardsSuperseded(t *testing.T, b storetest.Backend) {
 	if len(all) != 4 || !all[3].Live || all[0].Live {
 		t.Fatalf("boards %+v", all)
 	}
-	// Seq 0 (a transport that does not know it) is the game's seq.
+	// The first board (seq 0) recorded late is superseded at once.
 	if err := s.RecordBoard(ctx, g.ID, 0, "m0"); err != nil {
 		t.Fatal(err)
 	}
 	all, _ = s.Boards(ctx, g.ID)
-	if all[0].Message != "m0" || int64(all[0].Seq) != g.Seq {
-		t.Fatalf("seq-0 board %+v (game seq %d)", all[0], g.Seq)
+	if all[0].Message != "m0" || all[0].Seq != 0 {
+		t.Fatalf("seq-0 board %+v", all[0])
+	}
+	if bs, _ := s.SupersededBoards(ctx, g.ID); len(bs) != 1 || bs[0].Message != "m0" {
+		t.Fatalf("superseded %v", msgs(bs))
+	}
+	// An unknown seq (below 0) is the game's seq when recorded.
+	if err := s.RecordBoard(ctx, g.ID, -1, "mu"); err != nil {
+		t.Fatal(err)
+	}
+	cur, _ := s.Game(ctx, g.ID)
+	all, _ = s.Boards(ctx, g.ID)
+	if i := slices.IndexFunc(all, func(b Board) bool { return b.Message == "mu" }); i < 0 || int64(all[i].Seq) != cur.Seq {
+		t.Fatalf("unknown-seq board %+v (game seq %d)", all, cur.Seq)
 	}
 	if err := s.RecordBoard(ctx, g.ID+99, 1, "x"); err == nil {
 		t.Fatal("recorded a board of a missing game")

@@ -157,8 +157,9 @@ func (s *Store) cancelPings(ctx context.Context, tx *sql.Tx, game int64, seq int
 	return nil
 }
 
-// RecordBoard records that the board of game at sequence seq reached
-// Discord as messageID (none when "": a transport without ids), adds it to
+// RecordBoard records that the board of game at sequence seq (below 0:
+// unknown, the game's sequence now) reached Discord as messageID (none
+// when "": a transport without ids), adds it to
 // the game's boards (queueing a strip post when it supersedes another live
 // board, or arrives already superseded) and cancels the fallback pings it
 // answers (seq 0: none), in one transaction.
@@ -274,11 +275,12 @@ func (s *Store) outboxDone(ctx context.Context, id int64, state, messageID, reas
 	})
 }
 
-// Retry puts a claimed message back to be tried at next.
+// Retry puts a claimed message back to be tried at next, or later when a
+// hold (HoldKind) already set a later time.
 func (s *Store) Retry(ctx context.Context, id int64, next time.Time, reason string) error {
 	return s.tx(ctx, func(tx *sql.Tx) error {
-		_, err := tx.ExecContext(ctx, `UPDATE outbox SET due_at=?, claimed_until=0, last_error=? WHERE id=? AND state=?`,
-			next.UnixNano(), reason, id, OutboxPending)
+		_, err := tx.ExecContext(ctx, `UPDATE outbox SET due_at=CASE WHEN due_at > ? THEN due_at ELSE ? END, claimed_until=0, last_error=? WHERE id=? AND state=?`,
+			next.UnixNano(), next.UnixNano(), reason, id, OutboxPending)
 		if err != nil {
 			return fmt.Errorf("retry outbox %d: %w", id, err)
 		}
