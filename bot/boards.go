@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"sync"
 	"time"
 
 	"github.com/tankbot/tankbot/store"
@@ -88,6 +89,10 @@ func (b *Bot) sweepBoards(ctx context.Context, m outMsg) error {
 		return b.st.sent(ctx, m.ID, "")
 	}
 	game := m.Reply.GameID
+	// Two strip posts of a game claimed together take turns here: the
+	// second reads the boards after the first stripped them, instead of
+	// editing them again (each edit spends the bot token's budget).
+	defer lockSweep(b, game)()
 	for range stripRounds {
 		boards, err := sw.supersededBoards(ctx, game)
 		if err != nil {
@@ -165,4 +170,45 @@ func (r Reply) BoardSeq() int {
 		}
 	}
 	return -1
+}
+
+// sweeps holds a lock per (bot, game) while one of the game's strip posts
+// runs in this process; an entry lives only while someone holds or waits.
+var sweeps struct {
+	mu sync.Mutex
+	m  map[sweepKey]*sweepLock
+}
+
+type sweepKey struct {
+	b    *Bot
+	game int64
+}
+
+type sweepLock struct {
+	sync.Mutex
+	users int
+}
+
+func lockSweep(b *Bot, game int64) (unlock func()) {
+	k := sweepKey{b, game}
+	sweeps.mu.Lock()
+	if sweeps.m == nil {
+		sweeps.m = map[sweepKey]*sweepLock{}
+	}
+	l := sweeps.m[k]
+	if l == nil {
+		l = &sweepLock{}
+		sweeps.m[k] = l
+	}
+	l.users++
+	sweeps.mu.Unlock()
+	l.Lock()
+	return func() {
+		l.Unlock()
+		sweeps.mu.Lock()
+		if l.users--; l.users == 0 {
+			delete(sweeps.m, k)
+		}
+		sweeps.mu.Unlock()
+	}
 }

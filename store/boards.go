@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 	"strconv"
 	"time"
@@ -10,12 +11,19 @@ import (
 
 // OutboxStrip is the Kind of an outbox post that removes the buttons of a
 // game's superseded boards (Message.Game says which game). Its Channel is
-// StripLane(game), not a Discord channel: strips of a game run one after
-// the other without holding up the posts of the channel it is played in.
+// StripChannelPrefix, the game id, ":" and a random tag, not a Discord
+// channel: a strip post is a lane of its own, so it never holds up the
+// posts of the channel the game is played in, nor waits behind another
+// strip post's backoff (they need no order: each reads the boards when it
+// runs).
 const OutboxStrip = "strip"
 
-// StripLane is the outbox channel of a game's strip posts.
-func StripLane(game int64) string { return "boards:" + strconv.FormatInt(game, 10) }
+// StripChannelPrefix starts the outbox channel of every strip post.
+const StripChannelPrefix = "boards:"
+
+func stripChannel(game int64) string {
+	return StripChannelPrefix + strconv.FormatInt(game, 10) + ":" + newNonce()[:8]
+}
 
 // Board is a message showing a game's board at sequence Seq.
 type Board struct {
@@ -54,7 +62,25 @@ func (s *Store) recordBoard(ctx context.Context, tx *sql.Tx, game int64, seq int
 	if others == 0 {
 		return nil
 	}
-	_, err = s.enqueue(ctx, tx, Message{Channel: StripLane(game), Payload: "{}", Kind: OutboxStrip, Game: game})
+	// One waiting strip post per game is enough: it reads the boards when
+	// it runs, so it will see this one. Waiting means not claimed (a claimed
+	// one may have read them already). On PostgreSQL the row lock makes a
+	// claim of that post wait for this commit (then it sees the board), or
+	// this read wait for the claim's (then the post no longer qualifies).
+	lock := ""
+	if s.pg {
+		lock = " FOR UPDATE"
+	}
+	var waiting int64
+	err = tx.QueryRowContext(ctx, `SELECT id FROM outbox WHERE kind=? AND game_id=? AND state=? AND claimed_until=0 LIMIT 1`+lock,
+		OutboxStrip, game, OutboxPending).Scan(&waiting)
+	if err == nil {
+		return nil
+	}
+	if !errors.Is(err, sql.ErrNoRows) {
+		return fmt.Errorf("record board of game %d: %w", game, err)
+	}
+	_, err = s.enqueue(ctx, tx, Message{Channel: stripChannel(game), Payload: "{}", Kind: OutboxStrip, Game: game})
 	if err != nil {
 		return fmt.Errorf("queue strip of game %d: %w", game, err)
 	}

@@ -2,7 +2,9 @@ package store
 
 import (
 	"context"
+	"fmt"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -11,8 +13,8 @@ import (
 )
 
 // TestBoardsSuperseded: every recorded board but the newest is to be
-// stripped, whatever order the ids arrive in, and each record that leaves
-// two live boards queues a strip post in the game's lane.
+// stripped, whatever order the ids arrive in, and a record that leaves two
+// live boards makes sure a strip post waits in the game's lane.
 func TestBoardsSuperseded(t *testing.T) { storetest.Run(t, testBoardsSuperseded) }
 
 func testBoardsSuperseded(t *testing.T, b storetest.Backend) {
@@ -37,7 +39,7 @@ func testBoardsSuperseded(t *testing.T, b storetest.Backend) {
 		n := 0
 		for _, e := range es {
 			if e.Kind == OutboxStrip && e.State == OutboxPending {
-				if e.Game != g.ID || e.Channel != StripLane(g.ID) {
+				if e.Game != g.ID || !strings.HasPrefix(e.Channel, fmt.Sprintf("%s%d:", StripChannelPrefix, g.ID)) {
 					t.Fatalf("strip post %+v", e)
 				}
 				n++
@@ -64,8 +66,20 @@ func testBoardsSuperseded(t *testing.T, b storetest.Backend) {
 	if err != nil || !slices.Equal(msgs(bs), []string{"m1", "m2"}) || bs[0].Channel != "c" || bs[1].Seq != 2 {
 		t.Fatalf("superseded %+v %v", bs, err)
 	}
+	// One waiting strip post serves both (it reads the boards when run).
+	if n := strips(); n != 1 {
+		t.Fatalf("%d strip posts, want 1", n)
+	}
+	// Once it is claimed, a new board queues another.
+	claimed, err := s.ClaimOutbox(ctx, time.Now(), time.Minute, 10)
+	if err != nil || len(claimed) != 1 || claimed[0].Kind != OutboxStrip {
+		t.Fatalf("claim %+v %v", claimed, err)
+	}
+	if err := s.RecordBoard(ctx, g.ID, 3, "m3"); err != nil {
+		t.Fatal(err)
+	}
 	if n := strips(); n != 2 {
-		t.Fatalf("%d strip posts, want 2", n)
+		t.Fatalf("%d strip posts pending after the claim, want 2", n)
 	}
 	if n, err := s.SupersededLive(ctx); n != 2 || err != nil {
 		t.Fatalf("SupersededLive %d %v", n, err)

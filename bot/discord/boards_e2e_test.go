@@ -17,6 +17,7 @@ import (
 	"github.com/bwmarrin/discordgo"
 
 	"github.com/tankbot/tankbot/bot"
+	"github.com/tankbot/tankbot/bot/discord/discordtest"
 	"github.com/tankbot/tankbot/engine"
 	"github.com/tankbot/tankbot/engine/games"
 	"github.com/tankbot/tankbot/store"
@@ -28,8 +29,8 @@ import (
 // between moves through two bot instances sharing one database (SQLite
 // file, PostgreSQL) against the fake Discord, plain, under Discord's global
 // limit (50 bot-token requests per second of the fake's clock, which stands
-// still while the games are played) and with injected 429s on message
-// edits. Each move is sent as soon as the previous one is saved, while the
+// still while the games are played), with injected 429s on message edits,
+// and with both. Each move is sent as soon as the previous one is saved, while the
 // previous answer (and the record of its message id) may still be in
 // flight. Once the outbox has drained, no board but each game's newest may
 // have components, as the fake saw the messages.
@@ -38,7 +39,7 @@ func TestBoardsOnlyCurrentLive(t *testing.T) {
 		t.Skip("plays games through two instances")
 	}
 	for _, b := range storetest.Backends() {
-		for _, mode := range []string{"plain", "global-limit", "injected-429"} {
+		for _, mode := range []string{"plain", "global-limit", "injected-429", "global-limit+injected-429"} {
 			t.Run(b.Name+"/"+mode, func(t *testing.T) { testBoardsOnlyCurrentLive(t, b, mode) })
 		}
 	}
@@ -87,11 +88,11 @@ func testBoardsOnlyCurrentLive(t *testing.T, backend storetest.Backend, mode str
 			events = h
 		}
 	}
-	switch mode {
-	case "global-limit":
-		f.SetGlobalLimit(50)
-	case "injected-429":
-		// Every fourth bot-token message edit is refused for a while.
+	if strings.Contains(mode, "global-limit") {
+		f.SetGlobalLimit(discordtest.DiscordGlobalLimit)
+	}
+	if strings.Contains(mode, "injected-429") {
+		// The next 40 bot-token message edits are refused (route limit).
 		f.RateLimitNext("PATCH", "/channels/", 0.25, 40)
 	}
 	var evMu sync.Mutex
@@ -210,6 +211,13 @@ func testBoardsOnlyCurrentLive(t *testing.T, backend storetest.Backend, mode str
 		}
 	}
 	if n := pendingStrips(t, ins[0].db); n != 0 {
+		ob, _ := ins[0].db.Outbox(ctx)
+		for _, e := range ob {
+			if e.Kind == store.OutboxStrip && e.State == store.OutboxPending {
+				t.Logf("pending strip %+v", e)
+			}
+		}
+		t.Logf("clock %v; logs: %s", clk.Now(), grepLines(logs.String(), `"level":"(WARN|ERROR)"`))
 		t.Fatalf("%d strip posts still pending after %d passes", n, passes)
 	}
 	live, boards, strips := liveOldBoards(f.CallsFrom(0), f)

@@ -11,6 +11,7 @@ CREATE TABLE boards (
 );
 CREATE UNIQUE INDEX boards_message ON boards(game_id, message_id);
 CREATE INDEX boards_live ON boards(game_id, seq) WHERE live = 1;
+CREATE INDEX outbox_strips ON outbox(game_id) WHERE state = 'pending' AND kind = 'strip';
 -- The board each active game shows today, so the first board recorded
 -- after the upgrade supersedes it.
 INSERT INTO boards(game_id, message_id, channel_id, seq, live, recorded_at)
