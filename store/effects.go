@@ -316,14 +316,19 @@ func (s *Store) Outbox(ctx context.Context) ([]OutboxEntry, error) {
 	return out, rows.Err()
 }
 
-// Purge deletes completed events and delivered (or given-up) outbox rows
-// finished before before, and reports how many rows went.
+// Purge deletes completed events, delivered (or given-up) outbox rows and
+// stripped boards finished before before, and the interaction ids seen
+// before it (kept InteractionMemory at least), and reports how many rows
+// went.
 func (s *Store) Purge(ctx context.Context, before time.Time) (int64, error) {
 	var n int64
 	err := s.tx(ctx, func(tx *sql.Tx) error {
 		for _, q := range []string{
 			`DELETE FROM events WHERE done=1 AND done_at<?`,
 			`DELETE FROM outbox WHERE state<>'pending' AND done_at<?`,
+			// The newest board of a game is never stripped, so dropping
+			// stripped ones never hides what superseded a live one.
+			`DELETE FROM boards WHERE live=0 AND recorded_at<?`,
 		} {
 			res, err := tx.ExecContext(ctx, q, before.UnixNano())
 			if err != nil {
@@ -332,7 +337,9 @@ func (s *Store) Purge(ctx context.Context, before time.Time) (int64, error) {
 			k, _ := res.RowsAffected()
 			n += k
 		}
-		return nil
+		k, err := s.purgeInteractions(ctx, tx, before)
+		n += k
+		return err
 	})
 	if err != nil {
 		return 0, fmt.Errorf("purge: %w", err)
