@@ -3,10 +3,16 @@ package store
 import (
 	"context"
 	"database/sql"
+	"database/sql/driver"
 	"errors"
 	"fmt"
+	"io"
+	"net"
+	"strings"
+	"syscall"
 	"time"
 
+	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/mattn/go-sqlite3"
 )
 
@@ -92,4 +98,66 @@ func setWAL(ctx context.Context, db *sql.DB, budget time.Duration) error {
 		return fmt.Errorf("journal mode is %q, want wal (a file system without shared memory?)", mode)
 	}
 	return nil
+}
+
+// TransientBudget is how long PostgreSQL work retries transient failures
+// (a server restarting, a connection reset, a serialization failure or a
+// deadlock) before returning the error: inside the 3 seconds Discord gives
+// an interaction's first answer.
+const TransientBudget = 2500 * time.Millisecond
+
+// pgTransient tells a PostgreSQL failure that the same work may well not
+// meet again: the connection or server went away (class 08, admin or crash
+// shutdown, "cannot connect now", refused or reset connections) or the
+// transaction lost a race (serialization failure, deadlock). A cancelled
+// or expired context is never transient.
+func pgTransient(err error) bool {
+	if err == nil || errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		return false
+	}
+	var pe *pgconn.PgError
+	if errors.As(err, &pe) {
+		switch pe.Code {
+		case "40001", "40P01", "57P01", "57P02", "57P03":
+			return true
+		}
+		return strings.HasPrefix(pe.Code, "08")
+	}
+	var ce *pgconn.ConnectError
+	var ne net.Error
+	return errors.Is(err, driver.ErrBadConn) || pgconn.SafeToRetry(err) || errors.As(err, &ce) || errors.As(err, &ne) ||
+		errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) ||
+		errors.Is(err, syscall.ECONNREFUSED) || errors.Is(err, syscall.ECONNRESET) || errors.Is(err, syscall.EPIPE)
+}
+
+// retryUntil, in a context, bounds the retries of work done on its behalf
+// (a transaction's attempts and the connections they wait for) to one
+// TransientBudget in all.
+type retryUntil struct{}
+
+// budgetLeft is TransientBudget, or what is left of the one ctx carries.
+func budgetLeft(ctx context.Context) time.Duration {
+	if until, ok := ctx.Value(retryUntil{}).(time.Time); ok {
+		return min(TransientBudget, time.Until(until))
+	}
+	return TransientBudget
+}
+
+// commitError marks a failure of COMMIT itself: when the connection broke
+// there, the transaction may have committed, so it is not run again.
+type commitError struct{ err error }
+
+func (e commitError) Error() string { return e.err.Error() }
+func (e commitError) Unwrap() error { return e.err }
+
+// pgRetryable tells a transaction failure worth running the whole
+// transaction again: transient, and not a COMMIT whose outcome is unknown
+// (a serialization failure or deadlock at COMMIT is a sure rollback).
+func pgRetryable(err error) bool {
+	var ce commitError
+	if errors.As(err, &ce) {
+		var pe *pgconn.PgError
+		return errors.As(err, &pe) && (pe.Code == "40001" || pe.Code == "40P01")
+	}
+	return pgTransient(err)
 }

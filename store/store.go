@@ -290,17 +290,24 @@ func inTx(ctx context.Context, db *sql.DB, fn func(*sql.Tx) error) error {
 		tx.Rollback()
 		return err
 	}
-	return tx.Commit()
+	if err := tx.Commit(); err != nil {
+		return commitError{err}
+	}
+	return nil
 }
 
 // tx runs fn in a write transaction (BEGIN IMMEDIATE on the SQLite writer;
 // READ COMMITTED on PostgreSQL, where the compare-and-set UPDATEs serialize
-// on the row they touch). On SQLite a busy/locked error (another process's
-// lock outlasting the busy handler's turn) runs the whole transaction again
-// within the busy timeout, so fn must only set its results, not append.
+// on the row they touch). A failure that may well pass runs the whole
+// transaction again: on SQLite a busy/locked error (another process's lock
+// outlasting the busy handler's turn) within the busy timeout, on
+// PostgreSQL a transient one (pgRetryable: a restart, a reset connection, a
+// serialization failure) within TransientBudget. So fn must only set its
+// results, not append to them.
 func (s *Store) tx(ctx context.Context, fn func(*sql.Tx) error) error {
 	if s.pg {
-		return inTx(ctx, s.w, fn)
+		ctx = context.WithValue(ctx, retryUntil{}, time.Now().Add(TransientBudget))
+		return retryWhile(ctx, TransientBudget, pgRetryable, func() error { return inTx(ctx, s.w, fn) })
 	}
 	return retryBusy(ctx, s.busy, func() error { return inTx(ctx, s.w, fn) })
 }
