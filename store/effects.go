@@ -339,7 +339,17 @@ func (s *Store) Purge(ctx context.Context, before time.Time) (int64, error) {
 		}
 		k, err := s.purgeInteractions(ctx, tx, before)
 		n += k
-		return err
+		if err != nil {
+			return err
+		}
+		// COMMIT outcomes are looked up within seconds (pgTx).
+		res, err := tx.ExecContext(ctx, `DELETE FROM tx_done WHERE at<?`, s.now().Add(-24*time.Hour).UnixNano())
+		if err != nil {
+			return err
+		}
+		k, _ = res.RowsAffected()
+		n += k
+		return nil
 	})
 	if err != nil {
 		return 0, fmt.Errorf("purge: %w", err)

@@ -161,3 +161,35 @@ func pgRetryable(err error) bool {
 	}
 	return pgTransient(err)
 }
+
+// pgTx runs fn in a transaction on PostgreSQL, again on a transient failure
+// (pgRetryable) within TransientBudget. Each attempt writes a token of its
+// own in tx_done; when COMMIT itself fails with the connection, the token
+// (read once the server answers again) tells whether the attempt committed:
+// then the work is done, else it runs again. So a restart during COMMIT
+// neither loses a change nor applies it twice.
+func (s *Store) pgTx(ctx context.Context, fn func(*sql.Tx) error) error {
+	ctx = context.WithValue(ctx, retryUntil{}, time.Now().Add(TransientBudget))
+	return retryWhile(ctx, TransientBudget, pgRetryable, func() error {
+		token := newNonce()
+		err := inTx(ctx, s.w, func(tx *sql.Tx) error {
+			if err := fn(tx); err != nil {
+				return err
+			}
+			_, err := tx.ExecContext(ctx, `INSERT INTO tx_done(token, at) VALUES(?, ?)`, token, s.now().UnixNano())
+			return err
+		})
+		var ce commitError
+		if err == nil || !errors.As(err, &ce) || !pgTransient(err) {
+			return err
+		}
+		var n int
+		if qerr := s.r.QueryRowContext(ctx, `SELECT COUNT(*) FROM tx_done WHERE token=?`, token).Scan(&n); qerr != nil {
+			return err // still unknown: reported as it came
+		}
+		if n == 1 {
+			return nil
+		}
+		return fmt.Errorf("rolled back: %w", errors.Unwrap(err)) // not committed: retryable
+	})
+}

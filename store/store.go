@@ -306,8 +306,7 @@ func inTx(ctx context.Context, db *sql.DB, fn func(*sql.Tx) error) error {
 // results, not append to them.
 func (s *Store) tx(ctx context.Context, fn func(*sql.Tx) error) error {
 	if s.pg {
-		ctx = context.WithValue(ctx, retryUntil{}, time.Now().Add(TransientBudget))
-		return retryWhile(ctx, TransientBudget, pgRetryable, func() error { return inTx(ctx, s.w, fn) })
+		return s.pgTx(ctx, fn)
 	}
 	return retryBusy(ctx, s.busy, func() error { return inTx(ctx, s.w, fn) })
 }

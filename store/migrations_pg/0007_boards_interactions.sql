@@ -23,3 +23,12 @@ CREATE TABLE interactions (
 	seen_at BIGINT NOT NULL
 );
 CREATE INDEX interactions_seen ON interactions(seen_at);
+
+-- PostgreSQL: a token per write transaction, so that when the connection
+-- breaks during COMMIT the store can tell whether it committed (and run it
+-- again only if not). Unused by SQLite; purged after a day.
+CREATE TABLE tx_done (
+	token TEXT PRIMARY KEY,
+	at    BIGINT NOT NULL
+);
+CREATE INDEX tx_done_at ON tx_done(at);
