@@ -54,9 +54,7 @@ func (b *Bot) boardCommand(ctx context.Context, r *req) ([]Reply, error) {
 	if err != nil {
 		return nil, err
 	}
-	if g.Status == gmActive {
-		b.retire(ctx, g)
-	} else {
+	if g.Status != gmActive {
 		reply.Board = false // a finished game's board stays where it is
 	}
 	return []Reply{inGame(r, g, reply)}, nil

@@ -156,7 +156,6 @@ func (b *Bot) play(ctx context.Context, r *req, g *gameRec, seq int, text string
 	if !ok {
 		return nil, refuse("refuse.raced")
 	}
-	b.retire(ctx, g)
 	if r.outOfBand {
 		// Only the computer moves out of band, in casual games: no
 		// rating lines; the record files are not kept in the outbox.

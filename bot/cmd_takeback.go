@@ -115,6 +115,5 @@ func (b *Bot) undo(ctx context.Context, r *req, g *gameRec, n int, by User) ([]R
 	reply.Content, reply.Mentions = b.turnContent(ctx, g, prev, by, func(loc string) string {
 		return i18n.T(loc, "takeback.granted", by.Name)
 	})
-	b.retire(ctx, g)
 	return []Reply{inGame(r, g, reply)}, nil
 }

@@ -190,6 +190,5 @@ func (b *Bot) finish(ctx context.Context, r *req, g *gameRec, o engine.Outcome, 
 	}
 	reply.Content, reply.Mentions = b.endContent(ctx, g, event)
 	b.finalExtras(ctx, pub.loc, g, &reply)
-	b.retire(ctx, g)
 	return []Reply{inGame(r, g, reply)}, nil
 }

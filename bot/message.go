@@ -167,18 +167,6 @@ func (b *Bot) endContent(ctx context.Context, g *gameRec, event func(loc string)
 	})
 }
 
-// retire removes the buttons of the game's current board message (a new
-// one is about to be posted). A failure costs only dead-looking buttons,
-// which the staleness check refuses anyway.
-func (b *Bot) retire(ctx context.Context, g *gameRec) {
-	if b.n == nil || g.MessageID == "" || g.ChannelID == "" {
-		return
-	}
-	if err := b.n.Edit(ctx, g.ChannelID, g.MessageID, Reply{}); err != nil {
-		b.log.Warn("remove old board buttons", "game", g.ID, "message", g.MessageID, "err", err)
-	}
-}
-
 // inGame sends a public game message to the game's own place when the
 // command came from elsewhere (the transport points the user there).
 func inGame(r *req, g *gameRec, reply Reply) Reply {

@@ -56,6 +56,9 @@ func (b *Bot) deliver(ctx context.Context) error {
 }
 
 func (b *Bot) deliverOne(ctx context.Context, m outMsg) error {
+	if m.Strip {
+		return b.sweepBoards(ctx, m)
+	}
 	if b.n == nil {
 		return b.st.sent(ctx, m.ID, "") // no transport: dropped by design
 	}
@@ -114,7 +117,7 @@ func (b *Bot) Delivered(ctx context.Context, r Reply, messageID string) {
 		return
 	}
 	if r.Board && r.GameID != 0 && (r.Seq > 0 || messageID != "") {
-		if err := b.st.setBoardMessage(ctx, r.GameID, r.Seq, messageID); err != nil {
+		if err := b.st.setBoardMessage(ctx, r.GameID, r.BoardSeq(), messageID); err != nil {
 			b.log.Warn("record delivered board", "game", r.GameID, "err", err)
 		}
 	}

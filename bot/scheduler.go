@@ -243,14 +243,12 @@ func (b *Bot) flagFall(ctx context.Context, loc string, g *gameRec, ply int, out
 		if err := b.end(ctx, g, o, replies...); err != nil {
 			return nil, err
 		}
-		b.retire(ctx, g)
 		return nil, nil
 	}
 	if err := b.end(ctx, g, o); err != nil {
 		return nil, err
 	}
 	b.finalExtras(ctx, loc, g, &replies[0])
-	b.retire(ctx, g)
 	return replies, nil
 }
 

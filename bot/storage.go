@@ -132,6 +132,7 @@ type cancelSpec struct {
 type outMsg struct {
 	ID       int64
 	Ping     bool // a move's fallback ping
+	Strip    bool // strips the superseded boards of game Reply.GameID (boards.go)
 	Channel  string
 	Nonce    string
 	Reply    Reply

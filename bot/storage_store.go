@@ -434,7 +434,7 @@ func (s *storeRepo) claimOutbox(ctx context.Context, now time.Time, limit int) (
 	}
 	out := make([]outMsg, 0, len(ms))
 	for _, m := range ms {
-		o := outMsg{ID: m.ID, Ping: m.Kind == store.OutboxPing, Channel: m.Channel, Nonce: m.Nonce, Attempts: m.Attempts}
+		o := outMsg{ID: m.ID, Ping: m.Kind == store.OutboxPing, Strip: m.Kind == store.OutboxStrip, Channel: m.Channel, Nonce: m.Nonce, Attempts: m.Attempts}
 		if err := json.Unmarshal([]byte(m.Payload), &o.Reply); err != nil {
 			// A row no bot can read is given up at once rather than
 			// retried forever.
@@ -442,6 +442,9 @@ func (s *storeRepo) claimOutbox(ctx context.Context, now time.Time, limit int) (
 				return nil, gerr
 			}
 			continue
+		}
+		if o.Strip {
+			o.Reply.GameID = m.Game
 		}
 		out = append(out, o)
 	}

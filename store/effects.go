@@ -163,13 +163,20 @@ func (s *Store) cancelPings(ctx context.Context, tx *sql.Tx, game int64, seq int
 	return nil
 }
 
-// RecordBoard records that the board of game at sequence seq reached
-// Discord as messageID (none when "": a transport without ids) and cancels
-// the fallback pings it answers (seq 0: none), in one transaction.
+// RecordBoard records that the board of game at sequence seq (below 0:
+// unknown, the game's sequence now) reached Discord as messageID (none
+// when "": a transport without ids), adds it to
+// the game's boards (queueing a strip post when it supersedes another live
+// board, or arrives already superseded) and cancels the fallback pings it
+// answers (seq 0: none), in one transaction.
 func (s *Store) RecordBoard(ctx context.Context, gameID int64, seq int, messageID string) error {
 	return s.tx(ctx, func(tx *sql.Tx) error {
 		if messageID != "" {
-			if err := setMessageID(ctx, tx, gameID, messageID, s.now()); err != nil {
+			now := s.now()
+			if err := setMessageID(ctx, tx, gameID, messageID, now); err != nil {
+				return err
+			}
+			if err := s.recordBoard(ctx, tx, gameID, seq, messageID, now); err != nil {
 				return err
 			}
 		}
@@ -209,6 +216,7 @@ func (s *Store) Enqueue(ctx context.Context, m Message) (int64, error) {
 func (s *Store) ClaimOutbox(ctx context.Context, now time.Time, lease time.Duration, limit int) ([]Message, error) {
 	var out []Message
 	err := s.tx(ctx, func(tx *sql.Tx) error {
+		out = out[:0] // a busy retry runs the transaction again
 		// The outer state and claimed_until tests repeat the subquery's: on
 		// PostgreSQL (READ COMMITTED) a row another claimer leased or sent
 		// while this statement waited for its lock is re-checked against
@@ -273,11 +281,12 @@ func (s *Store) outboxDone(ctx context.Context, id int64, state, messageID, reas
 	})
 }
 
-// Retry puts a claimed message back to be tried at next.
+// Retry puts a claimed message back to be tried at next, or later when a
+// hold (HoldKind) already set a later time.
 func (s *Store) Retry(ctx context.Context, id int64, next time.Time, reason string) error {
 	return s.tx(ctx, func(tx *sql.Tx) error {
-		_, err := tx.ExecContext(ctx, `UPDATE outbox SET due_at=?, claimed_until=0, last_error=? WHERE id=? AND state=?`,
-			next.UnixNano(), reason, id, OutboxPending)
+		_, err := tx.ExecContext(ctx, `UPDATE outbox SET due_at=CASE WHEN due_at > ? THEN due_at ELSE ? END, claimed_until=0, last_error=? WHERE id=? AND state=?`,
+			next.UnixNano(), next.UnixNano(), reason, id, OutboxPending)
 		if err != nil {
 			return fmt.Errorf("retry outbox %d: %w", id, err)
 		}
@@ -313,14 +322,19 @@ func (s *Store) Outbox(ctx context.Context) ([]OutboxEntry, error) {
 	return out, rows.Err()
 }
 
-// Purge deletes completed events and delivered (or given-up) outbox rows
-// finished before before, and reports how many rows went.
+// Purge deletes completed events, delivered (or given-up) outbox rows and
+// stripped boards finished before before, and the interaction ids seen
+// before it (kept InteractionMemory at least), and reports how many rows
+// went.
 func (s *Store) Purge(ctx context.Context, before time.Time) (int64, error) {
 	var n int64
 	err := s.tx(ctx, func(tx *sql.Tx) error {
 		for _, q := range []string{
 			`DELETE FROM events WHERE done=1 AND done_at<?`,
 			`DELETE FROM outbox WHERE state<>'pending' AND done_at<?`,
+			// The newest board of a game is never stripped, so dropping
+			// stripped ones never hides what superseded a live one.
+			`DELETE FROM boards WHERE live=0 AND recorded_at<?`,
 		} {
 			res, err := tx.ExecContext(ctx, q, before.UnixNano())
 			if err != nil {
@@ -329,6 +343,18 @@ func (s *Store) Purge(ctx context.Context, before time.Time) (int64, error) {
 			k, _ := res.RowsAffected()
 			n += k
 		}
+		k, err := s.purgeInteractions(ctx, tx, before)
+		n += k
+		if err != nil {
+			return err
+		}
+		// COMMIT outcomes are looked up within seconds (pgTx).
+		res, err := tx.ExecContext(ctx, `DELETE FROM tx_done WHERE at<?`, s.now().Add(-24*time.Hour).UnixNano())
+		if err != nil {
+			return err
+		}
+		k, _ = res.RowsAffected()
+		n += k
 		return nil
 	})
 	if err != nil {

@@ -100,8 +100,17 @@ func openPostgres(ctx context.Context, dsn string) (*sql.DB, error) {
 // every query in the package runs unchanged on both backends.
 type rebindConnector struct{ driver.Connector }
 
+// Connect also waits out a server that is restarting (refused
+// connections, "the database system is starting up") for up to
+// TransientBudget: database/sql takes a new connection when a pooled one
+// died with the old server, so a short restart costs a pause, not an error.
 func (c rebindConnector) Connect(ctx context.Context) (driver.Conn, error) {
-	cn, err := c.Connector.Connect(ctx)
+	var cn driver.Conn
+	err := retryWhile(ctx, budgetLeft(ctx), pgTransient, func() error {
+		var err error
+		cn, err = c.Connector.Connect(ctx)
+		return err
+	})
 	if err != nil {
 		return nil, err
 	}
@@ -125,8 +134,19 @@ func (c *rebindConn) ExecContext(ctx context.Context, query string, args []drive
 	return c.Conn.ExecContext(ctx, rebind(query), boolsAsInts(args))
 }
 
+// QueryContext turns a transient failure of a query outside a transaction
+// (the store's reads: its writes all run in transactions) into
+// driver.ErrBadConn, so database/sql drops the connection and sends the
+// query again on a new one, which Connect waits for while the server
+// restarts. A query inside a transaction is never resent: s.tx reruns the
+// whole transaction instead.
 func (c *rebindConn) QueryContext(ctx context.Context, query string, args []driver.NamedValue) (driver.Rows, error) {
-	return c.Conn.QueryContext(ctx, rebind(query), boolsAsInts(args))
+	idle := c.Conn.Conn().PgConn().TxStatus() == 'I'
+	rows, err := c.Conn.QueryContext(ctx, rebind(query), boolsAsInts(args))
+	if err != nil && idle && ctx.Err() == nil && pgTransient(err) && !errors.Is(err, driver.ErrBadConn) {
+		return nil, fmt.Errorf("%w: %w", driver.ErrBadConn, err)
+	}
+	return rows, err
 }
 
 // boolsAsInts sends Go booleans as 0/1: SQLite has no boolean type, so the

@@ -46,6 +46,7 @@ type Store struct {
 	path string // the SQLite file, or the redacted DSN
 	pg   bool
 	now  func() time.Time
+	busy time.Duration // SQLite: how long work waits out others' locks
 }
 
 // Option configures Open.
@@ -95,7 +96,7 @@ func Open(ctx context.Context, dsnOrPath string, opts ...Option) (*Store, error)
 		return openPG(ctx, dsnOrPath, opts)
 	}
 	path := dsnOrPath
-	s := &Store{path: path, now: time.Now}
+	s := &Store{path: path, now: time.Now, busy: DefaultBusyTimeout}
 	for _, o := range opts {
 		o(s)
 	}
@@ -108,14 +109,23 @@ func Open(ctx context.Context, dsnOrPath string, opts ...Option) (*Store, error)
 	if err := createPrivate(path); err != nil {
 		return nil, fmt.Errorf("open %s: %w", path, err)
 	}
-	base := "file:" + (&url.URL{Path: path}).EscapedPath() + "?_journal_mode=WAL&_busy_timeout=10000&_foreign_keys=on&_synchronous=NORMAL"
+	// No _journal_mode here: a connection setting it while others open the
+	// file can get "database is locked" at once (issue 33); setWAL does it
+	// once, retried. The writer's transactions are BEGIN IMMEDIATE, so
+	// migrations and writes take the write lock up front and wait in the
+	// busy handler instead of failing a lock upgrade.
+	base := "file:" + (&url.URL{Path: path}).EscapedPath() + "?_busy_timeout=" + strconv.FormatInt(s.busy.Milliseconds(), 10) + "&_foreign_keys=on&_synchronous=NORMAL"
 	w, err := sql.Open("sqlite3", base+"&_txlock=immediate")
 	if err != nil {
 		return nil, fmt.Errorf("open %s: %w", path, err)
 	}
 	w.SetMaxOpenConns(1)
 	w.SetConnMaxIdleTime(0)
-	if err := migrate(ctx, w, false, s.now); err != nil {
+	err = setWAL(ctx, w, s.busy)
+	if err == nil {
+		err = retryBusy(ctx, s.busy, func() error { return migrate(ctx, w, false, s.now) })
+	}
+	if err != nil {
 		w.Close()
 		return nil, fmt.Errorf("open %s: %w", path, err)
 	}
@@ -304,14 +314,25 @@ func inTx(ctx context.Context, db *sql.DB, fn func(*sql.Tx) error) error {
 		tx.Rollback()
 		return err
 	}
-	return tx.Commit()
+	if err := tx.Commit(); err != nil {
+		return commitError{err}
+	}
+	return nil
 }
 
 // tx runs fn in a write transaction (BEGIN IMMEDIATE on the SQLite writer;
 // READ COMMITTED on PostgreSQL, where the compare-and-set UPDATEs serialize
-// on the row they touch).
+// on the row they touch). A failure that may well pass runs the whole
+// transaction again: on SQLite a busy/locked error (another process's lock
+// outlasting the busy handler's turn) within the busy timeout, on
+// PostgreSQL a transient one (pgRetryable: a restart, a reset connection, a
+// serialization failure) within TransientBudget. So fn must only set its
+// results, not append to them.
 func (s *Store) tx(ctx context.Context, fn func(*sql.Tx) error) error {
-	return inTx(ctx, s.w, fn)
+	if s.pg {
+		return s.pgTx(ctx, fn)
+	}
+	return retryBusy(ctx, s.busy, func() error { return inTx(ctx, s.w, fn) })
 }
 
 // Backup writes a consistent copy of the database to path (which must not

@@ -339,7 +339,7 @@ func (a *Adapter) record(ctx context.Context, r bot.Reply, channelID, messageID 
 	if r.Board && r.GameID != 0 {
 		var err error
 		if sr, ok := a.st.(BoardSeqRecorder); ok {
-			err = sr.SetBoardMessageAt(ctx, r.GameID, r.Seq, channelID, messageID)
+			err = sr.SetBoardMessageAt(ctx, r.GameID, r.BoardSeq(), channelID, messageID)
 		} else if br, ok := a.st.(BoardRecorder); ok {
 			err = br.SetBoardMessage(ctx, r.GameID, channelID, messageID)
 		}

@@ -56,6 +56,7 @@ type Fake struct {
 	sessions int                  // gateway connections accepted so far
 	nonces   map[string]sentNonce // enforce_nonce: nonce → first message
 	changed  *sync.Cond           // on f.mu: broadcast after each call
+	global   *globalLimit         // SetGlobalLimit (limits.go); nil: none
 	// DiscardFiles keeps only the size of uploaded files (long runs).
 	DiscardFiles bool
 }
@@ -305,6 +306,9 @@ func (f *Fake) serve(w http.ResponseWriter, r *http.Request) {
 	defer f.mu.Unlock()
 	defer f.changed.Broadcast() // the call is complete once routed
 	f.calls = append(f.calls, c)
+	if f.refuseGlobal(w, r, c) {
+		return
+	}
 	for _, fr := range f.fails {
 		if fr.left > 0 && fr.method == r.Method && strings.Contains(r.URL.Path, fr.pathContains) {
 			fr.left--

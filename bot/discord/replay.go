@@ -1,0 +1,21 @@
+package discord
+
+import (
+	"context"
+	"time"
+)
+
+// InteractionDeduper is implemented by adapter Stores shared by the whole
+// fleet (FromStore): FirstInteraction records interaction id and reports
+// whether no instance handled it before, so a replayed or twice-delivered
+// interaction can be answered harmlessly without running again (issue 24).
+// The adapter does not call it yet: see docs/reliability.md.
+type InteractionDeduper interface {
+	FirstInteraction(ctx context.Context, id string, now time.Time) (bool, error)
+}
+
+// FirstInteraction records interaction id in the database (kept at least
+// store.InteractionMemory).
+func (s storeMeta) FirstInteraction(ctx context.Context, id string, now time.Time) (bool, error) {
+	return s.st.FirstInteraction(ctx, id, now)
+}

@@ -1,0 +1,164 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"strconv"
+	"time"
+)
+
+// OutboxStrip is the Kind of an outbox post that removes the buttons of a
+// game's superseded boards (Message.Game says which game). Its Channel is
+// StripChannelPrefix, the game id, ":" and a random tag, not a Discord
+// channel: a strip post is a lane of its own, so it never holds up the
+// posts of the channel the game is played in, nor waits behind another
+// strip post's backoff (they need no order: each reads the boards when it
+// runs).
+const OutboxStrip = "strip"
+
+// StripChannelPrefix starts the outbox channel of every strip post.
+const StripChannelPrefix = "boards:"
+
+func stripChannel(game int64) string {
+	return StripChannelPrefix + strconv.FormatInt(game, 10) + ":" + newNonce()[:8]
+}
+
+// Board is a message showing a game's board at sequence Seq.
+type Board struct {
+	Game     int64
+	Channel  string
+	Message  string
+	Seq      int
+	Live     bool // still has its buttons, as far as the database knows
+	Recorded time.Time
+}
+
+// recordBoard adds (or moves to a higher seq) the board message of game in
+// tx, at the seq its buttons carry (0: a new game's first board; below 0:
+// unknown, the game's seq now). When the game has another
+// live board, one of the two is superseded: a strip post is queued. The
+// caller's UPDATE of the games row comes first, so on PostgreSQL two
+// boards of a game recorded at once take turns on that row lock and the
+// second sees the first.
+func (s *Store) recordBoard(ctx context.Context, tx *sql.Tx, game int64, seq int, messageID string, now time.Time) error {
+	res, err := tx.ExecContext(ctx, `INSERT INTO boards(game_id, message_id, channel_id, seq, live, recorded_at)
+		SELECT id, ?, CASE WHEN thread <> '' THEN thread ELSE channel END, CASE WHEN ? < 0 THEN seq ELSE ? END, 1, ? FROM games WHERE id=?
+		ON CONFLICT(game_id, message_id) DO UPDATE SET
+			live=CASE WHEN excluded.seq > boards.seq THEN 1 ELSE boards.live END,
+			seq=CASE WHEN excluded.seq > boards.seq THEN excluded.seq ELSE boards.seq END`,
+		messageID, seq, seq, now.UnixNano(), game)
+	if err != nil {
+		return fmt.Errorf("record board %s of game %d: %w", messageID, game, err)
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return fmt.Errorf("record board of game %d: %w", game, ErrNotFound)
+	}
+	var others int
+	if err := tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM boards WHERE game_id=? AND live=1 AND message_id<>?`, game, messageID).Scan(&others); err != nil {
+		return fmt.Errorf("record board of game %d: %w", game, err)
+	}
+	if others == 0 {
+		return nil
+	}
+	// One waiting strip post per game is enough: it reads the boards when
+	// it runs, so it will see this one. Waiting means not claimed (a claimed
+	// one may have read them already). On PostgreSQL the row lock makes a
+	// claim of that post wait for this commit (then it sees the board), or
+	// this read wait for the claim's (then the post no longer qualifies).
+	lock := ""
+	if s.pg {
+		lock = " FOR UPDATE"
+	}
+	var waiting int64
+	err = tx.QueryRowContext(ctx, `SELECT id FROM outbox WHERE kind=? AND game_id=? AND state=? AND claimed_until=0 LIMIT 1`+lock,
+		OutboxStrip, game, OutboxPending).Scan(&waiting)
+	if err == nil {
+		return nil
+	}
+	if !errors.Is(err, sql.ErrNoRows) {
+		return fmt.Errorf("record board of game %d: %w", game, err)
+	}
+	_, err = s.enqueue(ctx, tx, Message{Channel: stripChannel(game), Payload: "{}", Kind: OutboxStrip, Game: game})
+	if err != nil {
+		return fmt.Errorf("queue strip of game %d: %w", game, err)
+	}
+	return nil
+}
+
+// supersededWhere picks the boards of game b that a newer board replaced:
+// one at a higher seq, or at the same seq recorded later (a duplicate).
+const supersededWhere = `b.game_id=? AND b.live=1 AND EXISTS (SELECT 1 FROM boards n WHERE n.game_id=b.game_id
+	AND (n.seq > b.seq OR n.seq = b.seq AND n.id > b.id))`
+
+// SupersededBoards are the boards of game that still have their buttons
+// although a newer board exists, oldest first: what a strip post removes.
+func (s *Store) SupersededBoards(ctx context.Context, game int64) ([]Board, error) {
+	return s.boards(ctx, `SELECT b.game_id, b.channel_id, b.message_id, b.seq, b.live, b.recorded_at FROM boards b WHERE `+supersededWhere+` ORDER BY b.seq, b.id`, game)
+}
+
+// Boards are every recorded board of game, oldest first (tests, checks).
+func (s *Store) Boards(ctx context.Context, game int64) ([]Board, error) {
+	return s.boards(ctx, `SELECT game_id, channel_id, message_id, seq, live, recorded_at FROM boards WHERE game_id=? ORDER BY seq, id`, game)
+}
+
+// SupersededLive counts, over every game, the boards still live although
+// superseded (0 once the strip posts have drained).
+func (s *Store) SupersededLive(ctx context.Context) (int, error) {
+	var n int
+	err := s.r.QueryRowContext(ctx, `SELECT COUNT(*) FROM boards b WHERE b.live=1 AND EXISTS (SELECT 1 FROM boards n WHERE n.game_id=b.game_id
+		AND (n.seq > b.seq OR n.seq = b.seq AND n.id > b.id))`).Scan(&n)
+	if err != nil {
+		return 0, fmt.Errorf("count superseded boards: %w", err)
+	}
+	return n, nil
+}
+
+func (s *Store) boards(ctx context.Context, q string, game int64) ([]Board, error) {
+	rows, err := s.r.QueryContext(ctx, q, game)
+	if err != nil {
+		return nil, fmt.Errorf("boards of game %d: %w", game, err)
+	}
+	defer rows.Close()
+	var out []Board
+	for rows.Next() {
+		var b Board
+		var at int64
+		if err := rows.Scan(&b.Game, &b.Channel, &b.Message, &b.Seq, &b.Live, &at); err != nil {
+			return nil, fmt.Errorf("boards of game %d: %w", game, err)
+		}
+		b.Recorded = fromNanos(at)
+		out = append(out, b)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("boards of game %d: %w", game, err)
+	}
+	return out, nil
+}
+
+// BoardStripped records that the board message of game lost its buttons
+// (or is gone from Discord): it is never stripped again.
+func (s *Store) BoardStripped(ctx context.Context, game int64, messageID string) error {
+	return s.tx(ctx, func(tx *sql.Tx) error {
+		_, err := tx.ExecContext(ctx, `UPDATE boards SET live=0 WHERE game_id=? AND message_id=?`, game, messageID)
+		if err != nil {
+			return fmt.Errorf("board %s of game %d stripped: %w", messageID, game, err)
+		}
+		return nil
+	})
+}
+
+// HoldKind moves every pending outbox post of kind due before until to
+// until: a global rate limit holds the whole fleet's strips at once. Posts
+// claimed right now keep their claim (their deliverer reschedules them).
+func (s *Store) HoldKind(ctx context.Context, kind string, until time.Time) error {
+	return s.tx(ctx, func(tx *sql.Tx) error {
+		_, err := tx.ExecContext(ctx, `UPDATE outbox SET due_at=? WHERE kind=? AND state=? AND due_at<?`,
+			until.UnixNano(), kind, OutboxPending, until.UnixNano())
+		if err != nil {
+			return fmt.Errorf("hold %s posts: %w", kind, err)
+		}
+		return nil
+	})
+}
