@@ -32,6 +32,8 @@ var commands = []command{
 	{"moves", "list the legal moves of a position", runMoves},
 	{"check", "say CHECK / ESCAPE for the side that just moved", runCheck},
 	{"maps", "list the shipped Tank Chess maps", runMaps},
+	{"backup", "copy the SQLite database consistently, also while the bot runs", runBackup},
+	{"restore", "replace the SQLite database by a backup (the bot must be stopped)", runRestore},
 }
 
 func main() {
