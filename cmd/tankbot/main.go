@@ -33,6 +33,7 @@ var commands = []command{
 	{"check", "say CHECK / ESCAPE for the side that just moved", runCheck},
 	{"maps", "list the shipped Tank Chess maps", runMaps},
 	{"backup", "copy the SQLite database consistently, also while the bot runs", runBackup},
+	{"data", "a player's data: data export|delete --user ID (export as JSON, or erase)", runData},
 	{"restore", "replace the SQLite database by a backup (the bot must be stopped)", runRestore},
 }
 
