@@ -34,6 +34,7 @@ var commands = []command{
 	{"maps", "list the shipped Tank Chess maps", runMaps},
 	{"backup", "copy the SQLite database consistently, also while the bot runs", runBackup},
 	{"data", "a player's data: data export|delete --user ID (export as JSON, or erase)", runData},
+	{"healthcheck", "GET a health URL (/readyz): exit 0 when it answers 2xx (the image's HEALTHCHECK)", runHealthcheck},
 	{"restore", "replace the SQLite database by a backup (the bot must be stopped)", runRestore},
 }
 
