@@ -7,6 +7,8 @@
 package metrics
 
 import (
+	"context"
+	"errors"
 	"net/http"
 	"strings"
 	"time"
@@ -14,6 +16,8 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
+
+	"github.com/tankbot/tankbot/store"
 )
 
 // Registry holds every tankbot collector.
@@ -147,3 +151,24 @@ func word(s string) string {
 // Since observes the seconds since start on h; for a deferred call:
 // defer metrics.Since(metrics.RenderTime.WithLabelValues(game), time.Now()).
 func Since(h prometheus.Observer, start time.Time) { h.Observe(time.Since(start).Seconds()) }
+
+// Render draws through draw, timing it and counting the images made.
+func Render(game string, draw func() ([]byte, error)) ([]byte, error) {
+	start := time.Now()
+	png, err := draw()
+	if err == nil && len(png) > 0 {
+		Renders.WithLabelValues(game).Inc()
+		RenderTime.WithLabelValues(game).Observe(time.Since(start).Seconds())
+	}
+	return png, err
+}
+
+// DBError counts a failed database operation and returns err unchanged.
+// Answers that are part of normal work (not found, a stale ply, a
+// cancelled request) are not failures.
+func DBError(op string, err error) error {
+	if err != nil && !errors.Is(err, store.ErrNotFound) && !errors.Is(err, store.ErrStalePly) && !errors.Is(err, context.Canceled) {
+		DBErrors.WithLabelValues(op).Inc()
+	}
+	return err
+}
