@@ -10,7 +10,6 @@ import (
 	dto "github.com/prometheus/client_model/go"
 	"github.com/prometheus/common/expfmt"
 	"github.com/prometheus/common/model"
-
 )
 
 // scrape GETs url and parses it with Prometheus' text parser.

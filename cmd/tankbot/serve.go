@@ -63,8 +63,9 @@ func serveHTTP(ctx context.Context, cfg config, log *slog.Logger, ln net.Listene
 	mux := http.NewServeMux()
 	mux.Handle("POST /interactions", in.a.Handler(key, nil))
 	mux.Handle("POST /{$}", in.a.Handler(key, nil))
-	healthRoutes(mux, storeReady(in.db)) // /healthz, /readyz, /metrics
-	stopHealth, err := serveHealth(ctx, cfg.MetricsListen, log, storeReady(in.db)) // the same on metrics_listen, if set
+	// /healthz, /readyz and /metrics here, and on metrics_listen if set.
+	healthRoutes(mux, storeReady(in.db))
+	stopHealth, err := serveHealth(ctx, cfg.MetricsListen, log, storeReady(in.db))
 	if err != nil {
 		ln.Close()
 		return err
