@@ -58,3 +58,28 @@ func TestBackupRestoreCommands(t *testing.T) {
 		t.Fatalf("restored value %q %v", v, err)
 	}
 }
+
+// TestBackupBesideRunningServe: with `tankbot serve` running on a SQLite
+// file in another process, backup copies it and restore is refused (the
+// other process holds the database open), even with --force.
+func TestBackupBesideRunningServe(t *testing.T) {
+	t.Setenv("TANKBOT_DB", "")
+	dir := t.TempDir()
+	dbPath := filepath.Join(dir, "live.db")
+	w := newBBWorld(t, dbPath)
+	p := w.start()
+	var out, errb bytes.Buffer
+	bk := filepath.Join(dir, "copy.db")
+	if code := runMain([]string{"backup", "--db", dbPath, "--out", bk}, &out, &errb); code != exitOK {
+		t.Fatalf("backup beside serve: %d %s", code, errb.String())
+	}
+	errb.Reset()
+	if code := runMain([]string{"restore", "--db", dbPath, "--from", bk, "--force"}, &out, &errb); code != exitFail || !strings.Contains(errb.String(), "in use") {
+		t.Fatalf("restore under a running serve: %d %q", code, errb.String())
+	}
+	p.stop()
+	errb.Reset()
+	if code := runMain([]string{"restore", "--db", dbPath, "--from", bk, "--force"}, &out, &errb); code != exitOK {
+		t.Fatalf("restore after serve stopped: %d %q", code, errb.String())
+	}
+}
