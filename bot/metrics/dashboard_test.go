@@ -29,6 +29,8 @@ func TestDashboardNames(t *testing.T) {
 	// Every collector with a series, so Gather lists every family.
 	SetStoreStats(func(context.Context) (StoreStats, error) { return StoreStats{OutboxOldest: time.Now()}, nil })
 	defer SetStoreStats(nil)
+	SetGateway(func() bool { return true })
+	defer SetGateway(nil)
 	Interaction("x", "", time.Now(), time.Now(), false, false)
 	Moves.WithLabelValues("x")
 	DiscordRequests.WithLabelValues("GET", "/x", "200")

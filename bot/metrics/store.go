@@ -70,3 +70,35 @@ func (c storeCollector) Collect(ch chan<- prometheus.Metric) {
 }
 
 func init() { Registry.MustRegister(storeCollector{now: time.Now}) }
+
+var gatewayFn atomic.Pointer[func() bool]
+
+// SetGateway makes scrapes report tankbot_gateway_connected from fn (the
+// adapter's Connected; nil: not reported, as for `serve`).
+func SetGateway(fn func() bool) {
+	if fn == nil {
+		gatewayFn.Store(nil)
+		return
+	}
+	gatewayFn.Store(&fn)
+}
+
+var gatewayDesc = prometheus.NewDesc("tankbot_gateway_connected", "1 while the Discord gateway connection is up (run only).", nil, nil)
+
+type gatewayCollector struct{}
+
+func (gatewayCollector) Describe(ch chan<- *prometheus.Desc) { ch <- gatewayDesc }
+
+func (gatewayCollector) Collect(ch chan<- prometheus.Metric) {
+	fn := gatewayFn.Load()
+	if fn == nil {
+		return
+	}
+	v := 0.0
+	if (*fn)() {
+		v = 1
+	}
+	ch <- prometheus.MustNewConstMetric(gatewayDesc, prometheus.GaugeValue, v)
+}
+
+func init() { Registry.MustRegister(gatewayCollector{}) }

@@ -56,8 +56,10 @@ func storeReady(db *store.Store) readiness {
 	return db.Ready
 }
 
-// gatewayReady is /readyz's check of `run`: the gateway connection is up.
+// gatewayReady is /readyz's check of `run`: the gateway connection is up;
+// /metrics shows the same as tankbot_gateway_connected.
 func gatewayReady(connected func() bool) readiness {
+	metrics.SetGateway(connected)
 	return func(context.Context) error {
 		if !connected() {
 			return errors.New("not connected to the Discord gateway")

@@ -62,8 +62,14 @@ func TestReadyz(t *testing.T) {
 	want("/readyz", 200, "ready")
 	up.Store(false)
 	want("/readyz", 503, "not connected to the Discord gateway")
+	if v, ok := sample(scrape(t, srv.URL+"/metrics"), "tankbot_gateway_connected", nil); !ok || v != 0 {
+		t.Fatalf("tankbot_gateway_connected %v %v while down", v, ok)
+	}
 	up.Store(true)
 	want("/readyz", 200, "ready")
+	if v, ok := sample(scrape(t, srv.URL+"/metrics"), "tankbot_gateway_connected", nil); !ok || v != 1 {
+		t.Fatalf("tankbot_gateway_connected %v %v while up", v, ok)
+	}
 	db.Close()
 	want("/readyz", 503, "database unreachable")
 	// /metrics answers in the Prometheus text format.
