@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/tankbot/tankbot/bot/i18n"
+	"github.com/tankbot/tankbot/bot/metrics"
 	"github.com/tankbot/tankbot/engine"
 	"github.com/tankbot/tankbot/engine/ai"
 )
@@ -151,6 +152,7 @@ func (b *Bot) aiMove(ctx context.Context, e event) error {
 	if err != nil {
 		return wrap("search", err)
 	}
+	metrics.AIThink.WithLabelValues(g.Game).Observe(res.Elapsed.Seconds())
 	// A shutdown that cut the search short still saves the move found
 	// (depth 1 always completes).
 	ctx = context.WithoutCancel(ctx)

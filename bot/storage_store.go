@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/tankbot/tankbot/bot/metrics"
 	"github.com/tankbot/tankbot/store"
 )
 
@@ -314,9 +315,10 @@ func update(g *gameRec) (store.GameUpdate, error) {
 // stale turns the store's compare-and-set failure into Storage's false.
 func stale(err error) (bool, error) {
 	if errors.Is(err, store.ErrStalePly) {
+		metrics.DBRetries.WithLabelValues("game_write").Inc() // a concurrent change won: the caller re-reads
 		return false, nil
 	}
-	return err == nil, notFound(err)
+	return err == nil, notFound(metrics.DBError("game_write", err))
 }
 
 func (s *storeRepo) saveGame(ctx context.Context, g *gameRec, m *moveRec) (bool, error) {
@@ -337,6 +339,9 @@ func (s *storeRepo) saveGameWith(ctx context.Context, g *gameRec, m *moveRec, ef
 	err = s.st.AppendMove(ctx, g.ID, g.Ply-1, store.MoveRecord{
 		Side: m.Side, Notation: m.Notation, Position: g.Pos, Spent: m.Spent, RepKey: m.RepKey,
 	}, u)
+	if err == nil {
+		metrics.Moves.WithLabelValues(g.Game).Inc()
+	}
 	return stale(err)
 }
 
@@ -410,11 +415,12 @@ func (s *storeRepo) setChallengeMessage(ctx context.Context, id int64, messageID
 func (s *storeRepo) claimDue(ctx context.Context, now time.Time) ([]event, error) {
 	evs, err := s.st.ClaimDue(ctx, now, claimLease)
 	if err != nil {
-		return nil, err
+		return nil, metrics.DBError("claim_events", err)
 	}
 	out := make([]event, len(evs))
 	for i, e := range evs {
 		out[i] = event{ID: e.ID, Kind: e.Kind, Ref: e.Ref, Ply: e.Ply, Due: e.Due, Arg: e.Payload, Attempts: e.Attempts}
+		metrics.SchedulerLag.Observe(max(0, now.Sub(e.Due).Seconds()))
 	}
 	return out, nil
 }

@@ -7,6 +7,7 @@ import (
 	"github.com/bwmarrin/discordgo"
 
 	"github.com/tankbot/tankbot/bot"
+	"github.com/tankbot/tankbot/bot/metrics"
 )
 
 // Discord's windows for answering an interaction, counted from receipt:
@@ -107,5 +108,6 @@ func (a *Adapter) answer(i *discordgo.Interaction, first responder, received tim
 		replies = <-done
 	}
 	s.send(ctx, replies, log)
+	metrics.Interaction(cmd.Name, cmd.CustomID, received, s.firstAt, s.deferred, s.failed)
 	log.Debug("interaction answered", "replies", len(replies), "deferred", s.deferred, "took", time.Since(received))
 }

@@ -23,6 +23,8 @@ type sender struct {
 	deferred bool // acknowledged with type 5 (slash, modal) or 6 (component)
 	answered bool // the response (or the deferred one) carries a reply
 	failed   bool // the first response never reached Discord: the token is useless
+
+	firstAt time.Time // when Discord accepted the first response (metrics)
 }
 
 func (s *sender) component() bool { return s.i.Type == discordgo.InteractionMessageComponent }
@@ -140,6 +142,8 @@ func (s *sender) respond(ctx context.Context, build func() *discordgo.Interactio
 	}
 	if err != nil {
 		s.failed = true
+	} else if s.firstAt.IsZero() {
+		s.firstAt = time.Now()
 	}
 	return err
 }

@@ -51,6 +51,8 @@ type config struct {
 	// AIWorkers bounds the computer opponent's searches at once (0: one
 	// per core).
 	AIWorkers int `yaml:"ai_workers" env:"TANKBOT_AI_WORKERS"`
+	// MetricsListen serves /metrics, /healthz and /readyz for `run` ("": off).
+	MetricsListen string `yaml:"metrics_listen" env:"TANKBOT_METRICS_LISTEN" flag:"metrics-listen" help:"ADDRESS for /metrics, /healthz and /readyz of run, e.g. 127.0.0.1:9090 (empty: off)"`
 }
 
 // setting is one field of config with its names, read from the tags.

@@ -34,6 +34,10 @@ var commands = []command{
 	{"check", "say CHECK / ESCAPE for the side that just moved", runCheck},
 	{"maps", "list the shipped Tank Chess maps", runMaps},
 	{"puzzles", "puzzle tools: generate (--game --selfplay N --seed S | --from-archive DB --guild ID) --out FILE; list --game", runPuzzles},
+	{"backup", "copy the SQLite database consistently, also while the bot runs", runBackup},
+	{"data", "a player's data: data export|delete --user ID (export as JSON, or erase)", runData},
+	{"healthcheck", "GET a health URL (/readyz): exit 0 when it answers 2xx (the image's HEALTHCHECK)", runHealthcheck},
+	{"restore", "replace the SQLite database by a backup (the bot must be stopped)", runRestore},
 }
 
 func main() {
@@ -101,7 +105,7 @@ func usage(w io.Writer) {
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, "commands:")
 	for _, c := range commands {
-		fmt.Fprintf(w, "  %-8s %s\n", c.name, c.summary)
+		fmt.Fprintf(w, "  %-11s %s\n", c.name, c.summary)
 	}
 	fmt.Fprintln(w, "\nRun 'tankbot <command> --help' for the flags of a command.")
 }

@@ -16,6 +16,7 @@ import (
 
 	"github.com/tankbot/tankbot/bot"
 	"github.com/tankbot/tankbot/bot/discord"
+	"github.com/tankbot/tankbot/bot/metrics"
 	"github.com/tankbot/tankbot/store"
 )
 
@@ -25,7 +26,7 @@ var errNoToken = errors.New(`no bot token: set TANKBOT_TOKEN (or "token" in conf
 
 func runDiscord(args []string, _, stderr io.Writer) error {
 	fs := newFlags("run")
-	return runWithDiscord(fs, args, stderr, []string{"db", "log-level", "shard-id", "shard-count"}, nil,
+	return runWithDiscord(fs, args, stderr, []string{"db", "log-level", "shard-id", "shard-count", "metrics-listen"}, nil,
 		func(ctx context.Context, cfg config, log *slog.Logger) error {
 			return serveGateway(ctx, cfg, log, nil)
 		})
@@ -107,6 +108,7 @@ func (systemClock) Now() time.Time { return time.Now() }
 // a transport (gateway or HTTP endpoint) starts.
 type instance struct {
 	st  bot.Storage
+	db  *store.Store
 	a   *discord.Adapter
 	b   *bot.Bot
 	log *slog.Logger
@@ -120,6 +122,7 @@ func newInstance(ctx context.Context, cfg config, log *slog.Logger, client *http
 		return nil, fmt.Errorf("open database: %w", err)
 	}
 	st := bot.NewStorage(db)
+	client = metrics.InstrumentClient(client) // Discord REST calls by route and status
 	a, err := discord.New(discord.Options{
 		Token: cfg.Token, AppID: cfg.AppID, GuildID: cfg.GuildID, Log: log, Client: client,
 		RESTBaseURL: cfg.RESTURL, ShardID: cfg.ShardID, ShardCount: int(cfg.ShardCount),
@@ -139,7 +142,7 @@ func newInstance(ctx context.Context, cfg config, log *slog.Logger, client *http
 		SelfID:    cfg.AppID,
 		AIWorkers: cfg.AIWorkers,
 	}, st, systemClock{}, a, log)
-	return &instance{st: st, a: a, b: b, log: log}, nil
+	return &instance{st: st, db: db, a: a, b: b, log: log}, nil
 }
 
 // scheduler runs the core's scheduler until the returned stop is called.
@@ -173,6 +176,12 @@ func serveGateway(ctx context.Context, cfg config, log *slog.Logger, client *htt
 		_ = in.a.Close(context.Background())
 		return err
 	}
+	stopHealth, err := serveHealth(ctx, cfg.MetricsListen, log, storeReady(in.db), gatewayReady(in.a.Connected))
+	if err != nil {
+		_ = in.a.Close(context.Background())
+		return err
+	}
+	defer stopHealth()
 	log.Info("tankbot running", "database", store.RedactDSN(cfg.Database), "guild", cfg.GuildID, "shard", cfg.ShardID, "shards", int(cfg.ShardCount))
 	stopSched := in.scheduler(time.Duration(cfg.SchedulerInterval))
 

@@ -32,7 +32,7 @@ func runServe(args []string, _, stderr io.Writer) error {
 		}
 		return nil
 	}
-	return runWithDiscord(fs, args, stderr, []string{"db", "log-level", "listen"}, check, func(ctx context.Context, cfg config, log *slog.Logger) error {
+	return runWithDiscord(fs, args, stderr, []string{"db", "log-level", "listen", "metrics-listen"}, check, func(ctx context.Context, cfg config, log *slog.Logger) error {
 		ln, err := net.Listen("tcp", cfg.Listen)
 		if err != nil {
 			return fmt.Errorf("listen: %w", err)
@@ -63,10 +63,14 @@ func serveHTTP(ctx context.Context, cfg config, log *slog.Logger, ln net.Listene
 	mux := http.NewServeMux()
 	mux.Handle("POST /interactions", in.a.Handler(key, nil))
 	mux.Handle("POST /{$}", in.a.Handler(key, nil))
-	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) {
-		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
-		_, _ = io.WriteString(w, "ok\n")
-	})
+	// /healthz, /readyz and /metrics here, and on metrics_listen if set.
+	healthRoutes(mux, storeReady(in.db))
+	stopHealth, err := serveHealth(ctx, cfg.MetricsListen, log, storeReady(in.db))
+	if err != nil {
+		ln.Close()
+		return err
+	}
+	defer stopHealth()
 	srv := &http.Server{
 		Handler:           mux,
 		ReadHeaderTimeout: readHeaderTimeout,
