@@ -630,14 +630,24 @@ func TestTickAndGameOver(t *testing.T) {
 	}
 	w.fc.Advance(24 * time.Hour)
 	us = tick()
-	if judged.Load() < 1 || len(us) != 1 || len(us[0].Adjudicated) != 1 || us[0].Adjudicated[0].Result != tournament.BlackForfeit || len(us[0].Paired) != 1 {
+	// Both instances tick: one may adjudicate the late game and the other
+	// pair the final, so the round's updates are taken together.
+	var adjudicated, paired []tournament.Pairing
+	for _, u := range us {
+		if u.ID != id {
+			t.Fatalf("update of tournament %d: %+v", u.ID, u)
+		}
+		adjudicated = append(adjudicated, u.Adjudicated...)
+		paired = append(paired, u.Paired...)
+	}
+	if judged.Load() < 1 || len(adjudicated) != 1 || adjudicated[0].Result != tournament.BlackForfeit || len(paired) != 1 {
 		t.Fatalf("at the round deadline (judged %d): %+v", judged.Load(), us)
 	}
-	final := us[0].Paired[0]
+	final := paired[0]
 	if final.White != "k2" && final.Black != "k2" || final.White != "k0" && final.Black != "k0" {
 		t.Fatalf("final %+v: k0 and k2 (who won by forfeit) should meet", final)
 	}
-	w.startGames(id, us[0].Paired)
+	w.startGames(id, paired)
 	u, err = w.ds[1].GameOver(ctx, w.game(id, final), tournament.Draw)
 	if err != nil || !u.Finished {
 		t.Fatalf("final over: %+v %v", u, err)
