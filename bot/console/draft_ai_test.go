@@ -44,7 +44,7 @@ func TestConsoleVsAIGungiDraftCompletes(t *testing.T) {
 			got := out.String()
 			// The computer's own ready is the last draft move; the game
 			// proper then begins.
-			if !strings.Contains(got, `tankbot \(level 1\) played ready`) {
+			if !strings.Contains(got, `tankbot (level 1) played ready`) {
 				t.Fatalf("the computer never declared ready after you did:\n%s", got[max(0, len(got)-3000):])
 			}
 		})

@@ -285,80 +285,65 @@ func pendingStrips(t *testing.T, db *store.Store) int {
 
 var boardID = regexp.MustCompile(`^g:(\d+):(\d+):`)
 
-// liveOldBoards replays the calls the fake answered with success: each
-// message's components are those it was created with, then those of its
-// last edit that set them. A board is a message whose components name a
-// game ("g:<game>:<seq>:..."); it is old when the game has a board at a
-// higher seq (or the same seq, created later). It returns the old boards
-// that still have components, the board count, and the edits that stripped.
+// liveOldBoards reads the fake's messages as they stand (the fake applies
+// every edit, of any route, to its message): a board is a message whose
+// components name a game ("g:<game>:<seq>:..."); it is old when the game
+// has a board at a higher seq (or the same seq, created later). It returns
+// the old boards that still have components, the board count, and the
+// successful edits that stripped a message's components.
 func liveOldBoards(calls []*call, f *fakeDiscord) (live []string, boards, strips int) {
-	type msg struct {
-		game, seq int
-		order     int
-		comps     int
-		board     bool
+	type board struct {
+		id         string
+		game, seq  int
+		order      int
+		components int
+		board      bool
 	}
-	msgs := map[string]*msg{}
-	set := func(id string, payload map[string]any, order int, create bool) {
-		if _, ok := payload["components"]; !ok && !create {
-			return
-		}
-		m := msgs[id]
-		if m == nil {
-			m = &msg{order: order}
-			msgs[id] = m
-		}
-		ids := customIDsOf(payload)
-		m.comps = len(ids)
-		for _, cid := range ids {
-			if sm := boardID.FindStringSubmatch(cid); sm != nil {
-				m.game, _ = strconv.Atoi(sm[1])
-				m.seq, _ = strconv.Atoi(sm[2])
-				m.board = true
-			}
-		}
-	}
-	for k, c := range calls {
-		if c.Status >= 300 || c.Status == 0 {
+	var all []board
+	for k, m := range f.Messages("") {
+		if m.Deleted {
 			continue
 		}
-		p := strings.Split(strings.TrimPrefix(c.Path, "/api/v9/"), "/")
-		switch {
-		case c.MsgID != "" && c.Method == "POST":
-			set(c.MsgID, data(c), k, true)
-		case c.Method == "POST" && strings.HasSuffix(c.Path, "/callback"):
-			if typ, _ := c.Payload["type"].(float64); typ == 7 {
-				set(f.originalOf(c), data(c), k, false)
+		// A stripped board names no game any more: its game and seq come
+		// from the last version that had buttons.
+		b := board{id: m.ID, order: k, components: len(customIDsOf(m.Payload))}
+		for _, v := range m.Versions {
+			for _, cid := range customIDsOf(v) {
+				if sm := boardID.FindStringSubmatch(cid); sm != nil {
+					b.game, _ = strconv.Atoi(sm[1])
+					b.seq, _ = strconv.Atoi(sm[2])
+					b.board = true
+				}
 			}
-		case c.Method == "PATCH" && p[0] == "webhooks" && len(p) == 5 && p[4] == "@original":
-			set(f.Original(p[2]), c.Payload, k, false)
-		case c.Method == "PATCH" && len(p) >= 4 && p[len(p)-2] == "messages":
-			if comps, ok := c.Payload["components"].([]any); ok && len(comps) == 0 {
-				strips++
-			}
-			set(p[len(p)-1], c.Payload, k, false)
+		}
+		if b.board {
+			all = append(all, b)
 		}
 	}
-	newest := map[int]*msg{}
-	for _, m := range msgs {
-		if !m.board {
+	for _, c := range calls {
+		if c.Status >= 300 || c.Status == 0 || c.Method != "PATCH" {
 			continue
 		}
-		boards++
-		if n := newest[m.game]; n == nil || m.seq > n.seq || m.seq == n.seq && m.order > n.order {
-			newest[m.game] = m
+		if comps, ok := c.Payload["components"].([]any); ok && len(comps) == 0 {
+			strips++
 		}
 	}
-	for id, m := range msgs {
-		if m.board && m.comps > 0 && newest[m.game] != m {
-			live = append(live, fmt.Sprintf("game %d seq %d message %s", m.game, m.seq, id))
+	newest := map[int]board{}
+	for _, b := range all {
+		if n, ok := newest[b.game]; !ok || b.seq > n.seq || b.seq == n.seq && b.order > n.order {
+			newest[b.game] = b
+		}
+	}
+	boards = len(all)
+	for _, b := range all {
+		if b.components > 0 && newest[b.game].id != b.id {
+			live = append(live, fmt.Sprintf("game %d seq %d message %s", b.game, b.seq, b.id))
 		}
 	}
 	slices.Sort(live)
 	return live, boards, strips
 }
 
-// newGameIn is a test game of kind at the encoded position.
 func newGameIn(t *testing.T, kind, pos string) *game {
 	t.Helper()
 	r, err := games.Lookup(kind)

@@ -94,7 +94,10 @@ type Message struct {
 	// Payload is the message's latest content (content, embeds,
 	// components, allowed_mentions).
 	Payload map[string]any
-	Files   []Upload
+	// Versions is every content the message had, oldest first (the
+	// creation's, then each edit's result): what it once offered.
+	Versions []map[string]any
+	Files    []Upload
 	// Ephemeral: seen only by the interaction's user. Loading: a type 5
 	// placeholder not yet filled. Deleted: gone.
 	Ephemeral, Loading, Deleted bool

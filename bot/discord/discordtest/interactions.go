@@ -217,6 +217,7 @@ func (f *Fake) createLocked(c *Call, channel, token string, payload map[string]a
 	if !ephemeral {
 		m.Notified = notifiedBy(payload)
 	}
+	m.Versions = []map[string]any{copyMap(m.Payload)}
 	f.messages[m.ID] = m
 	f.order = append(f.order, m.ID)
 	c.MsgID, c.Created, c.Ephemeral, c.Notified = m.ID, true, ephemeral, m.Notified
@@ -237,6 +238,7 @@ func (f *Fake) editLocked(c *Call, id string, payload map[string]any) {
 	if _, ok := payload["attachments"]; ok || len(c.Files) > 0 {
 		m.Files = c.Files
 	}
+	m.Versions = append(m.Versions, copyMap(m.Payload))
 	m.Loading = false
 	m.Edits++
 	c.Ephemeral = m.Ephemeral
