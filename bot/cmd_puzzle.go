@@ -218,7 +218,9 @@ func (b *Bot) puzzleMove(ctx context.Context, r *req, text string) ([]Reply, err
 	}
 	a := *st.a
 	a.Step++
-	if err := b.st.store().SetActivePuzzle(ctx, &a); err != nil {
+	if err := b.st.store().UpdateActivePuzzle(ctx, st.a, &a); errors.Is(err, store.ErrPuzzleMoved) {
+		return nil, refuse("refuse.puzzle.moved")
+	} else if err != nil {
 		return nil, err
 	}
 	return b.puzzleBoard(r, &puzzleState{&a, st.pz, after}, rm,
@@ -308,7 +310,9 @@ func (b *Bot) puzzleHint(ctx context.Context, r *req) ([]Reply, error) {
 	}
 	a := *st.a
 	a.Hinted = true
-	if err := b.st.store().SetActivePuzzle(ctx, &a); err != nil {
+	if err := b.st.store().UpdateActivePuzzle(ctx, st.a, &a); errors.Is(err, store.ErrPuzzleMoved) {
+		return nil, refuse("refuse.puzzle.hinted")
+	} else if err != nil {
 		return nil, err
 	}
 	steps := m.Steps()

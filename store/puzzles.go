@@ -70,6 +70,29 @@ func (s *Store) SetActivePuzzle(ctx context.Context, a *ActivePuzzle) error {
 	return nil
 }
 
+// UpdateActivePuzzle moves the player's active puzzle from old to the
+// step and hint of next, if it is still old (same puzzle, step and hint):
+// ErrPuzzleMoved otherwise, so that a double answer or hint counts once.
+func (s *Store) UpdateActivePuzzle(ctx context.Context, old, next *ActivePuzzle) error {
+	err := s.tx(ctx, func(tx *sql.Tx) error {
+		res, err := tx.ExecContext(ctx, `UPDATE puzzle_active SET step=?, hinted=? WHERE player=? AND puzzle_id=? AND step=? AND hinted=?`,
+			next.Step, boolInt(next.Hinted), old.Player, old.PuzzleID, old.Step, boolInt(old.Hinted))
+		if err != nil {
+			return err
+		}
+		if n, err := res.RowsAffected(); err != nil {
+			return err
+		} else if n == 0 {
+			return ErrPuzzleMoved
+		}
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("update active puzzle of %s: %w", old.Player, err)
+	}
+	return nil
+}
+
 const puzzleRatingCols = `player, game, rating, rd, vol, solved, clean, failed, streak, best_streak, last_at`
 
 func scanPuzzleRating(r scanner) (*PuzzleRating, error) {

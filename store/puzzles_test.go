@@ -43,6 +43,14 @@ func testPuzzles(t *testing.T, b storetest.Backend) {
 	if err := s.SetActivePuzzle(ctx, a); err != nil {
 		t.Fatal(err)
 	}
+	// A stale update (another answer came first) changes nothing.
+	stale := &ActivePuzzle{Player: "ann", PuzzleID: "t1"}
+	if err := s.UpdateActivePuzzle(ctx, stale, &ActivePuzzle{Step: 2}); !errors.Is(err, ErrPuzzleMoved) {
+		t.Fatalf("stale update: %v", err)
+	}
+	if err := s.UpdateActivePuzzle(ctx, &ActivePuzzle{Player: "ann", PuzzleID: "t1", Step: 1, Hinted: true}, &ActivePuzzle{Step: 1, Hinted: true}); err != nil {
+		t.Fatalf("update: %v", err)
+	}
 	got, err := s.ActivePuzzle(ctx, "ann")
 	if err != nil || got.Step != 1 || !got.Hinted || got.PuzzleID != "t1" || !got.Started.Equal(t0) {
 		t.Fatalf("active puzzle: %+v %v", got, err)
