@@ -206,7 +206,14 @@ func (b *Bot) puzzleMove(ctx context.Context, r *req, text string) ([]Reply, err
 		}
 	}
 	if !right {
-		return b.puzzleEnd(ctx, r, st, next, m, false, r.t("puzzle.wrong", note, strings.Join(st.pz.Solution[k:], " ")))
+		head := r.t("puzzle.wrong", note, strings.Join(st.pz.Solution[k:], " "))
+		// The refutation, when the defender wins at once: shown on the
+		// board.
+		if after, rm := refutation(next); after != nil {
+			head += "\n" + r.t("puzzle.refuted", r.t("game."+next.Turn().String()), next.FormatMove(rm))
+			next, m = after, rm
+		}
+		return b.puzzleEnd(ctx, r, st, next, m, false, head)
 	}
 	if last {
 		return b.puzzleEnd(ctx, r, st, next, m, true, r.t("puzzle.right", note))
@@ -351,4 +358,22 @@ func (b *Bot) puzzleStats(ctx context.Context, r *req) ([]Reply, error) {
 	}
 	e := &Embed{Title: r.t("puzzle.stats.title", r.User.Name), Description: strings.Join(lines, "\n")}
 	return []Reply{{Ephemeral: true, Embed: e}}, nil
+}
+
+// refutation is a reply of the side to move in pos that wins the game at
+// once, and the position after it (nil: none).
+func refutation(pos engine.Position) (engine.Position, engine.Move) {
+	if pos.Status().Over() {
+		return nil, nil
+	}
+	for _, m := range pos.LegalMoves() {
+		after, err := pos.Play(m)
+		if err != nil {
+			continue
+		}
+		if w, ok := after.Status().Winner(); ok && w == pos.Turn() {
+			return after, m
+		}
+	}
+	return nil, nil
 }

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/tankbot/tankbot/engine/puzzle"
+	"github.com/tankbot/tankbot/store"
 )
 
 // activePz is the caller's puzzle as stored, and its puzzle.
@@ -189,5 +190,57 @@ func TestPuzzleBadInput(t *testing.T) {
 		if _, err := pos.ParseMove(c.Value); err != nil {
 			t.Fatalf("suggested %q is not legal: %v", c.Value, err)
 		}
+	}
+}
+
+// A wrong move the defender punishes at once shows that reply.
+func TestPuzzleRefutation(t *testing.T) {
+	h := newHarness(t, Config{})
+	eve := user("eve")
+	var pz *puzzle.Puzzle
+	var wrong, reply string
+	for _, g := range puzzle.Games {
+		ps, err := puzzle.Shipped(g)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, p := range ps[:min(len(ps), 40)] {
+			pos, _ := p.Decode()
+			sol, _ := pos.ParseMove(p.Solution[0])
+			for _, m := range pos.LegalMoves() {
+				if pos.FormatMove(m) == pos.FormatMove(sol) {
+					continue
+				}
+				next, err := pos.Play(m)
+				if err != nil {
+					continue
+				}
+				if _, won := next.Status().Winner(); won {
+					continue
+				}
+				if _, rm := refutation(next); rm != nil {
+					pz, wrong, reply = p, pos.FormatMove(m), next.FormatMove(rm)
+					break
+				}
+			}
+			if pz != nil {
+				break
+			}
+		}
+		if pz != nil {
+			break
+		}
+	}
+	if pz == nil {
+		t.Fatal("no shipped puzzle has a wrong move refuted at once")
+	}
+	t.Logf("found %s %s %s", pz.ID, wrong, reply)
+	if err := h.b.st.store().SetActivePuzzle(context.Background(), &store.ActivePuzzle{Player: eve.ID, Game: pz.Game, PuzzleID: pz.ID, Started: t0}); err != nil {
+		t.Fatal(err)
+	}
+	rs := h.slash(eve, "puzzle", "move="+wrong)
+	privateBoard(t, rs)
+	if !strings.Contains(text(rs), "is not the winning move") || !strings.Contains(text(rs), "answers "+reply+" and wins at once") {
+		t.Fatalf("refutation of %s in %s: %s", wrong, pz.ID, text(rs))
 	}
 }
