@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/tankbot/tankbot/bot/i18n"
+	"github.com/tankbot/tankbot/engine"
 )
 
 // maxChoices is Discord's limit on autocomplete choices.
@@ -136,6 +137,12 @@ func (b *Bot) suggestMoves(r *req, g *gameRec, typed string) []Choice {
 	if err != nil {
 		return nil
 	}
+	return posMoves(r, pos, typed)
+}
+
+// posMoves are the legal moves of pos matching typed, best first (also
+// /puzzle's, on the puzzle's position).
+func posMoves(r *req, pos engine.Position, typed string) []Choice {
 	key := squash(typed)
 	namer, _ := pos.(interface{ PieceName(string) string })
 	type cand struct {
