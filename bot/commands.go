@@ -31,6 +31,7 @@ var commands = []command{
 	profileCmd,
 	helpCmd,
 	settingsCmd,
+	tournamentCmd,
 }
 
 // command is one entry of the table.

@@ -67,6 +67,9 @@ func (b *Bot) Tick(ctx context.Context) error {
 			}
 		}
 	})
+	if err := b.tournamentTick(ctx); err != nil {
+		errs = append(errs, err)
+	}
 	if err := b.deliver(ctx); err != nil {
 		errs = append(errs, err)
 	}
