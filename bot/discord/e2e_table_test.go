@@ -39,6 +39,7 @@ var scenarios = []struct {
 	{"LostAnswerPingsLater", e2eLostAnswerPingsLater, false},
 	{"AnswerRecordedDespiteReadError", e2eAnswerRecordedDespiteReadError, false},
 	{"DeferredAnswerLostPingsLater", e2eDeferredAnswerLostPingsLater, false},
+	{"Tournament", e2eTournament, true},
 }
 
 func TestE2E(t *testing.T) {
