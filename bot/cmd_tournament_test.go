@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/tankbot/tankbot/bot/tournament"
 )
@@ -120,4 +121,58 @@ func TestTournamentRoundRobinToTheEnd(t *testing.T) {
 	mustRefuse(t, h.slash(a, "tournament", "action=join", "id=1"), "over")
 	mustRefuse(t, h.slash(a, "tournament", "action=cancel", "id=1"), "over")
 	mustRefuse(t, h.slash(a, "tournament", "action=standings", "id=99"), "No such tournament")
+}
+
+// A member with Manage Server starts another's tournament; a withdrawal
+// forfeits the running game; at the round's deadline the scheduler
+// adjudicates the untouched game (a forfeit: White never moved) and pairs
+// round 2; a cancellation stops it and later requests are refused.
+func TestTournamentWithdrawDeadlineCancel(t *testing.T) {
+	h := newHarness(t, Config{})
+	a, b, c, d, mod := user("ann"), user("bob"), user("cat"), user("dan"), user("mod")
+	mustNotRefuse(t, h.slash(a, "tournament", "action=create", "format=round-robin", "roundlength=1h", "clock=1d"))
+	for _, u := range []User{a, b, c, d} {
+		mustNotRefuse(t, h.slash(u, "tournament", "action=join"))
+	}
+	mustRefuse(t, h.slash(mod, "tournament", "action=start"), "Only the organiser")
+	rs := h.handle(Command{Kind: KindSlash, Name: "tournament", User: mod, GuildID: "guild", ChannelID: "chan",
+		Options: map[string]string{"action": "start"}, ManageServer: true})
+	mustNotRefuse(t, rs)
+	ev, err := h.b.director().Load(h.ctx, 1)
+	if err != nil || ev.T.Round != 1 {
+		t.Fatalf("start by Manage Server: %v %+v", err, ev)
+	}
+	first, second := ev.T.Rounds[0][0], ev.T.Rounds[0][1]
+	quitter := User{ID: first.Black, Name: h.b.nameOf(first.Black)}
+	mustNotRefuse(t, h.slash(quitter, "tournament", "action=withdraw"))
+	mustRefuse(t, h.slash(quitter, "tournament", "action=withdraw"), "already withdrawn")
+	g, err := h.b.st.game(h.ctx, first.GameID)
+	if err != nil || g.Status == gmActive || g.Result != "1-0" {
+		t.Fatalf("the quitter's game: %v %+v", err, g)
+	}
+	ev, _ = h.b.director().Load(h.ctx, 1)
+	if r := ev.T.Rounds[0][0].Result; r != tournament.WhiteForfeit {
+		t.Errorf("withdrawn board result %v, want +:-", r)
+	}
+	if err := h.b.Tick(h.ctx); err != nil {
+		t.Fatal(err)
+	}
+	if ev, _ = h.b.director().Load(h.ctx, 1); ev.T.Round != 1 {
+		t.Fatalf("round moved on before its deadline: %d", ev.T.Round)
+	}
+	h.clk.Advance(61 * time.Minute)
+	if err := h.b.Tick(h.ctx); err != nil {
+		t.Fatal(err)
+	}
+	ev, _ = h.b.director().Load(h.ctx, 1)
+	if ev.T.Round != 2 || ev.T.Rounds[0][1].Result != tournament.BlackForfeit {
+		t.Fatalf("after the deadline: round %d, board 2 %v", ev.T.Round, ev.T.Rounds[0][1].Result)
+	}
+	if g, _ := h.b.st.game(h.ctx, second.GameID); g.Status == gmActive {
+		t.Error("the adjudicated game is still running")
+	}
+	mustRefuse(t, h.slash(b, "tournament", "action=cancel"), "Only the organiser")
+	mustNotRefuse(t, h.slash(a, "tournament", "action=cancel"))
+	mustRefuse(t, h.slash(a, "tournament", "action=cancel", "id=1"), "cancelled")
+	mustRefuse(t, h.slash(mod, "tournament", "action=join", "id=1"), "")
 }
