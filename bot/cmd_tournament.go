@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/tankbot/tankbot/bot/i18n"
+	"github.com/tankbot/tankbot/bot/rating"
 	"github.com/tankbot/tankbot/bot/tournament"
 	"github.com/tankbot/tankbot/bot/tournament/director"
 	"github.com/tankbot/tankbot/engine"
@@ -87,7 +88,7 @@ func (b *Bot) tournament(ctx context.Context, r *req) ([]Reply, error) {
 	pub := r.public()
 	switch action {
 	case "join":
-		if err := d.Join(ctx, id, r.User.ID, 1500); err != nil {
+		if err := d.Join(ctx, id, r.User.ID, b.seedRating(ctx, r.GuildID, ev.Row.Kind, r.User.ID)); err != nil {
 			return nil, tournamentRefusal(err)
 		}
 		return []Reply{{Content: pub.t("tournament.joined", r.User.Name, num)}}, nil
@@ -270,6 +271,22 @@ func tournamentRefusal(err error) error {
 		}
 	}
 	return wrap("tournament", err)
+}
+
+// seedRating is the player's rating in the tournament's game on this
+// server (it seeds knockouts and numbers players), the default for one
+// without rated games there.
+func (b *Bot) seedRating(ctx context.Context, guild, kind, player string) float64 {
+	rs, err := b.st.store().PlayerRatings(ctx, guild, player)
+	if err != nil {
+		b.log.Warn("seed rating", "player", player, "err", err)
+	}
+	for _, r := range rs {
+		if r.Kind == kind {
+			return r.Rating
+		}
+	}
+	return rating.DefaultRating
 }
 
 // nameOf is a player's display name as last seen, else their id.
