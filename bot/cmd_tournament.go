@@ -3,6 +3,7 @@ package bot
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strconv"
 	"strings"
 	"time"
@@ -107,8 +108,7 @@ func (b *Bot) tournament(ctx context.Context, r *req) ([]Reply, error) {
 			return nil, wrap("load tournament", err)
 		}
 		out := []Reply{{Content: pub.t("tournament.started", num, strconv.Itoa(len(ev.T.Entrants)))}}
-		games, err := b.startPairings(ctx, ev, ps, r.pub)
-		return append(out, games...), err
+		return append(out, b.startPairings(ctx, ev, ps, r.pub)...), nil
 	case "cancel":
 		if err := d.Cancel(ctx, id, actor); err != nil {
 			return nil, tournamentRefusal(err)
@@ -299,51 +299,66 @@ func (b *Bot) nameOf(id string) string {
 
 // startPairings starts the games of a paired round the way an accepted
 // challenge starts (thread, first board pinging both players), each
-// claimed on its board; the board's message adds the round's deadline.
-func (b *Bot) startPairings(ctx context.Context, ev *director.Event, ps []tournament.Pairing, pub string) ([]Reply, error) {
+// claimed on its board; the board's message adds the round's deadline. A
+// board that cannot start is logged and left to the round's deadline
+// (adjudication); the others still start.
+func (b *Bot) startPairings(ctx context.Context, ev *director.Event, ps []tournament.Pairing, pub string) []Reply {
 	var out []Reply
-	row := ev.Row
-	d := b.director()
 	for _, p := range ps {
 		if p.IsBye() || p.GameID != 0 || p.Result != tournament.Pending {
 			continue
 		}
-		rules, ok := lookupGame(row.Kind)
-		if !ok {
-			return out, refuse("refuse.unknowngame", row.Kind, strings.Join(gameNames(), ", "))
-		}
-		variant, start, err := chooseStart(rules, row.Variant, pub)
+		rs, err := b.startPairing(ctx, ev, p, pub)
 		if err != nil {
-			return out, err
-		}
-		white, black := User{ID: p.White, Name: b.nameOf(p.White)}, User{ID: p.Black, Name: b.nameOf(p.Black)}
-		c := &challengeRec{Challenger: white, Opponent: black, Game: row.Kind, Variant: variant, Start: start, Clock: row.Clock,
-			Color: "white", Thread: true, GuildID: row.Guild, ChannelID: row.Channel, Status: chPending,
-			Expires: b.clk.Now().Add(row.RoundLength), Rated: row.Rated, Locale: pub}
-		cid, err := b.st.createChallenge(ctx, c, effects{})
-		if err != nil {
-			return out, wrap("tournament game", err)
-		}
-		c.ID = cid
-		r := &req{Command: Command{Kind: KindSlash, GuildID: row.Guild, ChannelID: row.Channel}, loc: pub, pub: pub}
-		rs, err := b.startGame(ctx, r, c, black)
-		if err != nil {
-			return out, err
-		}
-		for i := range rs {
-			if rs[i].Board && rs[i].GameID != 0 {
-				if err := d.SetGame(ctx, row.ID, p.Round, p.Board, rs[i].GameID); err != nil {
-					return out, wrap("claim board", err)
-				}
-				if rs[i].ChannelID == "" {
-					rs[i].ChannelID = row.Channel
-				}
-				rs[i].Content += "\n" + i18n.T(pub, "tournament.gameline", strconv.FormatInt(row.ID, 10), strconv.Itoa(p.Round), discordTime(ev.T.RoundDeadline))
-			}
+			b.log.Warn("start tournament game", "tournament", ev.Row.ID, "round", p.Round, "board", p.Board, "err", err)
+			continue
 		}
 		out = append(out, rs...)
 	}
-	return out, nil
+	return out
+}
+
+func (b *Bot) startPairing(ctx context.Context, ev *director.Event, p tournament.Pairing, pub string) ([]Reply, error) {
+	row := ev.Row
+	rules, ok := lookupGame(row.Kind)
+	if !ok {
+		return nil, fmt.Errorf("unknown game %q", row.Kind)
+	}
+	variant, start, err := chooseStart(rules, row.Variant, pub)
+	if err != nil {
+		return nil, err
+	}
+	white, black := User{ID: p.White, Name: b.nameOf(p.White)}, User{ID: p.Black, Name: b.nameOf(p.Black)}
+	c := &challengeRec{Challenger: white, Opponent: black, Game: row.Kind, Variant: variant, Start: start, Clock: row.Clock,
+		Color: "white", Thread: true, GuildID: row.Guild, ChannelID: row.Channel, Status: chPending,
+		Expires: b.clk.Now().Add(row.RoundLength), Rated: row.Rated, Locale: pub}
+	if c.ID, err = b.st.createChallenge(ctx, c, effects{}); err != nil {
+		return nil, wrap("tournament game", err)
+	}
+	r := &req{Command: Command{Kind: KindSlash, GuildID: row.Guild, ChannelID: row.Channel}, loc: pub, pub: pub}
+	rs, err := b.startGame(ctx, r, c, black)
+	if err != nil {
+		return nil, err
+	}
+	for i := range rs {
+		if !rs[i].Board || rs[i].GameID == 0 {
+			continue
+		}
+		if err := b.director().SetGame(ctx, row.ID, p.Round, p.Board, rs[i].GameID); err != nil {
+			// Another instance started this board first: its game stands.
+			if g, gerr := b.st.game(ctx, rs[i].GameID); gerr == nil {
+				if eerr := b.end(ctx, g, engine.Outcome{Result: engine.Ongoing, Reason: engine.ReasonAborted}); eerr != nil {
+					b.log.Warn("abort doubled tournament game", "game", g.ID, "err", eerr)
+				}
+			}
+			return nil, wrap("claim board", err)
+		}
+		if rs[i].ChannelID == "" {
+			rs[i].ChannelID = row.Channel
+		}
+		rs[i].Content += "\n" + i18n.T(pub, "tournament.gameline", strconv.FormatInt(row.ID, 10), strconv.Itoa(p.Round), discordTime(ev.T.RoundDeadline))
+	}
+	return rs, nil
 }
 
 // endDecided ends the running game of a board the tournament decided
@@ -465,11 +480,7 @@ func (b *Bot) announce(ctx context.Context, u director.Update) {
 	var rs []Reply
 	if len(u.Paired) > 0 {
 		rs = append(rs, Reply{ChannelID: ev.Row.Channel, Content: i18n.T(pub, "tournament.nextround", strconv.FormatInt(u.ID, 10), strconv.Itoa(ev.T.Round))})
-		games, err := b.startPairings(ctx, ev, u.Paired, pub)
-		if err != nil {
-			b.log.Warn("start tournament round", "tournament", u.ID, "err", err)
-		}
-		rs = append(rs, games...)
+		rs = append(rs, b.startPairings(ctx, ev, u.Paired, pub)...)
 	}
 	if u.Finished {
 		rs = append(rs, b.finalPost(ev, pub))
