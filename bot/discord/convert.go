@@ -22,7 +22,7 @@ func toCommand(i *discordgo.Interaction, ch *discordgo.Channel) (c bot.Command, 
 		Locale:    string(i.Locale),
 	}
 	if i.Member != nil {
-		c.ManageServer = i.Member.Permissions&discordgo.PermissionManageServer != 0
+		c.ManageServer = i.Member.Permissions&discordgo.PermissionManageGuild != 0
 	}
 	if i.GuildLocale != nil {
 		// Public messages use the server's language.
