@@ -338,6 +338,10 @@ func (b *Bot) startPairing(ctx context.Context, ev *director.Event, p tournament
 	r := &req{Command: Command{Kind: KindSlash, GuildID: row.Guild, ChannelID: row.Channel}, loc: pub, pub: pub}
 	rs, err := b.startGame(ctx, r, c, black)
 	if err != nil {
+		// The challenge was only the vehicle: it must not stay pending.
+		if _, cerr := b.st.setChallengeStatus(ctx, c.ID, chCancelled, effects{}); cerr != nil {
+			b.log.Warn("drop tournament challenge", "challenge", c.ID, "err", cerr)
+		}
 		return nil, err
 	}
 	for i := range rs {
@@ -416,6 +420,39 @@ func (b *Bot) judge(ctx context.Context) director.Judge {
 	}
 }
 
+// resumeTournaments starts the games of the running tournaments' current
+// rounds that have none yet: a round paired just before the bot stopped
+// (Recover calls it at start). The board's compare-and-set keeps a game
+// another instance started meanwhile.
+func (b *Bot) resumeTournaments(ctx context.Context) error {
+	// Every running tournament has a round deadline (at most 60 days
+	// away): all of them are due within a century.
+	ts, err := b.st.store().DueTournaments(ctx, b.clk.Now().AddDate(100, 0, 0))
+	if err != nil {
+		return wrap("running tournaments", err)
+	}
+	for _, t := range ts {
+		if t.Status != string(tournament.Running) {
+			continue
+		}
+		ev, err := b.director().Load(ctx, t.ID)
+		if err != nil || ev.T.Round == 0 {
+			continue
+		}
+		var todo []tournament.Pairing
+		for _, p := range ev.T.Rounds[ev.T.Round-1] {
+			if !p.IsBye() && p.GameID == 0 && p.Result == tournament.Pending {
+				todo = append(todo, p)
+			}
+		}
+		if len(todo) > 0 {
+			b.log.Info("resuming tournament round", "tournament", t.ID, "round", ev.T.Round, "games", len(todo))
+			b.post(ctx, ev.Row.Channel, b.startPairings(ctx, ev, todo, b.cfg.DefaultLocale))
+		}
+	}
+	return nil
+}
+
 // tournamentTick acts on passed sign-up and round deadlines (the
 // scheduler's pass): adjudicated games end, a new round starts.
 func (b *Bot) tournamentTick(ctx context.Context) error {
@@ -488,13 +525,21 @@ func (b *Bot) announce(ctx context.Context, u director.Update) {
 	if u.Cancelled {
 		rs = append(rs, Reply{ChannelID: ev.Row.Channel, Content: i18n.T(pub, "tournament.cancelled", strconv.FormatInt(u.ID, 10))})
 	}
+	b.post(ctx, ev.Row.Channel, rs)
+}
+
+// post sends rs out of band (in channel unless they name theirs).
+func (b *Bot) post(ctx context.Context, channel string, rs []Reply) {
+	if b.n == nil {
+		return
+	}
 	for _, r := range rs {
 		if r.ChannelID == "" {
-			r.ChannelID = ev.Row.Channel
+			r.ChannelID = channel
 		}
 		id, err := b.n.Post(ctx, r.ChannelID, r)
 		if err != nil {
-			b.log.Warn("tournament post", "tournament", u.ID, "err", err)
+			b.log.Warn("tournament post", "channel", r.ChannelID, "err", err)
 			continue
 		}
 		b.Delivered(ctx, r, id)

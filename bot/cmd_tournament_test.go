@@ -176,3 +176,47 @@ func TestTournamentWithdrawDeadlineCancel(t *testing.T) {
 	mustRefuse(t, h.slash(a, "tournament", "action=cancel", "id=1"), "cancelled")
 	mustRefuse(t, h.slash(mod, "tournament", "action=join", "id=1"), "")
 }
+
+// A round paired just before the bot stopped (the director's write done,
+// no game started) gets its games when the bot starts again.
+func TestTournamentRoundResumedAfterRestart(t *testing.T) {
+	h := newHarness(t, Config{})
+	a, b, c, d := user("ann"), user("bob"), user("cat"), user("dan")
+	mustNotRefuse(t, h.slash(a, "tournament", "action=create", "format=knockout"))
+	for _, u := range []User{a, b, c, d} {
+		mustNotRefuse(t, h.slash(u, "tournament", "action=join"))
+	}
+	// The crash: the round is paired in the store, its games never started.
+	if _, err := h.b.director().Start(h.ctx, 1, tournament.Actor{ID: a.ID}); err != nil {
+		t.Fatal(err)
+	}
+	if err := h.b.Recover(h.ctx); err != nil {
+		t.Fatal(err)
+	}
+	ev, err := h.b.director().Load(h.ctx, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range ev.T.Rounds[0] {
+		if p.GameID == 0 {
+			t.Errorf("board %d has no game after the restart", p.Board)
+		}
+	}
+	boards := 0
+	for _, p := range h.n.all() {
+		if p.Reply.Board && len(p.Reply.Mentions) == 2 {
+			boards++
+		}
+	}
+	if boards != 2 {
+		t.Errorf("%d boards posted pinging their players, want 2", boards)
+	}
+	// A second start changes nothing.
+	before := len(h.n.all())
+	if err := h.b.Recover(h.ctx); err != nil {
+		t.Fatal(err)
+	}
+	if n := len(h.n.all()); n != before {
+		t.Errorf("a second recovery posted again: %d posts", n)
+	}
+}

@@ -350,6 +350,9 @@ func (b *Bot) Recover(ctx context.Context) error {
 	if _, err := b.reconcile(ctx); err != nil {
 		errs = append(errs, err)
 	}
+	if err := b.resumeTournaments(ctx); err != nil {
+		errs = append(errs, err)
+	}
 	b.lastMaintain.Store(now.UnixNano())
 	return errors.Join(errs...)
 }
