@@ -121,7 +121,15 @@ func (b *Bot) tournament(ctx context.Context, r *req) ([]Reply, error) {
 		}
 		out := []Reply{{Content: pub.t("tournament.withdrew", r.User.Name, num)}}
 		for _, p := range decided {
-			b.endDecided(ctx, p, engine.ReasonResignation)
+			if g := b.endDecided(ctx, p, engine.ReasonResignation); g != nil {
+				// The opponent learns it in the game's place, by a ping.
+				other := g.White
+				if other.ID == r.User.ID {
+					other = g.Black
+				}
+				out = append(out, Reply{ChannelID: g.ChannelID, Mentions: []string{other.ID},
+					Content: pub.t("tournament.forfeitwin", mention(other.ID), g.num(), r.User.Name)})
+			}
 		}
 		return out, nil
 	case "standings":
@@ -368,13 +376,14 @@ func (b *Bot) startPairing(ctx context.Context, ev *director.Event, p tournament
 // endDecided ends the running game of a board the tournament decided
 // without it (a withdrawal, an adjudication at the round's deadline); its
 // final board is posted by the caller's announcement or the next look.
-func (b *Bot) endDecided(ctx context.Context, p tournament.Pairing, reason engine.Reason) {
+// It returns the game it ended (nil: none).
+func (b *Bot) endDecided(ctx context.Context, p tournament.Pairing, reason engine.Reason) *gameRec {
 	if p.GameID == 0 {
-		return
+		return nil
 	}
 	g, err := b.st.game(ctx, p.GameID)
 	if err != nil || g.Status != gmActive {
-		return
+		return nil
 	}
 	o := engine.Drawn(reason)
 	switch p.Result {
@@ -385,8 +394,10 @@ func (b *Bot) endDecided(ctx context.Context, p tournament.Pairing, reason engin
 	}
 	if err := b.end(ctx, g, o); err != nil {
 		b.log.Warn("end decided tournament game", "game", g.ID, "err", err)
+		return nil
 	}
 	b.retire(ctx, g)
+	return g
 }
 
 // judge adjudicates a game unfinished at its round's deadline

@@ -144,7 +144,11 @@ func TestTournamentWithdrawDeadlineCancel(t *testing.T) {
 	}
 	first, second := ev.T.Rounds[0][0], ev.T.Rounds[0][1]
 	quitter := User{ID: first.Black, Name: h.b.nameOf(first.Black)}
-	mustNotRefuse(t, h.slash(quitter, "tournament", "action=withdraw"))
+	wd := h.slash(quitter, "tournament", "action=withdraw")
+	mustNotRefuse(t, wd)
+	if len(wd) != 2 || len(wd[1].Mentions) != 1 || wd[1].Mentions[0] != first.White || !strings.Contains(wd[1].Content, "by forfeit") {
+		t.Errorf("withdrawal replies: %+v", wd)
+	}
 	mustRefuse(t, h.slash(quitter, "tournament", "action=withdraw"), "already withdrawn")
 	g, err := h.b.st.game(h.ctx, first.GameID)
 	if err != nil || g.Status == gmActive || g.Result != "1-0" {
