@@ -70,6 +70,10 @@ type Bot struct {
 
 	ai aiPool
 
+	// names remembers display names by user id as interactions show them,
+	// for tournament entrants (the store keeps their ids only).
+	names sync.Map
+
 	// cmds is the command table, indexed (commands.go).
 	cmds *router
 }

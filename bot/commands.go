@@ -32,6 +32,7 @@ var commands = []command{
 	helpCmd,
 	settingsCmd,
 	puzzleCmd,
+	tournamentCmd,
 }
 
 // command is one entry of the table.

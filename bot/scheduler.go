@@ -67,6 +67,9 @@ func (b *Bot) Tick(ctx context.Context) error {
 			}
 		}
 	})
+	if err := b.tournamentTick(ctx); err != nil {
+		errs = append(errs, err)
+	}
 	if err := b.deliver(ctx); err != nil {
 		errs = append(errs, err)
 	}
@@ -343,6 +346,9 @@ func (b *Bot) Recover(ctx context.Context) error {
 		errs = append(errs, wrap("heartbeat", err))
 	}
 	if _, err := b.reconcile(ctx); err != nil {
+		errs = append(errs, err)
+	}
+	if err := b.resumeTournaments(ctx); err != nil {
 		errs = append(errs, err)
 	}
 	b.lastMaintain.Store(now.UnixNano())

@@ -58,6 +58,9 @@ type Command struct {
 	// GuildLocale is the server's preferred locale (Discord's guild_locale),
 	// the language of public messages; "" outside a server or when unknown.
 	GuildLocale string
+	// ManageServer: the member has the Manage Server permission here (from
+	// the interaction's member permissions); tournament organiser rights.
+	ManageServer bool
 }
 
 // Reply is one message the transport sends back.

@@ -253,7 +253,7 @@ func splitSpeaker(line string) (who, rest string, ok bool) {
 var positional = map[string]string{
 	"challenge": "opponent", "move": "move", "accept": "challenge", "history": "game",
 	"rules": "game", "resign": "game", "draw": "game", "takeback": "game", "abort": "game",
-	"rematch": "game", "board": "game", "settings": "language",
+	"rematch": "game", "board": "game", "settings": "language", "tournament": "action",
 }
 
 // userOptions are the options that name a user.

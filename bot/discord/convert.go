@@ -21,6 +21,9 @@ func toCommand(i *discordgo.Interaction, ch *discordgo.Channel) (c bot.Command, 
 		ChannelID: i.ChannelID,
 		Locale:    string(i.Locale),
 	}
+	if i.Member != nil {
+		c.ManageServer = i.Member.Permissions&discordgo.PermissionManageGuild != 0
+	}
 	if i.GuildLocale != nil {
 		// Public messages use the server's language.
 		c.GuildLocale = string(*i.GuildLocale)

@@ -63,3 +63,22 @@ func TestComponentsKeepToDiscordLimits(t *testing.T) {
 		t.Error("no components must be an empty list, so that edits clear old buttons")
 	}
 }
+
+// The member's permissions (a string of bits, as Discord sends them) give
+// Manage Server (0x20), the tournament organiser's right.
+func TestToCommandManageServer(t *testing.T) {
+	for _, tc := range []struct {
+		perms string
+		want  bool
+	}{{"32", true}, {"2147483647", true}, {"2048", false}, {"0", false}} {
+		raw := `{"id":"1","type":2,"guild_id":"9","channel_id":"8","data":{"name":"tournament"},` +
+			`"member":{"user":{"id":"201","username":"alice"},"permissions":"` + tc.perms + `"}}`
+		var i discordgo.Interaction
+		if err := json.Unmarshal([]byte(raw), &i); err != nil {
+			t.Fatal(err)
+		}
+		if c, _ := toCommand(&i, nil); c.ManageServer != tc.want {
+			t.Errorf("permissions %s: ManageServer %v, want %v", tc.perms, c.ManageServer, tc.want)
+		}
+	}
+}

@@ -40,6 +40,7 @@ var scenarios = []struct {
 	{"AnswerRecordedDespiteReadError", e2eAnswerRecordedDespiteReadError, false},
 	{"DeferredAnswerLostPingsLater", e2eDeferredAnswerLostPingsLater, false},
 	{"Puzzles", e2ePuzzles, true},
+	{"Tournament", e2eTournament, true},
 }
 
 func TestE2E(t *testing.T) {

@@ -1,0 +1,628 @@
+package bot
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/tankbot/tankbot/bot/i18n"
+	"github.com/tankbot/tankbot/bot/rating"
+	"github.com/tankbot/tankbot/bot/tournament"
+	"github.com/tankbot/tankbot/bot/tournament/director"
+	"github.com/tankbot/tankbot/engine"
+	"github.com/tankbot/tankbot/imaging"
+	"github.com/tankbot/tankbot/store"
+)
+
+var tournamentCmd = command{
+	name: "tournament",
+	doc: "Tournaments in the server (docs/tournaments.md). `action`: `create`, `join`, `leave`, `start` (organiser: the creator or Manage Server), " +
+		"`standings` (a PNG), `pairings`, `withdraw`, `cancel` (organiser). `id`: which tournament (default: the server's latest open one). " +
+		"For `create`: `game`, `map`, `clock` as for /challenge, `format` (`round-robin`, `swiss`, `knockout`), `rounds` (Swiss), `rated`, " +
+		"`players` (at most), `signup` (sign-up closes after, e.g. `2h`, `1d`), `roundlength` (default `1d`). Round games start by themselves in threads.",
+	opts: []optDef{
+		{name: "action", typ: String, required: true, choices: tournamentActions},
+		{name: "id", typ: Integer},
+		{name: "game", typ: String, choices: gameChoices},
+		{name: "map", typ: String, suggest: suggestMaps},
+		{name: "clock", typ: String, suggest: suggestClocks},
+		{name: "format", typ: String, choices: formatChoices},
+		{name: "rounds", typ: Integer},
+		{name: "rated", typ: Bool},
+		{name: "players", typ: Integer},
+		{name: "signup", typ: String},
+		{name: "roundlength", typ: String},
+	},
+	run: (*Bot).tournament,
+}
+
+var tournamentActionNames = []string{"create", "join", "leave", "start", "standings", "pairings", "withdraw", "cancel"}
+
+func tournamentActions() []Choice {
+	var out []Choice
+	for _, a := range tournamentActionNames {
+		out = append(out, Choice{Name: i18n.T(i18n.English, "tournament.action."+a), Value: a, NameLocalizations: localized("tournament.action." + a)})
+	}
+	return out
+}
+
+func formatChoices() []Choice {
+	var out []Choice
+	for _, f := range []tournament.Format{tournament.RoundRobin, tournament.Swiss, tournament.Knockout} {
+		out = append(out, Choice{Name: formatName(i18n.English, f), Value: string(f), NameLocalizations: localized(formatKeyPrefix + string(f))})
+	}
+	return out
+}
+
+// formatName is a format's name in loc.
+func formatName(loc string, f tournament.Format) string {
+	return i18n.T(loc, formatKeyPrefix+string(f))
+}
+
+const formatKeyPrefix = "tournament.format."
+
+// director runs the tournaments on the bot's store and clock.
+func (b *Bot) director() *director.Director {
+	return &director.Director{Store: b.st.store(), Now: b.clk.Now}
+}
+
+// tournament handles /tournament <action>.
+func (b *Bot) tournament(ctx context.Context, r *req) ([]Reply, error) {
+	if r.GuildID == "" {
+		return nil, refuse("tournament.err.noguild")
+	}
+	b.names.Store(r.User.ID, r.User.Name)
+	action := strings.ToLower(strings.TrimSpace(r.Options["action"]))
+	if action == "create" {
+		return b.tournamentCreate(ctx, r)
+	}
+	ev, err := b.findTournament(ctx, r)
+	if err != nil {
+		return nil, err
+	}
+	d, id := b.director(), ev.Row.ID
+	num := strconv.FormatInt(id, 10)
+	actor := tournament.Actor{ID: r.User.ID, ManageServer: r.ManageServer}
+	pub := r.public()
+	switch action {
+	case "join":
+		if err := d.Join(ctx, id, r.User.ID, b.seedRating(ctx, r.GuildID, ev.Row.Kind, r.User.ID)); err != nil {
+			return nil, tournamentRefusal(err)
+		}
+		return []Reply{{Content: pub.t("tournament.joined", r.User.Name, num)}}, nil
+	case "leave":
+		if err := d.Leave(ctx, id, r.User.ID); err != nil {
+			return nil, tournamentRefusal(err)
+		}
+		return []Reply{{Content: pub.t("tournament.left", r.User.Name, num)}}, nil
+	case "start":
+		ps, err := d.Start(ctx, id, actor)
+		if err != nil {
+			return nil, tournamentRefusal(err)
+		}
+		ev, err = d.Load(ctx, id)
+		if err != nil {
+			return nil, wrap("load tournament", err)
+		}
+		out := []Reply{{Content: pub.t("tournament.started", num, strconv.Itoa(len(ev.T.Entrants)))}}
+		return append(out, b.startPairings(ctx, ev, ps, r.pub)...), nil
+	case "cancel":
+		if err := d.Cancel(ctx, id, actor); err != nil {
+			return nil, tournamentRefusal(err)
+		}
+		return []Reply{{Content: pub.t("tournament.cancelled", num)}}, nil
+	case "withdraw":
+		decided, err := d.Withdraw(ctx, id, r.User.ID)
+		if err != nil {
+			return nil, tournamentRefusal(err)
+		}
+		out := []Reply{{Content: pub.t("tournament.withdrew", r.User.Name, num)}}
+		for _, p := range decided {
+			if g := b.endDecided(ctx, p, engine.ReasonResignation); g != nil {
+				// The opponent learns it in the game's place, by a ping.
+				other := g.White
+				if other.ID == r.User.ID {
+					other = g.Black
+				}
+				out = append(out, Reply{ChannelID: g.ChannelID, Mentions: []string{other.ID},
+					Content: pub.t("tournament.forfeitwin", mention(other.ID), g.num(), r.User.Name)})
+			}
+		}
+		return out, nil
+	case "standings":
+		return b.standingsReply(ctx, r, ev)
+	case "pairings":
+		return []Reply{{Content: b.pairingsText(ctx, r.loc, ev)}}, nil
+	}
+	return nil, refuse("tournament.err.action", action)
+}
+
+// tournamentCreate handles /tournament create.
+func (b *Bot) tournamentCreate(ctx context.Context, r *req) ([]Reply, error) {
+	opt := r.Options
+	name := strings.ToLower(strings.TrimSpace(opt["game"]))
+	if name == "" {
+		name = defaultGame()
+	}
+	rules, ok := lookupGame(name)
+	if !ok {
+		return nil, refuse("refuse.unknowngame", name, strings.Join(gameNames(), ", "))
+	}
+	variant, start, err := chooseStart(rules, opt["map"], r.loc)
+	if err != nil {
+		return nil, err
+	}
+	preset := strings.TrimSpace(opt["clock"])
+	if preset == "" {
+		preset = b.defaultClock(rules, variant, start)
+	}
+	tc, ok := parseClock(preset)
+	if !ok {
+		return nil, refuse("refuse.badclock", preset, strings.Join(clockPresets, ", "))
+	}
+	s := tournament.Settings{Format: tournament.Format(strings.ToLower(strings.TrimSpace(opt["format"]))), RoundLength: 24 * time.Hour}
+	if s.Format == "" {
+		s.Format = tournament.RoundRobin
+	}
+	if v := opt["rounds"]; v != "" {
+		if s.SwissRounds, err = strconv.Atoi(v); err != nil {
+			return nil, refuse("tournament.err.number", "rounds", v)
+		}
+	}
+	if v := opt["players"]; v != "" {
+		if s.MaxPlayers, err = strconv.Atoi(v); err != nil {
+			return nil, refuse("tournament.err.number", "players", v)
+		}
+	}
+	if v := strings.TrimSpace(opt["roundlength"]); v != "" {
+		if s.RoundLength, ok = parseSpan(v); !ok {
+			return nil, refuse("tournament.err.span", v)
+		}
+	}
+	if v := strings.TrimSpace(opt["signup"]); v != "" {
+		span, ok := parseSpan(v)
+		if !ok {
+			return nil, refuse("tournament.err.span", v)
+		}
+		s.SignUpDeadline = b.clk.Now().Add(span)
+	}
+	where := variant
+	if where == "" {
+		where = start
+	}
+	row := store.Tournament{Guild: r.GuildID, Channel: r.ChannelID, Creator: r.User.ID, Kind: rules.Name(), Variant: where,
+		Clock: tc.String(), Rated: opt["rated"] != "false"}
+	ev, err := b.director().Create(ctx, row, s)
+	if err != nil {
+		return nil, tournamentRefusal(err)
+	}
+	pub := r.public()
+	text := pub.t("tournament.created", r.User.Name, strconv.FormatInt(ev.Row.ID, 10), formatName(pub.loc, s.Format),
+		labelOf(pub.loc, rules.Name(), variant, start), describeClock(pub.loc, tc))
+	if !s.SignUpDeadline.IsZero() {
+		text += "\n" + pub.t("tournament.signupuntil", discordTime(s.SignUpDeadline))
+	}
+	return []Reply{{Content: text}}, nil
+}
+
+// parseSpan reads a duration: Go's ("90m", "2h") or whole days ("3d").
+func parseSpan(s string) (time.Duration, bool) {
+	if d, ok := strings.CutSuffix(s, "d"); ok {
+		n, err := strconv.Atoi(d)
+		return time.Duration(n) * 24 * time.Hour, err == nil && n > 0 && n <= 60
+	}
+	v, err := time.ParseDuration(s)
+	return v, err == nil && v > 0
+}
+
+// findTournament is the tournament the id option names, else the server's
+// latest one not over.
+func (b *Bot) findTournament(ctx context.Context, r *req) (*director.Event, error) {
+	d := b.director()
+	if v := r.Options["id"]; v != "" {
+		id, err := strconv.ParseInt(v, 10, 64)
+		if err != nil {
+			return nil, refuse("tournament.err.none")
+		}
+		ev, err := d.Load(ctx, id)
+		if errors.Is(err, store.ErrNotFound) || err == nil && ev.Row.Guild != r.GuildID {
+			return nil, refuse("tournament.err.none")
+		}
+		if err != nil {
+			return nil, wrap("load tournament", err)
+		}
+		return ev, nil
+	}
+	ts, err := b.st.store().GuildTournaments(ctx, r.GuildID)
+	if err != nil {
+		return nil, wrap("guild tournaments", err)
+	}
+	// The store lists the open and running ones, oldest first.
+	if len(ts) == 0 {
+		return nil, refuse("tournament.err.none")
+	}
+	pick := ts[len(ts)-1]
+	ev, err := d.Load(ctx, pick.ID)
+	if err != nil {
+		return nil, wrap("load tournament", err)
+	}
+	return ev, nil
+}
+
+// tournamentRefusal turns the director's errors into catalog refusals.
+func tournamentRefusal(err error) error {
+	for _, e := range []struct {
+		err error
+		key string
+	}{
+		{tournament.ErrBadSettings, "tournament.err.settings"},
+		{tournament.ErrNotOrganiser, "tournament.err.organiser"},
+		{tournament.ErrNotSignUp, "tournament.err.signupclosed"},
+		{tournament.ErrSignUpDeadline, "tournament.err.signupclosed"},
+		{tournament.ErrAlreadyJoined, "tournament.err.joined"},
+		{tournament.ErrNotEntered, "tournament.err.notentered"},
+		{tournament.ErrFull, "tournament.err.full"},
+		{tournament.ErrTooFewPlayers, "tournament.err.toofew"},
+		{tournament.ErrNotRunning, "tournament.err.notrunning"},
+		{tournament.ErrCancelled, "tournament.err.cancelled"},
+		{tournament.ErrFinished, "tournament.err.finished"},
+		{tournament.ErrAlreadyWithdrawn, "tournament.err.withdrawn"},
+	} {
+		if errors.Is(err, e.err) {
+			if e.err == tournament.ErrBadSettings {
+				return refuse(e.key, strings.TrimPrefix(err.Error(), tournament.ErrBadSettings.Error()+": "))
+			}
+			return refuse(e.key)
+		}
+	}
+	return wrap("tournament", err)
+}
+
+// seedRating is the player's rating in the tournament's game on this
+// server (it seeds knockouts and numbers players), the default for one
+// without rated games there.
+func (b *Bot) seedRating(ctx context.Context, guild, kind, player string) float64 {
+	rs, err := b.st.store().PlayerRatings(ctx, guild, player)
+	if err != nil {
+		b.log.Warn("seed rating", "player", player, "err", err)
+	}
+	for _, r := range rs {
+		if r.Kind == kind {
+			return r.Rating
+		}
+	}
+	return rating.DefaultRating
+}
+
+// nameOf is a player's display name as last seen, else their id.
+func (b *Bot) nameOf(id string) string {
+	if v, ok := b.names.Load(id); ok {
+		return v.(string)
+	}
+	return id
+}
+
+// startPairings starts the games of a paired round the way an accepted
+// challenge starts (thread, first board pinging both players), each
+// claimed on its board; the board's message adds the round's deadline. A
+// board that cannot start is logged and left to the round's deadline
+// (adjudication); the others still start.
+func (b *Bot) startPairings(ctx context.Context, ev *director.Event, ps []tournament.Pairing, pub string) []Reply {
+	var out []Reply
+	for _, p := range ps {
+		if p.IsBye() || p.GameID != 0 || p.Result != tournament.Pending {
+			continue
+		}
+		rs, err := b.startPairing(ctx, ev, p, pub)
+		if err != nil {
+			b.log.Warn("start tournament game", "tournament", ev.Row.ID, "round", p.Round, "board", p.Board, "err", err)
+			continue
+		}
+		out = append(out, rs...)
+	}
+	return out
+}
+
+func (b *Bot) startPairing(ctx context.Context, ev *director.Event, p tournament.Pairing, pub string) ([]Reply, error) {
+	row := ev.Row
+	rules, ok := lookupGame(row.Kind)
+	if !ok {
+		return nil, fmt.Errorf("unknown game %q", row.Kind)
+	}
+	variant, start, err := chooseStart(rules, row.Variant, pub)
+	if err != nil {
+		return nil, err
+	}
+	white, black := User{ID: p.White, Name: b.nameOf(p.White)}, User{ID: p.Black, Name: b.nameOf(p.Black)}
+	c := &challengeRec{Challenger: white, Opponent: black, Game: row.Kind, Variant: variant, Start: start, Clock: row.Clock,
+		Color: "white", Thread: true, GuildID: row.Guild, ChannelID: row.Channel, Status: chPending,
+		Expires: b.clk.Now().Add(row.RoundLength), Rated: row.Rated, Locale: pub}
+	if c.ID, err = b.st.createChallenge(ctx, c, effects{}); err != nil {
+		return nil, wrap("tournament game", err)
+	}
+	r := &req{Command: Command{Kind: KindSlash, GuildID: row.Guild, ChannelID: row.Channel}, loc: pub, pub: pub}
+	rs, err := b.startGame(ctx, r, c, black)
+	if err != nil {
+		// The challenge was only the vehicle: it must not stay pending.
+		if _, cerr := b.st.setChallengeStatus(ctx, c.ID, chCancelled, effects{}); cerr != nil {
+			b.log.Warn("drop tournament challenge", "challenge", c.ID, "err", cerr)
+		}
+		return nil, err
+	}
+	for i := range rs {
+		if !rs[i].Board || rs[i].GameID == 0 {
+			continue
+		}
+		if err := b.director().SetGame(ctx, row.ID, p.Round, p.Board, rs[i].GameID); err != nil {
+			// Another instance started this board first: its game stands.
+			if g, gerr := b.st.game(ctx, rs[i].GameID); gerr == nil {
+				if eerr := b.end(ctx, g, engine.Outcome{Result: engine.Ongoing, Reason: engine.ReasonAborted}); eerr != nil {
+					b.log.Warn("abort doubled tournament game", "game", g.ID, "err", eerr)
+				}
+			}
+			return nil, wrap("claim board", err)
+		}
+		if rs[i].ChannelID == "" {
+			rs[i].ChannelID = row.Channel
+		}
+		rs[i].Content += "\n" + i18n.T(pub, "tournament.gameline", strconv.FormatInt(row.ID, 10), strconv.Itoa(p.Round), discordTime(ev.T.RoundDeadline))
+	}
+	return rs, nil
+}
+
+// endDecided ends the running game of a board the tournament decided
+// without it (a withdrawal, an adjudication at the round's deadline); its
+// final board is posted by the caller's announcement or the next look.
+// It returns the game it ended (nil: none).
+func (b *Bot) endDecided(ctx context.Context, p tournament.Pairing, reason engine.Reason) *gameRec {
+	if p.GameID == 0 {
+		return nil
+	}
+	g, err := b.st.game(ctx, p.GameID)
+	if err != nil || g.Status != gmActive {
+		return nil
+	}
+	o := engine.Drawn(reason)
+	switch p.Result {
+	case tournament.WhiteWins, tournament.WhiteForfeit:
+		o = engine.Win(engine.Side(0), reason)
+	case tournament.BlackWins, tournament.BlackForfeit:
+		o = engine.Win(engine.Side(1), reason)
+	}
+	if err := b.end(ctx, g, o); err != nil {
+		b.log.Warn("end decided tournament game", "game", g.ID, "err", err)
+		return nil
+	}
+	return g
+}
+
+// judge adjudicates a game unfinished at its round's deadline
+// (tournament.Adjudicate; docs/tournaments.md).
+func (b *Bot) judge(ctx context.Context) director.Judge {
+	return func(_ int64, p tournament.Pairing) (tournament.Result, error) {
+		if p.GameID == 0 {
+			return tournament.DoubleForfeit, nil
+		}
+		g, err := b.st.game(ctx, p.GameID)
+		if err != nil {
+			return tournament.Pending, err
+		}
+		if g.Status != gmActive {
+			if r := tournamentResult(g); r != tournament.Pending {
+				return r, nil
+			}
+			return tournament.DoubleForfeit, nil // aborted
+		}
+		pos, err := g.position()
+		if err != nil {
+			return tournament.Pending, err
+		}
+		toMove := int(pos.Turn())
+		canWin := true
+		if w, ok := pos.(engine.Winnable); ok {
+			canWin = w.CanWin(engine.Side(1 - toMove))
+		}
+		// Moves alternate: the side to move has moved once two plies passed.
+		return tournament.Adjudicate(tournament.Colour(toMove), g.Ply >= 2, canWin), nil
+	}
+}
+
+// resumeTournaments starts the games of the running tournaments' current
+// rounds that have none yet: a round paired just before the bot stopped
+// (Recover calls it at start). The board's compare-and-set keeps a game
+// another instance started meanwhile.
+func (b *Bot) resumeTournaments(ctx context.Context) error {
+	// Every running tournament has a round deadline (at most 60 days
+	// away): all of them are due within a century.
+	ts, err := b.st.store().DueTournaments(ctx, b.clk.Now().AddDate(100, 0, 0))
+	if err != nil {
+		return wrap("running tournaments", err)
+	}
+	for _, t := range ts {
+		if t.Status != string(tournament.Running) {
+			continue
+		}
+		ev, err := b.director().Load(ctx, t.ID)
+		if err != nil || ev.T.Round == 0 {
+			continue
+		}
+		var todo []tournament.Pairing
+		for _, p := range ev.T.Rounds[ev.T.Round-1] {
+			if !p.IsBye() && p.GameID == 0 && p.Result == tournament.Pending {
+				todo = append(todo, p)
+			}
+		}
+		if len(todo) > 0 {
+			b.log.Info("resuming tournament round", "tournament", t.ID, "round", ev.T.Round, "games", len(todo))
+			b.post(ctx, ev.Row.Channel, b.startPairings(ctx, ev, todo, b.cfg.DefaultLocale))
+		}
+	}
+	return nil
+}
+
+// tournamentTick acts on passed sign-up and round deadlines (the
+// scheduler's pass): adjudicated games end, a new round starts.
+func (b *Bot) tournamentTick(ctx context.Context) error {
+	us, err := b.director().Tick(ctx, b.judge(ctx))
+	for _, u := range us {
+		for _, p := range u.Adjudicated {
+			b.endDecided(ctx, p, engine.ReasonTimeout)
+		}
+		b.announce(ctx, u)
+	}
+	if err != nil {
+		return wrap("tournaments", err)
+	}
+	return nil
+}
+
+// tournamentResult is a finished game's result for its tournament.
+func tournamentResult(g *gameRec) tournament.Result {
+	switch g.Result {
+	case engine.WhiteWins.String():
+		return tournament.WhiteWins
+	case engine.BlackWins.String():
+		return tournament.BlackWins
+	case engine.Draw.String():
+		return tournament.Draw
+	}
+	return tournament.Pending
+}
+
+// tournamentGameOver feeds a finished game to its tournament (none: no
+// effect) and posts what that did: the next round's games, the final
+// standings pinging the podium.
+func (b *Bot) tournamentGameOver(ctx context.Context, g *gameRec) {
+	res := tournamentResult(g)
+	if res == tournament.Pending || g.GuildID == "" {
+		return
+	}
+	u, err := b.director().GameOver(ctx, g.ID, res)
+	if errors.Is(err, tournament.ErrAlreadyRecorded) {
+		return // decided by the tournament first (withdrawal, adjudication)
+	}
+	if err != nil {
+		b.log.Warn("tournament game over", "game", g.ID, "err", err)
+		return
+	}
+	if u != nil {
+		b.announce(ctx, *u)
+	}
+}
+
+// announce posts a director's update out of band.
+func (b *Bot) announce(ctx context.Context, u director.Update) {
+	if b.n == nil {
+		return
+	}
+	ev, err := b.director().Load(ctx, u.ID)
+	if err != nil {
+		b.log.Warn("load tournament", "tournament", u.ID, "err", err)
+		return
+	}
+	pub := b.cfg.DefaultLocale
+	var rs []Reply
+	if len(u.Paired) > 0 {
+		rs = append(rs, Reply{ChannelID: ev.Row.Channel, Content: i18n.T(pub, "tournament.nextround", strconv.FormatInt(u.ID, 10), strconv.Itoa(ev.T.Round))})
+		rs = append(rs, b.startPairings(ctx, ev, u.Paired, pub)...)
+	}
+	if u.Finished {
+		rs = append(rs, b.finalPost(ev, pub))
+	}
+	if u.Cancelled {
+		rs = append(rs, Reply{ChannelID: ev.Row.Channel, Content: i18n.T(pub, "tournament.cancelled", strconv.FormatInt(u.ID, 10))})
+	}
+	b.post(ctx, ev.Row.Channel, rs)
+}
+
+// post sends rs out of band (in channel unless they name theirs).
+func (b *Bot) post(ctx context.Context, channel string, rs []Reply) {
+	if b.n == nil {
+		return
+	}
+	for _, r := range rs {
+		if r.ChannelID == "" {
+			r.ChannelID = channel
+		}
+		id, err := b.n.Post(ctx, r.ChannelID, r)
+		if err != nil {
+			b.log.Warn("tournament post", "channel", r.ChannelID, "err", err)
+			continue
+		}
+		b.Delivered(ctx, r, id)
+	}
+}
+
+// finalPost announces the winner with the standings and pings the podium.
+func (b *Bot) finalPost(ev *director.Event, loc string) Reply {
+	st := ev.T.Standings()
+	var podium []string
+	var lines []string
+	for _, s := range st {
+		if s.Rank <= 3 && !s.Withdrawn {
+			podium = append(podium, s.Player)
+			lines = append(lines, i18n.T(loc, "tournament.podium", strconv.Itoa(s.Rank), mention(s.Player)))
+		}
+	}
+	r := Reply{ChannelID: ev.Row.Channel, Mentions: podium,
+		Content: i18n.T(loc, "tournament.finished", strconv.FormatInt(ev.Row.ID, 10)) + "\n" + strings.Join(lines, "\n")}
+	r.Files = b.standingsFiles(ev, loc)
+	return r
+}
+
+// labels words the pictures in loc.
+func (b *Bot) labels(loc string) director.Labels {
+	return director.Labels{Text: func(key string, args ...string) string { return i18n.T(loc, key, args...) }, Name: b.nameOf}
+}
+
+func (b *Bot) standingsFiles(ev *director.Event, loc string) []File {
+	var files []File
+	if ev.T.Format == tournament.Knockout && ev.T.Round > 0 {
+		if png, err := imaging.RenderBracket(director.BracketOf(ev.T, b.labels(loc))); err == nil {
+			files = append(files, File{Name: "bracket.png", ContentType: "image/png", Data: png})
+		} else {
+			b.log.Warn("render bracket", "err", err)
+		}
+	}
+	for i, pg := range director.StandingsPages(ev.T, b.labels(loc)) {
+		png, err := imaging.RenderStandings(pg)
+		if err != nil {
+			b.log.Warn("render standings", "err", err)
+			continue
+		}
+		files = append(files, File{Name: "standings" + strconv.Itoa(i+1) + ".png", ContentType: "image/png", Data: png})
+	}
+	return files
+}
+
+func (b *Bot) standingsReply(_ context.Context, r *req, ev *director.Event) ([]Reply, error) {
+	if len(ev.T.Entrants) == 0 {
+		return nil, refuse("tournament.err.empty")
+	}
+	return []Reply{{Ephemeral: true, Content: r.t("tournament.standings", strconv.FormatInt(ev.Row.ID, 10)), Files: b.standingsFiles(ev, r.loc),
+		FallbackText: r.t("tournament.noimage")}}, nil
+}
+
+// pairingsText lists the current round's boards.
+func (b *Bot) pairingsText(_ context.Context, loc string, ev *director.Event) string {
+	num := strconv.FormatInt(ev.Row.ID, 10)
+	if ev.T.Round == 0 {
+		return i18n.T(loc, "tournament.nopairings", num)
+	}
+	lines := []string{i18n.T(loc, "tournament.pairings", num, strconv.Itoa(ev.T.Round))}
+	for _, p := range ev.T.Rounds[ev.T.Round-1] {
+		res := p.Result.String()
+		if res == "" {
+			res = "…"
+		}
+		if p.IsBye() {
+			lines = append(lines, i18n.T(loc, "tournament.byeline", strconv.Itoa(p.Board), b.nameOf(p.White)))
+			continue
+		}
+		lines = append(lines, i18n.T(loc, "tournament.boardline", strconv.Itoa(p.Board), b.nameOf(p.White), b.nameOf(p.Black), res))
+	}
+	return clipRunes(strings.Join(lines, "\n"), 2000)
+}
