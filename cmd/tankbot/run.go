@@ -25,7 +25,7 @@ var errNoToken = errors.New(`no bot token: set TANKBOT_TOKEN (or "token" in conf
 
 func runDiscord(args []string, _, stderr io.Writer) error {
 	fs := newFlags("run")
-	return runWithDiscord(fs, args, stderr, []string{"db", "log-level", "shard-id", "shard-count"}, nil,
+	return runWithDiscord(fs, args, stderr, []string{"db", "log-level", "shard-id", "shard-count", "web-listen"}, nil,
 		func(ctx context.Context, cfg config, log *slog.Logger) error {
 			return serveGateway(ctx, cfg, log, nil)
 		})
@@ -174,6 +174,15 @@ func serveGateway(ctx context.Context, cfg config, log *slog.Logger, client *htt
 		return err
 	}
 	log.Info("tankbot running", "database", store.RedactDSN(cfg.Database), "guild", cfg.GuildID, "shard", cfg.ShardID, "shards", int(cfg.ShardCount))
+	if cfg.WebListen != "" {
+		addr, stopWeb, err := startViewer(ctx, in.st, cfg, log)
+		if err != nil {
+			_ = in.a.Close(context.Background())
+			return err
+		}
+		defer stopWeb()
+		log.Info("web viewer", "listen", addr)
+	}
 	stopSched := in.scheduler(time.Duration(cfg.SchedulerInterval))
 
 	<-ctx.Done()

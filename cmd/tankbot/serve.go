@@ -63,6 +63,12 @@ func serveHTTP(ctx context.Context, cfg config, log *slog.Logger, ln net.Listene
 	mux := http.NewServeMux()
 	mux.Handle("POST /interactions", in.a.Handler(key, nil))
 	mux.Handle("POST /{$}", in.a.Handler(key, nil))
+	viewer, err := newViewer(in.st, cfg, log)
+	if err != nil {
+		ln.Close()
+		return err
+	}
+	viewer.Mount(mux)
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) {
 		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 		_, _ = io.WriteString(w, "ok\n")
@@ -76,6 +82,7 @@ func serveHTTP(ctx context.Context, cfg config, log *slog.Logger, ln net.Listene
 		MaxHeaderBytes:    16 << 10,
 		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
 	}
+	srv.RegisterOnShutdown(viewer.Close) // live streams end so Shutdown need not wait
 	stopSched := in.scheduler(time.Duration(cfg.SchedulerInterval))
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()
