@@ -51,4 +51,3 @@ func startViewer(ctx context.Context, st bot.Storage, cfg config, log *slog.Logg
 	context.AfterFunc(ctx, stop)
 	return ln.Addr().String(), stop, nil
 }
-
