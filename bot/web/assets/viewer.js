@@ -63,6 +63,7 @@
   // Live: the server pushes the game after every change.
   if (main.dataset.live !== "1" || !window.EventSource) return;
   var es = new EventSource(base + "/events" + (q ? "?" + q : ""));
+  es.onopen = function () { main.dataset.connected = "1"; };
   es.onmessage = function (ev) {
     var d = JSON.parse(ev.data);
     if (d.rev <= +main.dataset.rev) return;
