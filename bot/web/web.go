@@ -35,6 +35,10 @@ type Options struct {
 	CacheBytes int
 }
 
+// defaultPoll keeps a move's update under 1 s with room for the page's
+// own round trip, at one small query per instance every poll.
+const defaultPoll = 300 * time.Millisecond
+
 // Server serves the viewer.
 type Server struct {
 	st    *store.Store
@@ -53,7 +57,7 @@ func New(st *store.Store, opt Options) *Server {
 		opt.Now = time.Now
 	}
 	if opt.Poll <= 0 {
-		opt.Poll = 300 * time.Millisecond
+		opt.Poll = defaultPoll
 	}
 	if opt.CacheBytes <= 0 {
 		opt.CacheBytes = 32 << 20
