@@ -136,8 +136,9 @@ func newInstance(ctx context.Context, cfg config, log *slog.Logger, client *http
 		WhiteAtBottom:   cfg.WhiteAtBottom,
 		// A bot's application id is its user id (HTTP interactions never
 		// see READY); the gateway confirms it from READY.
-		SelfID:    cfg.AppID,
-		AIWorkers: cfg.AIWorkers,
+		SelfID:     cfg.AppID,
+		AIWorkers:  cfg.AIWorkers,
+		WebBaseURL: cfg.WebBaseURL,
 	}, st, systemClock{}, a, log)
 	return &instance{st: st, a: a, b: b, log: log}, nil
 }

@@ -131,6 +131,22 @@ func showing(k int) string {
 	return fmt.Sprintf(`(function(){var i=document.getElementById("board");return i&&i.src.includes("/ply/%d-")&&i.complete&&i.naturalWidth>0})()`, k)
 }
 
+// linkButton is the URL of a message's link button (style 5), or "".
+func linkButton(m map[string]any) string {
+	rows, _ := m["components"].([]any)
+	for _, row := range rows {
+		rm, _ := row.(map[string]any)
+		comps, _ := rm["components"].([]any)
+		for _, c := range comps {
+			cm, _ := c.(map[string]any)
+			if u, _ := cm["url"].(string); u != "" && num(cm["style"]) == 5 {
+				return u
+			}
+		}
+	}
+	return ""
+}
+
 // TestWebViewerInBrowser drives a real headless Chromium against a running
 // `tankbot serve`: a game made through the fake Discord, its page stepped
 // with the keyboard, flipped, switched to Thai, and a move made through
@@ -194,9 +210,12 @@ func TestWebViewerInBrowser(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer st.Close()
-	tok, err := st.WebToken(context.Background(), gameID)
-	if err != nil {
-		t.Fatal(err)
+	// The game message links to the page through web_base_url; the page
+	// is served by this instance.
+	link := linkButton(board.payload)
+	tok, ok := strings.CutPrefix(link, "http://viewer.example/g/")
+	if !ok || len(tok) != 22 {
+		t.Fatalf("the board's Watch / Replay link is %q, want http://viewer.example/g/<token>", link)
 	}
 	page := p.base + "/g/" + tok
 
