@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"io"
 	"log/slog"
 	"net"
 	"net/http"
@@ -50,4 +51,34 @@ func startViewer(ctx context.Context, st bot.Storage, cfg config, log *slog.Logg
 	}
 	context.AfterFunc(ctx, stop)
 	return ln.Addr().String(), stop, nil
+}
+
+// playViewer serves the viewer for `tankbot play` on addr (a loopback
+// port by default; "off" or "" for none). watch prints the address of the
+// page of the game at the console's table, if any.
+func playViewer(ctx context.Context, st bot.Storage, addr string, log *slog.Logger, out io.Writer) (watch, stop func(), err error) {
+	if addr == "" || addr == "off" {
+		return func() {}, func() {}, nil
+	}
+	at, stop, err := startViewer(ctx, st, config{WebListen: addr}, log)
+	if err != nil {
+		return nil, nil, err
+	}
+	watch = func() {
+		g, err := unfinished(ctx, st)
+		if err != nil || g == nil {
+			return
+		}
+		s, err := storeOf(st)
+		if err != nil {
+			return
+		}
+		tok, err := s.WebToken(ctx, g.ID)
+		if err != nil {
+			log.Warn("web viewer", "err", err)
+			return
+		}
+		fmt.Fprintf(out, "Watch it in a browser: http://%s/g/%s\n", at, tok)
+	}
+	return watch, stop, nil
 }
