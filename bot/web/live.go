@@ -207,7 +207,9 @@ func (s *Server) events(w http.ResponseWriter, r *http.Request) {
 	ch, unsub := s.hub.subscribe(g, snap)
 	defer unsub()
 	rc := http.NewResponseController(w)
-	// The server's write timeout is for ordinary answers; a stream lives on.
+	// The server's read and write timeouts are for ordinary answers; a
+	// stream lives on.
+	_ = rc.SetReadDeadline(time.Time{})
 	_ = rc.SetWriteDeadline(time.Time{})
 	setCommon(w)
 	h := w.Header()

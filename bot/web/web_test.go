@@ -21,6 +21,7 @@ import (
 	"github.com/tankbot/tankbot/engine/games"
 	recfile "github.com/tankbot/tankbot/engine/record"
 	"github.com/tankbot/tankbot/store"
+	"github.com/tankbot/tankbot/store/storetest"
 )
 
 // fixture is a real SQLite store with a viewer over it on a test server.
@@ -433,4 +434,89 @@ func TestLiveEvents(t *testing.T) {
 	if _, err := r.ReadString('\n'); err != nil && err != io.EOF {
 		t.Logf("stream end: %v", err)
 	}
+}
+
+// A stream outlives the HTTP server's read and write timeouts (serve sets
+// them for ordinary answers).
+func TestLiveOutlivesServerTimeouts(t *testing.T) {
+	f := newFixture(t)
+	g := f.seed(t, 1, false)
+	srv := httptest.NewUnstartedServer(f.v.Handler())
+	srv.Config.ReadTimeout, srv.Config.WriteTimeout = 300*time.Millisecond, 300*time.Millisecond
+	srv.Start()
+	defer srv.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	req, _ := http.NewRequestWithContext(ctx, "GET", srv.URL+"/g/"+g.token+"/events", nil)
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	r := bufio.NewReader(res.Body)
+	readEvent(t, r)
+	time.Sleep(time.Second) // past both timeouts
+	f.move(t, g)
+	if u := readEvent(t, r); len(u.Moves) != 3 {
+		t.Fatalf("update after the timeouts: %+v", u)
+	}
+}
+
+// Both instances share the database: a viewer on one sees moves written
+// through another's store handle, on SQLite and PostgreSQL.
+func TestLiveAcrossInstances(t *testing.T) { storetest.Run(t, testLiveAcrossInstances) }
+
+func testLiveAcrossInstances(t *testing.T, b storetest.Backend) {
+	dsn := b.New(t)
+	open := func() *store.Store {
+		st, err := store.Open(context.Background(), dsn)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { st.Close() })
+		return st
+	}
+	a, other := open(), open()
+	v := New(a, Options{Poll: 100 * time.Millisecond})
+	srv := httptest.NewServer(v.Handler())
+	t.Cleanup(func() { v.Close(); srv.Close() })
+	f := &fixture{st: other, v: v, srv: srv} // moves go through the other instance's store
+	g := f.seed(t, 2, false)
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	req, _ := http.NewRequestWithContext(ctx, "GET", srv.URL+"/g/"+g.token+"/events", nil)
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	r := bufio.NewReader(res.Body)
+	readEvent(t, r)
+	f.move(t, g)
+	if u := readEvent(t, r); len(u.Moves) != 4 {
+		t.Fatalf("update from the other instance: %+v", u)
+	}
+}
+
+// FuzzRequests: any path and query under a game's page answers without a
+// server error.
+func FuzzRequests(f *testing.F) {
+	fx := newFixture(f)
+	g := fx.seed(f, 3, true)
+	for _, s := range []string{"", "?ply=2", "?ply=-5&flip=1&lang=th", "/ply/0.png", "/ply/3-abc.png?flip=1", "/ply/99999999999999999999.png",
+		"/ply/-0.png", "/record.txt", "/final.png?dl=1", "/replay.gif", "/ply/1-.png?lang=%ff", "?lang=x-pseudo"} {
+		f.Add(s)
+	}
+	h := fx.v.Handler()
+	f.Fuzz(func(t *testing.T, suffix string) {
+		req, err := http.NewRequest("GET", "/g/"+g.token+suffix, nil)
+		if err != nil {
+			return
+		}
+		w := httptest.NewRecorder()
+		h.ServeHTTP(w, req)
+		if w.Code >= 500 {
+			t.Fatalf("%q: %d %s", suffix, w.Code, w.Body.String())
+		}
+	})
 }
