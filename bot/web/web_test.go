@@ -56,8 +56,14 @@ type seeded struct {
 // plies moves (fewer if the game ends first), finished when finish.
 func (f *fixture) seed(t testing.TB, plies int, finish bool) *seeded {
 	t.Helper()
+	return f.seedKind(t, "tank", plies, finish)
+}
+
+// seedKind is seed for any game.
+func (f *fixture) seedKind(t testing.TB, kind string, plies int, finish bool) *seeded {
+	t.Helper()
 	ctx := context.Background()
-	rules, err := games.Lookup("tank")
+	rules, err := games.Lookup(kind)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -70,7 +76,7 @@ func (f *fixture) seed(t testing.TB, plies int, finish bool) *seeded {
 			t.Fatal(err)
 		}
 	}
-	g, err := f.st.CreateGame(ctx, store.Game{Kind: "tank", Variant: rules.Variants()[0].Name, Guild: "g1",
+	g, err := f.st.CreateGame(ctx, store.Game{Kind: kind, Variant: rules.Variants()[0].Name, Guild: "g1",
 		Channel: "c" + time.Now().Format("150405.000000000"), Players: [2]string{"u1", "u2"}, Start: pos.Encode(), Clock: "none"})
 	if err != nil {
 		t.Fatal(err)
@@ -519,4 +525,24 @@ func FuzzRequests(f *testing.F) {
 			t.Fatalf("%q: %d %s", suffix, w.Code, w.Body.String())
 		}
 	})
+}
+
+// Every game's page and images work (each game has its own drawer).
+func TestEveryGame(t *testing.T) {
+	f := newFixture(t)
+	for _, kind := range games.Names() {
+		g := f.seedKind(t, kind, 6, true)
+		res, body := get(t, f.srv.URL+"/g/"+g.token+"?ply=3&lang=pt-BR")
+		if res.StatusCode != 200 {
+			t.Fatalf("%s: page %d", kind, res.StatusCode)
+		}
+		src := string(imgRe.FindSubmatch(body)[1])
+		res, img := get(t, f.srv.URL+strings.ReplaceAll(src, "&amp;", "&"))
+		if _, err := png.Decode(bytes.NewReader(img)); res.StatusCode != 200 || err != nil {
+			t.Fatalf("%s: image %s: %d %v", kind, src, res.StatusCode, err)
+		}
+		if res, _ := get(t, f.srv.URL+"/g/"+g.token+"/replay.gif"); res.StatusCode != 200 {
+			t.Fatalf("%s: replay %d", kind, res.StatusCode)
+		}
+	}
 }
