@@ -54,6 +54,7 @@ func (s *Server) lang(r *http.Request) string {
 // moveItem is one entry of the move list (ply 0: the start).
 type moveItem struct {
 	K       int
+	Href    string
 	Label   string
 	Hash    string
 	Current bool
@@ -246,7 +247,7 @@ func (s *Server) page(w http.ResponseWriter, r *http.Request) {
 	fq := query(!flip, loc, i18n.Normalize(qv.Get("lang")) != "")
 	d.FlipHref = "?" + join(fq, "ply="+strconv.Itoa(k))
 	for i, l := range moveLabels(loc, g) {
-		d.Moves = append(d.Moves, moveItem{K: i, Label: l, Hash: g.hashes[i], Current: i == k})
+		d.Moves = append(d.Moves, moveItem{K: i, Href: plyHref(i), Label: l, Hash: g.hashes[i], Current: i == k})
 	}
 	for _, l := range i18n.Locales {
 		d.Langs = append(d.Langs, langLink{Code: l, Name: i18n.T(l, "language.name"), Current: l == loc,

@@ -194,6 +194,24 @@ func TestPageLanguage(t *testing.T) {
 	if !bytes.Contains(body, []byte("ตาเดิน")) {
 		t.Error("Thai page lacks the Thai word for moves")
 	}
+	// Every link keeps the orientation and language, unescaped.
+	_, body = get(t, f.srv.URL+"/g/"+g.token+"?flip=1&lang=th&ply=1")
+	links := regexp.MustCompile(`href="\?([^"]*)"`).FindAllSubmatch(body, -1)
+	if len(links) < 3+4 {
+		t.Fatalf("%d query links", len(links))
+	}
+	for _, l := range links {
+		q := string(l[1])
+		if strings.Contains(q, "%") || !strings.Contains(q, "lang=") {
+			t.Errorf("link ?%s: escaped or without the language", q)
+		}
+	}
+	if n := bytes.Count(body, []byte(`href="?ply=`)); n < 3+4 {
+		t.Errorf("%d ?ply= links keep flip", n)
+	}
+	if !bytes.Contains(body, []byte(`href="?ply=2&amp;flip=1&amp;lang=th" data-k="2"`)) {
+		t.Error("the move list's links lose flip or language")
+	}
 }
 
 func TestPageWeight(t *testing.T) {
