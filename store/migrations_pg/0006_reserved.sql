@@ -1,3 +1,3 @@
--- Placeholder on the web branch only: the number is reserved for another
--- branch's migration (the merge replaces this file with it).
+-- Placeholder on the store branch for the arch branch's migration 0006
+-- (numbers must run 1..n); the merge replaces it with that migration.
 SELECT 1;
