@@ -2,6 +2,7 @@ package web
 
 import (
 	"context"
+	"errors"
 	"encoding/json"
 	"net/http"
 	"sync"
@@ -21,6 +22,7 @@ import (
 type snapshot struct {
 	rev  int64
 	over bool
+	gone bool // the page closed (links turned off): streams end
 	data map[string][]byte // language → JSON
 }
 
@@ -132,12 +134,19 @@ func (h *hub) tick() {
 		if !changed {
 			continue
 		}
-		g, err := h.s.loadGame(ctx, id, token)
-		if err != nil {
+		// Through the token, so that a page closed meanwhile (links
+		// turned off) ends its streams.
+		var snap *snapshot
+		g, err := h.s.load(ctx, token)
+		switch {
+		case errors.Is(err, errNotFound):
+			snap = &snapshot{rev: revs[id], gone: true}
+		case err != nil:
 			h.s.log.Warn("web viewer: load changed game", "game", id, "err", err)
 			continue
+		default:
+			snap = h.s.snapshot(g)
 		}
-		snap := h.s.snapshot(g)
 		h.mu.Lock()
 		if w := h.games[id]; w != nil {
 			w.rev, w.snap = snap.rev, snap
@@ -249,6 +258,9 @@ func (s *Server) events(w http.ResponseWriter, r *http.Request) {
 			}
 		case <-ch:
 			cur := s.hub.current(g.ID)
+			if cur != nil && cur.gone {
+				return
+			}
 			if cur == nil || cur.rev == last {
 				continue
 			}

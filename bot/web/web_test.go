@@ -564,3 +564,33 @@ func TestEveryGame(t *testing.T) {
 		}
 	}
 }
+
+// Turning links off while a game is watched ends its streams at the next
+// change.
+func TestLiveEndsWhenLinksOff(t *testing.T) {
+	f := newFixture(t)
+	g := f.seed(t, 1, false)
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	req, _ := http.NewRequestWithContext(ctx, "GET", f.srv.URL+"/g/"+g.token+"/events", nil)
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	r := bufio.NewReader(res.Body)
+	readEvent(t, r)
+	if err := f.st.SetWebLinks(context.Background(), "g1", false); err != nil {
+		t.Fatal(err)
+	}
+	f.move(t, g)
+	for {
+		line, err := r.ReadString('\n')
+		if err != nil {
+			break // the stream ended
+		}
+		if strings.HasPrefix(line, "data: ") {
+			t.Fatalf("an update reached a page whose links are off: %s", line)
+		}
+	}
+}
