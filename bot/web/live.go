@@ -2,8 +2,8 @@ package web
 
 import (
 	"context"
-	"errors"
 	"encoding/json"
+	"errors"
 	"net/http"
 	"sync"
 	"time"
@@ -22,7 +22,7 @@ import (
 type snapshot struct {
 	rev  int64
 	over bool
-	gone bool // the page closed (links turned off): streams end
+	gone bool              // the page closed (links turned off): streams end
 	data map[string][]byte // language → JSON
 }
 
