@@ -114,7 +114,6 @@ func serveBytes(w http.ResponseWriter, r *http.Request, ctype, etag string, immu
 	setCommon(w)
 	h := w.Header()
 	h.Set("Content-Type", ctype)
-	h.Set("Content-Security-Policy", "default-src 'none'; frame-ancestors 'none'")
 	h.Set("ETag", etag)
 	if immutable {
 		h.Set("Cache-Control", "private, max-age=31536000, immutable")

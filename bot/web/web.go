@@ -80,6 +80,8 @@ func (s *Server) Mount(mux *http.ServeMux) {
 	mux.HandleFunc("GET /g/{token}/replay.gif", s.replay)
 	mux.HandleFunc("GET /g/{token}/record.txt", s.record)
 	mux.HandleFunc("GET /g/{token}/events", s.events)
+	// Anything else under /g/ gets the same 404 as an unknown token.
+	mux.HandleFunc("/g/", func(w http.ResponseWriter, _ *http.Request) { notFound(w) })
 }
 
 // Handler is a mux holding only the viewer.
@@ -194,13 +196,14 @@ func setCommon(w http.ResponseWriter) {
 	h.Set("Referrer-Policy", "no-referrer")
 	h.Set("X-Frame-Options", "DENY")
 	h.Set("Cross-Origin-Resource-Policy", "same-origin")
+	// The page sets its own (with its nonce); nothing else runs anything.
+	h.Set("Content-Security-Policy", "default-src 'none'; frame-ancestors 'none'")
 }
 
 // notFound is the one answer to every token that opens nothing.
 func notFound(w http.ResponseWriter) {
 	setCommon(w)
 	w.Header().Set("Cache-Control", "no-store")
-	w.Header().Set("Content-Security-Policy", "default-src 'none'; frame-ancestors 'none'")
 	http.Error(w, "404 page not found", http.StatusNotFound)
 }
 

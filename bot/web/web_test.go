@@ -359,6 +359,13 @@ func TestPrivacy(t *testing.T) {
 	if res, _ := get(t, f.srv.URL+"/g/"+g.token); res.StatusCode != 200 {
 		t.Fatalf("links back on: %d", res.StatusCode)
 	}
+	// Other paths under /g/ answer the same 404, with the headers.
+	for _, p := range []string{"/g/", "/g/" + g.token + "/nothing", "/g/" + g.token + "/ply/", "/g/a/b/c/d"} {
+		res, body := get(t, f.srv.URL+p)
+		if res.StatusCode != 404 || !bytes.Equal(body, notFoundBody) || !strings.Contains(res.Header.Get("Content-Security-Policy"), "frame-ancestors 'none'") {
+			t.Errorf("%s: %d %q %q", p, res.StatusCode, body, res.Header.Get("Content-Security-Policy"))
+		}
+	}
 	// The game number never opens a page.
 	if res, _ := get(t, f.srv.URL+"/g/1"); res.StatusCode != 404 {
 		t.Errorf("/g/1: %d", res.StatusCode)
