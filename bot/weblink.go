@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/tankbot/tankbot/bot/web"
+	"github.com/tankbot/tankbot/store"
 )
 
 // watchLink adds the "Watch / Replay" link button to a game message's
@@ -14,11 +15,13 @@ func (b *Bot) watchLink(ctx context.Context, r *req, g *gameRec, rows [][]Compon
 	if b.cfg.WebBaseURL == "" {
 		return rows
 	}
-	st, err := b.ratingsStore()
-	if err != nil {
+	// The store under the bot's storage (a storage without one has no
+	// pages to link to).
+	sr, ok := any(b.st).(interface{ store() *store.Store })
+	if !ok {
 		return rows
 	}
-	u, err := web.GameURL(ctx, st, b.cfg.WebBaseURL, g.ID, g.GuildID)
+	u, err := web.GameURL(ctx, sr.store(), b.cfg.WebBaseURL, g.ID, g.GuildID)
 	if err != nil {
 		b.log.Warn("web link", "game", g.ID, "err", err)
 		return rows
