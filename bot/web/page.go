@@ -272,5 +272,5 @@ func (s *Server) page(w http.ResponseWriter, r *http.Request) {
 func newNonce() string {
 	var b [16]byte
 	_, _ = rand.Read(b[:])
-	return base64.RawStdEncoding.EncodeToString(b[:])
+	return base64.RawURLEncoding.EncodeToString(b[:]) // no + or /, which templates escape
 }
