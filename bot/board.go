@@ -70,6 +70,7 @@ func (b *Bot) boardReply(ctx context.Context, r *req, g *gameRec, pos engine.Pos
 			{Kind: Button, CustomID: gameID(g.ID, g.Seq, "record"), Label: r.t("btn.record"), Style: Secondary},
 		}}
 	}
+	reply.Components = b.watchLink(ctx, r, g, reply.Components)
 	return reply, nil
 }
 

@@ -51,6 +51,9 @@ type Config struct {
 	// AIWorkers bounds the computer's searches running at once (default:
 	// one per core, runtime.NumCPU()).
 	AIWorkers int
+	// WebBaseURL is the web viewer's public address (docs/web.md): every
+	// game message links to its page; "" for no links.
+	WebBaseURL string
 }
 
 // Bot is the handler core. It is safe for concurrent use.

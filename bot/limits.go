@@ -153,7 +153,12 @@ func fitComponents(rows [][]Component) [][]Component {
 		}
 		var fr []Component
 		for _, c := range row {
-			if !exact(c.CustomID, MaxCustomID) {
+			if c.Style == Link && c.Kind == Button {
+				// A link button has a URL (at most 512 characters) instead.
+				if !exact(c.URL, 512) || c.CustomID != "" {
+					continue
+				}
+			} else if !exact(c.CustomID, MaxCustomID) {
 				// Clipping (or mending) would route the click elsewhere.
 				continue
 			}

@@ -168,6 +168,8 @@ const (
 	Secondary
 	Success
 	Danger
+	// Link buttons open URL in the browser; no interaction comes back.
+	Link
 )
 
 // Component is a button or a select menu.
@@ -179,6 +181,7 @@ type Component struct {
 	Disabled    bool
 	Options     []Option // select menu options (at most 25)
 	Placeholder string
+	URL         string // a Link button's address (no CustomID)
 }
 
 // Option is one choice of a select menu.

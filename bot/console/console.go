@@ -376,7 +376,7 @@ func (c *Console) print(where string, r bot.Reply) {
 				sb.WriteString("\n")
 				continue
 			}
-			sb.WriteString("[" + comp.Label + "] " + comp.CustomID + "  ")
+			sb.WriteString("[" + comp.Label + "] " + comp.CustomID + comp.URL + "  ")
 		}
 		sb.WriteString("\n")
 	}

@@ -209,6 +209,10 @@ func toComponents(rows [][]bot.Component) []discordgo.MessageComponent {
 				}
 				ar.Components = append(ar.Components, m)
 			default:
+				if c.Style == bot.Link {
+					ar.Components = append(ar.Components, discordgo.Button{Label: c.Label, Style: discordgo.LinkButton, URL: c.URL, Disabled: c.Disabled})
+					continue
+				}
 				ar.Components = append(ar.Components, discordgo.Button{Label: c.Label, Style: buttonStyles[c.Style], CustomID: c.CustomID, Disabled: c.Disabled})
 			}
 		}

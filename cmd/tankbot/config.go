@@ -48,6 +48,10 @@ type config struct {
 	ShardCount shardCount `yaml:"shard_count" env:"TANKBOT_SHARD_COUNT" flag:"shard-count" help:"COUNT of gateway shards, or auto for Discord's recommendation"`
 	// Board orientation: always White at the bottom (default: the side to move).
 	WhiteAtBottom bool `yaml:"board_white_at_bottom" env:"TANKBOT_BOARD_WHITE_AT_BOTTOM"`
+	// The web viewer (docs/web.md): its address for run and play (serve
+	// mounts it on listen) and its public URL for the links in games.
+	WebListen  string `yaml:"web_listen" env:"TANKBOT_WEB_LISTEN" flag:"web-listen" help:"ADDRESS of the web viewer, e.g. 127.0.0.1:8081 (run; serve uses --listen)"`
+	WebBaseURL string `yaml:"web_base_url" env:"TANKBOT_WEB_BASE_URL"`
 	// AIWorkers bounds the computer opponent's searches at once (0: one
 	// per core).
 	AIWorkers int `yaml:"ai_workers" env:"TANKBOT_AI_WORKERS"`
@@ -322,6 +326,11 @@ func (c config) validate() error {
 	if c.RESTURL != "" {
 		if u, err := url.Parse(c.RESTURL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 			return errors.New("discord_rest_url: want http(s)://host[:port][/path]")
+		}
+	}
+	if c.WebBaseURL != "" {
+		if u, err := url.Parse(c.WebBaseURL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.RawQuery != "" {
+			return errors.New("web_base_url: want the viewer's public address, http(s)://host[:port][/path]")
 		}
 	}
 	if c.PublicKey != "" {

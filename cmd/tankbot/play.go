@@ -47,6 +47,7 @@ func runPlay(ctx context.Context, args []string, in io.Reader, stdout, stderr io
 	noGame := fs.Bool("no-game", false, "start no game; type commands like 'alice: /challenge bob'")
 	vs := fs.String("vs", "", "play against the computer: ai:N (level 1-5) instead of a hot-seat game")
 	color := fs.String("color", "white", "your colour against the computer: white, black, random")
+	webAddr := fs.String("web", "127.0.0.1:0", "ADDRESS of the web viewer (docs/web.md); off for none")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -118,8 +119,14 @@ func runPlay(ctx context.Context, args []string, in io.Reader, stdout, stderr io
 		speaker = "you"
 	}
 	fmt.Fprintf(stdout, "tankbot play — %s; boards in %s. Type moves like '%s', commands like '%s: /board', 'quit' to leave.\n", where, *pngDir, bot.MoveExample(example), speaker)
+	watch, stopWeb, err := playViewer(ctx, st, *webAddr, log, stdout)
+	if err != nil {
+		return err
+	}
+	defer stopWeb()
 	switch {
 	case resume != nil:
+		watch()
 		return resumeGame(ctx, c, resume, in)
 	case *noGame:
 	case *db != "":
@@ -134,6 +141,7 @@ func runPlay(ctx context.Context, args []string, in io.Reader, stdout, stderr io
 		if err := startGame(ctx, c, level, *game, *mapName, *clock, *color); err != nil {
 			return err
 		}
+		watch()
 	}
 	return c.Run(ctx, in)
 }

@@ -26,7 +26,7 @@ var errNoToken = errors.New(`no bot token: set TANKBOT_TOKEN (or "token" in conf
 
 func runDiscord(args []string, _, stderr io.Writer) error {
 	fs := newFlags("run")
-	return runWithDiscord(fs, args, stderr, []string{"db", "log-level", "shard-id", "shard-count", "metrics-listen"}, nil,
+	return runWithDiscord(fs, args, stderr, []string{"db", "log-level", "shard-id", "shard-count", "metrics-listen", "web-listen"}, nil,
 		func(ctx context.Context, cfg config, log *slog.Logger) error {
 			return serveGateway(ctx, cfg, log, nil)
 		})
@@ -139,8 +139,9 @@ func newInstance(ctx context.Context, cfg config, log *slog.Logger, client *http
 		WhiteAtBottom:   cfg.WhiteAtBottom,
 		// A bot's application id is its user id (HTTP interactions never
 		// see READY); the gateway confirms it from READY.
-		SelfID:    cfg.AppID,
-		AIWorkers: cfg.AIWorkers,
+		SelfID:     cfg.AppID,
+		AIWorkers:  cfg.AIWorkers,
+		WebBaseURL: cfg.WebBaseURL,
 	}, st, systemClock{}, a, log)
 	return &instance{st: st, db: db, a: a, b: b, log: log}, nil
 }
@@ -183,6 +184,15 @@ func serveGateway(ctx context.Context, cfg config, log *slog.Logger, client *htt
 	}
 	defer stopHealth()
 	log.Info("tankbot running", "database", store.RedactDSN(cfg.Database), "guild", cfg.GuildID, "shard", cfg.ShardID, "shards", int(cfg.ShardCount))
+	if cfg.WebListen != "" {
+		addr, stopWeb, err := startViewer(ctx, in.st, cfg, log)
+		if err != nil {
+			_ = in.a.Close(context.Background())
+			return err
+		}
+		defer stopWeb()
+		log.Info("web viewer", "listen", addr)
+	}
 	stopSched := in.scheduler(time.Duration(cfg.SchedulerInterval))
 
 	<-ctx.Done()

@@ -71,6 +71,12 @@ func serveHTTP(ctx context.Context, cfg config, log *slog.Logger, ln net.Listene
 		return err
 	}
 	defer stopHealth()
+	viewer, err := newViewer(in.st, cfg, log)
+	if err != nil {
+		ln.Close()
+		return err
+	}
+	viewer.Mount(mux)
 	srv := &http.Server{
 		Handler:           mux,
 		ReadHeaderTimeout: readHeaderTimeout,
@@ -80,6 +86,7 @@ func serveHTTP(ctx context.Context, cfg config, log *slog.Logger, ln net.Listene
 		MaxHeaderBytes:    16 << 10,
 		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
 	}
+	srv.RegisterOnShutdown(viewer.Close) // live streams end so Shutdown need not wait
 	stopSched := in.scheduler(time.Duration(cfg.SchedulerInterval))
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()

@@ -1,0 +1,84 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+
+	"github.com/tankbot/tankbot/bot"
+	"github.com/tankbot/tankbot/bot/web"
+)
+
+// newViewer is the web viewer (docs/web.md) over the instance's store.
+func newViewer(st bot.Storage, cfg config, log *slog.Logger) (*web.Server, error) {
+	s, err := storeOf(st)
+	if err != nil {
+		return nil, err
+	}
+	return web.New(s, web.Options{BaseURL: cfg.WebBaseURL, Log: log}), nil
+}
+
+// startViewer serves the viewer alone on cfg.WebListen (run and play)
+// until ctx ends; it returns the address it listens on and a stop that
+// shuts it down.
+func startViewer(ctx context.Context, st bot.Storage, cfg config, log *slog.Logger) (string, func(), error) {
+	v, err := newViewer(st, cfg, log)
+	if err != nil {
+		return "", nil, err
+	}
+	ln, err := net.Listen("tcp", cfg.WebListen)
+	if err != nil {
+		return "", nil, fmt.Errorf("web viewer: listen: %w", err)
+	}
+	srv := &http.Server{
+		Handler:           v.Handler(),
+		ReadHeaderTimeout: readHeaderTimeout,
+		ReadTimeout:       readTimeout,
+		WriteTimeout:      writeTimeout,
+		IdleTimeout:       idleTimeout,
+		MaxHeaderBytes:    16 << 10,
+		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
+	}
+	srv.RegisterOnShutdown(v.Close)
+	go func() { _ = srv.Serve(ln) }()
+	stop := func() {
+		c, cancel := context.WithTimeout(context.Background(), shutdownTimeout)
+		defer cancel()
+		_ = srv.Shutdown(c)
+	}
+	context.AfterFunc(ctx, stop)
+	return ln.Addr().String(), stop, nil
+}
+
+// playViewer serves the viewer for `tankbot play` on addr (a loopback
+// port by default; "off" or "" for none). watch prints the address of the
+// page of the game at the console's table, if any.
+func playViewer(ctx context.Context, st bot.Storage, addr string, log *slog.Logger, out io.Writer) (watch, stop func(), err error) {
+	if addr == "" || addr == "off" {
+		return func() {}, func() {}, nil
+	}
+	at, stop, err := startViewer(ctx, st, config{WebListen: addr}, log)
+	if err != nil {
+		return nil, nil, err
+	}
+	watch = func() {
+		g, err := unfinished(ctx, st)
+		if err != nil || g == nil {
+			return
+		}
+		s, err := storeOf(st)
+		if err != nil {
+			return
+		}
+		tok, err := s.WebToken(ctx, g.ID)
+		if err != nil {
+			log.Warn("web viewer", "err", err)
+			return
+		}
+		fmt.Fprintf(out, "Watch it in a browser: http://%s/g/%s\n", at, tok)
+	}
+	return watch, stop, nil
+}
