@@ -256,7 +256,7 @@ func TestBoardAtPly(t *testing.T) {
 			t.Fatalf("ply %d: %+v", k, rs)
 		}
 		e := rs[0].Embed
-		if e == nil || !strings.Contains(e.Description, "Position after move "+strconv.Itoa(k)+" of 4") || len(rs[0].Files) != 1 {
+		if e == nil || !strings.Contains(e.Description, "Position after ply "+strconv.Itoa(k)+" of 4") || len(rs[0].Files) != 1 {
 			t.Fatalf("ply %d: embed %+v", k, e)
 		}
 		last := ""

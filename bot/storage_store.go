@@ -11,9 +11,6 @@ import (
 	"github.com/tankbot/tankbot/store"
 )
 
-// DefaultPath is where the bot keeps its database unless told.
-func DefaultPath() string { return store.DefaultPath() }
-
 // OpenSQLite opens (creating and migrating if needed) the database at path.
 func OpenSQLite(path string) (Storage, error) {
 	st, err := store.Open(context.Background(), path)
