@@ -59,30 +59,9 @@ func (b *Bot) challenge(ctx context.Context, r *req) ([]Reply, error) {
 			return nil, refuse("refuse.botopp")
 		}
 	}
-	name := strings.ToLower(strings.TrimSpace(opt["game"]))
-	if name == "" {
-		name = defaultGame()
-	}
-	rules, ok := lookupGame(name)
-	if !ok {
-		return nil, refuse("refuse.unknowngame", name, strings.Join(gameNames(), ", "))
-	}
-	if m, given := opt["map"]; given && strings.TrimSpace(m) == "" {
-		// A blank map is an empty position, not "the default map".
-		_, err := rules.Decode("")
-		return nil, &refusal{key: "refuse.badmap", args: []string{engineErrorTextLoc(r.loc, err)}}
-	}
-	variant, start, err := chooseStart(rules, opt["map"], r.loc)
+	rules, variant, start, tc, err := b.gameOptions(r)
 	if err != nil {
 		return nil, err
-	}
-	preset := strings.TrimSpace(opt["clock"])
-	if preset == "" {
-		preset = b.defaultClock(rules, variant, start)
-	}
-	tc, ok := parseClock(preset)
-	if !ok {
-		return nil, refuse("refuse.badclock", preset, strings.Join(clockPresets, ", "))
 	}
 	color := strings.ToLower(strings.TrimSpace(opt["color"]))
 	if color == "" {
@@ -177,6 +156,39 @@ func (b *Bot) postChallenge(ctx context.Context, r *req, c *challengeRec, tc clo
 
 // chooseStart resolves the map option: a variant name, or an encoded start
 // position validated by the game's decoder.
+// gameOptions reads the game, map and clock options a new game is made
+// from (/challenge, /tournament create): the defaults for what is not
+// given, a refusal naming what is wrong.
+func (b *Bot) gameOptions(r *req) (rules engine.Rules, variant, start string, tc clock.Settings, err error) {
+	opt := r.Options
+	name := strings.ToLower(strings.TrimSpace(opt["game"]))
+	if name == "" {
+		name = defaultGame()
+	}
+	rules, ok := lookupGame(name)
+	if !ok {
+		return nil, "", "", tc, refuse("refuse.unknowngame", name, strings.Join(gameNames(), ", "))
+	}
+	if m, given := opt["map"]; given && strings.TrimSpace(m) == "" {
+		// A blank map is an empty position, not "the default map".
+		_, err := rules.Decode("")
+		return nil, "", "", tc, &refusal{key: "refuse.badmap", args: []string{engineErrorTextLoc(r.loc, err)}}
+	}
+	variant, start, err = chooseStart(rules, opt["map"], r.loc)
+	if err != nil {
+		return nil, "", "", tc, err
+	}
+	preset := strings.TrimSpace(opt["clock"])
+	if preset == "" {
+		preset = b.defaultClock(rules, variant, start)
+	}
+	tc, ok = parseClock(preset)
+	if !ok {
+		return nil, "", "", tc, refuse("refuse.badclock", preset, strings.Join(clockPresets, ", "))
+	}
+	return rules, variant, start, tc, nil
+}
+
 func chooseStart(rules engine.Rules, m, loc string) (variant, start string, err error) {
 	m = strings.TrimSpace(m)
 	vs := rules.Variants()

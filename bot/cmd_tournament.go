@@ -143,25 +143,9 @@ func (b *Bot) tournament(ctx context.Context, r *req) ([]Reply, error) {
 // tournamentCreate handles /tournament create.
 func (b *Bot) tournamentCreate(ctx context.Context, r *req) ([]Reply, error) {
 	opt := r.Options
-	name := strings.ToLower(strings.TrimSpace(opt["game"]))
-	if name == "" {
-		name = defaultGame()
-	}
-	rules, ok := lookupGame(name)
-	if !ok {
-		return nil, refuse("refuse.unknowngame", name, strings.Join(gameNames(), ", "))
-	}
-	variant, start, err := chooseStart(rules, opt["map"], r.loc)
+	rules, variant, start, tc, err := b.gameOptions(r)
 	if err != nil {
 		return nil, err
-	}
-	preset := strings.TrimSpace(opt["clock"])
-	if preset == "" {
-		preset = b.defaultClock(rules, variant, start)
-	}
-	tc, ok := parseClock(preset)
-	if !ok {
-		return nil, refuse("refuse.badclock", preset, strings.Join(clockPresets, ", "))
 	}
 	s := tournament.Settings{Format: tournament.Format(strings.ToLower(strings.TrimSpace(opt["format"]))), RoundLength: 24 * time.Hour}
 	if s.Format == "" {
@@ -178,6 +162,7 @@ func (b *Bot) tournamentCreate(ctx context.Context, r *req) ([]Reply, error) {
 		}
 	}
 	if v := strings.TrimSpace(opt["roundlength"]); v != "" {
+		var ok bool
 		if s.RoundLength, ok = parseSpan(v); !ok {
 			return nil, refuse("tournament.err.span", v)
 		}

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/tankbot/tankbot/bot/console"
+	"github.com/tankbot/tankbot/engine"
 	"github.com/tankbot/tankbot/engine/record"
 	"github.com/tankbot/tankbot/imaging"
 )
@@ -27,15 +28,7 @@ func runReplay(args []string, stdout, _ io.Writer) error {
 	if *file == "" {
 		return usageErrorf(fs, "--record is required")
 	}
-	data, err := os.ReadFile(*file)
-	if err != nil {
-		return err
-	}
-	rec, err := record.Parse(string(data))
-	if err != nil {
-		return fmt.Errorf("%s: %w", *file, err)
-	}
-	ps, ms, err := rec.Positions()
+	rec, ps, ms, err := readRecord(*file)
 	if err != nil {
 		return err
 	}
@@ -83,4 +76,21 @@ func runReplay(args []string, stdout, _ io.Writer) error {
 		fmt.Fprintf(stdout, "replay: %s (%d frames, %d bytes)\n", *anim, len(ps), len(g))
 	}
 	return nil
+}
+
+// readRecord reads and replays a record file (replay, review).
+func readRecord(path string) (*record.Record, []engine.Position, []engine.Move, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	rec, err := record.Parse(string(data))
+	if err != nil {
+		return nil, nil, nil, fmt.Errorf("%s: %w", path, err)
+	}
+	ps, ms, err := rec.Positions()
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	return rec, ps, ms, nil
 }

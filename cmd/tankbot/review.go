@@ -42,15 +42,7 @@ func runReview(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if *nodes < 1 {
 		return fmt.Errorf("--nodes must be at least 1")
 	}
-	data, err := os.ReadFile(*file)
-	if err != nil {
-		return err
-	}
-	rec, err := record.Parse(string(data))
-	if err != nil {
-		return fmt.Errorf("%s: %w", *file, err)
-	}
-	ps, ms, err := rec.Positions()
+	rec, ps, ms, err := readRecord(*file)
 	if err != nil {
 		return err
 	}
