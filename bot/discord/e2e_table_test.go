@@ -41,6 +41,7 @@ var scenarios = []struct {
 	{"DeferredAnswerLostPingsLater", e2eDeferredAnswerLostPingsLater, false},
 	{"Puzzles", e2ePuzzles, true},
 	{"Tournament", e2eTournament, true},
+	{"ReplayRunsOnce", e2eReplayRunsOnce, false},
 }
 
 func TestE2E(t *testing.T) {

@@ -24,6 +24,11 @@ type who struct{ id, name string }
 // tokenSeq numbers interaction tokens across the package's tests.
 var tokenSeq atomic.Int64
 
+// idSeq numbers interaction ids across the package's tests: ids are
+// unique, as Discord's are, so that a restarted or second instance on the
+// same database is not answered as a replay.
+var idSeq atomic.Int64
+
 // userRef is a user option's value.
 type userRef who
 
@@ -237,7 +242,7 @@ func (h *harness) interactHeld(ev map[string]any, release chan struct{}) []*call
 
 func (h *harness) base(typ int, u who, channel string, data map[string]any) map[string]any {
 	h.n++
-	id := fmt.Sprint(50000 + h.n)
+	id := fmt.Sprint(50000 + idSeq.Add(1))
 	// Tokens are unique, as Discord's are, across restarts of a test's bot.
 	tok := fmt.Sprintf("itok-%d-%d-SECRET", tokenSeq.Add(1), h.n)
 	h.tokens = append(h.tokens, tok)

@@ -2,11 +2,13 @@ package discord
 
 import (
 	"context"
+	"log/slog"
 	"time"
 
 	"github.com/bwmarrin/discordgo"
 
 	"github.com/tankbot/tankbot/bot"
+	"github.com/tankbot/tankbot/bot/i18n"
 	"github.com/tankbot/tankbot/bot/metrics"
 )
 
@@ -86,6 +88,9 @@ func (a *Adapter) answer(i *discordgo.Interaction, first responder, received tim
 	if i.Type != discordgo.InteractionApplicationCommand && i.Type != discordgo.InteractionMessageComponent && i.Type != discordgo.InteractionModalSubmit {
 		return
 	}
+	if a.replayed(ctx, s, received, log) {
+		return
+	}
 
 	done := make(chan []bot.Reply, 1)
 	go func() {
@@ -110,4 +115,42 @@ func (a *Adapter) answer(i *discordgo.Interaction, first responder, received tim
 	s.send(ctx, replies, log)
 	metrics.Interaction(cmd.Name, cmd.CustomID, received, s.firstAt, s.deferred, s.failed)
 	log.Debug("interaction answered", "replies", len(replies), "deferred", s.deferred, "took", time.Since(received))
+}
+
+// replayed asks the fleet's store whether this interaction id was handled
+// before (a signed POST replayed within Discord's 5 minutes, or a delivery
+// repeated by the gateway or a load balancer) and, when it was, answers
+// harmlessly without running the handler: a component is acknowledged
+// with no change (type 6), a command or modal gets a private note. A store
+// error is logged and the interaction handled as usual: refusing every
+// interaction because the memory is unreachable would be worse than the
+// rare replay the game's sequence numbers already refuse.
+func (a *Adapter) replayed(ctx context.Context, s *sender, received time.Time, log *slog.Logger) bool {
+	d, ok := a.st.(InteractionDeduper)
+	if !ok {
+		return false
+	}
+	first, err := d.FirstInteraction(ctx, s.i.ID, received)
+	if err != nil {
+		log.Warn("interaction memory unavailable; handling anyway", "err", err)
+		return false
+	}
+	if first {
+		return false
+	}
+	log.Info("duplicate interaction answered without running")
+	resp := &discordgo.InteractionResponse{Type: discordgo.InteractionResponseDeferredMessageUpdate}
+	if !s.component() {
+		resp = &discordgo.InteractionResponse{
+			Type: discordgo.InteractionResponseChannelMessageWithSource,
+			Data: &discordgo.InteractionResponseData{
+				Content: i18n.T(s.cmd.Locale, "refuse.replayed"),
+				Flags:   discordgo.MessageFlagsEphemeral,
+			},
+		}
+	}
+	if err := s.respond(ctx, func() *discordgo.InteractionResponse { return resp }); err != nil {
+		log.Warn("duplicate answer failed", "err", err)
+	}
+	return true
 }

@@ -8,8 +8,8 @@ import (
 // InteractionDeduper is implemented by adapter Stores shared by the whole
 // fleet (FromStore): FirstInteraction records interaction id and reports
 // whether no instance handled it before, so a replayed or twice-delivered
-// interaction can be answered harmlessly without running again (issue 24).
-// The adapter does not call it yet: see docs/reliability.md.
+// interaction can be answered harmlessly without running again (issue 24):
+// Adapter.answer asks it before running the handler (docs/reliability.md).
 type InteractionDeduper interface {
 	FirstInteraction(ctx context.Context, id string, now time.Time) (bool, error)
 }
