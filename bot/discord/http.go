@@ -24,6 +24,24 @@ const (
 	maxSkew            = 5 * time.Minute
 )
 
+// LimitConcurrent serves at most n requests at once through next; one
+// more is answered 503 with Retry-After at once rather than queued, so a
+// flood holds neither memory nor database connections and Discord's
+// genuine interactions fail fast instead of past their 3 s.
+func LimitConcurrent(next http.Handler, n int) http.Handler {
+	slots := make(chan struct{}, max(1, n))
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		select {
+		case slots <- struct{}{}:
+			defer func() { <-slots }()
+			next.ServeHTTP(w, r)
+		default:
+			w.Header().Set("Retry-After", "1")
+			http.Error(w, "too many requests at once", http.StatusServiceUnavailable)
+		}
+	})
+}
+
 // ParsePublicKey reads the application's public key as shown in the
 // Developer Portal (General Information → Public Key, 64 hex digits).
 func ParsePublicKey(s string) (ed25519.PublicKey, error) {

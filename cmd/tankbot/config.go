@@ -55,6 +55,9 @@ type config struct {
 	// AIWorkers bounds the computer opponent's searches at once (0: one
 	// per core).
 	AIWorkers int `yaml:"ai_workers" env:"TANKBOT_AI_WORKERS"`
+	// MaxRequests caps the interactions `serve` handles at once (and, apart,
+	// the viewer's requests): beyond it the answer is 503 at once.
+	MaxRequests int `yaml:"max_requests" env:"TANKBOT_MAX_REQUESTS"`
 	// MetricsListen serves /metrics, /healthz and /readyz for `run` ("": off).
 	MetricsListen string `yaml:"metrics_listen" env:"TANKBOT_METRICS_LISTEN" flag:"metrics-listen" help:"ADDRESS for /metrics, /healthz and /readyz of run, e.g. 127.0.0.1:9090 (empty: off)"`
 }
@@ -194,6 +197,7 @@ func defaultConfig() config {
 		Language:          "en",
 		ThreadPerGame:     true,
 		Listen:            ":8080",
+		MaxRequests:       256,
 	}
 }
 
@@ -319,6 +323,9 @@ func (c config) validate() error {
 	}
 	if c.AIWorkers < 0 || c.AIWorkers > 256 {
 		return fmt.Errorf("ai_workers %d: must be from 0 (one per core) to 256", c.AIWorkers)
+	}
+	if c.MaxRequests < 1 || c.MaxRequests > 65536 {
+		return fmt.Errorf("max_requests %d: must be from 1 to 65536", c.MaxRequests)
 	}
 	if c.ShardCount == 0 && c.ShardID != 0 {
 		return fmt.Errorf("shard_id %d: set shard_count too", c.ShardID)

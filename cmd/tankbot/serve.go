@@ -15,14 +15,16 @@ import (
 )
 
 // HTTP server limits: Discord's POSTs are small and it waits 3 s for an
-// answer, so slow or endless clients are cut off early.
-const (
+// answer, so slow or endless clients are cut off early. Variables only so
+// that a test can shorten them (TestServeHoldsUnderAbuse).
+var (
 	readHeaderTimeout = 5 * time.Second
 	readTimeout       = 10 * time.Second
 	writeTimeout      = 15 * time.Second
 	idleTimeout       = 60 * time.Second
-	shutdownTimeout   = 10 * time.Second
 )
+
+const shutdownTimeout = 10 * time.Second
 
 func runServe(args []string, _, stderr io.Writer) error {
 	fs := newFlags("serve")
@@ -61,8 +63,12 @@ func serveHTTP(ctx context.Context, cfg config, log *slog.Logger, ln net.Listene
 		return err
 	}
 	mux := http.NewServeMux()
-	mux.Handle("POST /interactions", in.a.Handler(key, nil))
-	mux.Handle("POST /{$}", in.a.Handler(key, nil))
+	// One cap for both interaction routes; health and metrics stay
+	// uncapped so a flood is seen, and the viewer's streams have their own
+	// so that watchers never starve the players.
+	interactions := discord.LimitConcurrent(in.a.Handler(key, nil), cfg.MaxRequests)
+	mux.Handle("POST /interactions", interactions)
+	mux.Handle("POST /{$}", interactions)
 	// /healthz, /readyz and /metrics here, and on metrics_listen if set.
 	healthRoutes(mux, storeReady(in.db))
 	stopHealth, err := serveHealth(ctx, cfg.MetricsListen, log, storeReady(in.db))
@@ -76,7 +82,7 @@ func serveHTTP(ctx context.Context, cfg config, log *slog.Logger, ln net.Listene
 		ln.Close()
 		return err
 	}
-	viewer.Mount(mux)
+	mux.Handle("/g/", discord.LimitConcurrent(viewer.Handler(), cfg.MaxRequests))
 	srv := &http.Server{
 		Handler:           mux,
 		ReadHeaderTimeout: readHeaderTimeout,
