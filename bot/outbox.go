@@ -43,6 +43,12 @@ func (b *Bot) deliver(ctx context.Context) error {
 			if err == nil {
 				continue
 			}
+			if errors.Is(err, errPanicked) {
+				// A panic skipped deliverOne's own retry or give-up:
+				// without it the post would come back after every
+				// lease, forever, holding up its channel.
+				err = b.postFailed(ctx, m, err)
+			}
 			for _, rest := range ms[j+1:] {
 				err = errors.Join(err, b.st.retryAt(ctx, rest.ID, b.clk.Now().Add(backoff(m.Attempts)), "waiting for an earlier post"))
 			}
@@ -81,6 +87,12 @@ func (b *Bot) deliverOne(ctx context.Context, m outMsg) error {
 	if err == nil {
 		return b.st.sent(ctx, m.ID, id)
 	}
+	return b.postFailed(ctx, m, err)
+}
+
+// postFailed schedules post m's next attempt after a failure (an error or
+// a panic), or gives it up, logged with its id, after maxAttempts.
+func (b *Bot) postFailed(ctx context.Context, m outMsg, err error) error {
 	if m.Attempts >= maxAttempts {
 		b.log.Error("giving up a post after repeated failures", "post", m.ID, "channel", m.Channel, "attempts", m.Attempts, "err", err)
 		return errors.Join(wrap("post", err), b.st.giveUp(ctx, m.ID, err.Error()))

@@ -115,12 +115,16 @@ func groupBy[T any, K comparable](xs []T, key func(T) K) [][]T {
 	return out
 }
 
-// safely runs fn, turning a panic into an error (with the stack logged).
+// errPanicked marks the error safely makes of a panic.
+var errPanicked = errors.New("panic")
+
+// safely runs fn, turning a panic into an error (with the stack logged)
+// that wraps errPanicked.
 func (b *Bot) safely(what string, fn func() error) (err error) {
 	defer func() {
 		if p := recover(); p != nil {
 			b.log.Error("scheduler panic", "what", what, "panic", p, "stack", string(debug.Stack()))
-			err = fmt.Errorf("%s: panic: %v", what, p)
+			err = fmt.Errorf("%s: %w: %v", what, errPanicked, p)
 		}
 	}()
 	return fn()
