@@ -187,6 +187,9 @@ func (b *Bot) fire(ctx context.Context, e event) ([]Reply, error) {
 			if g.AILevel > 0 && g.Turn == g.AISide {
 				return nil, nil // the computer needs no reminder
 			}
+			if g.ClockState.Flagged(clockOf(g), b.clk.Now()) {
+				return nil, nil // claimed late: the flag-fall says it, not "0:00 left"
+			}
 			r, err := b.reminder(ctx, g)
 			return []Reply{r}, err
 		}
@@ -293,6 +296,8 @@ func (b *Bot) reminder(ctx context.Context, g *gameRec) (Reply, error) {
 		text = b.tFor(ctx, u.ID, "remind.deadline", "<@"+u.ID+">", id, discordTime(g.deadline(tc)))
 	} else {
 		left := g.remaining(tc, int(pos.Turn()), b.clk.Now())
+		// Rounded up: while any time remains the reminder never reads 0:00.
+		left = (left + time.Second - 1).Truncate(time.Second)
 		text = b.tFor(ctx, u.ID, "remind.low", "<@"+u.ID+">", fmtDuration(left), id, discordTime(g.deadline(tc)))
 	}
 	return Reply{ChannelID: g.ChannelID, Content: text, Mentions: []string{u.ID}}, nil
