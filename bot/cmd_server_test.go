@@ -100,3 +100,13 @@ func TestServerSettings(t *testing.T) {
 		t.Fatalf("auto kept %q", gs.Locale)
 	}
 }
+
+// Only /server is registered for Manage Server members.
+func TestServerRegisteredForManagers(t *testing.T) {
+	h := newHarness(t, Config{})
+	for _, c := range h.b.Commands() {
+		if c.ManageServer != (c.Name == "server") {
+			t.Errorf("/%s: ManageServer %v", c.Name, c.ManageServer)
+		}
+	}
+}
