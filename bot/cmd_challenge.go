@@ -46,9 +46,6 @@ func (b *Bot) challenge(ctx context.Context, r *req) ([]Reply, error) {
 	if err != nil {
 		return nil, err
 	}
-	if vsAI && r.guild.NoAI {
-		return nil, refuse("server.noai")
-	}
 	var opp User
 	if id := opt["opponent"]; id != "" && !vsAI {
 		opp = r.Users[id]

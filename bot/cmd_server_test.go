@@ -91,7 +91,15 @@ func TestServerSettings(t *testing.T) {
 	// The computer is off here, and on again when the admin says so.
 	mustRefuse(t, h.slash(alice, "challenge", "level=1"), "turned off")
 	mustRefuse(t, h.admin(owner, "ai=true"), "Server settings saved")
-	mustNotRefuse(t, h.slash(alice, "challenge", "level=1", "game=tank"))
+	aiGame := h.aiGame("level=1", "game=tank")
+	mustRefuse(t, h.admin(owner, "ai=false"), "Server settings saved")
+	g, err := h.b.st.game(h.ctx, aiGame)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mustNotRefuse(t, h.click(alice, gameID(g.ID, g.Seq, "resignyes")))
+	mustRefuse(t, h.click(alice, gameID(g.ID, g.Seq+1, "rematch")), "turned off")
+	mustRefuse(t, h.admin(owner, "ai=true"), "Server settings saved")
 	if gs, _ := st.GuildSettings(h.ctx, "guild"); gs.NoAI || gs.Game != "camelot" {
 		t.Fatalf("changing one setting changed others: %+v", gs)
 	}
