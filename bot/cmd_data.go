@@ -48,7 +48,8 @@ func (b *Bot) dataCommand(ctx context.Context, r *req) ([]Reply, error) {
 			return nil, wrap("export user", err)
 		}
 		return []Reply{{Ephemeral: true, Content: r.t("data.exported", strconv.Itoa(len(d.Games)), strconv.Itoa(len(d.Ratings))),
-			Files: []File{{Name: "tankbot-data-" + r.User.ID + ".json", ContentType: "application/json", Data: append(body, '\n')}}}}, nil
+			Files:        []File{{Name: "tankbot-data-" + r.User.ID + ".json", ContentType: "application/json", Data: append(body, '\n')}},
+			FallbackText: r.t("data.toolarge")}}, nil
 	case "delete":
 		return []Reply{{
 			Ephemeral: true,
