@@ -32,14 +32,22 @@ var serverCmd = command{
 	run:          (*Bot).serverCommand,
 }
 
+// publicLanguageChoices: each language named in itself, and "auto".
 func publicLanguageChoices() []Choice {
-	return append(languageChoices(), Choice{Name: i18n.T(i18n.English, "server.auto"), Value: "auto", NameLocalizations: localized("server.auto")})
+	out := languageChoices()
+	for i := range out {
+		out[i].NameLocalizations = map[string]string{"th": out[i].Name, "pt-BR": out[i].Name}
+	}
+	return append(out, Choice{Name: i18n.T(i18n.English, "server.auto"), Value: "auto", NameLocalizations: localized("server.auto")})
 }
 
+// clockChoices are the clock presets, described in words.
 func clockChoices() []Choice {
 	out := make([]Choice, len(clockPresets))
 	for i, p := range clockPresets {
-		out[i] = Choice{Name: p, Value: p}
+		tc, _ := parseClock(p)
+		out[i] = Choice{Name: describeClock(i18n.English, tc), Value: p, NameLocalizations: map[string]string{
+			"th": describeClock(i18n.Thai, tc), "pt-BR": describeClock(i18n.Portuguese, tc)}}
 	}
 	return out
 }
