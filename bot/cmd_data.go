@@ -24,7 +24,7 @@ var dataCmd = command{
 		"(after a private confirmation: your profile and ratings go, your name becomes \"deleted player\" in games others keep).",
 	opts: []optDef{{name: "request", typ: String, required: true, choices: dataChoices}},
 	run:  (*Bot).dataCommand,
-	routes: []route{{prefix: dataPrefix, format: "pd:<yes|no>", doc: "Delete / Cancel of `/data request:delete`: only the clicker's own data.",
+	routes: []route{{prefix: dataPrefix, format: "pd:<answer>", doc: "Delete (`yes`) / Cancel (`no`) of `/data request:delete`: only the clicker's own data.",
 		run: (*Bot).dataConfirm}},
 }
 
