@@ -84,8 +84,13 @@ func (b *Bot) serverCommand(ctx context.Context, r *req) ([]Reply, error) {
 	if !r.ManageServer {
 		return nil, refuse("server.refuse")
 	}
-	gs := r.guild
-	gs.Guild = r.GuildID
+	st := b.st.store()
+	// Read again, failing loudly: r.guild falls back to the defaults on a
+	// failed read, which saved would wipe the other settings.
+	gs, err := st.GuildSettings(ctx, r.GuildID)
+	if err != nil {
+		return nil, wrap("read server settings", err)
+	}
 	opt := r.Options
 	if v, ok := opt["public_language"]; ok {
 		if strings.EqualFold(strings.TrimSpace(v), "auto") {
@@ -117,7 +122,6 @@ func (b *Bot) serverCommand(ctx context.Context, r *req) ([]Reply, error) {
 	if v, ok := opt["ai"]; ok {
 		gs.NoAI = v != "true"
 	}
-	st := b.st.store()
 	if len(opt) > 0 {
 		if err := st.SaveGuildSettings(ctx, gs); err != nil {
 			return nil, wrap("save server settings", err)
