@@ -260,6 +260,9 @@ func (b *Bot) aiUser(r *req, level int) User {
 // challenge whose game cannot start (an active game here already) is
 // cancelled at once.
 func (b *Bot) challengeAI(ctx context.Context, r *req, c *challengeRec, me User, level int) ([]Reply, error) {
+	if r.guild.NoAI { // the server turned the computer off (/server): no new game, rematches too
+		return nil, refuse("server.noai")
+	}
 	c.Opponent = me
 	c.AILevel = level
 	c.Rated = false // casual: ratings are for games between people

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/tankbot/tankbot/bot/i18n"
+	"github.com/tankbot/tankbot/store"
 )
 
 // Config tunes the bot.
@@ -133,6 +134,8 @@ type req struct {
 	Command
 	loc string
 	pub string // the language of public messages (the server's)
+	// guild is the server's settings (/server); zero outside a server.
+	guild store.GuildSettings
 	// outOfBand marks the scheduler acting for a player (the computer's
 	// move): its posts are queued in the change's own transaction and
 	// nothing is returned.
@@ -145,7 +148,7 @@ func (r *req) t(key string, args ...string) string { return i18n.T(r.loc, key, a
 // a bug becomes an ephemeral apology and a log line.
 func (b *Bot) Handle(ctx context.Context, c Command) (out []Reply) {
 	markUsers(&c)
-	r := &req{Command: c, loc: b.locale(ctx, c), pub: b.pubLocale(c)}
+	r := b.newReq(ctx, c)
 	defer func() {
 		if p := recover(); p != nil {
 			b.log.Error("handler panic", "panic", p, "command", c.Name, "custom_id", c.CustomID, "stack", string(debug.Stack()))

@@ -71,6 +71,9 @@ func (b *Bot) challenge(ctx context.Context, r *req) ([]Reply, error) {
 		return nil, refuse("refuse.badcolor")
 	}
 	thread := b.cfg.ThreadPerGame
+	if r.guild.Thread != nil {
+		thread = *r.guild.Thread
+	}
 	if v, ok := opt["thread"]; ok {
 		thread = v == "true"
 	}
@@ -163,6 +166,9 @@ func (b *Bot) gameOptions(r *req) (rules engine.Rules, variant, start string, tc
 	opt := r.Options
 	name := strings.ToLower(strings.TrimSpace(opt["game"]))
 	if name == "" {
+		name = r.guild.Game // the server's default (/server)
+	}
+	if name == "" {
 		name = defaultGame()
 	}
 	rules, ok := lookupGame(name)
@@ -179,6 +185,9 @@ func (b *Bot) gameOptions(r *req) (rules engine.Rules, variant, start string, tc
 		return nil, "", "", tc, err
 	}
 	preset := strings.TrimSpace(opt["clock"])
+	if preset == "" {
+		preset = r.guild.Clock
+	}
 	if preset == "" {
 		preset = b.defaultClock(rules, variant, start)
 	}

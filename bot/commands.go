@@ -33,6 +33,8 @@ var commands = []command{
 	settingsCmd,
 	puzzleCmd,
 	tournamentCmd,
+	dataCmd,
+	serverCmd,
 }
 
 // command is one entry of the table.
@@ -45,6 +47,9 @@ type command struct {
 	run     func(*Bot, context.Context, *req) ([]Reply, error)
 	actions []action // game buttons, menus and forms ("g:<game>:<seq>:<name>")
 	routes  []route  // other components, by custom-id prefix ("c:", "lb:")
+	// manageServer registers the command for members with Manage Server
+	// only (Discord hides it from the others; its handler checks too).
+	manageServer bool
 }
 
 // optDef is one option of a command. Descriptions come from the catalog
@@ -185,6 +190,9 @@ type CommandSpec struct {
 	NameLocalizations        map[string]string
 	DescriptionLocalizations map[string]string
 	Options                  []OptionSpec
+	// ManageServer: only members with Manage Server see the command
+	// (Discord's default_member_permissions).
+	ManageServer bool
 }
 
 // OptionSpec is one option of a slash command.
@@ -206,6 +214,7 @@ func (b *Bot) Commands() []CommandSpec {
 			Name:                     c.name,
 			Description:              i18n.T(i18n.English, "cmd."+c.name),
 			DescriptionLocalizations: localized("cmd." + c.name),
+			ManageServer:             c.manageServer,
 		}
 		for _, o := range c.opts {
 			os := OptionSpec{

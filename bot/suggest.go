@@ -27,7 +27,7 @@ func (b *Bot) Suggest(ctx context.Context, c Command, focused string) (out []Cho
 		return nil
 	}
 	markUsers(&c)
-	r := &req{Command: c, loc: b.locale(ctx, c), pub: b.pubLocale(c)}
+	r := b.newReq(ctx, c)
 	typed := strings.TrimSpace(c.Options[focused])
 	for _, o := range cmd.opts {
 		if o.name != focused {

@@ -34,6 +34,10 @@ func toApplicationCommands(specs []bot.CommandSpec) []*discordgo.ApplicationComm
 			DescriptionLocalizations: localePtr(s.DescriptionLocalizations),
 			Options:                  []*discordgo.ApplicationCommandOption{},
 		}
+		if s.ManageServer {
+			perm := int64(discordgo.PermissionManageGuild)
+			ac.DefaultMemberPermissions = &perm
+		}
 		for _, o := range s.Options {
 			ao := &discordgo.ApplicationCommandOption{
 				Type:                     optionTypes[o.Type],
