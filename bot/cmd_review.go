@@ -184,7 +184,7 @@ func (b *Bot) reviewMessage(r *req, g *gameRec, rec *recfile.Record, rv *review.
 		if m.Side == engine.Black {
 			before, after = 1-before, 1-after
 		}
-		lines = append(lines, r.t("review.turn", strconv.Itoa(k+1), label, r.t("review.class-"+m.Class.String()),
+		lines = append(lines, r.t("review.turn", strconv.Itoa(k+1), label, r.t(classKeys[m.Class]),
 			m.Best, pct(100*before), pct(100*after)))
 	}
 	png, err := imaging.RenderEvalGraph(graph)
@@ -201,6 +201,14 @@ func (b *Bot) reviewMessage(r *req, g *gameRec, rec *recfile.Record, rv *review.
 		},
 		FallbackText: r.t("game.noimage"),
 	}}, nil
+}
+
+// classKeys are the catalog keys of the judgements.
+var classKeys = map[review.Class]string{
+	review.Good:       "review.class-good",
+	review.Inaccuracy: "review.class-inaccuracy",
+	review.Mistake:    "review.class-mistake",
+	review.Blunder:    "review.class-blunder",
 }
 
 // pct writes a percentage with no decimals.
