@@ -192,15 +192,51 @@ func (b *Bot) reviewMessage(r *req, g *gameRec, rec *recfile.Record, rv *review.
 		return nil, wrap("review graph", err)
 	}
 	base := "game-" + g.num()
+	files := []File{
+		{Name: base + "-review.png", ContentType: "image/png", Data: png},
+		{Name: base + "-review.txt", ContentType: "text/plain; charset=utf-8", Data: []byte(annotated)},
+	}
+	files = append(files, b.turningBoards(r, g, rec, rv, base)...)
 	return []Reply{{
-		Ephemeral: true,
-		Content:   clipRunes(strings.Join(lines, "\n"), 2000),
-		Files: []File{
-			{Name: base + "-review.png", ContentType: "image/png", Data: png},
-			{Name: base + "-review.txt", ContentType: "text/plain; charset=utf-8", Data: []byte(annotated)},
-		},
+		Ephemeral:    true,
+		Content:      clipRunes(strings.Join(lines, "\n"), 2000),
+		Files:        files,
 		FallbackText: r.t("game.noimage"),
 	}}, nil
+}
+
+// turningBoards draws each turning point twice, from the mover's side:
+// after the move played and after the better move, each highlighted as the
+// last move (2 files a point, 6 at most: with the graph and the record
+// inside Discord's 10 attachments). The boards are extras: one that cannot
+// be drawn is left out.
+func (b *Bot) turningBoards(r *req, g *gameRec, rec *recfile.Record, rv *review.Review, base string) []File {
+	ps, ms, err := rec.Positions()
+	if err != nil || len(ms) != len(rv.Moves) {
+		b.log.Warn("review boards", "game", g.ID, "err", err)
+		return nil
+	}
+	var out []File
+	for k, i := range rv.Turning {
+		m := rv.Moves[i]
+		flip := m.Side == engine.Black
+		name := base + "-turn" + strconv.Itoa(k+1)
+		if png, err := renderPNG(ps[i+1], ms[i], flip, r.loc, nil); err == nil {
+			out = append(out, File{Name: name + "-played.png", ContentType: "image/png", Data: png})
+		}
+		bm, err := ps[i].ParseMove(m.Best)
+		if err != nil {
+			continue
+		}
+		next, err := ps[i].Play(bm)
+		if err != nil {
+			continue
+		}
+		if png, err := renderPNG(next, bm, flip, r.loc, nil); err == nil {
+			out = append(out, File{Name: name + "-better.png", ContentType: "image/png", Data: png})
+		}
+	}
+	return out
 }
 
 // classKeys are the catalog keys of the judgements.
