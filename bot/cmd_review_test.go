@@ -2,7 +2,10 @@ package bot
 
 import (
 	"bytes"
+	"context"
+	"errors"
 	"image/png"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -164,5 +167,40 @@ func TestReviewTurningBoards(t *testing.T) {
 		if _, err := png.Decode(bytes.NewReader(f.Data)); err != nil {
 			t.Fatalf("%s: %v", f.Name, err)
 		}
+	}
+}
+
+// Reviews run at most one per CPU: with every slot taken, a request waits
+// until its context ends and is then refused, having run nothing.
+func TestReviewSlots(t *testing.T) {
+	h := newHarness(t, Config{})
+	h.b.rv.nodes = 200
+	id := h.startGame()
+	h.playMoves(id, 2)
+	mustNotRefuse(t, h.click(bob, findID(t, h.slash(bob, "resign"), "resignyes")))
+	g := h.game(id)
+	rec, err := h.b.gameRecord(h.ctx, g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sem := h.b.rv.slots()
+	if cap(sem) != runtime.NumCPU() {
+		t.Fatalf("%d review slots, want one per CPU (%d)", cap(sem), runtime.NumCPU())
+	}
+	for range cap(sem) {
+		sem <- struct{}{}
+	}
+	ctx, cancel := context.WithCancel(h.ctx)
+	cancel()
+	_, _, err = h.b.runReview(ctx, g, rec)
+	var rf *refusal
+	if !errors.As(err, &rf) || rf.key != "review.busy" || h.b.rv.runs.Load() != 0 {
+		t.Fatalf("full slots: %v, %d runs", err, h.b.rv.runs.Load())
+	}
+	for range cap(sem) {
+		<-sem
+	}
+	if _, _, err := h.b.runReview(h.ctx, g, rec); err != nil || h.b.rv.runs.Load() != 1 {
+		t.Fatalf("free slot: %v, %d runs", err, h.b.rv.runs.Load())
 	}
 }
