@@ -68,6 +68,7 @@ func (b *Bot) boardReply(ctx context.Context, r *req, g *gameRec, pos engine.Pos
 		reply.Components = [][]Component{{
 			{Kind: Button, CustomID: gameID(g.ID, g.Seq, "rematch"), Label: r.t("btn.rematch"), Style: Primary},
 			{Kind: Button, CustomID: gameID(g.ID, g.Seq, "record"), Label: r.t("btn.record"), Style: Secondary},
+			{Kind: Button, CustomID: gameID(g.ID, g.Seq, "review"), Label: r.t("btn.review"), Style: Secondary},
 		}}
 	}
 	reply.Components = b.watchLink(ctx, r, g, reply.Components)

@@ -74,6 +74,9 @@ type Bot struct {
 
 	ai aiPool
 
+	// rv bounds and counts the game reviews (cmd_review.go).
+	rv reviewer
+
 	// names remembers display names by user id as interactions show them,
 	// for tournament entrants (the store keeps their ids only).
 	names sync.Map

@@ -33,6 +33,7 @@ var commands = []command{
 	settingsCmd,
 	puzzleCmd,
 	tournamentCmd,
+	reviewCmd,
 	dataCmd,
 	serverCmd,
 }

@@ -223,8 +223,8 @@ func (fl *flow) move(mv string) *call {
 	switch next := fl.g.toMove(); {
 	case fl.g.pos.Status().Over():
 		pinged(t, board, "the final board", alice.id, bob.id)
-		if ids := customIDs(board); len(ids) != 2 || !strings.HasSuffix(ids[0], ":rematch") || !strings.HasSuffix(ids[1], ":record") {
-			t.Errorf("the final board offers %v, want Rematch and the record", ids)
+		if ids := customIDs(board); len(ids) != 3 || !strings.HasSuffix(ids[0], ":rematch") || !strings.HasSuffix(ids[1], ":record") || !strings.HasSuffix(ids[2], ":review") {
+			t.Errorf("the final board offers %v, want Rematch, the record and the review", ids)
 		}
 	case next == u:
 		pinged(t, board, "a board after which the mover moves again")
