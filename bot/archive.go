@@ -17,6 +17,16 @@ import (
 // store. These helpers are what /history game:#N, /board game:#N ply:K and
 // the game-over message need (see docs/ratings.md).
 
+// pastGame is the game a look back names (/history, /review): game:#N on
+// this server, else the caller's latest game here, which may be over.
+func (b *Bot) pastGame(ctx context.Context, r *req) (*gameRec, error) {
+	g, byNumber, err := b.gameByNumber(ctx, r, r.Options["game"])
+	if err != nil || byNumber {
+		return g, err
+	}
+	return b.findFinished(ctx, r)
+}
+
 // gameByNumber reads "#N" (or "N") as a game number of the caller's
 // server; ok is false when text is not a number, so callers can fall back
 // to their other ways of naming a game.

@@ -23,14 +23,9 @@ var historyCmd = command{
 // animated replay. game:#N names a game by its number on this server;
 // without it, the caller's game here (which may be over).
 func (b *Bot) historyCommand(ctx context.Context, r *req) ([]Reply, error) {
-	g, byNumber, err := b.gameByNumber(ctx, r, r.Options["game"])
+	g, err := b.pastGame(ctx, r)
 	if err != nil {
 		return nil, err
-	}
-	if !byNumber {
-		if g, err = b.findFinished(ctx, r); err != nil {
-			return nil, err
-		}
 	}
 	return b.recordReply(ctx, r, g)
 }

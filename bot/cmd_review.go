@@ -59,14 +59,9 @@ func (rv *reviewer) budget() int64 {
 }
 
 func (b *Bot) reviewCommand(ctx context.Context, r *req) ([]Reply, error) {
-	g, byNumber, err := b.gameByNumber(ctx, r, r.Options["game"])
+	g, err := b.pastGame(ctx, r)
 	if err != nil {
 		return nil, err
-	}
-	if !byNumber {
-		if g, err = b.findFinished(ctx, r); err != nil {
-			return nil, err
-		}
 	}
 	return b.reviewReply(ctx, r, g)
 }

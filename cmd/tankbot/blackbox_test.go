@@ -536,8 +536,8 @@ func TestBlackBoxGame(t *testing.T) {
 	}
 	wantPings(t, board, "the final board", alice.id, bob.id)
 	checkPNG(t, board, "the final board")
-	if ids := board.customIDs(); len(ids) != 2 || !strings.HasSuffix(ids[0], ":rematch") || !strings.HasSuffix(ids[1], ":record") {
-		t.Errorf("the final board offers %v, want Rematch and the record", ids)
+	if ids := board.customIDs(); len(ids) != 3 || !strings.HasSuffix(ids[0], ":rematch") || !strings.HasSuffix(ids[1], ":record") || !strings.HasSuffix(ids[2], ":review") {
+		t.Errorf("the final board offers %v, want Rematch, the record and the review", ids)
 	}
 	if !strings.Contains(board.text(), "wins") {
 		t.Errorf("the final board does not state the result: %q", board.text())
