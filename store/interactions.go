@@ -34,6 +34,16 @@ func (s *Store) FirstInteraction(ctx context.Context, id string, now time.Time) 
 	return first, nil
 }
 
+// SeenInteraction reports whether interaction id was recorded by
+// FirstInteraction (and not yet purged).
+func (s *Store) SeenInteraction(ctx context.Context, id string) (bool, error) {
+	var n int
+	if err := s.r.QueryRowContext(ctx, `SELECT COUNT(*) FROM interactions WHERE id=?`, id).Scan(&n); err != nil {
+		return false, fmt.Errorf("interaction %s: %w", id, err)
+	}
+	return n > 0, nil
+}
+
 // purgeInteractions drops the interaction ids seen before before, but never
 // one younger than InteractionMemory (by the store's clock).
 func (s *Store) purgeInteractions(ctx context.Context, tx *sql.Tx, before time.Time) (int64, error) {

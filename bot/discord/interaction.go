@@ -97,7 +97,9 @@ func (a *Adapter) answer(i *discordgo.Interaction, first responder, received tim
 		if a.opts.BeforeHandle != nil {
 			a.opts.BeforeHandle(ctx, i.ID)
 		}
-		done <- core.Handle(ctx, cmd)
+		replies := core.Handle(ctx, cmd)
+		a.remember(ctx, i.ID, received, log)
+		done <- replies
 	}()
 	t := time.NewTimer(max(0, a.opts.DirectWindow-time.Since(received)))
 	defer t.Stop()
@@ -117,6 +119,22 @@ func (a *Adapter) answer(i *discordgo.Interaction, first responder, received tim
 	log.Debug("interaction answered", "replies", len(replies), "deferred", s.deferred, "took", time.Since(received))
 }
 
+// remember records an interaction as handled once its handler has
+// returned (its effects are committed), before its answer goes out. Not
+// before the handler: an instance that died mid-handling would leave a
+// retried delivery refused although nothing was done. Two deliveries at
+// the same moment may both run; the game's sequence numbers refuse the
+// second move.
+func (a *Adapter) remember(ctx context.Context, id string, received time.Time, log *slog.Logger) {
+	d, ok := a.st.(InteractionDeduper)
+	if !ok {
+		return
+	}
+	if _, err := d.FirstInteraction(ctx, id, received); err != nil {
+		log.Warn("interaction memory unavailable; not recorded", "err", err)
+	}
+}
+
 // replayed asks the fleet's store whether this interaction id was handled
 // before (a signed POST replayed within Discord's 5 minutes, or a delivery
 // repeated by the gateway or a load balancer) and, when it was, answers
@@ -130,12 +148,12 @@ func (a *Adapter) replayed(ctx context.Context, s *sender, received time.Time, l
 	if !ok {
 		return false
 	}
-	first, err := d.FirstInteraction(ctx, s.i.ID, received)
+	seen, err := d.SeenInteraction(ctx, s.i.ID)
 	if err != nil {
 		log.Warn("interaction memory unavailable; handling anyway", "err", err)
 		return false
 	}
-	if first {
+	if !seen {
 		return false
 	}
 	log.Info("duplicate interaction answered without running")

@@ -12,10 +12,16 @@ import (
 // Adapter.answer asks it before running the handler (docs/reliability.md).
 type InteractionDeduper interface {
 	FirstInteraction(ctx context.Context, id string, now time.Time) (bool, error)
+	SeenInteraction(ctx context.Context, id string) (bool, error)
 }
 
 // FirstInteraction records interaction id in the database (kept at least
 // store.InteractionMemory).
 func (s storeMeta) FirstInteraction(ctx context.Context, id string, now time.Time) (bool, error) {
 	return s.st.FirstInteraction(ctx, id, now)
+}
+
+// SeenInteraction reports whether interaction id was handled before.
+func (s storeMeta) SeenInteraction(ctx context.Context, id string) (bool, error) {
+	return s.st.SeenInteraction(ctx, id)
 }

@@ -118,6 +118,10 @@ func (brokenMemory) FirstInteraction(context.Context, string, time.Time) (bool, 
 	return false, errors.New("database unreachable")
 }
 
+func (brokenMemory) SeenInteraction(context.Context, string) (bool, error) {
+	return false, errors.New("database unreachable")
+}
+
 // TestReplayMemoryDownHandlesAnyway: when the store cannot say whether an
 // interaction is new, the adapter logs it and handles the interaction.
 func TestReplayMemoryDownHandlesAnyway(t *testing.T) {
