@@ -47,8 +47,19 @@ func newDriver(t testing.TB, w *bbWorld, procs []*serveProc, db string, inFlight
 	return &driver{t: t, w: w, procs: procs, st: st, sem: make(chan struct{}, inFlight)}
 }
 
-func (d *driver) pick() *serveProc {
-	return d.procs[rand.IntN(len(d.procs))]
+// pick chooses a random instance other than those in tried, as a load
+// balancer retrying elsewhere would; nil once all were tried.
+func (d *driver) pick(tried map[*serveProc]bool) *serveProc {
+	var live []*serveProc
+	for _, p := range d.procs {
+		if !tried[p] {
+			live = append(live, p)
+		}
+	}
+	if len(live) == 0 {
+		return nil
+	}
+	return live[rand.IntN(len(live))]
 }
 
 func dead(p *serveProc) bool {
@@ -69,8 +80,13 @@ func (d *driver) send(ev map[string]any) (*serveProc, map[string]any, error) {
 	d.sem <- struct{}{}
 	defer func() { <-d.sem }()
 	var lastErr error
-	for attempt := 0; attempt < 6; attempt++ {
-		p := d.pick()
+	tried := map[*serveProc]bool{}
+	for {
+		p := d.pick(tried)
+		if p == nil {
+			break
+		}
+		tried[p] = true
 		code, resp, err := d.w.post(p, ev)
 		if err == nil && answered(code) {
 			return p, resp, nil
