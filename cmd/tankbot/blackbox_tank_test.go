@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"fmt"
 	"math/rand/v2"
 	"strings"
@@ -11,7 +10,6 @@ import (
 	"github.com/tankbot/tankbot/bot/discord/discordtest"
 	"github.com/tankbot/tankbot/engine"
 	"github.com/tankbot/tankbot/engine/games"
-	"github.com/tankbot/tankbot/store"
 	"github.com/tankbot/tankbot/store/storetest"
 )
 
@@ -95,7 +93,6 @@ func playTankServe(t *testing.T, db string) {
 	}
 
 	// The challenge pings bob alone.
-	from := w.f.Count()
 	cb, err := w.answer(p, w.slash(alice, channel, "challenge", "opponent", bob, "game", "tank", "color", "white", "thread", false, "clock", "30m"))
 	if err != nil {
 		t.Fatalf("challenge: %v\n%s", err, p.logs.String())
@@ -107,23 +104,7 @@ func playTankServe(t *testing.T, db string) {
 	wantPings(t, chal, "the challenge", bob.id)
 
 	// bob accepts: the first board pings both.
-	ev := w.click(bob, channel, chal.id, chal.idWith(t, `^c:\d+:accept$`))
-	if _, err := w.answer(p, ev); err != nil {
-		t.Fatalf("accept: %v", err)
-	}
-	board, ok := w.board(from, ev["token"].(string), channel, 15*time.Second)
-	if !ok {
-		t.Fatalf("no board after accepting:\n%s", p.logs.String())
-	}
-	wantPings(t, board, "the first board", alice.id, bob.id)
-	checkPNG(t, board, "the first board")
-	gameID := strings.Split(board.idWith(t, `^g:\d+:\d+:resign$`), ":")[1]
-	st, err := store.Open(context.Background(), db)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
-	waitBoardRecorded(t, st, gameID, board.id)
+	board, gameID, st := w.acceptFirstBoard(t, p, db, channel, chal, alice, bob)
 
 	rules, _ := games.Lookup("tank")
 	pos, _ := rules.Start("")

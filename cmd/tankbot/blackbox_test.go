@@ -446,27 +446,7 @@ func TestBlackBoxGame(t *testing.T) {
 		t.Fatalf("challenge refused: %q", chal.text())
 	}
 	wantPings(t, chal, "the challenge", bob.id)
-	accept := chal.idWith(t, `^c:\d+:accept$`)
-
-	// bob accepts: the first board pings both.
-	from := w.f.Count()
-	ev := w.click(bob, channel, chal.id, accept)
-	if code, _, err := w.post(p, ev); err != nil || !answered(code) {
-		t.Fatalf("accept: %d %v", code, err)
-	}
-	board, ok := w.board(from, ev["token"].(string), channel, 15*time.Second)
-	if !ok {
-		t.Fatalf("no board after accepting:\n%s", p.logs.String())
-	}
-	wantPings(t, board, "the first board", alice.id, bob.id)
-	checkPNG(t, board, "the first board")
-	gameID := strings.Split(board.idWith(t, `^g:\d+:\d+:resign$`), ":")[1]
-	st, err := store.Open(context.Background(), db)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
-	waitBoardRecorded(t, st, gameID, board.id)
+	board, gameID, st := w.acceptFirstBoard(t, p, db, channel, chal, alice, bob)
 
 	// The checkmate line (Black places first), each move by the side to
 	// move; the engine tracks who that is.
@@ -556,6 +536,33 @@ func TestBlackBoxGame(t *testing.T) {
 	if strings.Contains(p.logs.String(), "bb-secret-token") || strings.Contains(p.logs.String(), "SECRET") {
 		t.Error("a token reached the logs")
 	}
+}
+
+// acceptFirstBoard has the challenged player accept chal and checks the
+// opening every black-box game shares: the first board pings both players,
+// carries a PNG, and the store records it as the game's board. It returns
+// that board, the game's id and the store (closed when the test ends).
+func (w *bbWorld) acceptFirstBoard(t *testing.T, p *serveProc, db, channel string, chal msg, challenger, challenged bbUser) (msg, string, *store.Store) {
+	t.Helper()
+	from := w.f.Count()
+	ev := w.click(challenged, channel, chal.id, chal.idWith(t, `^c:\d+:accept$`))
+	if code, _, err := w.post(p, ev); err != nil || !answered(code) {
+		t.Fatalf("accept: %d %v", code, err)
+	}
+	board, ok := w.board(from, ev["token"].(string), channel, 15*time.Second)
+	if !ok {
+		t.Fatalf("no board after accepting:\n%s", p.logs.String())
+	}
+	wantPings(t, board, "the first board", challenger.id, challenged.id)
+	checkPNG(t, board, "the first board")
+	gameID := strings.Split(board.idWith(t, `^g:\d+:\d+:resign$`), ":")[1]
+	st, err := store.Open(context.Background(), db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	waitBoardRecorded(t, st, gameID, board.id)
+	return board, gameID, st
 }
 
 // waitBoardRecorded waits until the store holds messageID as the game's
