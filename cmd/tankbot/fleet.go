@@ -330,24 +330,24 @@ type driver struct {
 	mu        sync.Mutex
 	latencies []time.Duration // per acknowledged move: POST sent → board received
 	answers   []time.Duration // per acknowledged move: POST sent → answer received
-	moves     []moveRecord    // every acknowledged move
+	moves     []moveRecord    // every move played
 	unacked   int             // moves committed but never acknowledged (instance killed)
 	retried   int             // interactions resent to another instance
 	failures  int             // interactions a live instance failed (tolerant)
 	late      int             // moves whose board did not come within boardWait
 }
 
-// moveRecord is one acknowledged move, for checking afterwards that its
-// board and ping arrived and the store kept it.
+// moveRecord is one played move, for checking afterwards that its board
+// and ping arrived and the store kept it.
 type moveRecord struct {
 	g        *mgame
 	ply      int // 1-based
 	mv       string
-	token    string
-	from     int    // the fake's call index when it was sent
-	next     bbUser // the player the board must ping
-	boardID  string // "" while its board was not seen
-	answered time.Duration
+	tokens   []string      // the interactions that sent it (a retry adds one)
+	from     int           // the fake's call index when it was first sent
+	next     bbUser        // the player the board must ping
+	boardID  string        // "" while its board was not seen
+	answered time.Duration // POST sent → answer received; -1: no answer
 }
 
 func newFleetDriver(w *fleet, procs []*serveProc, db string, inFlight int, errorf func(string, ...any)) (*driver, error) {
@@ -522,10 +522,20 @@ func (d *driver) move(g *mgame) error {
 	}
 	mv := cands[g.rng.IntN(len(cands))]
 	mover := g.player(g.pos.Turn())
+	rec := moveRecord{g: g, mv: mv, from: d.w.f.Count(), answered: -1}
+	// record notes the move once played; its board and ping are checked
+	// afterwards (loadtest).
+	record := func() {
+		rec.ply, rec.next = len(g.played), g.player(g.pos.Turn())
+		d.mu.Lock()
+		d.moves = append(d.moves, rec)
+		d.mu.Unlock()
+	}
 	for attempt := 0; attempt < 4; attempt++ {
 		from := d.w.f.Count()
 		ev := d.w.slash(mover, g.ch, "move", "move", mv)
 		token := ev["token"].(string)
+		rec.tokens = append(rec.tokens, token)
 		start := time.Now()
 		p, resp, err := d.send(ev)
 		answeredIn := time.Since(start)
@@ -533,6 +543,7 @@ func (d *driver) move(g *mgame) error {
 			if data, _ := resp["data"].(map[string]any); data != nil && int(num(data["flags"]))&64 != 0 {
 				// Refused: only expected when an earlier try committed.
 				if d.committed(g, mv) {
+					record()
 					return nil
 				}
 				return fmt.Errorf("game %d: move %q refused: %v", g.id, mv, data["content"])
@@ -541,7 +552,7 @@ func (d *driver) move(g *mgame) error {
 			if ok || d.tolerant && !dead(p) && d.stored(g, mv) {
 				lat := time.Since(start)
 				d.play(g, mv, ok)
-				rec := moveRecord{g: g, ply: len(g.played), mv: mv, token: token, from: from, next: g.player(g.pos.Turn()), boardID: board.id, answered: answeredIn}
+				rec.boardID, rec.answered = board.id, answeredIn
 				d.mu.Lock()
 				if ok {
 					d.latencies = append(d.latencies, lat)
@@ -549,8 +560,8 @@ func (d *driver) move(g *mgame) error {
 					d.late++
 				}
 				d.answers = append(d.answers, answeredIn)
-				d.moves = append(d.moves, rec)
 				d.mu.Unlock()
+				record()
 				return nil
 			}
 			if !dead(p) && !d.tolerant {
@@ -564,6 +575,7 @@ func (d *driver) move(g *mgame) error {
 			d.mu.Unlock()
 		}
 		if d.committed(g, mv) {
+			record()
 			return nil
 		}
 		d.mu.Lock()

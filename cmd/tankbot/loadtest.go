@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"regexp"
 	"runtime"
 	"sort"
 	"strings"
@@ -102,7 +103,7 @@ type loadReport struct {
 	LoadBefore  string  `json:"loadavg_before"` // /proc/loadavg when it started
 	LoadAfter   string  `json:"loadavg_after"`
 
-	Moves          int     `json:"moves"` // acknowledged: answered, and in the store
+	Moves          int     `json:"moves"` // played: committed, answered or not
 	Seconds        float64 `json:"seconds"`
 	MovesPerSecond float64 `json:"moves_per_second"`
 	// Latency in ms from the signed POST sent: to its answer received (the
@@ -118,19 +119,23 @@ type loadReport struct {
 	BotTokenRequests    int64   `json:"bot_token_requests"`
 	InteractionRequests int64   `json:"interaction_requests"`
 	BotTokenPerMove     float64 `json:"bot_token_requests_per_move"`
-	Received429         int64   `json:"429_received"`
-	GlobalRefused       int     `json:"global_429"` // of those, the global limit's
-	FaultsInjected      int64   `json:"faults_injected"`
+	// BotTokenRoutes counts those by method and route ("PATCH
+	// /channels/{id}/messages/{id}").
+	BotTokenRoutes map[string]int64 `json:"bot_token_routes"`
+	Received429    int64            `json:"429_received"`
+	GlobalRefused  int              `json:"global_429"` // of those, the global limit's
+	FaultsInjected int64            `json:"faults_injected"`
 
 	// What players saw go wrong: interactions that failed (no answer in
 	// 3 s, an error status), moves that never went through.
 	InteractionFailures int `json:"interaction_failures"`
+	UnansweredMoves     int `json:"unanswered_moves"` // moves played whose every interaction failed
 	GameErrors          int `json:"game_errors"`
 	LateBoards          int `json:"late_boards"` // not visible within --board-wait
 	Lost                struct {
-		Boards int `json:"boards"` // acknowledged moves whose board never arrived
+		Boards int `json:"boards"` // moves played whose board never arrived
 		Pings  int `json:"pings"`  // … whose ping of the next player never arrived
-		Store  int `json:"store"`  // acknowledged moves missing from the store
+		Store  int `json:"store"`  // moves played missing from the store
 		Total  int `json:"total"`
 	} `json:"lost"`
 	Doubled struct {
@@ -151,9 +156,17 @@ func (r *loadReport) print(w io.Writer) {
 	fmt.Fprintf(w, "  answer latency      p50 %.0f ms, p99 %.0f ms (POST sent → answer received)\n", r.AnswerP50, r.AnswerP99)
 	fmt.Fprintf(w, "  board latency       p50 %.0f ms, p99 %.0f ms (POST sent → board visible)\n", r.BoardP50, r.BoardP99)
 	fmt.Fprintf(w, "  bot-token requests  %d = %.3f per move (interaction routes: %d)\n", r.BotTokenRequests, r.BotTokenPerMove, r.InteractionRequests)
+	routes := make([]string, 0, len(r.BotTokenRoutes))
+	for k := range r.BotTokenRoutes {
+		routes = append(routes, k)
+	}
+	sort.Strings(routes)
+	for _, k := range routes {
+		fmt.Fprintf(w, "    %6d %s\n", r.BotTokenRoutes[k], k)
+	}
 	fmt.Fprintf(w, "  429 received        %d (global: %d)\n", r.Received429, r.GlobalRefused)
 	fmt.Fprintf(w, "  faults injected     %d\n", r.FaultsInjected)
-	fmt.Fprintf(w, "  player-visible      %d failed interactions, %d games stopped by an error, %d boards later than the wait\n", r.InteractionFailures, r.GameErrors, r.LateBoards)
+	fmt.Fprintf(w, "  player-visible      %d failed interactions (%d of their moves stood), %d games stopped by an error, %d boards later than the wait\n", r.InteractionFailures, r.UnansweredMoves, r.GameErrors, r.LateBoards)
 	fmt.Fprintf(w, "  lost                %d (boards %d, pings %d, moves missing from the store %d)\n", r.Lost.Total, r.Lost.Boards, r.Lost.Pings, r.Lost.Store)
 	fmt.Fprintf(w, "  doubled             boards %d, store %d\n", r.Doubled.Boards, r.Doubled.Store)
 	fmt.Fprintf(w, "  errors logged       %d by the instances; %d protocol errors seen by the fake Discord\n", r.ErrorsLogged, len(r.FakeErrors))
@@ -335,20 +348,26 @@ func loadtest(o loadOptions, logw io.Writer) (*loadReport, error) {
 	rep.AnswerP50, rep.AnswerP99 = ms(percentile(answers, 0.5)), ms(percentile(answers, 0.99))
 	rep.BoardP50, rep.BoardP99 = ms(percentile(boards, 0.5)), ms(percentile(boards, 0.99))
 	rep.BotTokenRequests, rep.InteractionRequests = link.botToken.Load(), link.interaction.Load()
+	rep.BotTokenRoutes = link.routes()
 	if rep.Moves > 0 {
 		rep.BotTokenPerMove = float64(rep.BotTokenRequests) / float64(rep.Moves)
 	}
 	rep.Received429 = link.limited.Load()
 	rep.GlobalRefused = f.GlobalRefused()
 	rep.FaultsInjected = link.faults.Load()
-	rep.InteractionFailures = d.failures + d.unacked
+	rep.InteractionFailures = d.failures
+	for _, m := range d.moves {
+		if m.answered < 0 {
+			rep.UnansweredMoves++
+		}
+	}
 	rep.GameErrors = int(gameErrors.Load())
 	rep.LateBoards = d.late
 	rep.Lost.Boards, rep.Lost.Pings = lost.boards, lost.pings
 	rep.Doubled.Boards = lost.doubled
 
-	// Stop the instances, then read the store: every acknowledged move at
-	// its ply, nothing more.
+	// Stop the instances, then read the store: every move played at its
+	// ply, nothing more.
 	for _, p := range procs {
 		p.stop()
 		rep.ErrorsLogged += strings.Count(p.logs.String(), "level=ERROR")
@@ -443,7 +462,9 @@ func checkDelivery(f *discordtest.Fake, moves []moveRecord, from int) lostMessag
 	var out lostMessages
 	for i, m := range moves {
 		var cands []posted
-		cands = append(cands, byToken[m.token]...)
+		for _, t := range m.tokens {
+			cands = append(cands, byToken[t]...)
+		}
 		for _, p := range byChannel[m.g.ch] {
 			content, _ := p.c.Payload["content"].(string)
 			if p.idx >= m.from && (p.idx < nextFrom[i] || strings.Contains(content, m.mv)) {
@@ -485,9 +506,10 @@ type discordLink struct {
 	pct    float64
 	active atomic.Bool
 
-	mu   sync.Mutex
-	rng  *rand.Rand
-	last time.Time
+	mu      sync.Mutex
+	rng     *rand.Rand
+	last    time.Time
+	byRoute map[string]int64 // bot-token calls by method and route
 
 	botToken, interaction, limited, faults atomic.Int64
 }
@@ -498,7 +520,7 @@ func newDiscordLink(target string, o loadOptions) (*discordLink, error) {
 		return nil, err
 	}
 	l := &discordLink{url: "http://" + ln.Addr().String(), target: target, delay: o.restDelay, pct: o.faults,
-		rng:    rand.New(rand.NewPCG(o.seed, 24)),
+		rng: rand.New(rand.NewPCG(o.seed, 24)), byRoute: map[string]int64{},
 		client: &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 256}, Timeout: time.Minute}}
 	l.srv = &http.Server{Handler: l, ReadHeaderTimeout: 10 * time.Second}
 	go func() { _ = l.srv.Serve(ln) }()
@@ -516,6 +538,30 @@ func (l *discordLink) lastRequestAgo() time.Duration {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	return time.Since(l.last)
+}
+
+// routes is a copy of the bot-token calls by route.
+func (l *discordLink) routes() map[string]int64 {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	out := make(map[string]int64, len(l.byRoute))
+	for k, v := range l.byRoute {
+		out[k] = v
+	}
+	return out
+}
+
+var idRx = regexp.MustCompile(`^\d+$`)
+
+// routeOf is path without its version and with {id} for each id.
+func routeOf(path string) string {
+	p := strings.Split(strings.TrimPrefix(path, "/api/v9"), "/")
+	for k := range p {
+		if idRx.MatchString(p[k]) {
+			p[k] = "{id}"
+		}
+	}
+	return strings.Join(p, "/")
 }
 
 // interactionRoute tells the routes Discord leaves out of the global
@@ -545,6 +591,9 @@ func (l *discordLink) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			l.botToken.Add(1)
 		}
 		l.mu.Lock()
+		if !exempt {
+			l.byRoute[r.Method+" "+routeOf(r.URL.Path)]++
+		}
 		l.last = time.Now()
 		if l.pct > 0 && l.rng.Float64()*100 < l.pct {
 			fault = fault5xx + l.rng.IntN(3)
