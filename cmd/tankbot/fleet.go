@@ -225,6 +225,12 @@ func (w *fleet) answer(p *serveProc, ev map[string]any) (*discordtest.Call, erro
 	tok, _ := ev["token"].(string)
 	before := w.f.FirstResponse(tok)
 	c, err := w.f.Interact(p.base+"/interactions", w.priv, ev)
+	if err != nil && before == nil {
+		// The dead instance's answer may have landed during this resend.
+		if first := w.f.FirstResponse(tok); first != nil && first != c {
+			before = first
+		}
+	}
 	if err != nil && before != nil {
 		// A resend (a load balancer's, after an instance died) of an
 		// interaction that instance had already answered: Discord keeps
