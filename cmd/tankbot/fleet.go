@@ -341,6 +341,7 @@ type driver struct {
 	retried   int             // interactions resent to another instance
 	failures  int             // interactions a live instance failed (tolerant)
 	late      int             // moves whose board did not come within boardWait
+	deferrals int             // moves first answered "thinking…"
 }
 
 // moveRecord is one played move, for checking afterwards that its board
@@ -472,11 +473,22 @@ func (d *driver) create(g *mgame, kind, clock string) error {
 	if g.pos, err = rules.Start(""); err != nil {
 		return err
 	}
-	_, resp, err := d.send(d.w.slash(g.white, g.ch, "challenge", "opponent", g.black, "game", kind, "color", "white", "thread", false, "clock", clock))
+	from := d.w.f.Count()
+	chal := d.w.slash(g.white, g.ch, "challenge", "opponent", g.black, "game", kind, "color", "white", "thread", false, "clock", clock)
+	_, resp, err := d.send(chal)
 	if err != nil {
 		return fmt.Errorf("challenge: %w", err)
 	}
 	data, _ := resp["data"].(map[string]any)
+	if deferred(resp) {
+		// A busy instance said "thinking…": the challenge is its
+		// follow-up.
+		c := d.w.f.Await(from, d.boardWait, func(c *discordtest.Call) bool { return isNewPublic(c, chal["token"].(string), g.ch) })
+		if c == nil {
+			return fmt.Errorf("challenge deferred and never sent")
+		}
+		data = c.Payload
+	}
 	if data == nil || int(num(data["flags"]))&64 != 0 {
 		return fmt.Errorf("challenge refused: %v", resp)
 	}
@@ -489,7 +501,7 @@ func (d *driver) create(g *mgame, kind, clock string) error {
 	if accept == "" {
 		return fmt.Errorf("no accept button: %v", data)
 	}
-	from := d.w.f.Count()
+	from = d.w.f.Count()
 	ev := d.w.click(g.black, g.ch, d.w.f.NewID(), accept)
 	p, _, err := d.send(ev)
 	if err != nil {
@@ -546,13 +558,18 @@ func (d *driver) move(g *mgame) error {
 		p, resp, err := d.send(ev)
 		answeredIn := time.Since(start)
 		if err == nil {
-			if data, _ := resp["data"].(map[string]any); data != nil && int(num(data["flags"]))&64 != 0 {
+			if data, _ := resp["data"].(map[string]any); data != nil && int(num(data["flags"]))&64 != 0 && !deferred(resp) {
 				// Refused: only expected when an earlier try committed.
 				if d.committed(g, mv) {
 					record()
 					return nil
 				}
 				return fmt.Errorf("game %d: move %q refused: %v", g.id, mv, data["content"])
+			}
+			if deferred(resp) {
+				d.mu.Lock()
+				d.deferrals++
+				d.mu.Unlock()
 			}
 			board, ok := d.awaitBoard(p, from, token, g.ch)
 			if ok || d.tolerant && !dead(p) && d.stored(g, mv) {
@@ -590,6 +607,11 @@ func (d *driver) move(g *mgame) error {
 	}
 	return fmt.Errorf("game %d: move %q never went through", g.id, mv)
 }
+
+// deferred reports whether an interaction's first response is a deferral
+// (type 5, "thinking…", ephemeral so that the public answer is a new
+// follow-up): the answer comes later.
+func deferred(resp map[string]any) bool { return num(resp["type"]) == 5 }
 
 // stored reports whether the store has mv at the game's next ply.
 func (d *driver) stored(g *mgame, mv string) bool {

@@ -110,6 +110,7 @@ type loadReport struct {
 	// body of the POST, or the callback), and to the board visible.
 	AnswerP50 float64 `json:"answer_p50_ms"`
 	AnswerP99 float64 `json:"answer_p99_ms"`
+	Deferred  int     `json:"deferred_answers"` // answers that were "thinking…" (type 5)
 	BoardP50  float64 `json:"board_p50_ms"`
 	BoardP99  float64 `json:"board_p99_ms"`
 
@@ -142,6 +143,12 @@ type loadReport struct {
 		Boards int `json:"boards"` // moves with more than one board message
 		Store  int `json:"store"`  // moves the store has that no one acknowledged or played
 	} `json:"doubled"`
+	// Outbox posts (button strips, fallback pings) still pending when the
+	// drain ended, and given up.
+	Outbox struct {
+		Pending int `json:"pending"`
+		GivenUp int `json:"given_up"`
+	} `json:"outbox"`
 	ErrorsLogged int      `json:"errors_logged"` // level=ERROR lines of the instances
 	Errors       []string `json:"errors"`        // games not created or stopped, first ones
 	FakeErrors   []string `json:"fake_errors"`   // protocol mistakes the fake Discord saw
@@ -153,7 +160,7 @@ func (r *loadReport) print(w io.Writer) {
 		r.Games, r.Plies, r.Instances, r.Database, onOff[r.GlobalLimit], time.Duration(r.RESTDelayMs*float64(time.Millisecond)), r.FaultsPct, r.Seed)
 	fmt.Fprintf(w, "  machine             %d CPUs, load average before %s, after %s\n", r.CPUs, r.LoadBefore, r.LoadAfter)
 	fmt.Fprintf(w, "  moves               %d in %.1f s = %.1f moves/s\n", r.Moves, r.Seconds, r.MovesPerSecond)
-	fmt.Fprintf(w, "  answer latency      p50 %.0f ms, p99 %.0f ms (POST sent → answer received)\n", r.AnswerP50, r.AnswerP99)
+	fmt.Fprintf(w, "  answer latency      p50 %.0f ms, p99 %.0f ms (POST sent → answer received; %d of the answers were \"thinking…\")\n", r.AnswerP50, r.AnswerP99, r.Deferred)
 	fmt.Fprintf(w, "  board latency       p50 %.0f ms, p99 %.0f ms (POST sent → board visible)\n", r.BoardP50, r.BoardP99)
 	fmt.Fprintf(w, "  bot-token requests  %d = %.3f per move (interaction routes: %d)\n", r.BotTokenRequests, r.BotTokenPerMove, r.InteractionRequests)
 	routes := make([]string, 0, len(r.BotTokenRoutes))
@@ -169,6 +176,7 @@ func (r *loadReport) print(w io.Writer) {
 	fmt.Fprintf(w, "  player-visible      %d failed interactions (%d of their moves stood), %d games stopped by an error, %d boards later than the wait\n", r.InteractionFailures, r.UnansweredMoves, r.GameErrors, r.LateBoards)
 	fmt.Fprintf(w, "  lost                %d (boards %d, pings %d, moves missing from the store %d)\n", r.Lost.Total, r.Lost.Boards, r.Lost.Pings, r.Lost.Store)
 	fmt.Fprintf(w, "  doubled             boards %d, store %d\n", r.Doubled.Boards, r.Doubled.Store)
+	fmt.Fprintf(w, "  outbox at the end   %d pending, %d given up\n", r.Outbox.Pending, r.Outbox.GivenUp)
 	fmt.Fprintf(w, "  errors logged       %d by the instances; %d protocol errors seen by the fake Discord\n", r.ErrorsLogged, len(r.FakeErrors))
 	for _, e := range r.FakeErrors {
 		fmt.Fprintf(w, "    fake Discord: %s\n", e)
@@ -329,7 +337,7 @@ func loadtest(o loadOptions, logw io.Writer) (*loadReport, error) {
 	var lost lostMessages
 	for {
 		lost = checkDelivery(f, d.moves, from)
-		if lost.boards+lost.pings == 0 || time.Now().After(deadline) {
+		if lost.boards+lost.pings == 0 && outboxPending(d.st) == 0 || time.Now().After(deadline) {
 			break
 		}
 		time.Sleep(250 * time.Millisecond)
@@ -338,6 +346,16 @@ func loadtest(o loadOptions, logw io.Writer) (*loadReport, error) {
 		time.Sleep(100 * time.Millisecond)
 	}
 	link.active.Store(false)
+	if entries, err := d.st.Outbox(context.Background()); err == nil {
+		for _, e := range entries {
+			switch e.State {
+			case store.OutboxPending:
+				rep.Outbox.Pending++
+			case store.OutboxFailed:
+				rep.Outbox.GivenUp++
+			}
+		}
+	}
 
 	rep.Moves = len(d.moves)
 	rep.Seconds = elapsed.Seconds()
@@ -355,7 +373,7 @@ func loadtest(o loadOptions, logw io.Writer) (*loadReport, error) {
 	rep.Received429 = link.limited.Load()
 	rep.GlobalRefused = f.GlobalRefused()
 	rep.FaultsInjected = link.faults.Load()
-	rep.InteractionFailures = d.failures
+	rep.InteractionFailures, rep.Deferred = d.failures, d.deferrals
 	for _, m := range d.moves {
 		if m.answered < 0 {
 			rep.UnansweredMoves++
@@ -389,6 +407,21 @@ func loadtest(o loadOptions, logw io.Writer) (*loadReport, error) {
 	rep.FakeErrors = append(rep.FakeErrors, tb.errors()...)
 	rep.LoadAfter = loadAverage()
 	return rep, nil
+}
+
+// outboxPending counts the outbox posts not yet done (-1: unknown).
+func outboxPending(st *store.Store) int {
+	entries, err := st.Outbox(context.Background())
+	if err != nil {
+		return -1
+	}
+	n := 0
+	for _, e := range entries {
+		if e.State == store.OutboxPending {
+			n++
+		}
+	}
+	return n
 }
 
 func sortedDurations(in []time.Duration) []time.Duration {
