@@ -150,6 +150,7 @@ type loadReport struct {
 		GivenUp int `json:"given_up"`
 	} `json:"outbox"`
 	ErrorsLogged int      `json:"errors_logged"` // level=ERROR lines of the instances
+	ErrorSamples []string `json:"error_samples"` // one line per distinct message, first ones
 	Errors       []string `json:"errors"`        // games not created or stopped, first ones
 	FakeErrors   []string `json:"fake_errors"`   // protocol mistakes the fake Discord saw
 }
@@ -178,6 +179,9 @@ func (r *loadReport) print(w io.Writer) {
 	fmt.Fprintf(w, "  doubled             boards %d, store %d\n", r.Doubled.Boards, r.Doubled.Store)
 	fmt.Fprintf(w, "  outbox at the end   %d pending, %d given up\n", r.Outbox.Pending, r.Outbox.GivenUp)
 	fmt.Fprintf(w, "  errors logged       %d by the instances; %d protocol errors seen by the fake Discord\n", r.ErrorsLogged, len(r.FakeErrors))
+	for _, e := range r.ErrorSamples {
+		fmt.Fprintf(w, "    logged: %s\n", e)
+	}
 	for _, e := range r.FakeErrors {
 		fmt.Fprintf(w, "    fake Discord: %s\n", e)
 	}
@@ -190,7 +194,7 @@ func (r *loadReport) print(w io.Writer) {
 func loadtest(o loadOptions, logw io.Writer) (*loadReport, error) {
 	rep := &loadReport{Games: o.games, Instances: o.instances, Plies: o.moves, GlobalLimit: o.globalLimit,
 		RESTDelayMs: float64(o.restDelay) / float64(time.Millisecond), FaultsPct: o.faults, Seed: o.seed,
-		CPUs: runtime.NumCPU(), LoadBefore: loadAverage(), FakeErrors: []string{}, Errors: []string{}}
+		CPUs: runtime.NumCPU(), LoadBefore: loadAverage(), FakeErrors: []string{}, Errors: []string{}, ErrorSamples: []string{}}
 	var errMu sync.Mutex
 	runError := func(format string, args ...any) {
 		errMu.Lock()
@@ -386,9 +390,20 @@ func loadtest(o loadOptions, logw io.Writer) (*loadReport, error) {
 
 	// Stop the instances, then read the store: every move played at its
 	// ply, nothing more.
+	seen := map[string]bool{}
 	for _, p := range procs {
 		p.stop()
-		rep.ErrorsLogged += strings.Count(p.logs.String(), "level=ERROR")
+		for _, line := range strings.Split(p.logs.String(), "\n") {
+			if !strings.Contains(line, "level=ERROR") {
+				continue
+			}
+			rep.ErrorsLogged++
+			m := logMsgRx.FindString(line)
+			if !seen[m] && len(rep.ErrorSamples) < 5 {
+				seen[m] = true
+				rep.ErrorSamples = append(rep.ErrorSamples, line[:min(len(line), 400)])
+			}
+		}
 	}
 	ctx := context.Background()
 	for _, g := range created {
@@ -583,6 +598,9 @@ func (l *discordLink) routes() map[string]int64 {
 	}
 	return out
 }
+
+// logMsgRx finds a log line's message (slog's text format).
+var logMsgRx = regexp.MustCompile(`msg=("[^"]*"|\S+)`)
 
 var idRx = regexp.MustCompile(`^\d+$`)
 
