@@ -44,13 +44,13 @@ func runLoadtest(args []string, stdout, stderr io.Writer) error {
 	fs.IntVar(&o.games, "games", 100, "`N` games played at once")
 	fs.IntVar(&o.instances, "instances", 3, "`M` serve instances (child processes of this binary), each interaction sent to a random one")
 	fs.IntVar(&o.moves, "moves", 10, "`PLIES` played in each game")
-	fs.StringVar(&o.db, "db", "", "a postgres:// URL of an empty database (default: a new SQLite file in a temporary directory)")
-	limit := fs.String("global-limit", "on", "on: the fake answers 429 beyond Discord's 50 requests/s per bot token; off: no limit")
+	fs.StringVar(&o.db, "db", "", "an empty PostgreSQL database's postgres:// `URL` (default: a new SQLite file in a temporary directory)")
+	limit := fs.String("global-limit", "on", "`on`: the fake answers 429 beyond Discord's 50 requests/s per bot token; off: no limit")
 	fs.DurationVar(&o.restDelay, "rest-delay", 0, "delay every REST call that is not an interaction route (callback, webhook) by `DURATION`, e.g. 2s")
 	fs.Float64Var(&o.faults, "faults", 0, "fail `PCT` percent of the REST calls while the moves are played: a 5xx answer, a connection dropped before Discord got the request, or one dropped after it did")
 	fs.Uint64Var(&o.seed, "seed", 1, "`SEED` of the moves and of the faults")
-	fs.DurationVar(&o.boardWait, "board-wait", 30*time.Second, "how long a player waits for the board of a move before moving on (`DURATION`)")
-	fs.DurationVar(&o.drain, "drain", 30*time.Second, "after the last move, how long late boards and pings may still arrive (`DURATION`)")
+	fs.DurationVar(&o.boardWait, "board-wait", 30*time.Second, "wait at most `DURATION` for the board of a move before moving on")
+	fs.DurationVar(&o.drain, "drain", 30*time.Second, "after the last move, wait at most `DURATION` for late boards, pings and the outbox")
 	fs.BoolVar(&o.json, "json", false, "print the figures as one JSON object")
 	if err := parseFlags(fs, args); err != nil {
 		return err
