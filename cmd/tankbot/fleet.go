@@ -350,9 +350,10 @@ type moveRecord struct {
 	g        *mgame
 	ply      int // 1-based
 	mv       string
-	tokens   []string      // the interactions that sent it (a retry adds one)
-	from     int           // the fake's call index when it was first sent
-	next     bbUser        // the player the board must ping
+	tokens   []string // the interactions that sent it (a retry adds one)
+	from     int      // the fake's call index when it was first sent
+	mover    bbUser
+	next     bbUser        // the player to move after it, whom the board pings
 	boardID  string        // "" while its board was not seen
 	answered time.Duration // POST sent → answer received; -1: no answer
 }
@@ -540,7 +541,7 @@ func (d *driver) move(g *mgame) error {
 	}
 	mv := cands[g.rng.IntN(len(cands))]
 	mover := g.player(g.pos.Turn())
-	rec := moveRecord{g: g, mv: mv, from: d.w.f.Count(), answered: -1}
+	rec := moveRecord{g: g, mv: mv, from: d.w.f.Count(), mover: mover, answered: -1}
 	// record notes the move once played; its board and ping are checked
 	// afterwards (loadtest).
 	record := func() {

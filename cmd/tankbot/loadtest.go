@@ -519,7 +519,8 @@ func checkDelivery(f *discordtest.Fake, moves []moveRecord, from int) lostMessag
 				cands = append(cands, p)
 			}
 		}
-		nBoards, pinged := 0, false
+		// A mover who moves again is not pinged.
+		nBoards, pinged := 0, m.next == m.mover
 		for _, p := range cands {
 			if len(p.c.Files) > 0 {
 				nBoards++
