@@ -9,13 +9,9 @@ package main
 import (
 	"bytes"
 	"context"
-	"crypto/ed25519"
-	"encoding/hex"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"image/png"
-	"net"
 	"net/http"
 	"os"
 	"os/exec"
@@ -25,8 +21,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"sync/atomic"
-	"syscall"
 	"testing"
 	"time"
 
@@ -36,14 +30,6 @@ import (
 	"github.com/tankbot/tankbot/store"
 	"github.com/tankbot/tankbot/store/storetest"
 )
-
-const (
-	bbApp   = "700000000000000001"
-	bbGuild = "700000000000000002"
-)
-
-// bbUser is a Discord user of the black-box tests.
-type bbUser struct{ id, name string }
 
 var binary struct {
 	once sync.Once
@@ -83,238 +69,40 @@ func tankbotBinary(t testing.TB) string {
 	return binary.path
 }
 
-// bbWorld is one fake Discord, one database, one key pair and the serve
-// instances started on them.
+// bbWorld is a test's fleet (fleet.go): its serve instances stop when the
+// test ends.
 type bbWorld struct {
-	t    testing.TB
-	bin  string
-	f    *discordtest.Fake
-	db   string
-	pub  ed25519.PublicKey
-	priv ed25519.PrivateKey
-	n    atomic.Int64 // interaction counter
+	t testing.TB
+	*fleet
 }
 
 func newBBWorld(t testing.TB, db string) *bbWorld {
 	t.Helper()
-	bin := tankbotBinary(t)
-	pub, priv, err := ed25519.GenerateKey(nil)
+	w, err := newFleet(tankbotBinary(t), db, discordtest.New(t, bbApp))
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &bbWorld{t: t, bin: bin, f: discordtest.New(t, bbApp), db: db, pub: pub, priv: priv}
-}
-
-// serveProc is one running `tankbot serve`.
-type serveProc struct {
-	cmd  *exec.Cmd
-	base string
-	logs *discordtest.LogBuffer
-	done chan struct{}
-	// killed is set just before SIGKILL: a request failing from then on
-	// failed because of the kill.
-	killed atomic.Bool
-}
-
-// freePort is a TCP port free a moment ago on 127.0.0.1.
-func freePort(t testing.TB) string {
-	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ln.Close()
-	return ln.Addr().String()
+	return &bbWorld{t: t, fleet: w}
 }
 
 // start runs `tankbot serve` on a free port and waits for /healthz.
 func (w *bbWorld) start(extraEnv ...string) *serveProc {
-	t := w.t
-	t.Helper()
-	addr := freePort(t)
-	cmd := exec.Command(w.bin, "serve")
-	var env []string
-	for _, kv := range os.Environ() {
-		if !strings.HasPrefix(kv, "TANKBOT_") {
-			env = append(env, kv)
-		}
-	}
-	cmd.Env = append(env,
-		"TANKBOT_TOKEN=bb-secret-token",
-		"TANKBOT_APP_ID="+bbApp,
-		"TANKBOT_PUBLIC_KEY="+hex.EncodeToString(w.pub),
-		"TANKBOT_DB="+w.db,
-		"TANKBOT_DISCORD_REST_URL="+w.f.URL(),
-		"TANKBOT_LISTEN="+addr,
-		"TANKBOT_LOG_LEVEL=warn",
-		"TANKBOT_SCHEDULER_INTERVAL=200ms",
-	)
-	cmd.Env = append(cmd.Env, extraEnv...)
-	p := &serveProc{cmd: cmd, base: "http://" + addr, logs: &discordtest.LogBuffer{}, done: make(chan struct{})}
-	cmd.Stdout, cmd.Stderr = p.logs, p.logs
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	go func() { _ = cmd.Wait(); close(p.done) }()
-	t.Cleanup(func() { p.stop() })
-	deadline := time.Now().Add(30 * time.Second)
-	for {
-		resp, err := http.Get(p.base + "/healthz")
-		if err == nil {
-			resp.Body.Close()
-			if resp.StatusCode == 200 {
-				return p
-			}
-		}
-		select {
-		case <-p.done:
-			t.Fatalf("tankbot serve exited at start:\n%s", p.logs.String())
-		default:
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("tankbot serve not healthy after 30 s:\n%s", p.logs.String())
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-}
-
-// stop asks for a graceful shutdown (SIGTERM) and waits.
-func (p *serveProc) stop() {
-	select {
-	case <-p.done:
-		return
-	default:
-	}
-	_ = p.cmd.Process.Signal(syscall.SIGTERM)
-	select {
-	case <-p.done:
-	case <-time.After(15 * time.Second):
-		_ = p.cmd.Process.Kill()
-		<-p.done
-	}
-}
-
-// kill is a crash: SIGKILL, nothing finished.
-func (p *serveProc) kill() {
-	p.killed.Store(true)
-	_ = p.cmd.Process.Kill()
-	<-p.done
-}
-
-// interaction is one interaction as Discord would POST it.
-func (w *bbWorld) interaction(typ int, u bbUser, channel string, data map[string]any) map[string]any {
-	n := w.n.Add(1)
-	return map[string]any{
-		"id": fmt.Sprint(800000000000000000 + n), "application_id": bbApp, "type": typ,
-		"token": fmt.Sprintf("bbtok-%d-SECRET", n), "version": 1,
-		"guild_id": bbGuild, "channel_id": channel, "locale": "en-US", "guild_locale": "en-US",
-		"member": map[string]any{"user": map[string]any{"id": u.id, "username": u.name, "global_name": u.name}},
-		"data":   data,
-	}
-}
-
-// slash is a slash command with name, value option pairs (string, bool or
-// bbUser values).
-func (w *bbWorld) slash(u bbUser, channel, name string, kv ...any) map[string]any {
-	var opts []any
-	users := map[string]any{}
-	for k := 0; k+1 < len(kv); k += 2 {
-		o := map[string]any{"name": kv[k]}
-		switch v := kv[k+1].(type) {
-		case string:
-			o["type"], o["value"] = 3, v
-		case bool:
-			o["type"], o["value"] = 5, v
-		case bbUser:
-			o["type"], o["value"] = 6, v.id
-			users[v.id] = map[string]any{"id": v.id, "username": v.name, "global_name": v.name}
-		}
-		opts = append(opts, o)
-	}
-	return w.interaction(2, u, channel, map[string]any{"id": "1", "name": name, "type": 1, "options": opts, "resolved": map[string]any{"users": users}})
-}
-
-// click presses a button on messageID (the interaction's @original once
-// acknowledged with type 6 or 7, as Discord knows it).
-func (w *bbWorld) click(u bbUser, channel, messageID, customID string) map[string]any {
-	ev := w.interaction(3, u, channel, map[string]any{"custom_id": customID, "component_type": 2})
-	ev["message"] = map[string]any{"id": messageID, "channel_id": channel}
-	return ev
-}
-
-// post has the fake Discord deliver ev to p as Discord does (signed, the
-// answer awaited for 3 s). It returns 200 and the answer when it came in
-// the body, 202 and the answer when it came through the callback
-// endpoint, or an error when the interaction failed.
-func (w *bbWorld) post(p *serveProc, ev map[string]any) (int, map[string]any, error) {
-	c, err := w.answer(p, ev)
+	w.t.Helper()
+	p, err := w.startServe(extraEnv...)
 	if err != nil {
-		return 0, nil, err
+		w.t.Fatal(err)
 	}
-	if c.ViaBody {
-		return 200, c.Payload, nil
-	}
-	return 202, c.Payload, nil
+	w.t.Cleanup(p.stop)
+	return p
 }
-
-// answer is post's recorded first response (a callback Call).
-func (w *bbWorld) answer(p *serveProc, ev map[string]any) (*discordtest.Call, error) {
-	tok, _ := ev["token"].(string)
-	before := w.f.FirstResponse(tok)
-	c, err := w.f.Interact(p.base+"/interactions", w.priv, ev)
-	if err != nil && before != nil {
-		// A resend (TestMultiInstance's load balancer, after an instance
-		// died) of an interaction that instance had already answered:
-		// Discord keeps that answer and refuses the second.
-		return before, nil
-	}
-	if err == nil && c == nil {
-		err = errors.New("answered 202 without a callback")
-	}
-	return c, err
-}
-
-// answered reports whether post's status is an answer.
-func answered(code int) bool { return code == 200 || code == 202 }
-
-// msg is a new message as the tests see it: an interaction's first
-// response of type 4 (the POST's body), or a follow-up or channel post
-// the fake received.
-type msg struct {
-	id      string
-	payload map[string]any // the message (a callback's "data")
-	call    *discordtest.Call
-}
-
-func (m msg) content() string { s, _ := m.payload["content"].(string); return s }
-
-// text is the content and the embed texts, for matching.
-func (m msg) text() string {
-	var b strings.Builder
-	b.WriteString(m.content())
-	embeds, _ := m.payload["embeds"].([]any)
-	for _, e := range embeds {
-		em, _ := e.(map[string]any)
-		for _, k := range []string{"title", "description"} {
-			s, _ := em[k].(string)
-			b.WriteString("\n" + s)
-		}
-	}
-	return b.String()
-}
-
-func (m msg) customIDs() []string { return discordtest.CustomIDs(m.payload) }
 
 func (m msg) idWith(t testing.TB, re string) string {
 	t.Helper()
-	rx := regexp.MustCompile(re)
-	for _, id := range m.customIDs() {
-		if rx.MatchString(id) {
-			return id
-		}
+	id, err := m.idMatching(re)
+	if err != nil {
+		t.Fatal(err)
 	}
-	t.Fatalf("no component matching %s in %v (%q)", re, m.customIDs(), m.text())
-	return ""
+	return id
 }
 
 // pings are the users the message notified, as the fake Discord judged
@@ -364,33 +152,6 @@ func wantPings(t testing.TB, m msg, what string, ids ...string) {
 	if got := m.pings(t); strings.Join(got, ",") != strings.Join(ids, ",") {
 		t.Errorf("%s pings %v, want %v: %q", what, got, ids, m.content())
 	}
-}
-
-// isNewPublic reports whether c created a public message (as the fake
-// Discord judged it) for the interaction token or in channel: its type 4
-// answer, a follow-up, or a post to the channel. A follow-up that filled
-// a deferred placeholder is an edit, not a new message.
-func isNewPublic(c *discordtest.Call, token, channel string) bool {
-	if c.Status >= 300 || c.Deduped || !c.Created || c.Ephemeral {
-		return false
-	}
-	return strings.Contains(c.Path, "/"+token+"/callback") || c.Path == "/api/v9/webhooks/"+bbApp+"/"+token || c.Path == "/api/v9/channels/"+channel+"/messages"
-}
-
-// board waits for the new public message carrying a board image that the
-// interaction (token) produced in channel, from call index from on.
-func (w *bbWorld) board(from int, token, channel string, timeout time.Duration) (msg, bool) {
-	c := w.f.Await(from, timeout, func(c *discordtest.Call) bool {
-		return isNewPublic(c, token, channel) && len(c.Files) > 0
-	})
-	if c == nil {
-		return msg{}, false
-	}
-	payload := c.Payload
-	if d, ok := payload["data"].(map[string]any); ok && strings.HasSuffix(c.Path, "/callback") {
-		payload = d
-	}
-	return msg{id: c.MsgID, payload: payload, call: c}, true
 }
 
 // retiredBy waits for the edit that removes the buttons of message id.
@@ -582,8 +343,6 @@ func waitBoardRecorded(t testing.TB, st *store.Store, gameID, messageID string) 
 		time.Sleep(10 * time.Millisecond)
 	}
 }
-
-func num(v any) float64 { f, _ := v.(float64); return f }
 
 // checkPNG decodes the board image of m: the attached PNG its embed shows
 // (a final board may carry the game's record files too).

@@ -28,6 +28,7 @@ var commands = []command{
 	{"replay", "read a game record: print its positions, draw a ply or the whole game", runReplay},
 	{"review", reviewSummary, runReviewMain},
 	{"render", "draw a position as a PNG", runRender},
+	{"loadtest", loadtestSummary, runLoadtest},
 	{"arena", "play AI levels, random and greedy players against each other and measure", runArenaMain},
 	{"perft", "count leaf positions N moves deep", runPerft},
 	{"moves", "list the legal moves of a position", runMoves},
