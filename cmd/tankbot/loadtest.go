@@ -17,7 +17,6 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
-	"testing"
 	"time"
 
 	"github.com/tankbot/tankbot/bot/discord/discordtest"
@@ -722,29 +721,23 @@ func hangUp(w http.ResponseWriter) {
 	panic(http.ErrAbortHandler)
 }
 
-// harnessTB is the testing.TB the fake Discord wants, outside a test: it
+// harnessTB is the discordtest.TB of a load run, outside a test: it
 // collects the fake's errors for the report and runs its cleanups at the
-// end. Only the methods below may be called (the embedded TB is nil).
+// end.
 type harnessTB struct {
-	testing.TB
 	mu       sync.Mutex
 	errs     []string
 	cleanups []func()
 }
 
 func (h *harnessTB) Helper()             {}
-func (h *harnessTB) Name() string        { return "loadtest" }
-func (h *harnessTB) Log(args ...any)     {}
 func (h *harnessTB) Logf(string, ...any) {}
-func (h *harnessTB) Error(args ...any)   { h.record(fmt.Sprint(args...)) }
 func (h *harnessTB) Errorf(format string, args ...any) {
 	h.record(fmt.Sprintf(format, args...))
 }
-func (h *harnessTB) Fatal(args ...any) { h.record(fmt.Sprint(args...)) }
 func (h *harnessTB) Fatalf(format string, args ...any) {
 	h.record(fmt.Sprintf(format, args...))
 }
-func (h *harnessTB) Failed() bool { return len(h.errors()) > 0 }
 func (h *harnessTB) Cleanup(f func()) {
 	h.mu.Lock()
 	defer h.mu.Unlock()

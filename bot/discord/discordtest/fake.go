@@ -18,7 +18,6 @@ import (
 	"net/url"
 	"strings"
 	"sync"
-	"testing"
 	"time"
 
 	"github.com/gorilla/websocket"
@@ -27,7 +26,7 @@ import (
 // Fake is Discord as far as the adapter can tell: a REST server and a
 // gateway websocket, recording every REST call. Safe for concurrent use.
 type Fake struct {
-	t testing.TB
+	t TB
 	// Server is the fake's HTTP server; Ready hears each gateway READY.
 	Server *httptest.Server
 	Ready  chan struct{}
@@ -159,8 +158,20 @@ type failRule struct {
 	retryAfter           float64 // seconds, in a 429's body
 }
 
+// TB is the part of testing.TB the fake reports to. A test passes its
+// *testing.T; a load run outside a test passes its own collector, so the
+// binary needs no nil testing.TB that would panic on a method the fake
+// starts to call.
+type TB interface {
+	Helper()
+	Cleanup(func())
+	Logf(format string, args ...any)
+	Errorf(format string, args ...any)
+	Fatalf(format string, args ...any)
+}
+
 // New starts a fake for application appID, closed when the test ends.
-func New(t testing.TB, appID string) *Fake {
+func New(t TB, appID string) *Fake {
 	f := &Fake{t: t, AppID: appID, Now: time.Now, ResponseWindow: ResponseWindow, TokenWindow: TokenWindow,
 		ixs: map[string]*interaction{}, messages: map[string]*Message{}, nonces: map[string]sentNonce{}, nextID: 9000, Ready: make(chan struct{}, 8)}
 	f.changed = sync.NewCond(&f.mu)
