@@ -29,7 +29,8 @@ var puzzleCmd = command{
 		{name: "hint", typ: Bool},
 		{name: "stats", typ: Bool},
 	},
-	run: (*Bot).puzzleCommand,
+	run:    (*Bot).puzzleCommand,
+	routes: []route{puzzleRoute},
 }
 
 func (b *Bot) puzzleCommand(ctx context.Context, r *req) ([]Reply, error) {
@@ -156,7 +157,7 @@ func (b *Bot) puzzleBoard(r *req, st *puzzleState, last engine.Move, head string
 	}
 	desc += "\n" + r.t("puzzle.howto")
 	e := &Embed{Title: r.t("puzzle.title", st.pz.ID, gameLabel(r.loc, st.pz.Game, "", st.pos)), Description: desc}
-	reply := Reply{Ephemeral: true, Embed: e}
+	reply := Reply{Ephemeral: true, Embed: e, Components: puzzleButtons(r, st), Game: st.pz.Game, Position: st.pos.Encode()}
 	png, err := renderPNG(st.pos, last, side == engine.Black, r.loc, nil)
 	if err != nil {
 		b.log.Warn("render puzzle", "puzzle", st.pz.ID, "err", err)
@@ -263,7 +264,7 @@ func (b *Bot) puzzleEnd(ctx context.Context, r *req, st *puzzleState, pos engine
 		head += "\n" + r.t("puzzle.rating", gameLabel(r.loc, st.pz.Game, "", nil), old.String(), now.String())
 	}
 	e := &Embed{Title: r.t("puzzle.title", st.pz.ID, gameLabel(r.loc, st.pz.Game, "", pos)), Description: head + "\n" + r.t("puzzle.next")}
-	reply := Reply{Ephemeral: true, Embed: e}
+	reply := Reply{Ephemeral: true, Embed: e, Game: st.pz.Game, Position: pos.Encode()}
 	png, err := renderPNG(pos, m, st.pos.Turn() == engine.Black, r.loc, nil)
 	if err != nil {
 		b.log.Warn("render puzzle", "puzzle", st.pz.ID, "err", err)

@@ -40,6 +40,8 @@ var scenarios = []struct {
 	{"AnswerRecordedDespiteReadError", e2eAnswerRecordedDespiteReadError, false},
 	{"DeferredAnswerLostPingsLater", e2eDeferredAnswerLostPingsLater, false},
 	{"Puzzles", e2ePuzzles, true},
+	{"PuzzlePicker", e2ePuzzlePicker, true},
+	{"PuzzleForm", e2ePuzzleForm, false},
 	{"Tournament", e2eTournament, true},
 	{"ReplayRunsOnce", e2eReplayRunsOnce, false},
 }
