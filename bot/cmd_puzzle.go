@@ -75,7 +75,7 @@ func (b *Bot) activePuzzle(ctx context.Context, r *req) (*puzzleState, error) {
 	if err != nil {
 		return nil, err
 	}
-	pz, err := puzzleByID(a.Game, a.PuzzleID)
+	pz, err := b.lookupPuzzle(ctx, a.Game, a.PuzzleID)
 	if err != nil {
 		return nil, err
 	}
@@ -131,10 +131,11 @@ func (b *Bot) puzzleStart(ctx context.Context, r *req) ([]Reply, error) {
 	h := fnv.New64a()
 	h.Write([]byte(r.User.ID))
 	rng := rand.New(rand.NewPCG(uint64(b.clk.Now().UnixNano()), h.Sum64()))
-	pz := puzzle.Choose(ps, rt, func(id string) bool { return tried[id] }, rng)
-	if pz == nil { // all tried: again, unrated
-		pz = puzzle.Choose(ps, rt, nil, rng)
+	own, err := b.serverPuzzles(ctx, r.GuildID, game)
+	if err != nil {
+		return nil, err
 	}
+	pz := choosePuzzle(ps, own, rt, tried, rng)
 	a := &store.ActivePuzzle{Player: r.User.ID, Game: game, PuzzleID: pz.ID, Started: b.clk.Now()}
 	if err := b.st.store().SetActivePuzzle(ctx, a); err != nil {
 		return nil, err

@@ -283,3 +283,96 @@ func e2ePuzzleForm(t *testing.T, w *world) {
 		}
 	}
 }
+
+// e2ePuzzleFromGame: a real game of the server, played from a shipped
+// two-move Camelot puzzle's position, follows its solution to the win.
+// Mined, its position after the first two moves (a win in one, not
+// shipped) joins the server's pool exactly once, mining again adds
+// nothing, and /puzzle serves it to a player of the server, who solves
+// it.
+func e2ePuzzleFromGame(t *testing.T, w *world) {
+	e := startBot(t, w)
+	st := e.st.(interface{ Store() *store.Store }).Store()
+	ctx := context.Background()
+	ps, err := puzzle.Shipped("camelot")
+	if err != nil {
+		t.Fatal(err)
+	}
+	shipped := map[string]bool{}
+	for _, p := range ps {
+		shipped[p.ID] = true
+	}
+	var src *puzzle.Puzzle
+	var after string // the position after the first two moves
+	for _, p := range ps {
+		if p.Depth != 2 {
+			continue
+		}
+		g := newGameIn(t, "camelot", p.Position)
+		g.play(p.Solution[0])
+		g.play(p.Solution[1])
+		// A position with a single legal move is no puzzle (nothing to
+		// find); the shipped line proves the rest.
+		if pos := g.pos.Encode(); !shipped[puzzle.MakeID("camelot", pos)] && len(g.pos.LegalMoves()) > 1 {
+			src, after = p, pos
+			break
+		}
+	}
+	if src == nil {
+		t.Fatal("no two-move Camelot puzzle whose second position is not shipped and has a choice")
+	}
+	g := newGameIn(t, "camelot", src.Position)
+	calls := e.do(e.slash(alice, gameChannel, "challenge", "opponent", userRef(bob), "game", "camelot", "map", src.Position,
+		"clock", "untimed", "color", "white", "thread", false))
+	ch := response(t, calls)
+	if flags(ch) == 64 {
+		t.Fatalf("challenge refused: %s", text(ch))
+	}
+	board := theBoard(t, e.do(e.click(bob, gameChannel, e.f.originalOf(ch), idWith(t, ch, `^c:\d+:accept$`))), "accept")
+	gameID, _ := strconv.ParseInt(strings.Split(idWith(t, board, `^g:\d+:0:resign$`), ":")[1], 10, 64)
+	for _, mv := range src.Solution {
+		u := g.toMove()
+		cb := response(t, e.do(e.slash(u, gameChannel, "move", "move", mv)))
+		if flags(cb) == 64 {
+			t.Fatalf("%s's move %s refused: %s", u.name, mv, text(cb))
+		}
+		g.play(mv)
+	}
+	rec, err := st.Game(ctx, gameID)
+	if err != nil || rec.Status != store.StatusFinished {
+		t.Fatalf("the game is not finished: %+v %v", rec, err)
+	}
+
+	mined, added, err := e.b.MinePuzzles(ctx)
+	if err != nil || !mined || added != 1 {
+		t.Fatalf("mining the game: mined %v, %d added, %v", mined, added, err)
+	}
+	if mined, added, err := e.b.MinePuzzles(ctx); err != nil || mined || added != 0 {
+		t.Fatalf("mining again: mined %v, %d added, %v", mined, added, err)
+	}
+	pool, err := st.PoolPuzzles(ctx, rec.Guild, "camelot")
+	if err != nil || len(pool) != 1 {
+		t.Fatalf("the server's pool: %+v %v", pool, err)
+	}
+	got, err := puzzle.ParseLine("camelot", pool[0].Line)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Position != after || strings.Join(got.Solution, " ") != strings.Join(src.Solution[2:], " ") || got.Depth != 1 || pool[0].GameID != gameID {
+		t.Fatalf("pooled puzzle %+v from game %d, want position %s solved by %v", got, pool[0].GameID, after, src.Solution[2:])
+	}
+	if other, _ := st.PoolPuzzles(ctx, "888", "camelot"); len(other) != 0 {
+		t.Errorf("another server's pool has %d puzzles", len(other))
+	}
+
+	// Served to a player of the server, and solved.
+	cb := response(t, e.do(e.slash(carol, gameChannel, "puzzle", "game", "camelot")))
+	if flags(cb) != 64 || !strings.Contains(text(cb), got.ID) {
+		t.Fatalf("the server's puzzle %s is not served: %s", got.ID, text(cb))
+	}
+	checkPNG(t, cb)
+	cb = response(t, e.do(e.slash(carol, gameChannel, "puzzle", "move", got.Solution[0])))
+	if !strings.Contains(text(cb), "Right: ") || !strings.Contains(text(cb), "Puzzle rating in") {
+		t.Errorf("solving the server's puzzle: %s", text(cb))
+	}
+}

@@ -42,6 +42,7 @@ var scenarios = []struct {
 	{"Puzzles", e2ePuzzles, true},
 	{"PuzzlePicker", e2ePuzzlePicker, true},
 	{"PuzzleForm", e2ePuzzleForm, false},
+	{"PuzzleFromGame", e2ePuzzleFromGame, false},
 	{"Tournament", e2eTournament, true},
 	{"ReplayRunsOnce", e2eReplayRunsOnce, false},
 }
