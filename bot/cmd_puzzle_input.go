@@ -2,6 +2,7 @@ package bot
 
 import (
 	"context"
+	"errors"
 	"strconv"
 	"strings"
 )
@@ -74,6 +75,10 @@ func (b *Bot) puzzleAction(ctx context.Context, r *req) ([]Reply, error) {
 	switch action {
 	case "pick", "picksel", "pickgo":
 		reply, err := pickerMenu(r, st.pos, pickState(r, arg), action != "pick", ids)
+		var rf *refusal
+		if errors.As(err, &rf) && rf.key == "refuse.stale" {
+			return nil, refuse("refuse.puzzle.stale") // in a puzzle's words
+		}
 		if err != nil {
 			return nil, err
 		}
