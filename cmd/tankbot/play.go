@@ -92,6 +92,15 @@ func runPlay(ctx context.Context, args []string, in io.Reader, stdout, stderr io
 	}
 	defer st.Close()
 	if *puzzles {
+		conflict := ""
+		fs.Visit(func(f *flag.Flag) {
+			if conflict == "" && slices.Contains([]string{"map", "clock", "vs", "color", "no-game"}, f.Name) {
+				conflict = "--" + f.Name
+			}
+		})
+		if conflict != "" {
+			return usageErrorf(fs, "--puzzle solves puzzles: %s is for games", conflict)
+		}
 		return playPuzzles(ctx, st, *db, *pngDir, *lang, *game, in, stdout, stderr)
 	}
 	resume, err := unfinished(ctx, st)

@@ -64,4 +64,7 @@ func TestPlayPuzzle(t *testing.T) {
 	if !strings.Contains(again.String(), "solved 1 (1 without a hint)") {
 		t.Errorf("stats of the second run:\n%s", again.String())
 	}
+	if err := runPlay(context.Background(), []string{"--puzzle", "--vs", "ai:2"}, strings.NewReader(""), io.Discard, io.Discard); err == nil || !strings.Contains(err.Error(), "--vs is for games") {
+		t.Errorf("--puzzle --vs: %v", err)
+	}
 }
