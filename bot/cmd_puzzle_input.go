@@ -39,6 +39,22 @@ func puzzleID(pz string, step int, action string, arg ...string) string {
 	return s
 }
 
+// parsePuzzleID reads a custom id written by puzzleID.
+func parsePuzzleID(s string) (id string, step int, action, arg string, ok bool) {
+	parts := strings.SplitN(s, ":", 5)
+	if len(parts) < 4 || parts[0] != puzzlePrefix || parts[1] == "" || parts[3] == "" {
+		return "", 0, "", "", false
+	}
+	step, err := strconv.Atoi(parts[2])
+	if err != nil || step < 0 || strconv.Itoa(step) != parts[2] {
+		return "", 0, "", "", false
+	}
+	if len(parts) == 5 {
+		arg = parts[4]
+	}
+	return parts[1], step, parts[3], arg, true
+}
+
 // puzzleButtons are the puzzle board's inputs at st's step.
 func puzzleButtons(r *req, st *puzzleState) [][]Component {
 	id, step := st.pz.ID, st.a.Step
@@ -52,23 +68,15 @@ func puzzleButtons(r *req, st *puzzleState) [][]Component {
 // puzzleAction runs a puzzle board's component for the caller's own
 // puzzle in progress.
 func (b *Bot) puzzleAction(ctx context.Context, r *req) ([]Reply, error) {
-	parts := strings.SplitN(r.CustomID, ":", 5)
-	if len(parts) < 4 {
+	id, step, action, arg, ok := parsePuzzleID(r.CustomID)
+	if !ok {
 		return nil, refuse("refuse.unknown")
-	}
-	step, err := strconv.Atoi(parts[2])
-	if err != nil || step < 0 {
-		return nil, refuse("refuse.unknown")
-	}
-	action, arg := parts[3], ""
-	if len(parts) == 5 {
-		arg = parts[4]
 	}
 	st, err := b.activePuzzle(ctx, r)
 	if err != nil {
 		return nil, err
 	}
-	if st.pz.ID != parts[1] || st.a.Step != step {
+	if st.pz.ID != id || st.a.Step != step {
 		return nil, refuse("refuse.puzzle.stale")
 	}
 	ids := func(action string, arg ...string) string { return puzzleID(st.pz.ID, st.a.Step, action, arg...) }
