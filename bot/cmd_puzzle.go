@@ -21,7 +21,7 @@ import (
 
 var puzzleCmd = command{
 	name: "puzzle",
-	doc: "A puzzle near your puzzle rating, just to you (board from your side); answer with `move:` (autocomplete lists the legal moves), " +
+	doc: "A puzzle near your puzzle rating, just to you (board from your side); answer with `move:` (autocomplete lists the legal moves) or the board's Pick a move / Type a move buttons (the game's picker and form), " +
 		"`hint:true` names the piece to move (once per puzzle, no rating gain), `stats:true` shows your puzzle ratings, streaks and solved counts.",
 	opts: []optDef{
 		{name: "game", typ: String, choices: gameChoices},
