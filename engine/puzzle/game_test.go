@@ -4,6 +4,11 @@ import (
 	"context"
 	"strings"
 	"testing"
+
+	"github.com/tankbot/tankbot/engine"
+	"github.com/tankbot/tankbot/engine/camelot"
+	"github.com/tankbot/tankbot/engine/gungi"
+	"github.com/tankbot/tankbot/engine/tank"
 )
 
 // GamePositions replays a game: the start and every ongoing position, the
@@ -60,5 +65,31 @@ func TestGamePositionsAndMineGame(t *testing.T) {
 	cancel()
 	if _, err := MineGame(ctx, got, DefaultSettings("camelot"), "test", nil); err == nil {
 		t.Error("a cancelled mining ran on")
+	}
+}
+
+// BenchmarkMineGame is the cost of mining one finished game as the bot's
+// scheduler does (MineGame on its positions, the shipped settings): one
+// self-play game per game, reported per position (run with -benchtime 1x).
+func BenchmarkMineGame(b *testing.B) {
+	for _, r := range []engine.Rules{tank.Rules, camelot.Rules, gungi.Rules} {
+		b.Run(r.Name(), func(b *testing.B) {
+			ps, err := SelfPlay(r, 2026, 0, 300)
+			if err != nil {
+				b.Fatal(err)
+			}
+			b.ResetTimer()
+			found := 0
+			for range b.N {
+				pzs, err := MineGame(context.Background(), ps, DefaultSettings(r.Name()), "bench", nil)
+				if err != nil {
+					b.Fatal(err)
+				}
+				found = len(pzs)
+			}
+			b.ReportMetric(float64(b.Elapsed().Milliseconds())/float64(b.N*len(ps)), "ms/position")
+			b.ReportMetric(float64(len(ps)), "positions")
+			b.ReportMetric(float64(found), "puzzles")
+		})
 	}
 }
