@@ -77,6 +77,9 @@ type Bot struct {
 	// rv bounds and counts the game reviews (cmd_review.go).
 	rv reviewer
 
+	// mine mines finished games for puzzles (puzzle_pool.go).
+	mine miner
+
 	// names remembers display names by user id as interactions show them,
 	// for tournament entrants (the store keeps their ids only).
 	names sync.Map
@@ -237,11 +240,13 @@ func (b *Bot) RunScheduler(ctx context.Context, every time.Duration) error {
 		if err := b.Tick(ctx); err != nil && ctx.Err() == nil {
 			b.log.Error("scheduler tick", "err", err)
 		}
+		b.minePuzzlesLater(ctx)
 		select {
 		case <-ctx.Done():
 			// Searches end with ctx; wait for them to save what they
 			// found before the caller closes the store.
 			b.WaitAI()
+			b.WaitMining()
 			return nil
 		case <-t.C:
 		}

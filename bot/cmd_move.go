@@ -297,11 +297,17 @@ func (b *Bot) typeMove(ctx context.Context, r *req, g *gameRec, id customID) ([]
 		}
 		return b.play(ctx, r, g, id.seq, r.Values[0])
 	}
-	return []Reply{{Modal: &Modal{
-		CustomID: gameID(g.ID, g.Seq, "type"),
+	return []Reply{moveForm(r, pos, gameID(g.ID, g.Seq, "type"))}, nil
+}
+
+// moveForm is the typed-move form for pos, submitted with customID (a
+// game's board or a puzzle's step: one form for both).
+func moveForm(r *req, pos engine.Position, customID string) Reply {
+	return Reply{Modal: &Modal{
+		CustomID: customID,
 		Title:    r.t("modal.title"),
 		Inputs:   []Input{{CustomID: "move", Label: r.t("modal.label"), Placeholder: example(pos), Required: true}},
-	}}}, nil
+	}}
 }
 
 // example is a legal move of pos in notation, for the move form's

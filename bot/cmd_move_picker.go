@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/tankbot/tankbot/bot/movepick"
+	"github.com/tankbot/tankbot/engine"
 )
 
 // The guided move picker (bot/movepick holds the state machine). Its
@@ -40,25 +41,47 @@ func (b *Bot) pick(ctx context.Context, r *req, g *gameRec, id customID) ([]Repl
 	if err != nil {
 		return nil, err
 	}
-	state := id.arg
-	if len(r.Values) > 0 {
-		state = r.Values[0]
+	reply, err := pickerMenu(r, pos, pickState(r, id.arg), id.action != "pick",
+		func(action string, arg ...string) string { return gameID(g.ID, g.Seq, action, arg...) })
+	if err != nil {
+		return nil, err
 	}
+	return []Reply{reply}, nil
+}
+
+// pickIDs names the picker's components ("pick", "picksel", "pickgo",
+// "pickok" with their argument) for the position they were drawn for: a
+// game's board (gameID, pinned by its seq) or a puzzle's step (puzzleID).
+type pickIDs func(action string, arg ...string) string
+
+// pickState is the picker state a click carries: the menu's chosen value,
+// else the button's argument.
+func pickState(r *req, arg string) string {
+	if len(r.Values) > 0 {
+		return r.Values[0]
+	}
+	return arg
+}
+
+// pickerMenu is the picker's message for state on pos, only for the
+// player: a new message (the first menu) or an edit of the picker's own
+// message (update). One picker serves games and puzzles alike.
+func pickerMenu(r *req, pos engine.Position, state string, update bool, ids pickIDs) (Reply, error) {
 	m, err := movepick.Open(pos, state, r.loc)
 	if err != nil {
-		return nil, pickerErr(err)
+		return Reply{}, pickerErr(err)
 	}
-	reply := Reply{Ephemeral: true, Update: id.action != "pick", Content: pickerText(r, m)}
+	reply := Reply{Ephemeral: true, Update: update, Content: pickerText(r, m)}
 	var nav []Component
 	if m.CanBack {
-		nav = append(nav, Component{Kind: Button, CustomID: gameID(g.ID, g.Seq, "pickgo", m.Back), Label: r.t("btn.back"), Style: Secondary})
+		nav = append(nav, Component{Kind: Button, CustomID: ids("pickgo", m.Back), Label: r.t("btn.back"), Style: Secondary})
 	}
 	if m.Complete() {
-		nav = append([]Component{{Kind: Button, CustomID: gameID(g.ID, g.Seq, "pickok", m.Notation), Label: r.t("btn.confirm"), Style: Success}}, nav...)
+		nav = append([]Component{{Kind: Button, CustomID: ids("pickok", m.Notation), Label: r.t("btn.confirm"), Style: Success}}, nav...)
 		reply.Components = [][]Component{nav}
-		return []Reply{reply}, nil
+		return reply, nil
 	}
-	menu := Component{Kind: Select, CustomID: gameID(g.ID, g.Seq, "picksel"), Placeholder: r.t(promptKey(m))}
+	menu := Component{Kind: Select, CustomID: ids("picksel"), Placeholder: r.t(promptKey(m))}
 	for _, o := range m.Options {
 		opt := Option{Label: o.Label, Value: o.State}
 		if o.Nav == movepick.NavNone && o.Moves > 1 {
@@ -70,7 +93,7 @@ func (b *Bot) pick(ctx context.Context, r *req, g *gameRec, id customID) ([]Repl
 	if len(nav) > 0 {
 		reply.Components = append(reply.Components, nav)
 	}
-	return []Reply{reply}, nil
+	return reply, nil
 }
 
 // pickConfirm plays the move the Confirm button names, as the player read

@@ -21,7 +21,7 @@ import (
 
 var puzzleCmd = command{
 	name: "puzzle",
-	doc: "A puzzle near your puzzle rating, just to you (board from your side); answer with `move:` (autocomplete lists the legal moves), " +
+	doc: "A puzzle near your puzzle rating, just to you (board from your side); answer with `move:` (autocomplete lists the legal moves) or the board's Pick a move / Type a move buttons (the game's picker and form), " +
 		"`hint:true` names the piece to move (once per puzzle, no rating gain), `stats:true` shows your puzzle ratings, streaks and solved counts.",
 	opts: []optDef{
 		{name: "game", typ: String, choices: gameChoices},
@@ -29,7 +29,8 @@ var puzzleCmd = command{
 		{name: "hint", typ: Bool},
 		{name: "stats", typ: Bool},
 	},
-	run: (*Bot).puzzleCommand,
+	run:    (*Bot).puzzleCommand,
+	routes: []route{puzzleRoute},
 }
 
 func (b *Bot) puzzleCommand(ctx context.Context, r *req) ([]Reply, error) {
@@ -74,7 +75,7 @@ func (b *Bot) activePuzzle(ctx context.Context, r *req) (*puzzleState, error) {
 	if err != nil {
 		return nil, err
 	}
-	pz, err := puzzleByID(a.Game, a.PuzzleID)
+	pz, err := b.lookupPuzzle(ctx, a.Game, a.PuzzleID)
 	if err != nil {
 		return nil, err
 	}
@@ -130,10 +131,11 @@ func (b *Bot) puzzleStart(ctx context.Context, r *req) ([]Reply, error) {
 	h := fnv.New64a()
 	h.Write([]byte(r.User.ID))
 	rng := rand.New(rand.NewPCG(uint64(b.clk.Now().UnixNano()), h.Sum64()))
-	pz := puzzle.Choose(ps, rt, func(id string) bool { return tried[id] }, rng)
-	if pz == nil { // all tried: again, unrated
-		pz = puzzle.Choose(ps, rt, nil, rng)
+	own, err := b.serverPuzzles(ctx, r.GuildID, game)
+	if err != nil {
+		return nil, err
 	}
+	pz := choosePuzzle(ps, own, rt, tried, rng)
 	a := &store.ActivePuzzle{Player: r.User.ID, Game: game, PuzzleID: pz.ID, Started: b.clk.Now()}
 	if err := b.st.store().SetActivePuzzle(ctx, a); err != nil {
 		return nil, err
@@ -156,7 +158,7 @@ func (b *Bot) puzzleBoard(r *req, st *puzzleState, last engine.Move, head string
 	}
 	desc += "\n" + r.t("puzzle.howto")
 	e := &Embed{Title: r.t("puzzle.title", st.pz.ID, gameLabel(r.loc, st.pz.Game, "", st.pos)), Description: desc}
-	reply := Reply{Ephemeral: true, Embed: e}
+	reply := Reply{Ephemeral: true, Embed: e, Components: puzzleButtons(r, st), Game: st.pz.Game, Position: st.pos.Encode()}
 	png, err := renderPNG(st.pos, last, side == engine.Black, r.loc, nil)
 	if err != nil {
 		b.log.Warn("render puzzle", "puzzle", st.pz.ID, "err", err)
@@ -263,7 +265,7 @@ func (b *Bot) puzzleEnd(ctx context.Context, r *req, st *puzzleState, pos engine
 		head += "\n" + r.t("puzzle.rating", gameLabel(r.loc, st.pz.Game, "", nil), old.String(), now.String())
 	}
 	e := &Embed{Title: r.t("puzzle.title", st.pz.ID, gameLabel(r.loc, st.pz.Game, "", pos)), Description: head + "\n" + r.t("puzzle.next")}
-	reply := Reply{Ephemeral: true, Embed: e}
+	reply := Reply{Ephemeral: true, Embed: e, Game: st.pz.Game, Position: pos.Encode()}
 	png, err := renderPNG(pos, m, st.pos.Turn() == engine.Black, r.loc, nil)
 	if err != nil {
 		b.log.Warn("render puzzle", "puzzle", st.pz.ID, "err", err)

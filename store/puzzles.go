@@ -249,3 +249,113 @@ func (s *Store) FinishPuzzle(ctx context.Context, a *ActivePuzzle, solved bool, 
 	}
 	return out, first, nil
 }
+
+// PoolPuzzle is a puzzle found in a finished game of a server (Guild) and
+// served to that server's players. The store keeps it as its collection
+// line; engine/puzzle reads it (ParseLine).
+type PoolPuzzle struct {
+	Guild, ID, Game string
+	Line            string
+	Rating          int   // the puzzle's starting rating
+	GameID          int64 // the finished game it came from
+	Added           time.Time
+}
+
+// UnminedGames are the oldest finished games not yet mined for puzzles
+// (MarkMined), at most limit.
+func (s *Store) UnminedGames(ctx context.Context, limit int) ([]*Game, error) {
+	rows, err := s.r.QueryContext(ctx, `SELECT `+gameCols+` FROM games WHERE status=?
+		AND NOT EXISTS (SELECT 1 FROM puzzle_mined WHERE puzzle_mined.game_id=games.id) ORDER BY id LIMIT ?`, StatusFinished, limit)
+	if err != nil {
+		return nil, fmt.Errorf("unmined games: %w", err)
+	}
+	defer rows.Close()
+	var out []*Game
+	for rows.Next() {
+		g, err := scanGame(rows)
+		if err != nil {
+			return nil, fmt.Errorf("unmined games: %w", err)
+		}
+		out = append(out, g)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("unmined games: %w", err)
+	}
+	return out, nil
+}
+
+// MarkMined records, in one transaction, that game was mined and the
+// puzzles it gave: each joins its server's pool once (a puzzle already
+// there, from this game mined again after a crash or from another game,
+// is left as it is). It returns how many were new.
+func (s *Store) MarkMined(ctx context.Context, game int64, found []*PoolPuzzle, at time.Time) (int, error) {
+	added := 0
+	err := s.tx(ctx, func(tx *sql.Tx) error {
+		added = 0
+		for _, p := range found {
+			res, err := tx.ExecContext(ctx, `INSERT INTO puzzle_pool(guild, puzzle_id, game, line, rating, game_id, added_at) VALUES(?,?,?,?,?,?,?)
+				ON CONFLICT(guild, puzzle_id) DO NOTHING`, p.Guild, p.ID, p.Game, p.Line, p.Rating, game, at.UnixNano())
+			if err != nil {
+				return err
+			}
+			if n, err := res.RowsAffected(); err != nil {
+				return err
+			} else if n > 0 {
+				added++
+			}
+		}
+		_, err := tx.ExecContext(ctx, `INSERT INTO puzzle_mined(game_id, found, mined_at) VALUES(?,?,?)
+			ON CONFLICT(game_id) DO UPDATE SET found=excluded.found, mined_at=excluded.mined_at`, game, len(found), at.UnixNano())
+		return err
+	})
+	if err != nil {
+		return 0, fmt.Errorf("puzzles of game %d: %w", game, err)
+	}
+	return added, nil
+}
+
+const poolCols = `guild, puzzle_id, game, line, rating, game_id, added_at`
+
+func scanPool(r scanner) (*PoolPuzzle, error) {
+	var p PoolPuzzle
+	var at int64
+	if err := r.Scan(&p.Guild, &p.ID, &p.Game, &p.Line, &p.Rating, &p.GameID, &at); err != nil {
+		return nil, err
+	}
+	p.Added = fromNanos(at)
+	return &p, nil
+}
+
+// PoolPuzzles are the puzzles of game found in guild's games, oldest first.
+func (s *Store) PoolPuzzles(ctx context.Context, guild, game string) ([]*PoolPuzzle, error) {
+	rows, err := s.r.QueryContext(ctx, `SELECT `+poolCols+` FROM puzzle_pool WHERE guild=? AND game=? ORDER BY added_at, puzzle_id`, guild, game)
+	if err != nil {
+		return nil, fmt.Errorf("puzzle pool of %s: %w", guild, err)
+	}
+	defer rows.Close()
+	var out []*PoolPuzzle
+	for rows.Next() {
+		p, err := scanPool(rows)
+		if err != nil {
+			return nil, fmt.Errorf("puzzle pool of %s: %w", guild, err)
+		}
+		out = append(out, p)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("puzzle pool of %s: %w", guild, err)
+	}
+	return out, nil
+}
+
+// PoolPuzzle reads a pooled puzzle by id, from whichever server found it
+// (an id names one position and its proven line); ErrNotFound when none.
+func (s *Store) PoolPuzzle(ctx context.Context, id string) (*PoolPuzzle, error) {
+	p, err := scanPool(s.r.QueryRowContext(ctx, `SELECT `+poolCols+` FROM puzzle_pool WHERE puzzle_id=? ORDER BY added_at LIMIT 1`, id))
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, fmt.Errorf("pooled puzzle %s: %w", id, ErrNotFound)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("pooled puzzle %s: %w", id, err)
+	}
+	return p, nil
+}

@@ -100,3 +100,51 @@ func testPuzzles(t *testing.T, b storetest.Backend) {
 		t.Fatalf("puzzle stats of t1: %d/%d %v", solved, attempts, err)
 	}
 }
+
+func TestPuzzlePool(t *testing.T) { storetest.Run(t, testPuzzlePool) }
+
+// The pool of a server's mined puzzles: finished games are listed until
+// mined, a puzzle joins its server's pool once however often it is found,
+// and another server keeps its own.
+func testPuzzlePool(t *testing.T, b storetest.Backend) {
+	ctx := context.Background()
+	s := open(t, b.New(t), nil)
+	g, err := s.CreateGame(ctx, newGame("c1", "alice", "bob"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if gs, err := s.UnminedGames(ctx, 10); err != nil || len(gs) != 0 {
+		t.Fatalf("an active game is not mined: %v %v", gs, err)
+	}
+	if err := s.FinishGame(ctx, g.ID, 0, Outcome{"0-1", "resign"}); err != nil {
+		t.Fatal(err)
+	}
+	gs, err := s.UnminedGames(ctx, 10)
+	if err != nil || len(gs) != 1 || gs[0].ID != g.ID {
+		t.Fatalf("unmined games: %v %v", gs, err)
+	}
+	p := &PoolPuzzle{Guild: g.Guild, ID: "c1234", Game: "camelot", Line: "c1234\t1\tpos\tA1-A2\t1\t1100\t\tgame", Rating: 1100}
+	if n, err := s.MarkMined(ctx, g.ID, []*PoolPuzzle{p, p}, t0); err != nil || n != 1 {
+		t.Fatalf("mined: %d new, %v", n, err)
+	}
+	// Mined again (a crash before the mark, another instance): no copy.
+	if n, err := s.MarkMined(ctx, g.ID, []*PoolPuzzle{p}, t0); err != nil || n != 0 {
+		t.Fatalf("mined again: %d new, %v", n, err)
+	}
+	if gs, err := s.UnminedGames(ctx, 10); err != nil || len(gs) != 0 {
+		t.Fatalf("a mined game is listed again: %v %v", gs, err)
+	}
+	ps, err := s.PoolPuzzles(ctx, g.Guild, "camelot")
+	if err != nil || len(ps) != 1 || ps[0].Line != p.Line || ps[0].GameID != g.ID || ps[0].Rating != 1100 || !ps[0].Added.Equal(t0) {
+		t.Fatalf("pool: %+v %v", ps, err)
+	}
+	if ps, _ := s.PoolPuzzles(ctx, "other", "camelot"); len(ps) != 0 {
+		t.Fatalf("another server's pool: %+v", ps)
+	}
+	if got, err := s.PoolPuzzle(ctx, "c1234"); err != nil || got.Line != p.Line {
+		t.Fatalf("by id: %+v %v", got, err)
+	}
+	if _, err := s.PoolPuzzle(ctx, "c9999"); !errors.Is(err, ErrNotFound) {
+		t.Fatalf("unknown id: %v", err)
+	}
+}

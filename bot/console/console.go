@@ -6,13 +6,16 @@
 //	alice: /move c3 > c5n
 //	bob: click g:1:1:resign
 //	bob: submit g:1:1:type c3 > c5n
+//	alice: /puzzle game:camelot
 //	wait 10m        (advance the clock, then run the scheduler)
 //	tick            (run the scheduler)
 //
 // Against the computer (VsAI), the scheduler runs after every line, so the
 // computer's move follows yours.
 //
-// In hot-seat mode a line without "name:" is a move by the player to move.
+// In hot-seat mode a line without "name:" is a move by the player to move;
+// in puzzle mode (Puzzles) it is an answer to the puzzle, or hint, stats,
+// next.
 package console
 
 import (
@@ -55,6 +58,7 @@ type Console struct {
 	mu      sync.Mutex
 	next    string // the user the last turn ping mentioned (hot seat)
 	threads int
+	puzzle  string // the game of puzzle mode (Puzzles); "" otherwise
 }
 
 // Clock is a settable time source: real time (or a fixed start) plus
@@ -166,7 +170,7 @@ func (c *Console) Exec(ctx context.Context, line string) error {
 		}
 		rest = line
 		if !strings.HasPrefix(rest, "/") && !strings.HasPrefix(rest, "click ") && !strings.HasPrefix(rest, "submit ") {
-			rest = "/move " + rest
+			rest = c.bare(rest)
 		}
 	}
 	cmd, err := c.parse(who, rest)
@@ -230,6 +234,37 @@ func (c *Console) VsAI(ctx context.Context, level int, game, startPos, clock, co
 	c.next = "you"
 	c.mu.Unlock()
 	return nil
+}
+
+// Puzzles starts puzzle mode for "you" in game: a puzzle near your puzzle
+// rating (kept in the bot's store, so a --db file keeps it), the board as
+// for a game. Bare lines are answers; "hint", "stats" and "next" (another
+// puzzle) stand for the /puzzle options.
+func (c *Console) Puzzles(ctx context.Context, game string) error {
+	c.mu.Lock()
+	c.puzzle, c.next = game, "you"
+	c.mu.Unlock()
+	return c.Exec(ctx, "you: /puzzle game:"+game)
+}
+
+// bare is the command a line without a speaker, command or click stands
+// for: a move, or in puzzle mode an answer or a puzzle word.
+func (c *Console) bare(line string) string {
+	c.mu.Lock()
+	game := c.puzzle
+	c.mu.Unlock()
+	if game == "" {
+		return "/move " + line
+	}
+	switch strings.ToLower(line) {
+	case "hint":
+		return "/puzzle hint:true"
+	case "stats":
+		return "/puzzle stats:true"
+	case "next":
+		return "/puzzle game:" + game
+	}
+	return "/puzzle move:" + line
 }
 
 // SetTurn makes bare lines moves of user (a game resumed from the

@@ -40,6 +40,9 @@ var scenarios = []struct {
 	{"AnswerRecordedDespiteReadError", e2eAnswerRecordedDespiteReadError, false},
 	{"DeferredAnswerLostPingsLater", e2eDeferredAnswerLostPingsLater, false},
 	{"Puzzles", e2ePuzzles, true},
+	{"PuzzlePicker", e2ePuzzlePicker, true},
+	{"PuzzleForm", e2ePuzzleForm, false},
+	{"PuzzleFromGame", e2ePuzzleFromGame, false},
 	{"Tournament", e2eTournament, true},
 	{"ReplayRunsOnce", e2eReplayRunsOnce, false},
 }

@@ -48,6 +48,7 @@ func runPlay(ctx context.Context, args []string, in io.Reader, stdout, stderr io
 	vs := fs.String("vs", "", "play against the computer: ai:N (level 1-5) instead of a hot-seat game")
 	color := fs.String("color", "white", "your colour against the computer: white, black, random")
 	webAddr := fs.String("web", "127.0.0.1:0", "ADDRESS of the web viewer (docs/web.md); off for none")
+	puzzles := fs.Bool("puzzle", false, "solve puzzles of --game instead of playing (docs/puzzles.md); ratings are kept in --db")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -90,6 +91,18 @@ func runPlay(ctx context.Context, args []string, in io.Reader, stdout, stderr io
 		return err
 	}
 	defer st.Close()
+	if *puzzles {
+		conflict := ""
+		fs.Visit(func(f *flag.Flag) {
+			if conflict == "" && slices.Contains([]string{"map", "clock", "vs", "color", "no-game"}, f.Name) {
+				conflict = "--" + f.Name
+			}
+		})
+		if conflict != "" {
+			return usageErrorf(fs, "--puzzle solves puzzles: %s is for games", conflict)
+		}
+		return playPuzzles(ctx, st, *db, *pngDir, *lang, *game, in, stdout, stderr)
+	}
 	resume, err := unfinished(ctx, st)
 	if err != nil {
 		return err
@@ -221,6 +234,29 @@ func resumeGame(ctx context.Context, c *console.Console, g *store.Game, in io.Re
 	}
 	c.SetTurn(mover)
 	if err := c.Exec(ctx, mover+": /board"); err != nil {
+		return err
+	}
+	return c.Run(ctx, in)
+}
+
+// playPuzzles is play --puzzle: puzzles of game for "you" (an unfinished
+// game in the file stays as it is).
+func playPuzzles(ctx context.Context, st bot.Storage, db, pngDir, lang, game string, in io.Reader, stdout, stderr io.Writer) error {
+	where := "a fresh temporary database (--db FILE keeps your puzzle ratings)"
+	if db != "" {
+		where = "database " + db
+	}
+	clk := console.NewClock(time.Time{})
+	c := &console.Console{Out: stdout, Clock: clk, PNGDir: pngDir, Guild: "local", Channel: table, Locale: lang}
+	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
+	c.Bot = bot.New(bot.Config{DefaultLocale: lang, SelfID: console.SelfID}, st, clk, c, log)
+	r, err := games.Lookup(game)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "tankbot play --puzzle — %s puzzles; %s; boards in %s. Type your move like '%s'; 'hint', 'stats', 'next' (another puzzle), 'quit' to leave.\n",
+		r.Name(), where, pngDir, bot.MoveExample(r.Name()))
+	if err := c.Puzzles(ctx, r.Name()); err != nil {
 		return err
 	}
 	return c.Run(ctx, in)

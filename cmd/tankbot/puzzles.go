@@ -278,26 +278,9 @@ func archivedPositions(ctx context.Context, st *store.Store, r engine.Rules, a *
 	for i, m := range ms {
 		notes[i] = m.Notation
 	}
-	gm, err := engine.Replay(start, notes)
+	ps, err := puzzle.GamePositions(start, notes)
 	if err != nil {
 		return nil, fmt.Errorf("game #%d: %w", a.Number, err)
 	}
-	out := []engine.Position{start}
-	p := start
-	for _, n := range gm.Moves() {
-		m, err := p.ParseMove(n)
-		if err != nil {
-			return nil, err
-		}
-		if p, err = p.Play(m); err != nil {
-			return nil, err
-		}
-		if !p.Status().Over() {
-			out = append(out, p)
-		}
-	}
-	if start.Status().Over() {
-		out = out[1:]
-	}
-	return out, nil
+	return ps, nil
 }
