@@ -145,6 +145,10 @@ func (b *Bot) Delivered(ctx context.Context, r Reply, messageID string) {
 // image the post still goes. A final board also gets its rating lines,
 // record and replay (finalExtras), made from the committed game.
 func (b *Bot) redraw(ctx context.Context, r *Reply) {
+	if r.DailyPuzzle != "" {
+		b.drawDaily(r)
+		return
+	}
 	if !r.Board || r.GameID == 0 || (r.Embed == nil || r.Embed.Image == "") && !r.Final {
 		return
 	}
