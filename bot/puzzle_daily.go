@@ -188,7 +188,7 @@ func (b *Bot) dailyPost(ctx context.Context, loc, channel, day string, pz *puzzl
 	return Reply{
 		ChannelID:   channel,
 		Content:     clipRunes(content, 2000),
-		Embed:       &Embed{Title: t("daily.title", day, gameLabel(loc, pz.Game, "", pos)), Description: desc, Image: name, Footer: pz.ID},
+		Embed:       &Embed{Title: t("daily.title", day, gameLabel(loc, pz.Game, "x", nil)), Description: desc, Image: name, Footer: pz.ID},
 		Components:  [][]Component{{{Kind: Button, CustomID: "dp:" + day, Label: t("btn.daily.solve"), Style: Primary}}},
 		DailyPuzzle: pz.Game + "/" + pz.ID + "/" + loc,
 	}, nil
