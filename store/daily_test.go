@@ -121,3 +121,30 @@ func testDailyPuzzle(t *testing.T, b storetest.Backend) {
 		t.Fatalf("another server's: %+v %v", rec, err)
 	}
 }
+
+// Deleting a player's data removes them from the daily puzzles' solvers.
+func TestDailySolversDeleted(t *testing.T) { storetest.Run(t, testDailySolversDeleted) }
+
+func testDailySolversDeleted(t *testing.T, b storetest.Backend) {
+	ctx := context.Background()
+	s := open(t, b.New(t), nil)
+	p := DailyPost{Guild: "g1", Day: "2026-01-02", Game: "tank", PuzzleID: "tk-1", Channel: "11", Posted: t0}
+	if _, err := s.PostDaily(ctx, p, Event{Kind: "daily", Ref: 7, Due: t0.Add(24 * time.Hour), Payload: "g1"}, Effects{}); err != nil {
+		t.Fatal(err)
+	}
+	for _, u := range []string{"u1", "u2"} {
+		if _, err := s.OpenDaily(ctx, "g1", p.Day, u, u); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.FinishDaily(ctx, u, "tk-1", true, t0.Add(time.Minute)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := s.DeleteUser(ctx, "u1", Scrub{}); err != nil {
+		t.Fatal(err)
+	}
+	ds, err := s.DailySolvers(ctx, "g1", p.Day, t0.Add(time.Hour))
+	if err != nil || len(ds) != 1 || ds[0].Player != "u2" {
+		t.Fatalf("solvers after deleting u1: %+v %v", ds, err)
+	}
+}

@@ -188,6 +188,10 @@ func (s *Store) DeleteUser(ctx context.Context, user string, scrub Scrub) (Erase
 		if err := exec(&e.Ratings, `DELETE FROM ratings WHERE player=?`, user); err != nil {
 			return fmt.Errorf("ratings: %w", err)
 		}
+		var daily int64 // the daily puzzles they opened (names shown in posts)
+		if err := exec(&daily, `DELETE FROM daily_solvers WHERE player=?`, user); err != nil {
+			return fmt.Errorf("daily puzzles: %w", err)
+		}
 		if err := exec(&e.RatingChanges, `UPDATE rating_changes SET player=? WHERE player=?`, DeletedPlayer, user); err != nil {
 			return fmt.Errorf("rating changes: %w", err)
 		}
