@@ -147,11 +147,17 @@ func (b *Bot) dailyFire(ctx context.Context, e event) error {
 	if loc == "" {
 		loc = b.cfg.DefaultLocale
 	}
-	reply, err := b.dailyPost(ctx, loc, gs.DailyChannel, day, pz, prev, slot)
+	reply, err := b.dailyPost(ctx, loc, guild, gs.DailyChannel, day, pz, prev, slot)
 	if err != nil {
 		return err
 	}
-	eff, err := toEffects(effects{posts: []Reply{reply}})
+	posts := []Reply{reply}
+	if prev != nil && prev.MessageID != "" {
+		// Only the current puzzle has a live button: yesterday's post
+		// loses its Solve (an edit, notifying nobody).
+		posts = append(posts, Reply{ChannelID: prev.Channel, Edit: prev.MessageID})
+	}
+	eff, err := toEffects(effects{posts: posts})
 	if err != nil {
 		return err
 	}
@@ -169,7 +175,7 @@ func (b *Bot) dailyFire(ctx context.Context, e event) error {
 // dailyPost is the public post of a day's puzzle in the server's
 // language: the task, the Solve button and the results of the previous
 // daily puzzle (names, not pings: nobody is notified by it).
-func (b *Bot) dailyPost(ctx context.Context, loc, channel, day string, pz *puzzle.Puzzle, prev *store.DailyPost, slot time.Time) (Reply, error) {
+func (b *Bot) dailyPost(ctx context.Context, loc, guild, channel, day string, pz *puzzle.Puzzle, prev *store.DailyPost, slot time.Time) (Reply, error) {
 	pos, err := pz.Decode()
 	if err != nil {
 		return Reply{}, wrap("daily puzzle "+pz.ID, err)
@@ -190,7 +196,7 @@ func (b *Bot) dailyPost(ctx context.Context, loc, channel, day string, pz *puzzl
 		Content:     clipRunes(content, 2000),
 		Embed:       &Embed{Title: t("daily.title", day, gameLabel(loc, pz.Game, "x", nil)), Description: desc, Image: name, Footer: pz.ID},
 		Components:  [][]Component{{{Kind: Button, CustomID: "dp:" + day, Label: t("btn.daily.solve"), Style: Primary}}},
-		DailyPuzzle: pz.Game + "/" + pz.ID + "/" + loc,
+		Daily:       &DailyRef{Guild: guild, Day: day, Game: pz.Game, Puzzle: pz.ID, Locale: loc},
 	}, nil
 }
 
@@ -223,25 +229,36 @@ func dailyResults(loc string, prev *store.DailyPost, solvers []store.DailySolver
 // drawDaily attaches a queued daily post's image: the puzzle from the
 // solver's side. Without an image the post still goes.
 func (b *Bot) drawDaily(r *Reply) {
-	parts := strings.SplitN(r.DailyPuzzle, "/", 3)
-	if len(parts) != 3 || r.Embed == nil {
+	d := r.Daily
+	if r.Embed == nil || r.Embed.Image == "" {
 		return
 	}
-	pz, err := puzzleByID(parts[0], parts[1])
+	pz, err := puzzleByID(d.Game, d.Puzzle)
 	var png []byte
 	var pos engine.Position
 	if err == nil {
 		pos, err = pz.Decode()
 	}
 	if err == nil {
-		png, err = renderPNG(pos, nil, pos.Turn() == engine.Black, parts[2], nil)
+		png, err = renderPNG(pos, nil, pos.Turn() == engine.Black, d.Locale, nil)
 	}
 	if err != nil || png == nil {
-		b.log.Warn("draw daily puzzle", "puzzle", r.DailyPuzzle, "err", err)
+		b.log.Warn("draw daily puzzle", "puzzle", d.Puzzle, "err", err)
 		r.Embed.Image = ""
 		return
 	}
 	r.Files = []File{{Name: r.Embed.Image, ContentType: "image/png", Data: png}}
+}
+
+// dailyDelivered records the Discord id of a delivered daily post; a
+// failure is logged (the post went; only tomorrow's strip of its button
+// is lost).
+func (b *Bot) dailyDelivered(ctx context.Context, d *DailyRef, messageID string) {
+	if st := b.st.store(); st != nil && messageID != "" {
+		if err := st.SetDailyMessage(ctx, d.Guild, d.Day, messageID); err != nil {
+			b.log.Warn("record daily puzzle post", "guild", d.Guild, "day", d.Day, "err", err)
+		}
+	}
 }
 
 // dailySolve opens the daily puzzle of the button's day for the caller,

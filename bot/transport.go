@@ -134,9 +134,15 @@ type Reply struct {
 	// content when set) instead of posting anew. It is retried like a
 	// post and, being an edit, notifies nobody.
 	Edit string `json:",omitempty"`
-	// DailyPuzzle, on a queued daily puzzle post, is "<game>/<puzzle id>":
-	// its image is drawn at delivery (files are not kept in the outbox).
-	DailyPuzzle string `json:",omitempty"`
+	// Daily marks a queued daily puzzle post: its image is drawn at
+	// delivery (files are not kept in the outbox) and its message id
+	// recorded.
+	Daily *DailyRef `json:",omitempty"`
+}
+
+// DailyRef names a server's daily puzzle post.
+type DailyRef struct {
+	Guild, Day, Game, Puzzle, Locale string
 }
 
 // Tracked reports whether the transport must record the id of the message

@@ -17,6 +17,7 @@ import (
 type DailyPost struct {
 	Guild, Day, Game, PuzzleID, Channel string
 	Posted                              time.Time // the slot: when it was due
+	MessageID                           string    // the post's Discord id once delivered
 }
 
 // DailySolver is a player who opened a daily puzzle.
@@ -62,7 +63,7 @@ func (s *Store) PostDaily(ctx context.Context, p DailyPost, next Event, eff Effe
 
 // RecentDailies are a server's last n daily puzzles, newest first.
 func (s *Store) RecentDailies(ctx context.Context, guild string, n int) ([]DailyPost, error) {
-	rows, err := s.r.QueryContext(ctx, `SELECT guild, day, game, puzzle_id, channel, posted_at FROM daily_posts
+	rows, err := s.r.QueryContext(ctx, `SELECT guild, day, game, puzzle_id, channel, posted_at, message_id FROM daily_posts
 		WHERE guild=? ORDER BY day DESC LIMIT ?`, guild, n)
 	if err != nil {
 		return nil, fmt.Errorf("daily puzzles of server %s: %w", guild, err)
@@ -72,7 +73,7 @@ func (s *Store) RecentDailies(ctx context.Context, guild string, n int) ([]Daily
 	for rows.Next() {
 		var p DailyPost
 		var at int64
-		if err := rows.Scan(&p.Guild, &p.Day, &p.Game, &p.PuzzleID, &p.Channel, &at); err != nil {
+		if err := rows.Scan(&p.Guild, &p.Day, &p.Game, &p.PuzzleID, &p.Channel, &at, &p.MessageID); err != nil {
 			return nil, fmt.Errorf("daily puzzles of server %s: %w", guild, err)
 		}
 		p.Posted = fromNanos(at)
@@ -160,8 +161,8 @@ func (s *Store) DailySolvers(ctx context.Context, guild, day string, until time.
 func (s *Store) DailyPost(ctx context.Context, guild, day string) (DailyPost, error) {
 	p := DailyPost{}
 	var at int64
-	err := s.r.QueryRowContext(ctx, `SELECT guild, day, game, puzzle_id, channel, posted_at FROM daily_posts WHERE guild=? AND day=?`, guild, day).
-		Scan(&p.Guild, &p.Day, &p.Game, &p.PuzzleID, &p.Channel, &at)
+	err := s.r.QueryRowContext(ctx, `SELECT guild, day, game, puzzle_id, channel, posted_at, message_id FROM daily_posts WHERE guild=? AND day=?`, guild, day).
+		Scan(&p.Guild, &p.Day, &p.Game, &p.PuzzleID, &p.Channel, &at, &p.MessageID)
 	if errors.Is(err, sql.ErrNoRows) {
 		return p, fmt.Errorf("daily puzzle of server %s on %s: %w", guild, day, ErrNotFound)
 	}
@@ -170,4 +171,17 @@ func (s *Store) DailyPost(ctx context.Context, guild, day string) (DailyPost, er
 	}
 	p.Posted = fromNanos(at)
 	return p, nil
+}
+
+// SetDailyMessage records the Discord id of a day's post once delivered,
+// so that the next day's post can take its Solve button away.
+func (s *Store) SetDailyMessage(ctx context.Context, guild, day, messageID string) error {
+	err := s.tx(ctx, func(tx *sql.Tx) error {
+		_, err := tx.ExecContext(ctx, `UPDATE daily_posts SET message_id=? WHERE guild=? AND day=?`, messageID, guild, day)
+		return err
+	})
+	if err != nil {
+		return fmt.Errorf("message of the daily puzzle of server %s on %s: %w", guild, day, err)
+	}
+	return nil
 }

@@ -65,7 +65,10 @@ func testDailyPuzzle(t *testing.T, b storetest.Backend) {
 	if _, err := s.DailyPost(ctx, "g1", "1999-01-01"); err == nil {
 		t.Fatal("found a post of a day without one")
 	}
-	if got, err := s.DailyPost(ctx, "g1", p.Day); err != nil || got.PuzzleID != "tk-1" || !got.Posted.Equal(day1) {
+	if err := s.SetDailyMessage(ctx, "g1", p.Day, "m1"); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := s.DailyPost(ctx, "g1", p.Day); err != nil || got.PuzzleID != "tk-1" || !got.Posted.Equal(day1) || got.MessageID != "m1" {
 		t.Fatalf("read the post: %+v %v", got, err)
 	}
 

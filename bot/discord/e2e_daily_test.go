@@ -153,7 +153,13 @@ func e2eDaily(t *testing.T, w *world) {
 	e.stop()
 	e = startBot(t, w)
 	w.clk.Advance(24*time.Hour - 4*time.Minute) // 2026-01-03 16:00:05
-	day2 := checkPost(tick(e.b), "2026-01-03", "Camelot")
+	calls = tick(e.b)
+	day2 := checkPost(calls, "2026-01-03", "Camelot")
+	// Only today's post keeps a live Solve: yesterday's lost it by an edit.
+	strip := find(calls, "PATCH", "/channels/"+dailyChannel+"/messages/"+day1.MsgID)
+	if len(strip) != 1 || len(customIDs(strip[0])) != 0 || len(strip[0].Notified) != 0 {
+		t.Fatalf("yesterday's post: %d edits %v", len(strip), strip)
+	}
 	if !strings.Contains(text(day2), "The puzzle of 2026-01-02 was solved by 2: alice in 2:05, bob in 4:05 (missed 1×)") {
 		t.Fatalf("day 2 results: %s", text(day2))
 	}

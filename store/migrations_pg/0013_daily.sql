@@ -19,6 +19,7 @@ CREATE TABLE daily_posts (
 	puzzle_id TEXT NOT NULL,
 	channel   TEXT NOT NULL,
 	posted_at BIGINT NOT NULL,  -- the slot (Unix nanoseconds)
+	message_id TEXT NOT NULL DEFAULT '', -- Discord's id once delivered
 	PRIMARY KEY (guild, day)
 );
 
