@@ -192,11 +192,11 @@ func (b *Bot) dailyPost(ctx context.Context, loc, guild, channel, day string, pz
 	}
 	name := "daily-" + day + ".png"
 	return Reply{
-		ChannelID:   channel,
-		Content:     clipRunes(content, 2000),
-		Embed:       &Embed{Title: t("daily.title", day, gameLabel(loc, pz.Game, "x", nil)), Description: desc, Image: name, Footer: pz.ID},
-		Components:  [][]Component{{{Kind: Button, CustomID: "dp:" + day, Label: t("btn.daily.solve"), Style: Primary}}},
-		Daily:       &DailyRef{Guild: guild, Day: day, Game: pz.Game, Puzzle: pz.ID, Locale: loc},
+		ChannelID:  channel,
+		Content:    clipRunes(content, 2000),
+		Embed:      &Embed{Title: t("daily.title", day, gameLabel(loc, pz.Game, "x", nil)), Description: desc, Image: name, Footer: pz.ID},
+		Components: [][]Component{{{Kind: Button, CustomID: "dp:" + day, Label: t("btn.daily.solve"), Style: Primary}}},
+		Daily:      &DailyRef{Guild: guild, Day: day, Game: pz.Game, Puzzle: pz.ID, Locale: loc},
 	}, nil
 }
 
