@@ -218,6 +218,9 @@ func TestE2EServerChannelsRolesMaps(t *testing.T) {
 
 			// Reset: anyone, anywhere again.
 			r = response(t, e.do(asManager(e.slash(alice, gameChannel, "server", "reset", "challenge_role"))))
+			if !strings.Contains(text(r), "Who may challenge: everyone") || !strings.Contains(text(r), "<#"+gamesChannel+">") {
+				t.Fatalf("after resetting the role: %s", text(r))
+			}
 			r = response(t, e.do(asManager(e.slash(alice, gameChannel, "server", "reset", "games_channel"))))
 			if !strings.Contains(text(r), "Channel for games: any channel") || !strings.Contains(text(r), "Who may challenge: everyone") {
 				t.Fatalf("after the resets: %s", text(r))
