@@ -185,3 +185,32 @@ func (s *Store) SetDailyMessage(ctx context.Context, guild, day, messageID strin
 	}
 	return nil
 }
+
+// DailyAttempt is a daily puzzle a player opened, for their data export.
+type DailyAttempt struct {
+	Guild, Day, PuzzleID string
+	DailySolver
+}
+
+// dailyAttempts lists the daily puzzles user opened, oldest first.
+func dailyAttempts(ctx context.Context, tx *sql.Tx, user string) ([]DailyAttempt, error) {
+	rows, err := tx.QueryContext(ctx, `SELECT s.guild, s.day, COALESCE(p.puzzle_id, ''), s.player, s.name, s.misses, s.solved_at
+		FROM daily_solvers s LEFT JOIN daily_posts p ON p.guild=s.guild AND p.day=s.day WHERE s.player=? ORDER BY s.day, s.guild`, user)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []DailyAttempt
+	for rows.Next() {
+		var a DailyAttempt
+		var at sql.NullInt64
+		if err := rows.Scan(&a.Guild, &a.Day, &a.PuzzleID, &a.Player, &a.Name, &a.Misses, &at); err != nil {
+			return nil, err
+		}
+		if at.Valid {
+			a.Solved = fromNanos(at.Int64)
+		}
+		out = append(out, a)
+	}
+	return out, rows.Err()
+}

@@ -125,7 +125,8 @@ func testDailyPuzzle(t *testing.T, b storetest.Backend) {
 	}
 }
 
-// Deleting a player's data removes them from the daily puzzles' solvers.
+// A player's data export lists the daily puzzles they opened; deleting
+// their data removes them from the solvers.
 func TestDailySolversDeleted(t *testing.T) { storetest.Run(t, testDailySolversDeleted) }
 
 func testDailySolversDeleted(t *testing.T, b storetest.Backend) {
@@ -143,11 +144,18 @@ func testDailySolversDeleted(t *testing.T, b storetest.Backend) {
 			t.Fatal(err)
 		}
 	}
+	d, err := s.ExportUser(ctx, "u1")
+	if err != nil || len(d.Daily) != 1 || d.Daily[0].PuzzleID != "tk-1" || d.Daily[0].Guild != "g1" || !d.Daily[0].Solved.Equal(t0.Add(time.Minute)) {
+		t.Fatalf("export: %+v %v", d, err)
+	}
 	if _, err := s.DeleteUser(ctx, "u1", Scrub{}); err != nil {
 		t.Fatal(err)
 	}
 	ds, err := s.DailySolvers(ctx, "g1", p.Day, t0.Add(time.Hour))
 	if err != nil || len(ds) != 1 || ds[0].Player != "u2" {
 		t.Fatalf("solvers after deleting u1: %+v %v", ds, err)
+	}
+	if d, err := s.ExportUser(ctx, "u1"); err != nil || len(d.Daily) != 0 {
+		t.Fatalf("export after deletion: %+v %v", d, err)
 	}
 }

@@ -28,6 +28,7 @@ type UserData struct {
 	Changes     []RatingChange // the user's own rating changes, game by game
 	Games       []UserGame     // every game they played, with its moves
 	Challenges  []*Challenge   // challenges they made or received
+	Daily       []DailyAttempt `json:",omitempty"` // the servers' daily puzzles they opened
 	Backend     string
 	SchemaLevel int
 }
@@ -141,6 +142,9 @@ func (s *Store) ExportUser(ctx context.Context, user string) (*UserData, error) 
 	}
 	if err := errors.Join(rows.Err(), rows.Close()); err != nil {
 		return fail("challenges", err)
+	}
+	if d.Daily, err = dailyAttempts(ctx, tx, user); err != nil {
+		return fail("daily puzzles", err)
 	}
 	return d, nil
 }
