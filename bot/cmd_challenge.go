@@ -41,6 +41,9 @@ var challengeCmd = command{
 
 // challenge handles /challenge [opponent] game map clock color thread.
 func (b *Bot) challenge(ctx context.Context, r *req) ([]Reply, error) {
+	if err := mayChallenge(r); err != nil {
+		return nil, err
+	}
 	opt := r.Options
 	level, vsAI, err := b.wantsAI(r)
 	if err != nil {
@@ -180,7 +183,11 @@ func (b *Bot) gameOptions(r *req) (rules engine.Rules, variant, start string, tc
 		_, err := rules.Decode("")
 		return nil, "", "", tc, &refusal{key: "refuse.badmap", args: []string{engineErrorTextLoc(r.loc, err)}}
 	}
-	variant, start, err = chooseStart(rules, opt["map"], r.loc)
+	m, given := opt["map"]
+	if !given {
+		m = serverMap(r, rules) // the server's default map (/server)
+	}
+	variant, start, err = chooseStart(rules, m, r.loc)
 	if err != nil {
 		return nil, "", "", tc, err
 	}

@@ -251,6 +251,7 @@ func (b *Bot) puzzleEnd(ctx context.Context, r *req, st *puzzleState, pos engine
 	if err != nil {
 		return nil, err
 	}
+	b.dailyFinished(ctx, st.a, solved)
 	switch {
 	case !first:
 		head += "\n" + r.t("puzzle.unrated")

@@ -182,6 +182,10 @@ const (
 	UserOption
 	Bool
 	Integer
+	// ChannelOption takes a text channel of the server.
+	ChannelOption
+	// RoleOption takes a role of the server.
+	RoleOption
 )
 
 // CommandSpec defines one slash command for registration, localised.

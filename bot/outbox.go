@@ -83,6 +83,9 @@ func (b *Bot) deliverOne(ctx context.Context, m outMsg) error {
 		r.Nonce = m.Nonce
 		b.redraw(ctx, &r)
 		id, err = b.n.Post(ctx, m.Channel, r)
+		if err == nil && r.Daily != nil {
+			b.dailyDelivered(ctx, r.Daily, id)
+		}
 	}
 	if err == nil {
 		return b.st.sent(ctx, m.ID, id)
@@ -145,6 +148,10 @@ func (b *Bot) Delivered(ctx context.Context, r Reply, messageID string) {
 // image the post still goes. A final board also gets its rating lines,
 // record and replay (finalExtras), made from the committed game.
 func (b *Bot) redraw(ctx context.Context, r *Reply) {
+	if r.Daily != nil {
+		b.drawDaily(r)
+		return
+	}
 	if !r.Board || r.GameID == 0 || (r.Embed == nil || r.Embed.Image == "") && !r.Final {
 		return
 	}

@@ -162,6 +162,8 @@ func (b *Bot) fire(ctx context.Context, e event) ([]Reply, error) {
 	switch e.Kind {
 	case evAI:
 		return nil, b.aiMove(ctx, e)
+	case evDaily:
+		return nil, b.dailyFire(ctx, e)
 	case evExpire:
 		c, err := b.st.challenge(ctx, e.Ref)
 		if errors.Is(err, errNotFound) {

@@ -42,6 +42,9 @@ type Command struct {
 	Options map[string]string
 	// Users holds the users named in options, by id.
 	Users map[string]User
+	// Channels holds the channels named in options, by id (Discord's
+	// resolved data).
+	Channels map[string]ChannelInfo
 	// CustomID is the component's or modal's custom id (1-100 characters),
 	// e.g. "g:42:17:resign" or "c:7:accept".
 	CustomID string
@@ -61,6 +64,16 @@ type Command struct {
 	// ManageServer: the member has the Manage Server permission here (from
 	// the interaction's member permissions); tournament organiser rights.
 	ManageServer bool
+	// Roles are the member's role ids here (from the interaction).
+	Roles []string
+}
+
+// ChannelInfo is a channel named in an option.
+type ChannelInfo struct {
+	ID, Name string
+	// Text: a server's text or announcement channel, where the bot posts
+	// (not a voice channel, category, forum or thread).
+	Text bool
 }
 
 // Reply is one message the transport sends back.
@@ -121,6 +134,15 @@ type Reply struct {
 	// content when set) instead of posting anew. It is retried like a
 	// post and, being an edit, notifies nobody.
 	Edit string `json:",omitempty"`
+	// Daily marks a queued daily puzzle post: its image is drawn at
+	// delivery (files are not kept in the outbox) and its message id
+	// recorded.
+	Daily *DailyRef `json:",omitempty"`
+}
+
+// DailyRef names a server's daily puzzle post.
+type DailyRef struct {
+	Guild, Day, Game, Puzzle, Locale string
 }
 
 // Tracked reports whether the transport must record the id of the message

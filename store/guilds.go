@@ -5,6 +5,8 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"sort"
+	"strings"
 )
 
 // GuildSettings are one server's settings (/server). The zero value is a
@@ -16,6 +18,44 @@ type GuildSettings struct {
 	Clock  string // default clock preset; "" = the game's default
 	Thread *bool  // games open a thread; nil = the bot's configuration
 	NoAI   bool   // the computer may not be challenged here
+
+	// GamesChannel is the one channel where /challenge may be used
+	// (its threads too); "" = anywhere.
+	GamesChannel string
+	// DailyChannel is where the daily puzzle is posted ("" = none), at
+	// DailyHour o'clock UTC (0–23).
+	DailyChannel string
+	DailyHour    int
+	// ChallengeRole is the role a member needs to challenge; "" = everyone.
+	ChallengeRole string
+	// Variants are the default maps of /challenge by game name; a game
+	// missing uses its own default.
+	Variants map[string]string
+}
+
+// encodeVariants writes a variant map as "game=variant" pairs, sorted.
+func encodeVariants(m map[string]string) string {
+	var out []string
+	for g, v := range m {
+		if g != "" && v != "" {
+			out = append(out, g+"="+v)
+		}
+	}
+	sort.Strings(out)
+	return strings.Join(out, ",")
+}
+
+func decodeVariants(s string) map[string]string {
+	if s == "" {
+		return nil
+	}
+	out := map[string]string{}
+	for _, p := range strings.Split(s, ",") {
+		if g, v, ok := strings.Cut(p, "="); ok && g != "" && v != "" {
+			out[g] = v
+		}
+	}
+	return out
 }
 
 // GuildSettings reads a server's settings; a server that never set any
@@ -24,8 +64,10 @@ func (s *Store) GuildSettings(ctx context.Context, guild string) (GuildSettings,
 	g := GuildSettings{Guild: guild}
 	var thread sql.NullInt64
 	var aiOff int64
-	err := s.r.QueryRowContext(ctx, `SELECT locale, game, clock, thread, ai_off FROM guild_settings WHERE guild=?`, guild).
-		Scan(&g.Locale, &g.Game, &g.Clock, &thread, &aiOff)
+	var variants string
+	err := s.r.QueryRowContext(ctx, `SELECT locale, game, clock, thread, ai_off, games_channel, daily_channel, daily_hour, challenge_role, variants
+		FROM guild_settings WHERE guild=?`, guild).
+		Scan(&g.Locale, &g.Game, &g.Clock, &thread, &aiOff, &g.GamesChannel, &g.DailyChannel, &g.DailyHour, &g.ChallengeRole, &variants)
 	if errors.Is(err, sql.ErrNoRows) {
 		return g, nil
 	}
@@ -37,14 +79,19 @@ func (s *Store) GuildSettings(ctx context.Context, guild string) (GuildSettings,
 		g.Thread = &on
 	}
 	g.NoAI = aiOff != 0
+	g.Variants = decodeVariants(variants)
 	return g, nil
 }
 
 // SaveGuildSettings writes a server's settings (all fields, replacing
-// what was stored).
-func (s *Store) SaveGuildSettings(ctx context.Context, g GuildSettings) error {
+// what was stored), with the effects of the change (the daily puzzle's
+// event moved) in the same transaction.
+func (s *Store) SaveGuildSettings(ctx context.Context, g GuildSettings, eff ...Effects) error {
 	if g.Guild == "" {
 		return errors.New("save server settings: no server")
+	}
+	if g.DailyHour < 0 || g.DailyHour > 23 {
+		return fmt.Errorf("save settings of server %s: daily hour %d is not 0–23", g.Guild, g.DailyHour)
 	}
 	var thread sql.NullInt64
 	if g.Thread != nil {
@@ -58,10 +105,17 @@ func (s *Store) SaveGuildSettings(ctx context.Context, g GuildSettings) error {
 		aiOff = 1
 	}
 	return s.tx(ctx, func(tx *sql.Tx) error {
-		if _, err := tx.ExecContext(ctx, `INSERT INTO guild_settings(guild, locale, game, clock, thread, ai_off) VALUES(?,?,?,?,?,?)
+		if _, err := tx.ExecContext(ctx, `INSERT INTO guild_settings(guild, locale, game, clock, thread, ai_off,
+			games_channel, daily_channel, daily_hour, challenge_role, variants) VALUES(?,?,?,?,?,?,?,?,?,?,?)
 			ON CONFLICT(guild) DO UPDATE SET locale=excluded.locale, game=excluded.game, clock=excluded.clock,
-			thread=excluded.thread, ai_off=excluded.ai_off`,
-			g.Guild, g.Locale, g.Game, g.Clock, thread, aiOff); err != nil {
+			thread=excluded.thread, ai_off=excluded.ai_off, games_channel=excluded.games_channel,
+			daily_channel=excluded.daily_channel, daily_hour=excluded.daily_hour,
+			challenge_role=excluded.challenge_role, variants=excluded.variants`,
+			g.Guild, g.Locale, g.Game, g.Clock, thread, aiOff,
+			g.GamesChannel, g.DailyChannel, g.DailyHour, g.ChallengeRole, encodeVariants(g.Variants)); err != nil {
+			return fmt.Errorf("save settings of server %s: %w", g.Guild, err)
+		}
+		if err := s.apply(ctx, tx, 0, one(eff)); err != nil {
 			return fmt.Errorf("save settings of server %s: %w", g.Guild, err)
 		}
 		return nil

@@ -28,6 +28,7 @@ type UserData struct {
 	Changes     []RatingChange // the user's own rating changes, game by game
 	Games       []UserGame     // every game they played, with its moves
 	Challenges  []*Challenge   // challenges they made or received
+	Daily       []DailyAttempt `json:",omitempty"` // the servers' daily puzzles they opened
 	Backend     string
 	SchemaLevel int
 }
@@ -142,6 +143,9 @@ func (s *Store) ExportUser(ctx context.Context, user string) (*UserData, error) 
 	if err := errors.Join(rows.Err(), rows.Close()); err != nil {
 		return fail("challenges", err)
 	}
+	if d.Daily, err = dailyAttempts(ctx, tx, user); err != nil {
+		return fail("daily puzzles", err)
+	}
 	return d, nil
 }
 
@@ -187,6 +191,10 @@ func (s *Store) DeleteUser(ctx context.Context, user string, scrub Scrub) (Erase
 		}
 		if err := exec(&e.Ratings, `DELETE FROM ratings WHERE player=?`, user); err != nil {
 			return fmt.Errorf("ratings: %w", err)
+		}
+		var daily int64 // the daily puzzles they opened (names shown in posts)
+		if err := exec(&daily, `DELETE FROM daily_solvers WHERE player=?`, user); err != nil {
+			return fmt.Errorf("daily puzzles: %w", err)
 		}
 		if err := exec(&e.RatingChanges, `UPDATE rating_changes SET player=? WHERE player=?`, DeletedPlayer, user); err != nil {
 			return fmt.Errorf("rating changes: %w", err)

@@ -23,6 +23,7 @@ func toCommand(i *discordgo.Interaction, ch *discordgo.Channel) (c bot.Command, 
 	}
 	if i.Member != nil {
 		c.ManageServer = i.Member.Permissions&discordgo.PermissionManageGuild != 0
+		c.Roles = i.Member.Roles
 	}
 	if i.GuildLocale != nil {
 		// Public messages use the server's language.
@@ -49,6 +50,16 @@ func toCommand(i *discordgo.Interaction, ch *discordgo.Channel) (c bot.Command, 
 					bu.Name = m.Nick
 				}
 				c.Users[id] = bu
+			}
+			for id, ch := range d.Resolved.Channels {
+				if ch == nil {
+					continue
+				}
+				if c.Channels == nil {
+					c.Channels = map[string]bot.ChannelInfo{}
+				}
+				text := ch.Type == discordgo.ChannelTypeGuildText || ch.Type == discordgo.ChannelTypeGuildNews
+				c.Channels[id] = bot.ChannelInfo{ID: id, Name: ch.Name, Text: text}
 			}
 		}
 	case discordgo.InteractionMessageComponent:

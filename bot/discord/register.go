@@ -16,11 +16,17 @@ import (
 )
 
 var optionTypes = map[bot.OptionType]discordgo.ApplicationCommandOptionType{
-	bot.String:     discordgo.ApplicationCommandOptionString,
-	bot.UserOption: discordgo.ApplicationCommandOptionUser,
-	bot.Bool:       discordgo.ApplicationCommandOptionBoolean,
-	bot.Integer:    discordgo.ApplicationCommandOptionInteger,
+	bot.String:        discordgo.ApplicationCommandOptionString,
+	bot.UserOption:    discordgo.ApplicationCommandOptionUser,
+	bot.Bool:          discordgo.ApplicationCommandOptionBoolean,
+	bot.Integer:       discordgo.ApplicationCommandOptionInteger,
+	bot.ChannelOption: discordgo.ApplicationCommandOptionChannel,
+	bot.RoleOption:    discordgo.ApplicationCommandOptionRole,
 }
+
+// textChannels are the channel types a channel option offers: where the
+// bot can post (the handler checks the resolved type again).
+var textChannels = []discordgo.ChannelType{discordgo.ChannelTypeGuildText, discordgo.ChannelTypeGuildNews}
 
 // toApplicationCommands converts the core's command definitions.
 func toApplicationCommands(specs []bot.CommandSpec) []*discordgo.ApplicationCommand {
@@ -47,6 +53,9 @@ func toApplicationCommands(specs []bot.CommandSpec) []*discordgo.ApplicationComm
 				Required:                 o.Required,
 				// Discord refuses choices together with autocomplete.
 				Autocomplete: o.Autocomplete && len(o.Choices) == 0,
+			}
+			if o.Type == bot.ChannelOption {
+				ao.ChannelTypes = textChannels
 			}
 			for _, c := range o.Choices {
 				ao.Choices = append(ao.Choices, &discordgo.ApplicationCommandOptionChoice{Name: c.Name, Value: c.Value, NameLocalizations: localeMap(c.NameLocalizations)})
