@@ -209,21 +209,6 @@ func e2eDaily(t *testing.T, w *world) {
 	}
 }
 
-func shippedPuzzle(t *testing.T, game, id string) *puzzle.Puzzle {
-	t.Helper()
-	ps, err := puzzle.Shipped(game)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, p := range ps {
-		if p.ID == id {
-			return p
-		}
-	}
-	t.Fatalf("puzzle %s of %s is not shipped", id, game)
-	return nil
-}
-
 // wrongMove is a legal first move of pz that is not its solution and does
 // not win at once.
 func wrongMove(t *testing.T, pz *puzzle.Puzzle) string {
