@@ -77,10 +77,6 @@ type Bot struct {
 	// rv bounds and counts the game reviews (cmd_review.go).
 	rv reviewer
 
-	// names remembers display names by user id as interactions show them,
-	// for tournament entrants (the store keeps their ids only).
-	names sync.Map
-
 	// cmds is the command table, indexed (commands.go).
 	cmds *router
 }

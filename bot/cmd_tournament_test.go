@@ -77,6 +77,11 @@ func TestTournamentRoundRobinToTheEnd(t *testing.T) {
 	if games != 6 {
 		t.Errorf("%d games played, want 6", games)
 	}
+	// The next rounds' lines, their boards and the final standings went
+	// to the outbox: the scheduler delivers them.
+	if err := h.b.Tick(h.ctx); err != nil {
+		t.Fatal(err)
+	}
 	ev, err = h.b.director().Load(h.ctx, 1)
 	if err != nil || ev.T.Status != tournament.Finished {
 		t.Fatalf("tournament not finished: %v %+v", err, ev.Row)
@@ -143,7 +148,7 @@ func TestTournamentWithdrawDeadlineCancel(t *testing.T) {
 		t.Fatalf("start by Manage Server: %v %+v", err, ev)
 	}
 	first, second := ev.T.Rounds[0][0], ev.T.Rounds[0][1]
-	quitter := User{ID: first.Black, Name: h.b.nameOf(first.Black)}
+	quitter := User{ID: first.Black, Name: ev.Name(first.Black)}
 	wd := h.slash(quitter, "tournament", "action=withdraw")
 	mustNotRefuse(t, wd)
 	if len(wd) != 2 || len(wd[1].Mentions) != 1 || wd[1].Mentions[0] != first.White || !strings.Contains(wd[1].Content, "by forfeit") {
@@ -197,6 +202,9 @@ func TestTournamentRoundResumedAfterRestart(t *testing.T) {
 	if err := h.b.Recover(h.ctx); err != nil {
 		t.Fatal(err)
 	}
+	if err := h.b.Tick(h.ctx); err != nil { // delivers the queued boards
+		t.Fatal(err)
+	}
 	ev, err := h.b.director().Load(h.ctx, 1)
 	if err != nil {
 		t.Fatal(err)
@@ -218,6 +226,9 @@ func TestTournamentRoundResumedAfterRestart(t *testing.T) {
 	// A second start changes nothing.
 	before := len(h.n.all())
 	if err := h.b.Recover(h.ctx); err != nil {
+		t.Fatal(err)
+	}
+	if err := h.b.Tick(h.ctx); err != nil {
 		t.Fatal(err)
 	}
 	if n := len(h.n.all()); n != before {

@@ -251,7 +251,7 @@ func (b *Bot) turnContent(ctx context.Context, g *gameRec, pos engine.Position, 
 		}
 		return strings.Join(parts, " ")
 	}
-	if next.ID == b.selfID() && g.AILevel > 0 {
+	if g.aiMoves(int(pos.Turn())) {
 		return b.aiTurnContent(ctx, g, pos, mover, next, what)
 	}
 	if next.ID == mover.ID {

@@ -145,6 +145,9 @@ func (b *Bot) Delivered(ctx context.Context, r Reply, messageID string) {
 // image the post still goes. A final board also gets its rating lines,
 // record and replay (finalExtras), made from the committed game.
 func (b *Bot) redraw(ctx context.Context, r *Reply) {
+	if r.Tournament != 0 {
+		b.redrawStandings(ctx, r)
+	}
 	if !r.Board || r.GameID == 0 || (r.Embed == nil || r.Embed.Image == "") && !r.Final {
 		return
 	}

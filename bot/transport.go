@@ -121,6 +121,10 @@ type Reply struct {
 	// content when set) instead of posting anew. It is retried like a
 	// post and, being an edit, notifies nobody.
 	Edit string `json:",omitempty"`
+	// Tournament, on a queued post, is the tournament whose standings
+	// pictures are drawn and attached at delivery (the outbox keeps no
+	// files): the final standings.
+	Tournament int64 `json:",omitempty"`
 }
 
 // Tracked reports whether the transport must record the id of the message

@@ -375,8 +375,11 @@ func (d *Director) CloseSignUp(ctx context.Context, id int64) (ps []tournament.P
 // adjudicated (games to end) and whether the tournament finished or was
 // cancelled.
 type Update struct {
-	ID          int64
-	Paired      []tournament.Pairing
+	ID     int64
+	Paired []tournament.Pairing
+	// Advanced: Paired was paired by an advance, whose announcement
+	// (Director.Posts) is queued already; else by the sign-up deadline.
+	Advanced    bool
 	Adjudicated []tournament.Pairing
 	Finished    bool
 	Cancelled   bool
@@ -404,7 +407,7 @@ func (d *Director) advance(ctx context.Context, id int64, u *Update) error {
 	if err != nil {
 		return err
 	}
-	u.Paired, u.Finished = ps, fin
+	u.Paired, u.Finished, u.Advanced = ps, fin, true
 	return nil
 }
 
