@@ -146,6 +146,9 @@ func (b *Bot) aiMove(ctx context.Context, e event) error {
 	if !ok || err != nil {
 		return err
 	}
+	if g.AISide == aiBoth && g.Ply >= ai.DefaultMaxPly {
+		return b.aiPlyCap(ctx, g, pos)
+	}
 	lim := ai.Limits{Level: g.AILevel, Seed: aiSeed(g.ID, g.Ply)}
 	if tc := clockOf(g); tc.Timed() {
 		// The computer's clock runs like a human's: with little left it

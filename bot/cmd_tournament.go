@@ -13,6 +13,7 @@ import (
 	"github.com/tankbot/tankbot/bot/tournament"
 	"github.com/tankbot/tankbot/bot/tournament/director"
 	"github.com/tankbot/tankbot/engine"
+	"github.com/tankbot/tankbot/engine/ai"
 	"github.com/tankbot/tankbot/imaging"
 	"github.com/tankbot/tankbot/store"
 )
@@ -322,6 +323,27 @@ func (b *Bot) joinComputer(ctx context.Context, r *req, ev *director.Event, a to
 		return nil, tournamentRefusal(err)
 	}
 	return []Reply{{Content: pub.t("tournament.joined", markName(e.Name), num)}}, nil
+}
+
+// computerEntrant says whether id is a computer entrant's (never pinged).
+func computerEntrant(id string) bool { return strings.HasPrefix(id, computerPrefix) }
+
+// aiPlyCap draws a game the computer plays on both sides once it has
+// lasted ai.DefaultMaxPly plies, as `tankbot arena` does: two computers
+// could otherwise play on forever in a game with no natural end. The
+// final board is queued with the result.
+func (b *Bot) aiPlyCap(ctx context.Context, g *gameRec, pos engine.Position) error {
+	loc := b.outLocale(g)
+	r := &req{Command: Command{GuildID: g.GuildID, ChannelID: g.ChannelID}, loc: loc, pub: loc, outOfBand: true}
+	event := func(loc string) string { return i18n.T(loc, "tournament.plycap", strconv.Itoa(ai.DefaultMaxPly)) }
+	g.finish(engine.Drawn(engine.ReasonAgreement))
+	reply, err := b.boardReply(ctx, r, g, pos, nil, event(loc), false)
+	if err != nil {
+		return err
+	}
+	reply.Content, reply.Mentions = b.endContent(ctx, g, event)
+	reply.Final, reply.ChannelID = true, g.ChannelID
+	return b.end(ctx, g, engine.Drawn(engine.ReasonAgreement), reply)
 }
 
 // entrantUser is a tournament player as a game's user: their stored name

@@ -89,7 +89,7 @@ func (b *Bot) pings(ctx context.Context, users []User, line func(loc, mentions s
 	byLoc := map[string][]string{}
 	var ids []string
 	for _, u := range users {
-		if u.ID == "" || u.ID == b.selfID() {
+		if u.ID == "" || u.ID == b.selfID() || computerEntrant(u.ID) {
 			continue // the bot never pings itself (the computer player)
 		}
 		l := b.userLocale(ctx, u.ID)
