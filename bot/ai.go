@@ -147,7 +147,7 @@ func (b *Bot) aiMove(ctx context.Context, e event) error {
 		return err
 	}
 	if g.AISide == aiBoth && g.Ply >= ai.DefaultMaxPly {
-		return b.aiPlyCap(ctx, g, pos)
+		return b.aiPlyCap(ctx, g)
 	}
 	lim := ai.Limits{Level: g.AILevel, Seed: aiSeed(g.ID, g.Ply)}
 	if tc := clockOf(g); tc.Timed() {

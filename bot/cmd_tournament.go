@@ -128,7 +128,7 @@ func (b *Bot) tournament(ctx context.Context, r *req) ([]Reply, error) {
 		}
 		out := []Reply{{Content: pub.t("tournament.withdrew", r.User.Name, num)}}
 		for _, p := range decided {
-			if g := b.endDecided(ctx, p, engine.ReasonResignation); g != nil {
+			if g := b.endDecided(ctx, p, engine.ReasonResignation, nil); g != nil {
 				// The opponent learns it in the game's place, by a ping.
 				other := g.White
 				if other.ID == r.User.ID {
@@ -330,20 +330,11 @@ func computerEntrant(id string) bool { return strings.HasPrefix(id, computerPref
 
 // aiPlyCap draws a game the computer plays on both sides once it has
 // lasted ai.DefaultMaxPly plies, as `tankbot arena` does: two computers
-// could otherwise play on forever in a game with no natural end. The
-// final board is queued with the result.
-func (b *Bot) aiPlyCap(ctx context.Context, g *gameRec, pos engine.Position) error {
-	loc := b.outLocale(g)
-	r := &req{Command: Command{GuildID: g.GuildID, ChannelID: g.ChannelID}, loc: loc, pub: loc, outOfBand: true}
-	event := func(loc string) string { return i18n.T(loc, "tournament.plycap", strconv.Itoa(ai.DefaultMaxPly)) }
-	g.finish(engine.Drawn(engine.ReasonAgreement))
-	reply, err := b.boardReply(ctx, r, g, pos, nil, event(loc), false)
-	if err != nil {
-		return err
-	}
-	reply.Content, reply.Mentions = b.endContent(ctx, g, event)
-	reply.Final, reply.ChannelID = true, g.ChannelID
-	return b.end(ctx, g, engine.Drawn(engine.ReasonAgreement), reply)
+// could otherwise play on forever in a game with no natural end.
+func (b *Bot) aiPlyCap(ctx context.Context, g *gameRec) error {
+	return b.endWithBoard(ctx, g, engine.Drawn(engine.ReasonAgreement), func(loc string) string {
+		return i18n.T(loc, "tournament.plycap", strconv.Itoa(ai.DefaultMaxPly))
+	})
 }
 
 // entrantUser is a tournament player as a game's user: their stored name
@@ -433,10 +424,11 @@ func (b *Bot) startPairing(ctx context.Context, ev *director.Event, p tournament
 }
 
 // endDecided ends the running game of a board the tournament decided
-// without it (a withdrawal, an adjudication at the round's deadline); its
-// final board is posted by the caller's announcement or the next look.
-// It returns the game it ended (nil: none).
-func (b *Bot) endDecided(ctx context.Context, p tournament.Pairing, reason engine.Reason) *gameRec {
+// without it (a withdrawal, an adjudication at the round's deadline). With
+// event, the game's final board saying it (pinging both players) is queued
+// with the result; without, the caller tells the players. It returns the
+// game it ended (nil: none).
+func (b *Bot) endDecided(ctx context.Context, p tournament.Pairing, reason engine.Reason, event func(loc string) string) *gameRec {
 	if p.GameID == 0 {
 		return nil
 	}
@@ -451,11 +443,34 @@ func (b *Bot) endDecided(ctx context.Context, p tournament.Pairing, reason engin
 	case tournament.BlackWins, tournament.BlackForfeit:
 		o = engine.Win(engine.Side(1), reason)
 	}
-	if err := b.end(ctx, g, o); err != nil {
+	if err := b.endWithBoard(ctx, g, o, event); err != nil {
 		b.log.Warn("end decided tournament game", "game", g.ID, "err", err)
 		return nil
 	}
 	return g
+}
+
+// endWithBoard ends g with o and, with event, queues its final board in
+// the same transaction (the board is completed, record and replay, at
+// delivery).
+func (b *Bot) endWithBoard(ctx context.Context, g *gameRec, o engine.Outcome, event func(loc string) string) error {
+	if event == nil {
+		return b.end(ctx, g, o)
+	}
+	pos, err := g.position()
+	if err != nil {
+		return err
+	}
+	loc := b.outLocale(g)
+	r := &req{Command: Command{GuildID: g.GuildID, ChannelID: g.ChannelID}, loc: loc, pub: loc, outOfBand: true}
+	g.finish(o)
+	reply, err := b.boardReply(ctx, r, g, pos, nil, event(loc), false)
+	if err != nil {
+		return err
+	}
+	reply.Content, reply.Mentions = b.endContent(ctx, g, event)
+	reply.Final, reply.ChannelID = true, g.ChannelID
+	return b.end(ctx, g, o, reply)
 }
 
 // judge adjudicates a game unfinished at its round's deadline
@@ -528,7 +543,7 @@ func (b *Bot) tournamentTick(ctx context.Context) error {
 	us, err := b.director().Tick(ctx, b.judge(ctx))
 	for _, u := range us {
 		for _, p := range u.Adjudicated {
-			b.endDecided(ctx, p, engine.ReasonTimeout)
+			b.endDecided(ctx, p, engine.ReasonTimeout, func(loc string) string { return i18n.T(loc, "tournament.adjudicated") })
 		}
 		b.announce(ctx, u)
 	}

@@ -41,6 +41,9 @@ var scenarios = []struct {
 	{"DeferredAnswerLostPingsLater", e2eDeferredAnswerLostPingsLater, false},
 	{"Puzzles", e2ePuzzles, true},
 	{"Tournament", e2eTournament, true},
+	{"TournamentSwiss", e2eTournamentSwiss, false},
+	{"TournamentRoundRobin", e2eTournamentRoundRobin, false},
+	{"TournamentKnockout", e2eTournamentKnockout, false},
 	{"ReplayRunsOnce", e2eReplayRunsOnce, false},
 }
 
