@@ -29,9 +29,9 @@ var entrants = []who{alice, bob, carol, {"204", "dave"}, {"205", "erin"}, {"206"
 
 // event is one tournament being run by a bot on the world's database.
 type event struct {
-	t       *testing.T
-	w       *world
-	e       *e2e
+	t *testing.T
+	w *world
+	e *e2e
 	n int // players
 }
 
