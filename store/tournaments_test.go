@@ -301,7 +301,7 @@ func testEntrantNamesAndPosts(t *testing.T, b storetest.Backend) {
 	ctx := context.Background()
 	s := open(t, b.New(t), nil)
 	tr := newTournament(t, s, 0)
-	raw := "*Ann* <@1> ‮"
+	raw := "*Ann* <@1> \u202e"
 	for _, e := range []TournamentEntrant{{Player: "a", Name: raw, Rating: 1500, Joined: t0}, {Player: "ai-1", Name: "Computer 1", AILevel: 3, Rating: 1500, Joined: t0}} {
 		if err := s.AddEntrant(ctx, tr.ID, e); err != nil {
 			t.Fatal(err)

@@ -32,11 +32,10 @@ type event struct {
 	t *testing.T
 	w *world
 	e *e2e
-	n int // players
 }
 
 func newEvent(t *testing.T, w *world, n int, opts ...any) *event {
-	v := &event{t: t, w: w, e: startBot(t, w), n: n}
+	v := &event{t: t, w: w, e: startBot(t, w)}
 	kv := append([]any{"action", "create", "game", "tank", "roundlength", "1d"}, opts...)
 	if r := response(t, v.e.do(v.e.slash(alice, gameChannel, "tournament", kv...))); flags(r) == 64 || !strings.Contains(text(r), "tournament #1") {
 		t.Fatalf("create: %s", text(r))
