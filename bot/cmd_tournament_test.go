@@ -235,3 +235,96 @@ func TestTournamentRoundResumedAfterRestart(t *testing.T) {
 		t.Errorf("a second recovery posted again: %d posts", n)
 	}
 }
+
+// Computer players: the organiser enters two (join level:N; others may
+// not), the bot plays both sides when they meet, nobody is pinged for
+// them, a game of theirs still running at the round's deadline is
+// adjudicated like any other, and the final post names them without a
+// ping.
+func TestTournamentComputersPlayEachOther(t *testing.T) {
+	h := newHarness(t, Config{})
+	a, b := user("ann"), user("bob")
+	mustNotRefuse(t, h.slash(a, "tournament", "action=create", "format=round-robin", "clock=3d"))
+	mustNotRefuse(t, h.slash(a, "tournament", "action=join"))
+	mustRefuse(t, h.slash(b, "tournament", "action=join", "level=1"), "Only the organiser")
+	mustRefuse(t, h.slash(a, "tournament", "action=join", "level=7"), "does not exist")
+	mustNotRefuse(t, h.slash(a, "tournament", "action=join", "level=1"))
+	mustNotRefuse(t, h.slash(a, "tournament", "action=join", "level=2"))
+	mustNotRefuse(t, h.slash(a, "tournament", "action=start"))
+	computersMet := false
+	for round := 1; round <= 3; round++ {
+		ev, err := h.b.director().Load(h.ctx, 1)
+		if err != nil || ev.T.Round != round {
+			t.Fatalf("round %d: %v %+v", round, err, ev)
+		}
+		for _, p := range ev.T.Rounds[round-1] {
+			if p.GameID == 0 {
+				continue
+			}
+			g, err := h.b.st.game(h.ctx, p.GameID)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if g.Rated {
+				t.Errorf("a game with a computer player is rated")
+			}
+			if p.White == a.ID || p.Black == a.ID {
+				if err := h.b.Tick(h.ctx); err != nil { // the computer's first move, if White
+					t.Fatal(err)
+				}
+				h.b.WaitAI()
+				g, _ = h.b.st.game(h.ctx, p.GameID)
+				mustNotRefuse(t, h.click(a, gameID(g.ID, g.Seq, "resignyes")))
+				continue
+			}
+			computersMet = true
+			if g.AISide != aiBoth || g.AILevel != 1 {
+				t.Errorf("computers' game: side %d level %d, want both at the lower level 1", g.AISide, g.AILevel)
+			}
+			from := len(h.n.all())
+			for range 6 {
+				if err := h.b.Tick(h.ctx); err != nil {
+					t.Fatal(err)
+				}
+				h.b.WaitAI()
+			}
+			if g, _ = h.b.st.game(h.ctx, p.GameID); g.Ply < 4 {
+				t.Errorf("the computers played %d plies in 6 passes", g.Ply)
+			}
+			for _, q := range h.n.all()[from:] {
+				if len(q.Reply.Mentions) > 0 || strings.Contains(q.Reply.Content, "<@ai-") {
+					t.Errorf("a computers' game pinged %v: %q", q.Reply.Mentions, q.Reply.Content)
+				}
+			}
+			h.clk.Set(ev.T.RoundDeadline.Add(time.Second))
+			if err := h.b.Tick(h.ctx); err != nil {
+				t.Fatal(err)
+			}
+			if g, _ = h.b.st.game(h.ctx, p.GameID); g.Status == gmActive {
+				t.Error("the computers' game is still running after the deadline")
+			}
+		}
+		if err := h.b.Tick(h.ctx); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if !computersMet {
+		t.Error("the two computers never met")
+	}
+	ev, err := h.b.director().Load(h.ctx, 1)
+	if err != nil || ev.T.Status != tournament.Finished {
+		t.Fatalf("not finished: %v %+v", err, ev.Row)
+	}
+	var final *post
+	for _, p := range h.n.all() {
+		if strings.Contains(p.Reply.Content, "is over.") && p.Reply.Tournament != 0 {
+			final = &p
+		}
+	}
+	if final == nil {
+		t.Fatal("no final post")
+	}
+	if len(final.Reply.Mentions) != 1 || final.Reply.Mentions[0] != a.ID || !strings.Contains(final.Reply.Content, "Computer 1 (level 1)") {
+		t.Errorf("final post: mentions %v, %q", final.Reply.Mentions, final.Reply.Content)
+	}
+}
