@@ -138,6 +138,12 @@ func (b *Bot) tournament(ctx context.Context, r *req) ([]Reply, error) {
 					Content: pub.t("tournament.forfeitwin", mention(other.ID), g.num(), r.User.Name)})
 			}
 		}
+		// The forfeit may have been the round's last game.
+		if u, err := d.AdvanceIfOver(ctx, id); err != nil {
+			b.log.Warn("advance after withdrawal", "tournament", id, "err", err)
+		} else if u.Paired != nil || u.Finished {
+			b.announce(ctx, u)
+		}
 		return out, nil
 	case "standings":
 		return b.standingsReply(ctx, r, ev)

@@ -328,3 +328,55 @@ func TestTournamentComputersPlayEachOther(t *testing.T) {
 		t.Errorf("final post: mentions %v, %q", final.Reply.Mentions, final.Reply.Content)
 	}
 }
+
+// A withdrawal that forfeits the round's last running game moves the
+// tournament on at once, as that game's end would have: the next round is
+// paired and its games start, without waiting for the deadline.
+func TestTournamentWithdrawalEndsRound(t *testing.T) {
+	h := newHarness(t, Config{})
+	a, b, c := user("ann"), user("bob"), user("cat")
+	mustNotRefuse(t, h.slash(a, "tournament", "action=create", "format=round-robin"))
+	for _, u := range []User{a, b, c} {
+		mustNotRefuse(t, h.slash(u, "tournament", "action=join"))
+	}
+	mustNotRefuse(t, h.slash(a, "tournament", "action=start"))
+	ev, err := h.b.director().Load(h.ctx, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var game tournament.Pairing
+	for _, p := range ev.T.Rounds[0] {
+		if p.GameID != 0 {
+			game = p
+		}
+	}
+	mustNotRefuse(t, h.slash(User{ID: game.Black, Name: ev.Name(game.Black)}, "tournament", "action=withdraw"))
+	ev, err = h.b.director().Load(h.ctx, 1)
+	if err != nil || ev.T.Round < 2 {
+		t.Fatalf("after the withdrawal: round %d, %v", ev.T.Round, err)
+	}
+	// Rounds left with nothing to play (the withdrawn player's forfeits
+	// and the rest) were passed at once: the current one has a game.
+	playing := false
+	for _, p := range ev.T.Rounds[ev.T.Round-1] {
+		if (p.White == game.Black || p.Black == game.Black) && p.Result == tournament.Pending {
+			t.Errorf("the withdrawn player's board is pending: %+v", p)
+		}
+		playing = playing || p.GameID != 0 && p.Result == tournament.Pending
+	}
+	if !playing {
+		t.Errorf("round %d has no game to play: %+v", ev.T.Round, ev.T.Rounds)
+	}
+	if err := h.b.Tick(h.ctx); err != nil {
+		t.Fatal(err)
+	}
+	announced := 0
+	for _, p := range h.n.all() {
+		if strings.Contains(p.Reply.Content, "round 2 is paired") {
+			announced++
+		}
+	}
+	if announced != 1 {
+		t.Errorf("round 2 announced %d times", announced)
+	}
+}

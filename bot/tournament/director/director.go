@@ -391,24 +391,39 @@ type Update struct {
 type Judge func(id int64, p tournament.Pairing) (tournament.Result, error)
 
 // advance pairs the next round if the current one is over; another
-// instance having done it is not an error (it announces it).
+// instance having done it is not an error (it announces it). A round
+// paired with nothing to play (only byes and forfeits, after
+// withdrawals) is over at once: the one after it is paired too.
 func (d *Director) advance(ctx context.Context, id int64, u *Update) error {
-	ev, err := d.Load(ctx, id)
-	if err != nil {
-		return err
+	for {
+		ev, err := d.Load(ctx, id)
+		if err != nil {
+			return err
+		}
+		if ev.T.Status != tournament.Running || !ev.T.RoundOver() {
+			return nil
+		}
+		ps, fin, err := d.Advance(ctx, id, ev.T.Round)
+		if errors.Is(err, tournament.ErrStaleRound) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		u.Paired, u.Finished, u.Advanced = ps, fin, true
+		if fin {
+			return nil
+		}
 	}
-	if ev.T.Status != tournament.Running || !ev.T.RoundOver() {
-		return nil
-	}
-	ps, fin, err := d.Advance(ctx, id, ev.T.Round)
-	if errors.Is(err, tournament.ErrStaleRound) {
-		return nil
-	}
-	if err != nil {
-		return err
-	}
-	u.Paired, u.Finished, u.Advanced = ps, fin, true
-	return nil
+}
+
+// AdvanceIfOver pairs the next round (or finishes the tournament) when
+// the current round has no game left without a result: after a
+// withdrawal forfeited the last one, say. Nothing to do gives an empty
+// Update.
+func (d *Director) AdvanceIfOver(ctx context.Context, id int64) (Update, error) {
+	u := Update{ID: id}
+	return u, d.advance(ctx, id, &u)
 }
 
 // GameOver records a finished game's result and, if it was the last of its
