@@ -73,7 +73,7 @@ func (b *Bot) AISearches() int64 { return b.ai.started.Load() }
 
 // aiEvent is the computer's turn in g, when it is the computer's turn.
 func aiEvent(g *gameRec) (event, bool) {
-	if g.AILevel == 0 || g.Status != gmActive || g.Turn != g.AISide {
+	if g.Status != gmActive || !g.aiMoves(g.Turn) {
 		return event{}, false
 	}
 	due := g.ClockState.TurnStart
@@ -125,6 +125,15 @@ func (b *Bot) startAI(ctx context.Context, evs []event) []event {
 	return rest
 }
 
+// aiBoth is the AISide of a game the computer plays on both sides (two
+// computer entrants of a tournament).
+const aiBoth = 2
+
+// aiMoves says whether the computer plays side in g.
+func (g *gameRec) aiMoves(side int) bool {
+	return g.AILevel > 0 && (g.AISide == side || g.AISide == aiBoth)
+}
+
 // aiSeed makes the computer's choice reproducible: the same game at the
 // same ply searches the same way.
 func aiSeed(id int64, ply int) int64 { return id*1_000_003 + int64(ply) }
@@ -137,11 +146,14 @@ func (b *Bot) aiMove(ctx context.Context, e event) error {
 	if !ok || err != nil {
 		return err
 	}
+	if g.AISide == aiBoth && g.Ply >= ai.DefaultMaxPly {
+		return b.aiPlyCap(ctx, g)
+	}
 	lim := ai.Limits{Level: g.AILevel, Seed: aiSeed(g.ID, g.Ply)}
 	if tc := clockOf(g); tc.Timed() {
 		// The computer's clock runs like a human's: with little left it
 		// thinks less.
-		lim.ClockLeft = max(g.remaining(tc, g.AISide, b.clk.Now()), time.Millisecond)
+		lim.ClockLeft = max(g.remaining(tc, int(pos.Turn()), b.clk.Now()), time.Millisecond)
 	}
 	if _, rep := pos.(engine.Repeatable); rep {
 		if gm, err := b.replay(ctx, g); err == nil {
@@ -158,7 +170,7 @@ func (b *Bot) aiMove(ctx context.Context, e event) error {
 	ctx = context.WithoutCancel(ctx)
 	// The search took a while: play only on the very position it saw
 	// (a takeback and a new move since would leave the ply unchanged).
-	g2, _, ok, err := b.aiTurn(ctx, e.Ref, e.Ply)
+	g2, pos2, ok, err := b.aiTurn(ctx, e.Ref, e.Ply)
 	if !ok || err != nil || g2.Seq != g.Seq {
 		return err
 	}
@@ -167,7 +179,7 @@ func (b *Bot) aiMove(ctx context.Context, e event) error {
 		loc = g2.Locale // the server's language when the game began
 	}
 	r := &req{
-		Command:   Command{User: g2.user(g2.AISide), GuildID: g2.GuildID},
+		Command:   Command{User: g2.user(int(pos2.Turn())), GuildID: g2.GuildID},
 		loc:       loc,
 		pub:       loc,
 		outOfBand: true,
@@ -201,7 +213,7 @@ func (b *Bot) aiTurn(ctx context.Context, id int64, ply int) (*gameRec, engine.P
 	if err != nil {
 		return nil, nil, false, err
 	}
-	if int(pos.Turn()) != g.AISide || pos.Status().Over() {
+	if !g.aiMoves(int(pos.Turn())) || pos.Status().Over() {
 		return nil, nil, false, nil
 	}
 	return g, pos, true, nil

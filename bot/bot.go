@@ -80,10 +80,6 @@ type Bot struct {
 	// mine mines finished games for puzzles (puzzle_pool.go).
 	mine miner
 
-	// names remembers display names by user id as interactions show them,
-	// for tournament entrants (the store keeps their ids only).
-	names sync.Map
-
 	// cmds is the command table, indexed (commands.go).
 	cmds *router
 }

@@ -433,6 +433,9 @@ func (b *Bot) startGame(ctx context.Context, r *req, c *challengeRec, taker User
 		if white.ID == taker.ID {
 			g.AISide = 0
 		}
+		if white.Bot && black.Bot {
+			g.AISide = aiBoth // two computer entrants of a tournament
+		}
 	}
 	// own: accepted by a click on the challenge's message, which the
 	// answer updates; otherwise (/accept) the message is edited out of band.
@@ -515,7 +518,13 @@ func (b *Bot) startGame(ctx context.Context, r *req, c *challengeRec, taker User
 	// The player to move is named first (the console's hot seat follows
 	// the first mention of a board).
 	first := g.user(int(start.Turn()))
-	board.Content, board.Mentions = b.pings(ctx, []User{first, g.user(1 - int(start.Turn()))}, func(loc, who string) string {
+	var humans []User // the computer is never pinged
+	for _, s := range []int{int(start.Turn()), 1 - int(start.Turn())} {
+		if !g.aiMoves(s) {
+			humans = append(humans, g.user(s))
+		}
+	}
+	board.Content, board.Mentions = b.pings(ctx, humans, func(loc, who string) string {
 		line := i18n.T(loc, "ping.started", who, id, white.Name, black.Name, gameLabel(loc, c.Game, c.Variant, start))
 		if d := g.deadline(tc); !d.IsZero() {
 			return line + " " + i18n.T(loc, "ping.tomove", first.Name, discordTime(d))

@@ -13,6 +13,7 @@ import (
 	"github.com/tankbot/tankbot/bot/tournament"
 	"github.com/tankbot/tankbot/bot/tournament/director"
 	"github.com/tankbot/tankbot/engine"
+	"github.com/tankbot/tankbot/engine/ai"
 	"github.com/tankbot/tankbot/imaging"
 	"github.com/tankbot/tankbot/store"
 )
@@ -22,7 +23,8 @@ var tournamentCmd = command{
 	doc: "Tournaments in the server (docs/tournaments.md). `action`: `create`, `join`, `leave`, `start` (organiser: the creator or Manage Server), " +
 		"`standings` (a PNG), `pairings`, `withdraw`, `cancel` (organiser). `id`: which tournament (default: the server's latest open one). " +
 		"For `create`: `game`, `map`, `clock` as for /challenge, `format` (`round-robin`, `swiss`, `knockout`), `rounds` (Swiss), `rated`, " +
-		"`players` (at most), `signup` (sign-up closes after, e.g. `2h`, `1d`), `roundlength` (default `1d`). Round games start by themselves in threads.",
+		"`players` (at most), `signup` (sign-up closes after, e.g. `2h`, `1d`), `roundlength` (default `1d`). Round games start by themselves in threads. " +
+		"`join` with `level` (1–5, organiser): enters a computer player at that level.",
 	opts: []optDef{
 		{name: "action", typ: String, required: true, choices: tournamentActions},
 		{name: "id", typ: Integer},
@@ -35,6 +37,7 @@ var tournamentCmd = command{
 		{name: "players", typ: Integer},
 		{name: "signup", typ: String},
 		{name: "roundlength", typ: String},
+		{name: "level", typ: Integer},
 	},
 	run: (*Bot).tournament,
 }
@@ -64,9 +67,10 @@ func formatName(loc string, f tournament.Format) string {
 
 const formatKeyPrefix = "tournament.format."
 
-// director runs the tournaments on the bot's store and clock.
+// director runs the tournaments on the bot's store and clock; what an
+// advance does is announced through the outbox (advancePosts).
 func (b *Bot) director() *director.Director {
-	return &director.Director{Store: b.st.store(), Now: b.clk.Now}
+	return &director.Director{Store: b.st.store(), Now: b.clk.Now, Posts: b.advancePosts}
 }
 
 // tournament handles /tournament <action>.
@@ -74,7 +78,6 @@ func (b *Bot) tournament(ctx context.Context, r *req) ([]Reply, error) {
 	if r.GuildID == "" {
 		return nil, refuse("tournament.err.noguild")
 	}
-	b.names.Store(r.User.ID, r.User.Name)
 	action := strings.ToLower(strings.TrimSpace(r.Options["action"]))
 	if action == "create" {
 		return b.tournamentCreate(ctx, r)
@@ -89,7 +92,11 @@ func (b *Bot) tournament(ctx context.Context, r *req) ([]Reply, error) {
 	pub := r.public()
 	switch action {
 	case "join":
-		if err := d.Join(ctx, id, r.User.ID, b.seedRating(ctx, r.GuildID, ev.Row.Kind, r.User.ID)); err != nil {
+		if r.Options["level"] != "" {
+			return b.joinComputer(ctx, r, ev, actor)
+		}
+		e := store.TournamentEntrant{Player: r.User.ID, Name: PlainText(r.User.Name), Rating: b.seedRating(ctx, r.GuildID, ev.Row.Kind, r.User.ID)}
+		if err := d.JoinAs(ctx, id, e); err != nil {
 			return nil, tournamentRefusal(err)
 		}
 		return []Reply{{Content: pub.t("tournament.joined", r.User.Name, num)}}, nil
@@ -121,7 +128,7 @@ func (b *Bot) tournament(ctx context.Context, r *req) ([]Reply, error) {
 		}
 		out := []Reply{{Content: pub.t("tournament.withdrew", r.User.Name, num)}}
 		for _, p := range decided {
-			if g := b.endDecided(ctx, p, engine.ReasonResignation); g != nil {
+			if g := b.endDecided(ctx, p, engine.ReasonResignation, nil); g != nil {
 				// The opponent learns it in the game's place, by a ping.
 				other := g.White
 				if other.ID == r.User.ID {
@@ -130,6 +137,12 @@ func (b *Bot) tournament(ctx context.Context, r *req) ([]Reply, error) {
 				out = append(out, Reply{ChannelID: g.ChannelID, Mentions: []string{other.ID},
 					Content: pub.t("tournament.forfeitwin", mention(other.ID), g.num(), r.User.Name)})
 			}
+		}
+		// The forfeit may have been the round's last game.
+		if u, err := d.AdvanceIfOver(ctx, id); err != nil {
+			b.log.Warn("advance after withdrawal", "tournament", id, "err", err)
+		} else if u.Paired != nil || u.Finished {
+			b.announce(ctx, u)
 		}
 		return out, nil
 	case "standings":
@@ -282,12 +295,58 @@ func (b *Bot) seedRating(ctx context.Context, guild, kind, player string) float6
 	return rating.DefaultRating
 }
 
-// nameOf is a player's display name as last seen, else their id.
-func (b *Bot) nameOf(id string) string {
-	if v, ok := b.names.Load(id); ok {
-		return v.(string)
+// Computer entrants: the organiser enters the computer at a level, as
+// many times as they like; each entry is a player of its own (ids
+// "ai-1", "ai-2", … in the tournament, which never collide with Discord's
+// numeric ids), unrated, never pinged. Its games are played by the bot's
+// computer (ai.go), both sides when two computers meet.
+const computerPrefix = "ai-"
+
+// joinComputer handles /tournament join level:N.
+func (b *Bot) joinComputer(ctx context.Context, r *req, ev *director.Event, a tournament.Actor) ([]Reply, error) {
+	if !ev.T.IsOrganiser(a) {
+		return nil, refuse("tournament.err.organiser")
 	}
-	return id
+	if r.guild.NoAI {
+		return nil, refuse("server.noai")
+	}
+	v := r.Options["level"]
+	level, err := strconv.Atoi(v)
+	if err != nil || level < minAILevel || level > maxAILevel {
+		return nil, refuse("refuse.badlevel", v, strconv.Itoa(minAILevel), strconv.Itoa(maxAILevel))
+	}
+	n := 1
+	for _, e := range ev.T.Entrants {
+		if strings.HasPrefix(e.Player, computerPrefix) {
+			n++
+		}
+	}
+	pub := r.public()
+	num, k := strconv.FormatInt(ev.Row.ID, 10), strconv.Itoa(n)
+	e := store.TournamentEntrant{Player: computerPrefix + k, Name: pub.t("tournament.ainame", k, strconv.Itoa(level)), AILevel: level,
+		Rating: rating.DefaultRating}
+	if err := b.director().JoinAs(ctx, ev.Row.ID, e); err != nil {
+		return nil, tournamentRefusal(err)
+	}
+	return []Reply{{Content: pub.t("tournament.joined", markName(e.Name), num)}}, nil
+}
+
+// computerEntrant says whether id is a computer entrant's (never pinged).
+func computerEntrant(id string) bool { return strings.HasPrefix(id, computerPrefix) }
+
+// aiPlyCap draws a game the computer plays on both sides once it has
+// lasted ai.DefaultMaxPly plies, as `tankbot arena` does: two computers
+// could otherwise play on forever in a game with no natural end.
+func (b *Bot) aiPlyCap(ctx context.Context, g *gameRec) error {
+	return b.endWithBoard(ctx, g, engine.Drawn(engine.ReasonAgreement), func(loc string) string {
+		return i18n.T(loc, "tournament.plycap", strconv.Itoa(ai.DefaultMaxPly))
+	})
+}
+
+// entrantUser is a tournament player as a game's user: their stored name
+// (marked, escaped at output), a computer entrant flagged as a bot.
+func entrantUser(ev *director.Event, id string) User {
+	return User{ID: id, Name: markName(ev.Name(id)), Bot: ev.AILevel(id) > 0}
 }
 
 // startPairings starts the games of a paired round the way an accepted
@@ -321,15 +380,27 @@ func (b *Bot) startPairing(ctx context.Context, ev *director.Event, p tournament
 	if err != nil {
 		return nil, err
 	}
-	white, black := User{ID: p.White, Name: b.nameOf(p.White)}, User{ID: p.Black, Name: b.nameOf(p.Black)}
+	white, black := entrantUser(ev, p.White), entrantUser(ev, p.Black)
 	c := &challengeRec{Challenger: white, Opponent: black, Game: row.Kind, Variant: variant, Start: start, Clock: row.Clock,
 		Color: "white", Thread: true, GuildID: row.Guild, ChannelID: row.Channel, Status: chPending,
 		Expires: b.clk.Now().Add(row.RoundLength), Rated: row.Rated, Locale: pub}
+	taker := black
+	// The computer plays the side of the one who accepts (startGame): a
+	// computer with White against a person accepts a challenge to Black.
+	if lw, lb := ev.AILevel(p.White), ev.AILevel(p.Black); lw > 0 || lb > 0 {
+		c.AILevel = lb
+		if lw > 0 && (lb == 0 || lw < lb) {
+			c.AILevel = lw // two computers play at the lower level
+		}
+		if lb == 0 {
+			c.Challenger, c.Opponent, c.Color, taker = black, white, "black", white
+		}
+	}
 	if c.ID, err = b.st.createChallenge(ctx, c, effects{}); err != nil {
 		return nil, wrap("tournament game", err)
 	}
 	r := &req{Command: Command{Kind: KindSlash, GuildID: row.Guild, ChannelID: row.Channel}, loc: pub, pub: pub}
-	rs, err := b.startGame(ctx, r, c, black)
+	rs, err := b.startGame(ctx, r, c, taker)
 	if err != nil {
 		// The challenge was only the vehicle: it must not stay pending.
 		if _, cerr := b.st.setChallengeStatus(ctx, c.ID, chCancelled, effects{}); cerr != nil {
@@ -359,10 +430,11 @@ func (b *Bot) startPairing(ctx context.Context, ev *director.Event, p tournament
 }
 
 // endDecided ends the running game of a board the tournament decided
-// without it (a withdrawal, an adjudication at the round's deadline); its
-// final board is posted by the caller's announcement or the next look.
-// It returns the game it ended (nil: none).
-func (b *Bot) endDecided(ctx context.Context, p tournament.Pairing, reason engine.Reason) *gameRec {
+// without it (a withdrawal, an adjudication at the round's deadline). With
+// event, the game's final board saying it (pinging both players) is queued
+// with the result; without, the caller tells the players. It returns the
+// game it ended (nil: none).
+func (b *Bot) endDecided(ctx context.Context, p tournament.Pairing, reason engine.Reason, event func(loc string) string) *gameRec {
 	if p.GameID == 0 {
 		return nil
 	}
@@ -377,11 +449,34 @@ func (b *Bot) endDecided(ctx context.Context, p tournament.Pairing, reason engin
 	case tournament.BlackWins, tournament.BlackForfeit:
 		o = engine.Win(engine.Side(1), reason)
 	}
-	if err := b.end(ctx, g, o); err != nil {
+	if err := b.endWithBoard(ctx, g, o, event); err != nil {
 		b.log.Warn("end decided tournament game", "game", g.ID, "err", err)
 		return nil
 	}
 	return g
+}
+
+// endWithBoard ends g with o and, with event, queues its final board in
+// the same transaction (the board is completed, record and replay, at
+// delivery).
+func (b *Bot) endWithBoard(ctx context.Context, g *gameRec, o engine.Outcome, event func(loc string) string) error {
+	if event == nil {
+		return b.end(ctx, g, o)
+	}
+	pos, err := g.position()
+	if err != nil {
+		return err
+	}
+	loc := b.outLocale(g)
+	r := &req{Command: Command{GuildID: g.GuildID, ChannelID: g.ChannelID}, loc: loc, pub: loc, outOfBand: true}
+	g.finish(o)
+	reply, err := b.boardReply(ctx, r, g, pos, nil, event(loc), false)
+	if err != nil {
+		return err
+	}
+	reply.Content, reply.Mentions = b.endContent(ctx, g, event)
+	reply.Final, reply.ChannelID = true, g.ChannelID
+	return b.end(ctx, g, o, reply)
 }
 
 // judge adjudicates a game unfinished at its round's deadline
@@ -442,7 +537,7 @@ func (b *Bot) resumeTournaments(ctx context.Context) error {
 		}
 		if len(todo) > 0 {
 			b.log.Info("resuming tournament round", "tournament", t.ID, "round", ev.T.Round, "games", len(todo))
-			b.post(ctx, ev.Row.Channel, b.startPairings(ctx, ev, todo, b.cfg.DefaultLocale))
+			b.queue(ctx, ev.Row.Channel, b.startPairings(ctx, ev, todo, b.cfg.DefaultLocale))
 		}
 	}
 	return nil
@@ -454,7 +549,7 @@ func (b *Bot) tournamentTick(ctx context.Context) error {
 	us, err := b.director().Tick(ctx, b.judge(ctx))
 	for _, u := range us {
 		for _, p := range u.Adjudicated {
-			b.endDecided(ctx, p, engine.ReasonTimeout)
+			b.endDecided(ctx, p, engine.ReasonTimeout, func(loc string) string { return i18n.T(loc, "tournament.adjudicated") })
 		}
 		b.announce(ctx, u)
 	}
@@ -498,11 +593,10 @@ func (b *Bot) tournamentGameOver(ctx context.Context, g *gameRec) {
 	}
 }
 
-// announce posts a director's update out of band.
+// announce acts on a director's update: the games of a paired round
+// start, their boards queued in the outbox (the round's announcement and
+// the final standings were queued with the advance itself: advancePosts).
 func (b *Bot) announce(ctx context.Context, u director.Update) {
-	if b.n == nil {
-		return
-	}
 	ev, err := b.director().Load(ctx, u.ID)
 	if err != nil {
 		b.log.Warn("load tournament", "tournament", u.ID, "err", err)
@@ -511,68 +605,107 @@ func (b *Bot) announce(ctx context.Context, u director.Update) {
 	pub := b.cfg.DefaultLocale
 	var rs []Reply
 	if len(u.Paired) > 0 {
-		rs = append(rs, Reply{ChannelID: ev.Row.Channel, Content: i18n.T(pub, "tournament.nextround", strconv.FormatInt(u.ID, 10), strconv.Itoa(ev.T.Round))})
+		if !u.Advanced {
+			// Round 1 paired by the sign-up deadline: no advance queued its line.
+			rs = append(rs, Reply{ChannelID: ev.Row.Channel, Content: b.roundText(pub, ev)})
+		}
 		rs = append(rs, b.startPairings(ctx, ev, u.Paired, pub)...)
-	}
-	if u.Finished {
-		rs = append(rs, b.finalPost(ev, pub))
 	}
 	if u.Cancelled {
 		rs = append(rs, Reply{ChannelID: ev.Row.Channel, Content: i18n.T(pub, "tournament.cancelled", strconv.FormatInt(u.ID, 10))})
 	}
-	b.post(ctx, ev.Row.Channel, rs)
+	b.queue(ctx, ev.Row.Channel, rs)
 }
 
-// post sends rs out of band (in channel unless they name theirs).
-func (b *Bot) post(ctx context.Context, channel string, rs []Reply) {
-	if b.n == nil {
-		return
-	}
+// queue hands rs to the outbox (in channel unless they name theirs): each
+// is delivered by the scheduler with its nonce, retried when refused. A
+// board's picture is drawn again at delivery.
+func (b *Bot) queue(ctx context.Context, channel string, rs []Reply) {
 	for _, r := range rs {
 		if r.ChannelID == "" {
 			r.ChannelID = channel
 		}
-		id, err := b.n.Post(ctx, r.ChannelID, r)
-		if err != nil {
-			b.log.Warn("tournament post", "channel", r.ChannelID, "err", err)
-			continue
+		body, err := queued(r)
+		if err == nil {
+			_, err = b.st.store().Enqueue(ctx, store.Message{Channel: r.ChannelID, Payload: body})
 		}
-		b.Delivered(ctx, r, id)
+		if err != nil {
+			b.log.Warn("queue tournament post", "channel", r.ChannelID, "err", err)
+		}
 	}
 }
 
-// finalPost announces the winner with the standings and pings the podium.
+// advancePosts are the posts of an advance (director.Posts), queued in
+// its transaction: the next round's line with its boards, or the final
+// standings pinging the podium.
+func (b *Bot) advancePosts(ev *director.Event, _ []tournament.Pairing, finished bool) ([]store.Message, error) {
+	loc := b.cfg.DefaultLocale
+	r := Reply{ChannelID: ev.Row.Channel, Content: b.roundText(loc, ev)}
+	if finished {
+		r = b.finalPost(ev, loc)
+	}
+	body, err := queued(r)
+	if err != nil {
+		return nil, err
+	}
+	return []store.Message{{Channel: r.ChannelID, Payload: body}}, nil
+}
+
+// roundText announces the current round with its boards; nobody is
+// pinged here (each game's first board pings its two players).
+func (b *Bot) roundText(loc string, ev *director.Event) string {
+	head := i18n.T(loc, "tournament.nextround", strconv.FormatInt(ev.Row.ID, 10), strconv.Itoa(ev.T.Round))
+	return clipRunes(head+"\n"+strings.Join(b.boardLines(loc, ev), "\n"), 2000)
+}
+
+// finalPost announces the winner and pings the podium (the people on
+// it); the standings pictures are attached when it is delivered
+// (Reply.Tournament: the outbox keeps no files).
 func (b *Bot) finalPost(ev *director.Event, loc string) Reply {
 	st := ev.T.Standings()
 	var podium []string
 	var lines []string
 	for _, s := range st {
 		if s.Rank <= 3 && !s.Withdrawn {
-			podium = append(podium, s.Player)
-			lines = append(lines, i18n.T(loc, "tournament.podium", strconv.Itoa(s.Rank), mention(s.Player)))
+			who := mention(s.Player)
+			if ev.AILevel(s.Player) > 0 {
+				who = markName(ev.Name(s.Player))
+			} else {
+				podium = append(podium, s.Player)
+			}
+			lines = append(lines, i18n.T(loc, "tournament.podium", strconv.Itoa(s.Rank), who))
 		}
 	}
-	r := Reply{ChannelID: ev.Row.Channel, Mentions: podium,
-		Content: i18n.T(loc, "tournament.finished", strconv.FormatInt(ev.Row.ID, 10)) + "\n" + strings.Join(lines, "\n")}
-	r.Files = b.standingsFiles(ev, loc)
-	return r
+	return Reply{ChannelID: ev.Row.Channel, Mentions: podium, Tournament: ev.Row.ID, FallbackText: i18n.T(loc, "tournament.noimage"),
+		Content: clipRunes(i18n.T(loc, "tournament.finished", strconv.FormatInt(ev.Row.ID, 10))+"\n"+strings.Join(lines, "\n"), 2000)}
 }
 
-// labels words the pictures in loc.
-func (b *Bot) labels(loc string) director.Labels {
-	return director.Labels{Text: func(key string, args ...string) string { return i18n.T(loc, key, args...) }, Name: b.nameOf}
+// redrawStandings attaches the standings pictures to a queued post of
+// tournament r.Tournament, drawn from the stored tournament as it stands.
+func (b *Bot) redrawStandings(ctx context.Context, r *Reply) {
+	ev, err := b.director().Load(ctx, r.Tournament)
+	if err != nil {
+		b.log.Warn("redraw standings", "tournament", r.Tournament, "err", err)
+		return
+	}
+	r.Files = b.standingsFiles(ev, b.cfg.DefaultLocale)
+}
+
+// labels words the pictures in loc, with the entrants' stored names.
+func (b *Bot) labels(ev *director.Event, loc string) director.Labels {
+	return director.Labels{Text: func(key string, args ...string) string { return i18n.T(loc, key, args...) }, Name: ev.Name}
 }
 
 func (b *Bot) standingsFiles(ev *director.Event, loc string) []File {
 	var files []File
 	if ev.T.Format == tournament.Knockout && ev.T.Round > 0 {
-		if png, err := imaging.RenderBracket(director.BracketOf(ev.T, b.labels(loc))); err == nil {
+		if png, err := imaging.RenderBracket(director.BracketOf(ev.T, b.labels(ev, loc))); err == nil {
 			files = append(files, File{Name: "bracket.png", ContentType: "image/png", Data: png})
 		} else {
 			b.log.Warn("render bracket", "err", err)
 		}
 	}
-	for i, pg := range director.StandingsPages(ev.T, b.labels(loc)) {
+	for i, pg := range director.StandingsPages(ev.T, b.labels(ev, loc)) {
 		png, err := imaging.RenderStandings(pg)
 		if err != nil {
 			b.log.Warn("render standings", "err", err)
@@ -597,17 +730,25 @@ func (b *Bot) pairingsText(_ context.Context, loc string, ev *director.Event) st
 	if ev.T.Round == 0 {
 		return i18n.T(loc, "tournament.nopairings", num)
 	}
-	lines := []string{i18n.T(loc, "tournament.pairings", num, strconv.Itoa(ev.T.Round))}
+	lines := append([]string{i18n.T(loc, "tournament.pairings", num, strconv.Itoa(ev.T.Round))}, b.boardLines(loc, ev)...)
+	return clipRunes(strings.Join(lines, "\n"), 2000)
+}
+
+// boardLines are the current round's boards, one line each, names marked
+// (escaped at output).
+func (b *Bot) boardLines(loc string, ev *director.Event) []string {
+	var lines []string
+	name := func(id string) string { return markName(ev.Name(id)) }
 	for _, p := range ev.T.Rounds[ev.T.Round-1] {
 		res := p.Result.String()
 		if res == "" {
 			res = "…"
 		}
 		if p.IsBye() {
-			lines = append(lines, i18n.T(loc, "tournament.byeline", strconv.Itoa(p.Board), b.nameOf(p.White)))
+			lines = append(lines, i18n.T(loc, "tournament.byeline", strconv.Itoa(p.Board), name(p.White)))
 			continue
 		}
-		lines = append(lines, i18n.T(loc, "tournament.boardline", strconv.Itoa(p.Board), b.nameOf(p.White), b.nameOf(p.Black), res))
+		lines = append(lines, i18n.T(loc, "tournament.boardline", strconv.Itoa(p.Board), name(p.White), name(p.Black), res))
 	}
-	return clipRunes(strings.Join(lines, "\n"), 2000)
+	return lines
 }

@@ -77,6 +77,11 @@ func TestTournamentRoundRobinToTheEnd(t *testing.T) {
 	if games != 6 {
 		t.Errorf("%d games played, want 6", games)
 	}
+	// The next rounds' lines, their boards and the final standings went
+	// to the outbox: the scheduler delivers them.
+	if err := h.b.Tick(h.ctx); err != nil {
+		t.Fatal(err)
+	}
 	ev, err = h.b.director().Load(h.ctx, 1)
 	if err != nil || ev.T.Status != tournament.Finished {
 		t.Fatalf("tournament not finished: %v %+v", err, ev.Row)
@@ -143,7 +148,7 @@ func TestTournamentWithdrawDeadlineCancel(t *testing.T) {
 		t.Fatalf("start by Manage Server: %v %+v", err, ev)
 	}
 	first, second := ev.T.Rounds[0][0], ev.T.Rounds[0][1]
-	quitter := User{ID: first.Black, Name: h.b.nameOf(first.Black)}
+	quitter := User{ID: first.Black, Name: ev.Name(first.Black)}
 	wd := h.slash(quitter, "tournament", "action=withdraw")
 	mustNotRefuse(t, wd)
 	if len(wd) != 2 || len(wd[1].Mentions) != 1 || wd[1].Mentions[0] != first.White || !strings.Contains(wd[1].Content, "by forfeit") {
@@ -197,6 +202,9 @@ func TestTournamentRoundResumedAfterRestart(t *testing.T) {
 	if err := h.b.Recover(h.ctx); err != nil {
 		t.Fatal(err)
 	}
+	if err := h.b.Tick(h.ctx); err != nil { // delivers the queued boards
+		t.Fatal(err)
+	}
 	ev, err := h.b.director().Load(h.ctx, 1)
 	if err != nil {
 		t.Fatal(err)
@@ -220,7 +228,155 @@ func TestTournamentRoundResumedAfterRestart(t *testing.T) {
 	if err := h.b.Recover(h.ctx); err != nil {
 		t.Fatal(err)
 	}
+	if err := h.b.Tick(h.ctx); err != nil {
+		t.Fatal(err)
+	}
 	if n := len(h.n.all()); n != before {
 		t.Errorf("a second recovery posted again: %d posts", n)
+	}
+}
+
+// Computer players: the organiser enters two (join level:N; others may
+// not), the bot plays both sides when they meet, nobody is pinged for
+// them, a game of theirs still running at the round's deadline is
+// adjudicated like any other, and the final post names them without a
+// ping.
+func TestTournamentComputersPlayEachOther(t *testing.T) {
+	h := newHarness(t, Config{})
+	a, b := user("ann"), user("bob")
+	mustNotRefuse(t, h.slash(a, "tournament", "action=create", "format=round-robin", "clock=3d"))
+	mustNotRefuse(t, h.slash(a, "tournament", "action=join"))
+	mustRefuse(t, h.slash(b, "tournament", "action=join", "level=1"), "Only the organiser")
+	mustRefuse(t, h.slash(a, "tournament", "action=join", "level=7"), "does not exist")
+	mustNotRefuse(t, h.slash(a, "tournament", "action=join", "level=1"))
+	mustNotRefuse(t, h.slash(a, "tournament", "action=join", "level=2"))
+	mustNotRefuse(t, h.slash(a, "tournament", "action=start"))
+	computersMet := false
+	for round := 1; round <= 3; round++ {
+		ev, err := h.b.director().Load(h.ctx, 1)
+		if err != nil || ev.T.Round != round {
+			t.Fatalf("round %d: %v %+v", round, err, ev)
+		}
+		for _, p := range ev.T.Rounds[round-1] {
+			if p.GameID == 0 {
+				continue
+			}
+			g, err := h.b.st.game(h.ctx, p.GameID)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if g.Rated {
+				t.Errorf("a game with a computer player is rated")
+			}
+			if p.White == a.ID || p.Black == a.ID {
+				if err := h.b.Tick(h.ctx); err != nil { // the computer's first move, if White
+					t.Fatal(err)
+				}
+				h.b.WaitAI()
+				g, _ = h.b.st.game(h.ctx, p.GameID)
+				mustNotRefuse(t, h.click(a, gameID(g.ID, g.Seq, "resignyes")))
+				continue
+			}
+			computersMet = true
+			if g.AISide != aiBoth || g.AILevel != 1 {
+				t.Errorf("computers' game: side %d level %d, want both at the lower level 1", g.AISide, g.AILevel)
+			}
+			from := len(h.n.all())
+			for range 6 {
+				if err := h.b.Tick(h.ctx); err != nil {
+					t.Fatal(err)
+				}
+				h.b.WaitAI()
+			}
+			if g, _ = h.b.st.game(h.ctx, p.GameID); g.Ply < 4 {
+				t.Errorf("the computers played %d plies in 6 passes", g.Ply)
+			}
+			for _, q := range h.n.all()[from:] {
+				if len(q.Reply.Mentions) > 0 || strings.Contains(q.Reply.Content, "<@ai-") {
+					t.Errorf("a computers' game pinged %v: %q", q.Reply.Mentions, q.Reply.Content)
+				}
+			}
+			h.clk.Set(ev.T.RoundDeadline.Add(time.Second))
+			if err := h.b.Tick(h.ctx); err != nil {
+				t.Fatal(err)
+			}
+			if g, _ = h.b.st.game(h.ctx, p.GameID); g.Status == gmActive {
+				t.Error("the computers' game is still running after the deadline")
+			}
+		}
+		if err := h.b.Tick(h.ctx); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if !computersMet {
+		t.Error("the two computers never met")
+	}
+	ev, err := h.b.director().Load(h.ctx, 1)
+	if err != nil || ev.T.Status != tournament.Finished {
+		t.Fatalf("not finished: %v %+v", err, ev.Row)
+	}
+	var final *post
+	for _, p := range h.n.all() {
+		if strings.Contains(p.Reply.Content, "is over.") && p.Reply.Tournament != 0 {
+			final = &p
+		}
+	}
+	if final == nil {
+		t.Fatal("no final post")
+	}
+	if len(final.Reply.Mentions) != 1 || final.Reply.Mentions[0] != a.ID || !strings.Contains(final.Reply.Content, "Computer 1 (level 1)") {
+		t.Errorf("final post: mentions %v, %q", final.Reply.Mentions, final.Reply.Content)
+	}
+}
+
+// A withdrawal that forfeits the round's last running game moves the
+// tournament on at once, as that game's end would have: the next round is
+// paired and its games start, without waiting for the deadline.
+func TestTournamentWithdrawalEndsRound(t *testing.T) {
+	h := newHarness(t, Config{})
+	a, b, c := user("ann"), user("bob"), user("cat")
+	mustNotRefuse(t, h.slash(a, "tournament", "action=create", "format=round-robin"))
+	for _, u := range []User{a, b, c} {
+		mustNotRefuse(t, h.slash(u, "tournament", "action=join"))
+	}
+	mustNotRefuse(t, h.slash(a, "tournament", "action=start"))
+	ev, err := h.b.director().Load(h.ctx, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var game tournament.Pairing
+	for _, p := range ev.T.Rounds[0] {
+		if p.GameID != 0 {
+			game = p
+		}
+	}
+	mustNotRefuse(t, h.slash(User{ID: game.Black, Name: ev.Name(game.Black)}, "tournament", "action=withdraw"))
+	ev, err = h.b.director().Load(h.ctx, 1)
+	if err != nil || ev.T.Round < 2 {
+		t.Fatalf("after the withdrawal: round %d, %v", ev.T.Round, err)
+	}
+	// Rounds left with nothing to play (the withdrawn player's forfeits
+	// and the rest) were passed at once: the current one has a game.
+	playing := false
+	for _, p := range ev.T.Rounds[ev.T.Round-1] {
+		if (p.White == game.Black || p.Black == game.Black) && p.Result == tournament.Pending {
+			t.Errorf("the withdrawn player's board is pending: %+v", p)
+		}
+		playing = playing || p.GameID != 0 && p.Result == tournament.Pending
+	}
+	if !playing {
+		t.Errorf("round %d has no game to play: %+v", ev.T.Round, ev.T.Rounds)
+	}
+	if err := h.b.Tick(h.ctx); err != nil {
+		t.Fatal(err)
+	}
+	announced := 0
+	for _, p := range h.n.all() {
+		if strings.Contains(p.Reply.Content, "round 2 is paired") {
+			announced++
+		}
+	}
+	if announced != 1 {
+		t.Errorf("round 2 announced %d times", announced)
 	}
 }

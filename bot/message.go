@@ -89,7 +89,7 @@ func (b *Bot) pings(ctx context.Context, users []User, line func(loc, mentions s
 	byLoc := map[string][]string{}
 	var ids []string
 	for _, u := range users {
-		if u.ID == "" || u.ID == b.selfID() {
+		if u.ID == "" || u.ID == b.selfID() || computerEntrant(u.ID) {
 			continue // the bot never pings itself (the computer player)
 		}
 		l := b.userLocale(ctx, u.ID)
@@ -251,7 +251,7 @@ func (b *Bot) turnContent(ctx context.Context, g *gameRec, pos engine.Position, 
 		}
 		return strings.Join(parts, " ")
 	}
-	if next.ID == b.selfID() && g.AILevel > 0 {
+	if g.aiMoves(int(pos.Turn())) {
 		return b.aiTurnContent(ctx, g, pos, mover, next, what)
 	}
 	if next.ID == mover.ID {

@@ -152,6 +152,9 @@ func (b *Bot) redraw(ctx context.Context, r *Reply) {
 		b.drawDaily(r)
 		return
 	}
+	if r.Tournament != 0 {
+		b.redrawStandings(ctx, r)
+	}
 	if !r.Board || r.GameID == 0 || (r.Embed == nil || r.Embed.Image == "") && !r.Final {
 		return
 	}

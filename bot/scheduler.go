@@ -186,7 +186,7 @@ func (b *Bot) fire(ctx context.Context, e event) ([]Reply, error) {
 			return nil, nil // the turn it was scheduled for is over
 		}
 		if e.Kind == evRemind {
-			if g.AILevel > 0 && g.Turn == g.AISide {
+			if g.aiMoves(g.Turn) {
 				return nil, nil // the computer needs no reminder
 			}
 			if g.ClockState.Flagged(clockOf(g), b.clk.Now()) {

@@ -138,6 +138,10 @@ type Reply struct {
 	// delivery (files are not kept in the outbox) and its message id
 	// recorded.
 	Daily *DailyRef `json:",omitempty"`
+	// Tournament, on a queued post, is the tournament whose standings
+	// pictures are drawn and attached at delivery (the outbox keeps no
+	// files): the final standings.
+	Tournament int64 `json:",omitempty"`
 }
 
 // DailyRef names a server's daily puzzle post.

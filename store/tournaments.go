@@ -42,7 +42,12 @@ type Tournament struct {
 
 // TournamentEntrant is a player entered in a tournament.
 type TournamentEntrant struct {
-	Player         string
+	Player string
+	// Name is the display name the player joined with, raw (the bot
+	// escapes it where shown); AILevel is the computer's level for a
+	// computer entrant, 0 for a person.
+	Name           string
+	AILevel        int
 	Rating         float64
 	Joined         time.Time
 	Withdrawn      bool
@@ -225,8 +230,8 @@ func (s *Store) AddEntrant(ctx context.Context, id int64, e TournamentEntrant) e
 		if maxPlayers > 0 && count >= maxPlayers {
 			return ErrTournamentFull
 		}
-		_, err = tx.ExecContext(ctx, `INSERT INTO tournament_entrants(tournament_id, player, seq, rating, joined_at) VALUES(?,?,?,?,?)`,
-			id, e.Player, seq+1, e.Rating, nanos(e.Joined))
+		_, err = tx.ExecContext(ctx, `INSERT INTO tournament_entrants(tournament_id, player, seq, rating, joined_at, name, ai_level) VALUES(?,?,?,?,?,?,?)`,
+			id, e.Player, seq+1, e.Rating, nanos(e.Joined), e.Name, e.AILevel)
 		if isUnique(err) {
 			return ErrAlreadyEntered
 		}
@@ -305,7 +310,7 @@ func (s *Store) Entrants(ctx context.Context, id int64) ([]TournamentEntrant, er
 }
 
 func entrants(ctx context.Context, q querier, id int64) ([]TournamentEntrant, error) {
-	rows, err := q.QueryContext(ctx, `SELECT player, rating, joined_at, withdrawn, withdrawn_round FROM tournament_entrants
+	rows, err := q.QueryContext(ctx, `SELECT player, rating, joined_at, withdrawn, withdrawn_round, name, ai_level FROM tournament_entrants
 		WHERE tournament_id=? ORDER BY seq`, id)
 	if err != nil {
 		return nil, fmt.Errorf("entrants of tournament %d: %w", id, err)
@@ -316,7 +321,7 @@ func entrants(ctx context.Context, q querier, id int64) ([]TournamentEntrant, er
 		var e TournamentEntrant
 		var joined int64
 		var w int
-		if err := rows.Scan(&e.Player, &e.Rating, &joined, &w, &e.WithdrawnRound); err != nil {
+		if err := rows.Scan(&e.Player, &e.Rating, &joined, &w, &e.WithdrawnRound, &e.Name, &e.AILevel); err != nil {
 			return nil, fmt.Errorf("entrants of tournament %d: %w", id, err)
 		}
 		e.Joined, e.Withdrawn = fromNanos(joined), w != 0
@@ -348,8 +353,10 @@ func (s *Store) SetTournamentStatus(ctx context.Context, id int64, from, to stri
 // the tournament is still in status from (signup for round 1, running
 // afterwards) at round−1: a compare-and-set on the round number, so of
 // several instances pairing the same round exactly one succeeds and the
-// others get ErrTournamentStale with nothing written.
-func (s *Store) StartRound(ctx context.Context, id int64, from string, round int, deadline time.Time, ps []TournamentPairing) error {
+// others get ErrTournamentStale with nothing written. posts (the round's
+// announcement) are queued in the outbox in the same transaction: the
+// round is never paired without them, nor announced twice.
+func (s *Store) StartRound(ctx context.Context, id int64, from string, round int, deadline time.Time, ps []TournamentPairing, posts ...Message) error {
 	err := s.tx(ctx, func(tx *sql.Tx) error {
 		res, err := tx.ExecContext(ctx, `UPDATE tournaments SET status='running', round=?, round_deadline=?, updated_at=?
 			WHERE id=? AND status=? AND round=?`, round, nanos(deadline), s.now().UnixNano(), id, from, round-1)
@@ -368,7 +375,7 @@ func (s *Store) StartRound(ctx context.Context, id int64, from string, round int
 				return err
 			}
 		}
-		return nil
+		return s.enqueueAll(ctx, tx, posts)
 	})
 	if err != nil {
 		return fmt.Errorf("start round %d of tournament %d: %w", round, id, err)
@@ -377,8 +384,9 @@ func (s *Store) StartRound(ctx context.Context, id int64, from string, round int
 }
 
 // FinishTournament marks a running tournament at round finished
-// (ErrTournamentStale otherwise).
-func (s *Store) FinishTournament(ctx context.Context, id int64, round int) error {
+// (ErrTournamentStale otherwise), queuing posts (the final standings) in
+// the same transaction.
+func (s *Store) FinishTournament(ctx context.Context, id int64, round int, posts ...Message) error {
 	err := s.tx(ctx, func(tx *sql.Tx) error {
 		res, err := tx.ExecContext(ctx, `UPDATE tournaments SET status='finished', round_deadline=0, updated_at=? WHERE id=? AND status='running' AND round=?`,
 			s.now().UnixNano(), id, round)
@@ -388,7 +396,7 @@ func (s *Store) FinishTournament(ctx context.Context, id int64, round int) error
 		if n, _ := res.RowsAffected(); n == 0 {
 			return s.staleOrMissing(ctx, tx, id)
 		}
-		return nil
+		return s.enqueueAll(ctx, tx, posts)
 	})
 	if err != nil {
 		return fmt.Errorf("finish tournament %d: %w", id, err)
@@ -505,4 +513,14 @@ func boardStaleOrMissing(ctx context.Context, tx *sql.Tx, id int64, round, board
 		return err
 	}
 	return ErrTournamentStale
+}
+
+// enqueueAll queues ms in tx.
+func (s *Store) enqueueAll(ctx context.Context, tx *sql.Tx, ms []Message) error {
+	for _, m := range ms {
+		if _, err := s.enqueue(ctx, tx, m); err != nil {
+			return fmt.Errorf("queue message for %s: %w", m.Channel, err)
+		}
+	}
+	return nil
 }

@@ -204,7 +204,8 @@ func testStartRoundRace(t *testing.T, b storetest.Backend) {
 						from = "signup"
 					}
 					ps := []TournamentPairing{{Round: r, Board: 1, White: fmt.Sprintf("s%dw%d", si, w), Black: "x"}}
-					err := s.StartRound(ctx, tr.ID, from, r, t0, ps)
+					post := Message{Channel: "c1", Payload: fmt.Sprintf("round %d by s%dw%d", r, si, w)}
+					err := s.StartRound(ctx, tr.ID, from, r, t0, ps, post)
 					switch {
 					case err == nil:
 						wins[r].Add(1)
@@ -240,6 +241,12 @@ func testStartRoundRace(t *testing.T, b storetest.Backend) {
 	ps, err := stores[1].Pairings(ctx, tr.ID)
 	if err != nil || len(ps) != rounds {
 		t.Fatalf("%d pairings stored (%v), want %d", len(ps), err, rounds)
+	}
+	// Each round's announcement was queued once, by the instance that
+	// started it.
+	out, err := stores[1].Outbox(ctx)
+	if err != nil || len(out) != rounds {
+		t.Errorf("%d announcements queued (%v), want %d", len(out), err, rounds)
 	}
 	if es, _ := stores[1].Entrants(ctx, tr.ID); int(entered.Load()) != len(es) {
 		t.Errorf("%d successful entries, %d entrants", entered.Load(), len(es))
@@ -282,5 +289,40 @@ func testEntrantsLimitRace(t *testing.T, b storetest.Backend) {
 	}
 	if len(seqs) != 5 {
 		t.Fatalf("entrants %+v", es)
+	}
+}
+
+// TestEntrantNamesAndPosts: an entrant's name (raw, as typed) and computer
+// level are stored with the entry and read back; the final standings post
+// is queued with the finish, and not when the finish is stale.
+func TestEntrantNamesAndPosts(t *testing.T) { storetest.Run(t, testEntrantNamesAndPosts) }
+
+func testEntrantNamesAndPosts(t *testing.T, b storetest.Backend) {
+	ctx := context.Background()
+	s := open(t, b.New(t), nil)
+	tr := newTournament(t, s, 0)
+	raw := "*Ann* <@1> \u202e"
+	for _, e := range []TournamentEntrant{{Player: "a", Name: raw, Rating: 1500, Joined: t0}, {Player: "ai-1", Name: "Computer 1", AILevel: 3, Rating: 1500, Joined: t0}} {
+		if err := s.AddEntrant(ctx, tr.ID, e); err != nil {
+			t.Fatal(err)
+		}
+	}
+	_, es, _, err := s.TournamentState(ctx, tr.ID)
+	if err != nil || len(es) != 2 || es[0].Name != raw || es[0].AILevel != 0 || es[1].Name != "Computer 1" || es[1].AILevel != 3 {
+		t.Fatalf("entrants %+v %v", es, err)
+	}
+	if err := s.StartRound(ctx, tr.ID, "signup", 1, t0, []TournamentPairing{{Round: 1, Board: 1, White: "a", Black: "ai-1"}},
+		Message{Channel: "c1", Payload: "round 1"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.FinishTournament(ctx, tr.ID, 2, Message{Channel: "c1", Payload: "stale"}); !errors.Is(err, ErrTournamentStale) {
+		t.Fatalf("finishing at the wrong round: %v", err)
+	}
+	if err := s.FinishTournament(ctx, tr.ID, 1, Message{Channel: "c1", Payload: "final"}); err != nil {
+		t.Fatal(err)
+	}
+	out, err := s.Outbox(ctx)
+	if err != nil || len(out) != 2 || out[0].Payload != "round 1" || out[1].Payload != "final" || out[0].Nonce == "" || out[0].Nonce == out[1].Nonce {
+		t.Fatalf("outbox %+v %v", out, err)
 	}
 }

@@ -10,8 +10,10 @@
 //	wait 10m        (advance the clock, then run the scheduler)
 //	tick            (run the scheduler)
 //
-// Against the computer (VsAI), the scheduler runs after every line, so the
-// computer's move follows yours.
+// Against the computer (VsAI), and once a /tournament command was given,
+// the scheduler runs after every line, so the computer's move follows
+// yours and a tournament's next round follows the last game of the one
+// before.
 //
 // In hot-seat mode a line without "name:" is a move by the player to move;
 // in puzzle mode (Puzzles) it is an answer to the puzzle, or hint, stats,
@@ -176,6 +178,12 @@ func (c *Console) Exec(ctx context.Context, line string) error {
 	cmd, err := c.parse(who, rest)
 	if err != nil {
 		return err
+	}
+	if cmd.Name == "tournament" {
+		// A tournament runs itself: its next rounds, final standings and
+		// computer entrants' moves come from the scheduler, which then
+		// runs after every line.
+		c.AutoTick = true
 	}
 	for _, r := range c.Bot.Handle(ctx, cmd) {
 		where := ""

@@ -44,6 +44,9 @@ var scenarios = []struct {
 	{"PuzzleForm", e2ePuzzleForm, false},
 	{"PuzzleFromGame", e2ePuzzleFromGame, false},
 	{"Tournament", e2eTournament, true},
+	{"TournamentSwiss", e2eTournamentSwiss, false},
+	{"TournamentRoundRobin", e2eTournamentRoundRobin, false},
+	{"TournamentKnockout", e2eTournamentKnockout, false},
 	{"ReplayRunsOnce", e2eReplayRunsOnce, false},
 }
 

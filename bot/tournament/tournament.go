@@ -219,6 +219,10 @@ func New(creator string, s Settings) (*Tournament, error) {
 
 func (t *Tournament) organiser(a Actor) bool { return a.ID == t.Creator || a.ManageServer }
 
+// IsOrganiser says whether a may act as the organiser (the creator, or a
+// member with Manage Server).
+func (t *Tournament) IsOrganiser(a Actor) bool { return t.organiser(a) }
+
 // closed is the error for an action needing sign-up or a running
 // tournament when it is over.
 func (t *Tournament) closed() error {

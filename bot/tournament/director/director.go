@@ -21,13 +21,34 @@ import (
 type Director struct {
 	Store *store.Store
 	Now   func() time.Time
+	// Posts, when set, words what an advance did for the players (the
+	// next round paired, or the tournament finished: finished true) as
+	// outbox messages. They are queued in the transaction that advances,
+	// so a refused post is retried rather than lost, and of instances
+	// racing to advance only the one that did announces.
+	Posts func(ev *Event, paired []tournament.Pairing, finished bool) ([]store.Message, error)
 }
 
 // Event is a loaded tournament: the stored row and the state machine.
 type Event struct {
 	Row *store.Tournament
 	T   *tournament.Tournament
+	// entrants are the stored entries by player (names, computer levels).
+	entrants map[string]store.TournamentEntrant
 }
+
+// Name is a player's display name as stored with their entry, raw (the
+// caller escapes it where shown); the player's id when none was stored.
+func (e *Event) Name(player string) string {
+	if n := e.entrants[player].Name; n != "" {
+		return n
+	}
+	return player
+}
+
+// AILevel is the computer's level when player is a computer entrant, 0
+// for a person.
+func (e *Event) AILevel(player string) int { return e.entrants[player].AILevel }
 
 // Create stores a new tournament open for sign-up. row carries where and
 // what is played (Guild, Channel, Creator, Kind, Variant, Clock, Rated);
@@ -64,7 +85,9 @@ func (d *Director) Load(ctx context.Context, id int64) (*Event, error) {
 			SignUpDeadline: row.SignUpDeadline, RoundLength: row.RoundLength},
 		Status: tournament.Status(row.Status), Round: row.Round, RoundDeadline: row.RoundDeadline,
 	}
+	info := make(map[string]store.TournamentEntrant, len(es))
 	for _, e := range es {
+		info[e.Player] = e
 		t.Entrants = append(t.Entrants, tournament.Entrant{Player: e.Player, Rating: e.Rating, Joined: e.Joined,
 			Withdrawn: e.Withdrawn, WithdrawnRound: e.WithdrawnRound})
 	}
@@ -82,7 +105,7 @@ func (d *Director) Load(ctx context.Context, id int64) (*Event, error) {
 	if len(t.Rounds) != t.Round {
 		return nil, fmt.Errorf("tournament %d: %d rounds of pairings at round %d", id, len(t.Rounds), t.Round)
 	}
-	return &Event{Row: row, T: t}, nil
+	return &Event{Row: row, T: t, entrants: info}, nil
 }
 
 func rows(ps []tournament.Pairing) []store.TournamentPairing {
@@ -113,12 +136,19 @@ func (d *Director) change(ctx context.Context, id int64, op func(ev *Event) erro
 
 // Join enters a player (rating seeds them).
 func (d *Director) Join(ctx context.Context, id int64, player string, rating float64) error {
+	return d.JoinAs(ctx, id, store.TournamentEntrant{Player: player, Rating: rating})
+}
+
+// JoinAs enters e: its Player, Rating (the seed), Name (stored raw, for
+// the standings) and AILevel (a computer entrant). Joined is set here.
+func (d *Director) JoinAs(ctx context.Context, id int64, e store.TournamentEntrant) error {
 	return d.change(ctx, id, func(ev *Event) error {
 		now := d.Now()
-		if err := ev.T.Join(player, rating, now); err != nil {
+		if err := ev.T.Join(e.Player, e.Rating, now); err != nil {
 			return err
 		}
-		err := d.Store.AddEntrant(ctx, id, store.TournamentEntrant{Player: player, Rating: rating, Joined: now})
+		e.Joined = now
+		err := d.Store.AddEntrant(ctx, id, e)
 		switch {
 		case errors.Is(err, store.ErrAlreadyEntered):
 			return tournament.ErrAlreadyJoined
@@ -285,10 +315,17 @@ func (d *Director) Advance(ctx context.Context, id int64, after int) (ps []tourn
 	if err != nil {
 		return nil, false, err
 	}
-	if ev.T.Status == tournament.Finished {
-		err = d.Store.FinishTournament(ctx, id, round)
+	fin := ev.T.Status == tournament.Finished
+	var posts []store.Message
+	if d.Posts != nil {
+		if posts, err = d.Posts(ev, ps, fin); err != nil {
+			return nil, false, fmt.Errorf("announce round %d: %w", round+1, err)
+		}
+	}
+	if fin {
+		err = d.Store.FinishTournament(ctx, id, round, posts...)
 	} else {
-		err = d.Store.StartRound(ctx, id, string(tournament.Running), round+1, ev.T.RoundDeadline, rows(ps))
+		err = d.Store.StartRound(ctx, id, string(tournament.Running), round+1, ev.T.RoundDeadline, rows(ps), posts...)
 	}
 	if errors.Is(err, store.ErrTournamentStale) {
 		return nil, false, fmt.Errorf("%w: round %d was moved on by another instance", tournament.ErrStaleRound, round)
@@ -338,8 +375,11 @@ func (d *Director) CloseSignUp(ctx context.Context, id int64) (ps []tournament.P
 // adjudicated (games to end) and whether the tournament finished or was
 // cancelled.
 type Update struct {
-	ID          int64
-	Paired      []tournament.Pairing
+	ID     int64
+	Paired []tournament.Pairing
+	// Advanced: Paired was paired by an advance, whose announcement
+	// (Director.Posts) is queued already; else by the sign-up deadline.
+	Advanced    bool
 	Adjudicated []tournament.Pairing
 	Finished    bool
 	Cancelled   bool
@@ -351,24 +391,39 @@ type Update struct {
 type Judge func(id int64, p tournament.Pairing) (tournament.Result, error)
 
 // advance pairs the next round if the current one is over; another
-// instance having done it is not an error (it announces it).
+// instance having done it is not an error (it announces it). A round
+// paired with nothing to play (only byes and forfeits, after
+// withdrawals) is over at once: the one after it is paired too.
 func (d *Director) advance(ctx context.Context, id int64, u *Update) error {
-	ev, err := d.Load(ctx, id)
-	if err != nil {
-		return err
+	for {
+		ev, err := d.Load(ctx, id)
+		if err != nil {
+			return err
+		}
+		if ev.T.Status != tournament.Running || !ev.T.RoundOver() {
+			return nil
+		}
+		ps, fin, err := d.Advance(ctx, id, ev.T.Round)
+		if errors.Is(err, tournament.ErrStaleRound) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		u.Paired, u.Finished, u.Advanced = ps, fin, true
+		if fin {
+			return nil
+		}
 	}
-	if ev.T.Status != tournament.Running || !ev.T.RoundOver() {
-		return nil
-	}
-	ps, fin, err := d.Advance(ctx, id, ev.T.Round)
-	if errors.Is(err, tournament.ErrStaleRound) {
-		return nil
-	}
-	if err != nil {
-		return err
-	}
-	u.Paired, u.Finished = ps, fin
-	return nil
+}
+
+// AdvanceIfOver pairs the next round (or finishes the tournament) when
+// the current round has no game left without a result: after a
+// withdrawal forfeited the last one, say. Nothing to do gives an empty
+// Update.
+func (d *Director) AdvanceIfOver(ctx context.Context, id int64) (Update, error) {
+	u := Update{ID: id}
+	return u, d.advance(ctx, id, &u)
 }
 
 // GameOver records a finished game's result and, if it was the last of its
