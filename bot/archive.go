@@ -7,9 +7,9 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/tankbot/tankbot/engine"
 	"github.com/tankbot/tankbot/bot/metrics"
 	"github.com/tankbot/tankbot/bot/renders"
+	"github.com/tankbot/tankbot/engine"
 	recfile "github.com/tankbot/tankbot/engine/record"
 	"github.com/tankbot/tankbot/imaging"
 )
