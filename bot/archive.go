@@ -114,17 +114,23 @@ func (b *Bot) gameFiles(ctx context.Context, g *gameRec, flip bool) ([]File, err
 }
 
 // boardImage draws a board for a message. A finished game's final board
-// (its last move highlighted) is drawn once and then read from the store
-// (renders), by this bot and by the web viewer's final.png alike; any
-// other board is drawn as it is asked for.
+// is drawn once, with its last move highlighted (also when the game ended
+// off the board: a resignation, an agreement), and then read from the
+// store (renders), by this bot and by the web viewer's final.png alike;
+// any other board is drawn as it is asked for.
 func (b *Bot) boardImage(ctx context.Context, g *gameRec, pos engine.Position, last engine.Move, flip bool, loc string) ([]byte, error) {
-	draw := func() ([]byte, error) {
+	if g.Status == gmActive || pos.Encode() != g.Pos {
 		return metrics.Render(g.Game, func() ([]byte, error) { return renderPNG(pos, last, flip, loc, g) })
 	}
-	if g.Status == gmActive || (last == nil && g.Ply > 0) || pos.Encode() != g.Pos {
-		return draw()
-	}
-	return b.rd.Picture(ctx, g.ID, true, renders.Board(g.Ply, g.Ply, loc, flip), draw)
+	return b.rd.Picture(ctx, g.ID, true, renders.Board(g.Ply, g.Ply, loc, flip), func() ([]byte, error) {
+		if last == nil && g.Ply > 0 {
+			var err error
+			if pos, last, err = b.replayLast(ctx, g); err != nil {
+				return nil, err
+			}
+		}
+		return metrics.Render(g.Game, func() ([]byte, error) { return renderPNG(pos, last, flip, loc, g) })
+	})
 }
 
 // positionAt replays g's log to ply k (0 the start; k < 0 the final
