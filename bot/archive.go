@@ -86,7 +86,7 @@ func (b *Bot) gameFiles(ctx context.Context, g *gameRec, flip bool) ([]File, err
 	if err != nil {
 		return nil, err
 	}
-	text, err := recfile.Write(rec)
+	text, err := b.rd.Record(rec)
 	if err != nil {
 		return nil, wrap("record", err)
 	}

@@ -8,6 +8,8 @@ package renders
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -17,6 +19,7 @@ import (
 
 	"golang.org/x/sync/singleflight"
 
+	recfile "github.com/tankbot/tankbot/engine/record"
 	"github.com/tankbot/tankbot/store"
 )
 
@@ -62,9 +65,16 @@ type Renders struct {
 	st    *store.Store // nil: nothing is stored
 	log   *slog.Logger
 	slots *Slots
+	// mem keeps the finished games' pictures and records served lately,
+	// so that asking again costs no database read (an 8 MB replay takes
+	// tens of milliseconds to read) nor a record's replay of every move.
+	mem   *LRU
 	group singleflight.Group
 	drawn atomic.Int64
 }
+
+// MemBytes bounds the memory of Renders' cache.
+const MemBytes = 64 << 20
 
 // New makes a Renders over st (nil for none) allowing max draws at once
 // (<= 0: one per core).
@@ -72,7 +82,7 @@ func New(st *store.Store, max int, log *slog.Logger) *Renders {
 	if log == nil {
 		log = slog.Default()
 	}
-	return &Renders{st: st, log: log, slots: NewSlots(max)}
+	return &Renders{st: st, log: log, slots: NewSlots(max), mem: NewLRU(MemBytes)}
 }
 
 // Slots is the bound on draws at once.
@@ -90,14 +100,19 @@ func (r *Renders) Picture(ctx context.Context, game int64, finished bool, name s
 	if !finished || r.st == nil {
 		return r.draw(ctx, draw)
 	}
+	key := strconv.FormatInt(game, 10) + "/" + name
+	if data, ok := r.mem.Get(key); ok {
+		return data, nil
+	}
 	data, err := r.st.GameRender(ctx, game, name)
 	if err == nil {
+		r.mem.Put(key, data)
 		return data, nil
 	}
 	if !errors.Is(err, store.ErrNotFound) {
 		return nil, err
 	}
-	v, err, _ := r.group.Do(strconv.FormatInt(game, 10)+"/"+name, func() (any, error) {
+	v, err, _ := r.group.Do(key, func() (any, error) {
 		data, err := r.draw(ctx, draw)
 		if err != nil {
 			return nil, err
@@ -107,6 +122,8 @@ func (r *Renders) Picture(ctx context.Context, game int64, finished bool, name s
 		// draws it again.
 		if err := r.st.SaveGameRender(context.WithoutCancel(ctx), game, name, data); err != nil {
 			r.log.Warn("store render", "game", game, "name", name, "err", err)
+		} else {
+			r.mem.Put(key, data)
 		}
 		return data, nil
 	})
@@ -114,6 +131,36 @@ func (r *Renders) Picture(ctx context.Context, game int64, finished bool, name s
 		return nil, err
 	}
 	return v.([]byte), nil
+}
+
+// Record is rec written as a record file (engine/record), kept in memory
+// by what it says: writing replays every move to mark checks, which for a
+// game of 1,500 plies costs more than a tenth of a second. Nothing of it
+// is stored, so a renamed or erased player's record is written afresh.
+func (r *Renders) Record(rec *recfile.Record) (string, error) {
+	h := sha256.New()
+	fmt.Fprintf(h, "%q %q %q %q %q %q %q %q %d %q %q %d %v %d",
+		rec.Game, rec.Variant, rec.Start, rec.White, rec.Black, rec.WhiteRating, rec.BlackRating, rec.Clock,
+		rec.Date.UnixNano(), rec.Outcome.Result.String(), rec.Outcome.Reason, rec.Number, rec.Rated, len(rec.Moves))
+	for _, kv := range rec.Tags {
+		fmt.Fprintf(h, " %q=%q", kv[0], kv[1])
+	}
+	for _, m := range rec.Moves {
+		fmt.Fprintf(h, " %q", m)
+	}
+	for _, c := range rec.Comments {
+		fmt.Fprintf(h, " ;%q", c)
+	}
+	key := "record/" + hex.EncodeToString(h.Sum(nil))
+	if data, ok := r.mem.Get(key); ok {
+		return string(data), nil
+	}
+	text, err := recfile.Write(rec)
+	if err != nil {
+		return "", err
+	}
+	r.mem.Put(key, []byte(text))
+	return text, nil
 }
 
 // draw runs one draw in a slot.

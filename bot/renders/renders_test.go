@@ -163,3 +163,19 @@ func TestNames(t *testing.T) {
 		}
 	}
 }
+
+func TestLRUBound(t *testing.T) {
+	c := NewLRU(100)
+	for i := range 10 {
+		c.Put(string(rune('a'+i)), make([]byte, 30))
+	}
+	if c.Bytes() > 100 {
+		t.Fatalf("cache holds %d bytes over its bound 100", c.Bytes())
+	}
+	if _, ok := c.Get("a"); ok {
+		t.Error("oldest entry kept")
+	}
+	if _, ok := c.Get("j"); !ok {
+		t.Error("newest entry lost")
+	}
+}

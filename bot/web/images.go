@@ -1,14 +1,12 @@
 package web
 
 import (
-	"container/list"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"net/http"
 	"strconv"
 	"strings"
-	"sync"
 
 	"github.com/tankbot/tankbot/bot/i18n"
 	"github.com/tankbot/tankbot/bot/renders"
@@ -39,64 +37,12 @@ func plyHashes(g *store.Game, ms []store.MoveRecord) []string {
 	}
 }
 
-// lru is a byte-bounded least-recently-used cache of rendered images.
-type lru struct {
-	mu    sync.Mutex
-	max   int
-	size  int
-	order *list.List // front: most recent
-	items map[string]*list.Element
-}
-
-type lruEntry struct {
-	key  string
-	data []byte
-}
-
-func newLRU(max int) *lru {
-	return &lru{max: max, order: list.New(), items: map[string]*list.Element{}}
-}
-
-func (c *lru) get(key string) ([]byte, bool) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if e, ok := c.items[key]; ok {
-		c.order.MoveToFront(e)
-		return e.Value.(*lruEntry).data, true
-	}
-	return nil, false
-}
-
-func (c *lru) put(key string, data []byte) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if _, ok := c.items[key]; ok || len(data) > c.max {
-		return
-	}
-	c.items[key] = c.order.PushFront(&lruEntry{key, data})
-	c.size += len(data)
-	for c.size > c.max {
-		e := c.order.Back()
-		en := e.Value.(*lruEntry)
-		c.order.Remove(e)
-		delete(c.items, en.key)
-		c.size -= len(en.data)
-	}
-}
-
-// bytes is the cache's current size.
-func (c *lru) bytes() int {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.size
-}
-
 // render draws ply k of g (flipped, worded in loc), through the memory
 // cache and, for a finished game, the stored renders: its images are
 // drawn once, even across restarts and instances.
 func (s *Server) render(ctx context.Context, g *game, k int, flip bool, loc string) ([]byte, error) {
 	key := strconv.FormatInt(g.ID, 10) + "/" + strconv.Itoa(k) + "/" + g.hashes[k] + "/" + strconv.FormatBool(flip) + "/" + loc
-	if b, ok := s.cache.get(key); ok {
+	if b, ok := s.cache.Get(key); ok {
 		return b, nil
 	}
 	finished := g.Status == store.StatusFinished
@@ -110,7 +56,7 @@ func (s *Server) render(ctx context.Context, g *game, k int, flip bool, loc stri
 	if err != nil {
 		return nil, err
 	}
-	s.cache.put(key, b)
+	s.cache.Put(key, b)
 	return b, nil
 }
 
@@ -230,7 +176,7 @@ func (s *Server) record(w http.ResponseWriter, r *http.Request) {
 	if g.outcome != nil {
 		rec.Outcome = *g.outcome
 	}
-	text, err := recfile.Write(rec)
+	text, err := s.rd.Record(rec)
 	if err != nil {
 		s.fail(w, r, err)
 		return

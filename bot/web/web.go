@@ -49,7 +49,7 @@ type Server struct {
 	st    *store.Store
 	opt   Options
 	log   *slog.Logger
-	cache *lru
+	cache *renders.LRU
 	rd    *renders.Renders
 	hub   *hub
 }
@@ -72,7 +72,7 @@ func New(st *store.Store, opt Options) *Server {
 	if opt.Renders == nil {
 		opt.Renders = renders.New(st, 0, opt.Log)
 	}
-	s := &Server{st: st, opt: opt, log: opt.Log, cache: newLRU(opt.CacheBytes), rd: opt.Renders}
+	s := &Server{st: st, opt: opt, log: opt.Log, cache: renders.NewLRU(opt.CacheBytes), rd: opt.Renders}
 	s.hub = newHub(s)
 	return s
 }
