@@ -53,11 +53,13 @@ func (s *Slots) Acquire(ctx context.Context) error {
 // Release frees a slot taken by Acquire.
 func (s *Slots) Release() { <-s.ch }
 
-// MaxGIFBytes bounds an attached replay: Discord's default upload limit
-// is 10 MiB per message on servers without boosts, and a final board
-// also carries its PNG (~40 kB) and the record file (a few kB), so the
-// replay gets 8 MiB and the whole stays well inside. A longer game's
-// replay is sampled to fit (imaging.SampleFrames).
+// MaxGIFBytes bounds an attached replay. Discord's reference ("Uploading
+// Files") applies its upload limit to each file, 10 MiB by default on a
+// server without boosts (raised since in some versions of the page); the
+// final board beside the replay carries its PNG (~40 kB) and the record
+// (a few kB), so 8 MiB leaves the replay, and the whole message, inside
+// the lowest documented default. A longer game's replay is sampled to
+// fit (imaging.SampleFrames).
 const MaxGIFBytes = 8 << 20
 
 // Renders draws pictures through Slots and stores a finished game's.
