@@ -56,6 +56,23 @@ func RenderReplay(positions []engine.Position, moves []engine.Move, opt ReplayOp
 	for i := range keep {
 		keep[i] = i
 	}
+	if opt.MaxBytes > 0 && len(keep) > 2*replayProbe {
+		// A long game: its first plies tell what a move's frame weighs
+		// beside the first (a whole board), so a replay far over its
+		// budget is sampled at once instead of drawn whole first.
+		first, err := encodeReplay(positions, moves, keep[:1], opt)
+		if err != nil {
+			return nil, err
+		}
+		head, err := encodeReplay(positions, moves, keep[:replayProbe], opt)
+		if err != nil {
+			return nil, err
+		}
+		per := float64(len(head)-len(first)) / float64(replayProbe-1)
+		if est := float64(len(first)) + per*float64(len(keep)-1); est > 1.25*float64(opt.MaxBytes) {
+			keep = SampleFrames(positions, 1+int(0.9*float64(opt.MaxBytes-len(first))/per))
+		}
+	}
 	data, err := encodeReplay(positions, moves, keep, opt)
 	if err != nil || opt.MaxBytes <= 0 || len(data) <= opt.MaxBytes {
 		return data, err
@@ -78,6 +95,10 @@ func RenderReplay(positions []engine.Position, moves []engine.Move, opt ReplayOp
 	}
 	return nil, fmt.Errorf("imaging: replay of %d plies does not fit in %d bytes", len(moves), opt.MaxBytes)
 }
+
+// replayProbe is how many first plies a long replay with a byte budget
+// is weighed by before it is drawn (tests lower it).
+var replayProbe = 100
 
 // SampleFrames picks at most n of the plies 0..len(positions)-1 for a
 // sampled replay, in order: the start, the end, every capture (a move that

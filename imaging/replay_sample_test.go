@@ -74,6 +74,21 @@ func TestReplaySampledFitsLimit(t *testing.T) {
 	if err != nil || !bytes.Equal(same, full) {
 		t.Fatalf("a replay within its budget changed (%v)", err)
 	}
+	// Weighed by its first plies (a long game), a replay far over its
+	// budget is sampled at once, and fits.
+	defer func(p int) { replayProbe = p }(replayProbe)
+	replayProbe = 8
+	probed, err := RenderReplay(ps, ms, ReplayOptions{MaxBytes: len(full) / 2})
+	if err != nil || len(probed) > len(full)/2 {
+		t.Fatalf("probed replay: %d bytes (%v), limit %d", len(probed), err, len(full)/2)
+	}
+	if a, err := gif.DecodeAll(bytes.NewReader(probed)); err != nil || len(a.Image) >= len(ps) || len(a.Image) < 2 {
+		t.Fatalf("probed replay: %v, %d frames of %d", err, len(a.Image), len(ps))
+	}
+	// Within its budget a long replay still keeps every ply.
+	if same, err := RenderReplay(ps, ms, ReplayOptions{MaxBytes: len(full)}); err != nil || !bytes.Equal(same, full) {
+		t.Fatalf("a probed replay within its budget changed (%v)", err)
+	}
 }
 
 func TestSampleFrames(t *testing.T) {
