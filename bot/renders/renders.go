@@ -16,6 +16,7 @@ import (
 	"runtime"
 	"strconv"
 	"sync/atomic"
+	"time"
 
 	"golang.org/x/sync/singleflight"
 
@@ -114,26 +115,43 @@ func (r *Renders) Picture(ctx context.Context, game int64, finished bool, name s
 	if !errors.Is(err, store.ErrNotFound) {
 		return nil, err
 	}
-	v, err, _ := r.group.Do(key, func() (any, error) {
-		data, err := r.draw(ctx, draw)
+	// The shared draw outlives the request that started it (a viewer who
+	// leaves, an interaction that gives up): it is stored for the next.
+	ch := r.group.DoChan(key, func() (any, error) {
+		dctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), sharedWait)
+		defer cancel()
+		// A flight that ended just before this one began has stored it.
+		if data, err := r.st.GameRender(dctx, game, name); err == nil {
+			r.mem.Put(key, data)
+			return data, nil
+		}
+		data, err := r.draw(dctx, draw)
 		if err != nil {
 			return nil, err
 		}
-		// The request's end must not undo the store of a finished draw.
 		// A picture drawn but not stored is still shown; the next caller
 		// draws it again.
-		if err := r.st.SaveGameRender(context.WithoutCancel(ctx), game, name, data); err != nil {
+		if err := r.st.SaveGameRender(dctx, game, name, data); err != nil {
 			r.log.Warn("store render", "game", game, "name", name, "err", err)
 		} else {
 			r.mem.Put(key, data)
 		}
 		return data, nil
 	})
-	if err != nil {
-		return nil, err
+	select {
+	case res := <-ch:
+		if res.Err != nil {
+			return nil, res.Err
+		}
+		return res.Val.([]byte), nil
+	case <-ctx.Done():
+		return nil, fmt.Errorf("wait for %s: %w", name, ctx.Err())
 	}
-	return v.([]byte), nil
 }
+
+// sharedWait bounds a shared draw's wait for a slot and its store: an
+// interaction's token lives 15 minutes.
+const sharedWait = 15 * time.Minute
 
 // Record is rec written as a record file (engine/record), kept in memory
 // by what it says: writing replays every move to mark checks, which for a

@@ -179,3 +179,36 @@ func TestLRUBound(t *testing.T) {
 		t.Error("newest entry lost")
 	}
 }
+
+// A finished picture's draw goes on when the request that started it
+// ends: the request gets its context's error, the picture is stored.
+func TestSharedDrawOutlivesItsRequest(t *testing.T) {
+	st, _, finished := games(t)
+	r := New(st, 1, nil)
+	ctx, cancel := context.WithCancel(context.Background())
+	started, finish := make(chan struct{}), make(chan struct{})
+	errc := make(chan error, 1)
+	go func() {
+		_, err := r.Picture(ctx, finished, true, Replay(false), func() ([]byte, error) {
+			close(started)
+			<-finish
+			return []byte("gif"), nil
+		})
+		errc <- err
+	}()
+	<-started
+	cancel()
+	if err := <-errc; !errors.Is(err, context.Canceled) {
+		t.Fatalf("the request that left: %v", err)
+	}
+	close(finish)
+	// The next request reads what the first one's draw stored (or joins
+	// it while it is being saved): never a second draw.
+	got, err := r.Picture(context.Background(), finished, true, Replay(false), func() ([]byte, error) {
+		t.Error("drawn twice")
+		return nil, errors.New("drawn twice")
+	})
+	if err != nil || string(got) != "gif" {
+		t.Fatalf("after the first request left: %q %v", got, err)
+	}
+}
