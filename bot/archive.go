@@ -7,6 +7,8 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/tankbot/tankbot/bot/metrics"
+	"github.com/tankbot/tankbot/bot/renders"
 	"github.com/tankbot/tankbot/engine"
 	recfile "github.com/tankbot/tankbot/engine/record"
 	"github.com/tankbot/tankbot/imaging"
@@ -74,6 +76,9 @@ func (b *Bot) gameRecord(ctx context.Context, g *gameRec) (*recfile.Record, erro
 
 // gameFiles are the record file and, for a finished game, the animated
 // replay, named by the game's server number: "game-12.txt", "game-12.gif".
+// The replay is drawn once (at most MaxRenders at a time; a waiting
+// interaction is deferred by its transport) and read from the store
+// afterwards.
 // The game-over message attaches them; /history attaches them on request.
 // The console writes attached images (PNG and GIF) beside its boards.
 func (b *Bot) gameFiles(ctx context.Context, g *gameRec, flip bool) ([]File, error) {
@@ -81,7 +86,7 @@ func (b *Bot) gameFiles(ctx context.Context, g *gameRec, flip bool) ([]File, err
 	if err != nil {
 		return nil, err
 	}
-	text, err := recfile.Write(rec)
+	text, err := b.rd.Record(rec)
 	if err != nil {
 		return nil, wrap("record", err)
 	}
@@ -90,29 +95,43 @@ func (b *Bot) gameFiles(ctx context.Context, g *gameRec, flip bool) ([]File, err
 	if g.Status == gmActive {
 		return files, nil // the replay is for finished games
 	}
-	ps, ms, err := rec.Positions()
+	anim, err := b.rd.Picture(ctx, g.ID, true, renders.Replay(flip), func() ([]byte, error) {
+		ps, ms, err := rec.Positions()
+		if err != nil {
+			return nil, err
+		}
+		// A very long game's replay is sampled to fit Discord's upload
+		// limit with the rest of a final board.
+		return imaging.RenderReplay(ps, ms, imaging.ReplayOptions{Flip: flip, MaxBytes: renders.MaxGIFBytes})
+	})
 	if err != nil {
-		return nil, wrap("replay", err)
-	}
-	anim, err := imaging.RenderReplay(ps, ms, imaging.ReplayOptions{Flip: flip})
-	if err != nil {
-		return nil, wrap("replay", err)
-	}
-	if len(anim) > maxReplayBytes {
-		// A very long game: the message goes without its replay rather
-		// than not at all (the record still replays it: tankbot replay).
-		b.log.Info("replay too large to attach", "game", g.ID, "bytes", len(anim), "plies", len(ms))
+		// The message goes without its replay rather than not at all (the
+		// record still replays it: tankbot replay).
+		b.log.Warn("replay not attached", "game", g.ID, "plies", len(rec.Moves), "err", err)
 		return files, nil
 	}
 	return append(files, File{Name: base + ".gif", ContentType: "image/gif", Data: anim}), nil
 }
 
-// maxReplayBytes bounds an attached replay so that a final board (board
-// PNG ~40 kB, record a few kB, replay) stays far inside Discord's upload
-// limit: 10 MiB on servers without boosts since 2024, 25 MiB before.
-// A 100-ply game's replay weighs 0.4-1.1 MB (docs/ratings.md), so only
-// games of many hundreds of plies lose theirs.
-const maxReplayBytes = 8 << 20
+// boardImage draws a board for a message. A finished game's final board
+// is drawn once, with its last move highlighted (also when the game ended
+// off the board: a resignation, an agreement), and then read from the
+// store (renders), by this bot and by the web viewer's final.png alike;
+// any other board is drawn as it is asked for.
+func (b *Bot) boardImage(ctx context.Context, g *gameRec, pos engine.Position, last engine.Move, flip bool, loc string) ([]byte, error) {
+	if g.Status == gmActive || pos.Encode() != g.Pos {
+		return metrics.Render(g.Game, func() ([]byte, error) { return renderPNG(pos, last, flip, loc, g) })
+	}
+	return b.rd.Picture(ctx, g.ID, true, renders.Board(g.Ply, g.Ply, loc, flip), func() ([]byte, error) {
+		if last == nil && g.Ply > 0 {
+			var err error
+			if pos, last, err = b.replayLast(ctx, g); err != nil {
+				return nil, err
+			}
+		}
+		return metrics.Render(g.Game, func() ([]byte, error) { return renderPNG(pos, last, flip, loc, g) })
+	})
+}
 
 // positionAt replays g's log to ply k (0 the start; k < 0 the final
 // position) and returns the position and the move that led to it (nil at

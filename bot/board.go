@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"github.com/tankbot/tankbot/bot/i18n"
-	"github.com/tankbot/tankbot/bot/metrics"
 	"github.com/tankbot/tankbot/engine"
 	"github.com/tankbot/tankbot/imaging"
 )
@@ -52,7 +51,7 @@ func (b *Bot) boardReply(ctx context.Context, r *req, g *gameRec, pos engine.Pos
 	e.Footer = r.t("game.ply", strconv.Itoa(engine.MoveNumber(g.Ply)))
 	reply := Reply{Embed: e, GameID: g.ID, Board: true, Position: pos.Encode(), Game: g.Game}
 	// flip asks for the other orientation from the public board's.
-	png, err := metrics.Render(g.Game, func() ([]byte, error) { return renderPNG(pos, last, flip != b.publicFlip(pos), r.loc, g) })
+	png, err := b.boardImage(ctx, g, pos, last, flip != b.publicFlip(pos), r.loc)
 	if err != nil {
 		b.log.Warn("render board", "game", g.ID, "err", err)
 	} else if png != nil {

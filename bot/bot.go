@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/tankbot/tankbot/bot/i18n"
+	"github.com/tankbot/tankbot/bot/renders"
 	"github.com/tankbot/tankbot/store"
 )
 
@@ -55,7 +56,15 @@ type Config struct {
 	// WebBaseURL is the web viewer's public address (docs/web.md): every
 	// game message links to its page; "" for no links.
 	WebBaseURL string
+	// MaxRenders bounds the replays and stored boards drawn at once, by
+	// the bot and the web viewer sharing Renders (default: one per core,
+	// runtime.NumCPU()).
+	MaxRenders int
 }
+
+// Renders is what draws the bot's replays and finished boards: the web
+// viewer shares it, so that MaxRenders bounds the whole instance.
+func (b *Bot) Renders() *renders.Renders { return b.rd }
 
 // Bot is the handler core. It is safe for concurrent use.
 type Bot struct {
@@ -79,6 +88,10 @@ type Bot struct {
 
 	// mine mines finished games for puzzles (puzzle_pool.go).
 	mine miner
+
+	// rd draws replays and finished boards at most MaxRenders at once
+	// and stores a finished game's (archive.go).
+	rd *renders.Renders
 
 	// cmds is the command table, indexed (commands.go).
 	cmds *router
@@ -113,6 +126,11 @@ func newBot(cfg Config, st Storage, clk Clock, n Notifier, log *slog.Logger) *Bo
 		cfg.AIWorkers = runtime.NumCPU()
 	}
 	b := &Bot{cfg: cfg, st: st, clk: clk, n: n, log: log, cmds: newRouter(commands)}
+	var rst *store.Store
+	if st != nil {
+		rst = st.store()
+	}
+	b.rd = renders.New(rst, cfg.MaxRenders, log)
 	b.ai.init(cfg.AIWorkers)
 	b.SetSelfID(cfg.SelfID)
 	return b

@@ -15,7 +15,17 @@ var historyCmd = command{
 	actions: []action{{name: "record", anyone: true, doc: "Game record, on a finished game's board: the record file and replay, just for whoever clicks.",
 		run: func(b *Bot, ctx context.Context, r *req, g *gameRec, _ customID) ([]Reply, error) {
 			return b.recordReply(ctx, r, g)
-		}}},
+		}},
+		// Anyone may click (the board is public); the handler refuses
+		// whoever is not a player, with a word of why.
+		{name: "webhide", anyone: true, doc: "Hide page, beside a finished game's Watch / Replay link: either player hides the game's web page (its link answers 404); the private confirmation offers Show page.",
+			run: func(b *Bot, ctx context.Context, r *req, g *gameRec, _ customID) ([]Reply, error) {
+				return b.hideWebPage(ctx, r, g, true)
+			}},
+		{name: "webshow", anyone: true, doc: "Show page: either player shows a hidden game's web page again.",
+			run: func(b *Bot, ctx context.Context, r *req, g *gameRec, _ customID) ([]Reply, error) {
+				return b.hideWebPage(ctx, r, g, false)
+			}}},
 }
 
 // historyCommand sends a game's record file (engine/record: tags, numbered
@@ -42,5 +52,7 @@ func (b *Bot) recordReply(ctx context.Context, r *req, g *gameRec) ([]Reply, err
 	if g.Status != gmActive {
 		lines = append(lines, r.t("history.result", outcomeWords(r.loc, g)))
 	}
-	return []Reply{{Ephemeral: true, Content: strings.Join(lines, "\n"), Files: files}}, nil
+	// The game's page link (and, once it is over, Hide page) as on its
+	// final board.
+	return []Reply{{Ephemeral: true, Content: strings.Join(lines, "\n"), Files: files, Components: b.watchLink(ctx, r, g, nil)}}, nil
 }

@@ -10,6 +10,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/tankbot/tankbot/bot/renders"
 	"github.com/tankbot/tankbot/engine"
 	recfile "github.com/tankbot/tankbot/engine/record"
 	"github.com/tankbot/tankbot/engine/review"
@@ -36,18 +37,19 @@ var reviewCmd = command{
 }
 
 // reviewer bounds the reviews running at once to the machine's CPUs (each
-// is one CPU-bound search) and counts the analyses run.
+// is one CPU-bound search, through the same Slots as renders) and counts
+// the analyses run.
 type reviewer struct {
 	once sync.Once
-	sem  chan struct{}
+	sem  *renders.Slots
 	// nodes is the budget per position before the game's scaling (0:
 	// review.DefaultNodes); tests lower it.
 	nodes int64
 	runs  atomic.Int64
 }
 
-func (rv *reviewer) slots() chan struct{} {
-	rv.once.Do(func() { rv.sem = make(chan struct{}, runtime.NumCPU()) })
+func (rv *reviewer) slots() *renders.Slots {
+	rv.once.Do(func() { rv.sem = renders.NewSlots(runtime.NumCPU()) })
 	return rv.sem
 }
 
@@ -113,12 +115,10 @@ func (b *Bot) runReview(ctx context.Context, g *gameRec, rec *recfile.Record) (*
 		return nil, "", wrap("review", err)
 	}
 	sem := b.rv.slots()
-	select {
-	case sem <- struct{}{}:
-	case <-ctx.Done():
+	if sem.Acquire(ctx) != nil {
 		return nil, "", refuse("review.busy")
 	}
-	defer func() { <-sem }()
+	defer sem.Release()
 	b.rv.runs.Add(1)
 	nodes := b.rv.budget()
 	rv, err := review.Analyze(ctx, ps[0], rec.Moves, review.Options{Nodes: nodes})

@@ -184,11 +184,13 @@ func TestReviewSlots(t *testing.T) {
 		t.Fatal(err)
 	}
 	sem := h.b.rv.slots()
-	if cap(sem) != runtime.NumCPU() {
-		t.Fatalf("%d review slots, want one per CPU (%d)", cap(sem), runtime.NumCPU())
+	if sem.Cap() != runtime.NumCPU() {
+		t.Fatalf("%d review slots, want one per CPU (%d)", sem.Cap(), runtime.NumCPU())
 	}
-	for range cap(sem) {
-		sem <- struct{}{}
+	for range sem.Cap() {
+		if err := sem.Acquire(h.ctx); err != nil {
+			t.Fatal(err)
+		}
 	}
 	ctx, cancel := context.WithCancel(h.ctx)
 	cancel()
@@ -197,8 +199,8 @@ func TestReviewSlots(t *testing.T) {
 	if !errors.As(err, &rf) || rf.key != "review.busy" || h.b.rv.runs.Load() != 0 {
 		t.Fatalf("full slots: %v, %d runs", err, h.b.rv.runs.Load())
 	}
-	for range cap(sem) {
-		<-sem
+	for range sem.Cap() {
+		sem.Release()
 	}
 	if _, _, err := h.b.runReview(h.ctx, g, rec); err != nil || h.b.rv.runs.Load() != 1 {
 		t.Fatalf("free slot: %v, %d runs", err, h.b.rv.runs.Load())

@@ -190,7 +190,7 @@ func (b *Bot) redrawImage(ctx context.Context, r *Reply, g *gameRec) {
 	pos, last, err := b.replayLast(ctx, g)
 	var png []byte
 	if err == nil {
-		png, err = renderPNG(pos, last, b.publicFlip(pos), b.outLocale(g), g)
+		png, err = b.boardImage(ctx, g, pos, last, b.publicFlip(pos), b.outLocale(g))
 	}
 	if err != nil || png == nil {
 		b.log.Warn("redraw queued board", "game", r.GameID, "err", err)

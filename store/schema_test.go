@@ -61,6 +61,8 @@ func typeClass(decl string) string {
 		return "text"
 	case "real", "double precision":
 		return "real"
+	case "blob", "bytea":
+		return "bytes"
 	}
 	return "?" + decl
 }

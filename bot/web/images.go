@@ -1,15 +1,15 @@
 package web
 
 import (
-	"container/list"
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"net/http"
 	"strconv"
 	"strings"
-	"sync"
 
 	"github.com/tankbot/tankbot/bot/i18n"
+	"github.com/tankbot/tankbot/bot/renders"
 	recfile "github.com/tankbot/tankbot/engine/record"
 	"github.com/tankbot/tankbot/imaging"
 	"github.com/tankbot/tankbot/store"
@@ -37,73 +37,26 @@ func plyHashes(g *store.Game, ms []store.MoveRecord) []string {
 	}
 }
 
-// lru is a byte-bounded least-recently-used cache of rendered images.
-type lru struct {
-	mu    sync.Mutex
-	max   int
-	size  int
-	order *list.List // front: most recent
-	items map[string]*list.Element
-}
-
-type lruEntry struct {
-	key  string
-	data []byte
-}
-
-func newLRU(max int) *lru {
-	return &lru{max: max, order: list.New(), items: map[string]*list.Element{}}
-}
-
-func (c *lru) get(key string) ([]byte, bool) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if e, ok := c.items[key]; ok {
-		c.order.MoveToFront(e)
-		return e.Value.(*lruEntry).data, true
-	}
-	return nil, false
-}
-
-func (c *lru) put(key string, data []byte) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if _, ok := c.items[key]; ok || len(data) > c.max {
-		return
-	}
-	c.items[key] = c.order.PushFront(&lruEntry{key, data})
-	c.size += len(data)
-	for c.size > c.max {
-		e := c.order.Back()
-		en := e.Value.(*lruEntry)
-		c.order.Remove(e)
-		delete(c.items, en.key)
-		c.size -= len(en.data)
-	}
-}
-
-// bytes is the cache's current size.
-func (c *lru) bytes() int {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.size
-}
-
-// render draws ply k of g (flipped, worded in loc), through the cache.
-func (s *Server) render(g *game, k int, flip bool, loc string) ([]byte, error) {
+// render draws ply k of g (flipped, worded in loc), through the memory
+// cache and, for a finished game, the stored renders: its images are
+// drawn once, even across restarts and instances.
+func (s *Server) render(ctx context.Context, g *game, k int, flip bool, loc string) ([]byte, error) {
 	key := strconv.FormatInt(g.ID, 10) + "/" + strconv.Itoa(k) + "/" + g.hashes[k] + "/" + strconv.FormatBool(flip) + "/" + loc
-	if b, ok := s.cache.get(key); ok {
+	if b, ok := s.cache.Get(key); ok {
 		return b, nil
 	}
-	opt := imaging.Options{Last: g.last[k], Flip: flip, Text: i18n.Text(loc)}
-	if k == g.plies() {
-		opt.Outcome = g.outcome
-	}
-	b, err := imaging.Render(g.positions[k], opt)
+	finished := g.Status == store.StatusFinished
+	b, err := s.rd.Picture(ctx, g.ID, finished, renders.Board(k, g.plies(), loc, flip), func() ([]byte, error) {
+		opt := imaging.Options{Last: g.last[k], Flip: flip, Text: i18n.Text(loc)}
+		if k == g.plies() {
+			opt.Outcome = g.outcome
+		}
+		return imaging.Render(g.positions[k], opt)
+	})
 	if err != nil {
 		return nil, err
 	}
-	s.cache.put(key, b)
+	s.cache.Put(key, b)
 	return b, nil
 }
 
@@ -149,7 +102,7 @@ func (s *Server) plyImage(w http.ResponseWriter, r *http.Request) {
 	}
 	flip := r.URL.Query().Get("flip") == "1"
 	loc := s.lang(r)
-	data, err := s.render(g, k, flip, loc)
+	data, err := s.render(r.Context(), g, k, flip, loc)
 	if err != nil {
 		s.fail(w, r, err)
 		return
@@ -168,7 +121,7 @@ func (s *Server) finalImage(w http.ResponseWriter, r *http.Request) {
 	flip := r.URL.Query().Get("flip") == "1"
 	loc := s.lang(r)
 	k := g.plies()
-	data, err := s.render(g, k, flip, loc)
+	data, err := s.render(r.Context(), g, k, flip, loc)
 	if err != nil {
 		s.fail(w, r, err)
 		return
@@ -194,15 +147,15 @@ func (s *Server) replay(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	flip := r.URL.Query().Get("flip") == "1"
-	key := "gif/" + strconv.FormatInt(g.ID, 10) + "/" + g.hashes[g.plies()] + "/" + strconv.FormatBool(flip)
-	data, ok := s.cache.get(key)
-	if !ok {
-		data, err = imaging.RenderReplay(g.positions, g.last[1:], imaging.ReplayOptions{Flip: flip})
-		if err != nil {
-			s.fail(w, r, err)
-			return
-		}
-		s.cache.put(key, data)
+	// Read from the store once drawn (not kept in memory: up to
+	// renders.MaxGIFBytes each); a very long game's is sampled, the one
+	// the final board in Discord carries.
+	data, err := s.rd.Picture(r.Context(), g.ID, true, renders.Replay(flip), func() ([]byte, error) {
+		return imaging.RenderReplay(g.positions, g.last[1:], imaging.ReplayOptions{Flip: flip, MaxBytes: renders.MaxGIFBytes})
+	})
+	if err != nil {
+		s.fail(w, r, err)
+		return
 	}
 	w.Header().Set("Content-Disposition", `attachment; filename="`+fileBase(g)+`.gif"`)
 	serveBytes(w, r, "image/gif", `"`+g.hashes[g.plies()]+"-"+strconv.FormatBool(flip)+`"`, false, data)
@@ -223,7 +176,7 @@ func (s *Server) record(w http.ResponseWriter, r *http.Request) {
 	if g.outcome != nil {
 		rec.Outcome = *g.outcome
 	}
-	text, err := recfile.Write(rec)
+	text, err := s.rd.Record(rec)
 	if err != nil {
 		s.fail(w, r, err)
 		return

@@ -15,6 +15,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/tankbot/tankbot/bot/renders"
 	"github.com/tankbot/tankbot/engine"
 	"github.com/tankbot/tankbot/engine/games"
 	"github.com/tankbot/tankbot/store"
@@ -33,6 +34,10 @@ type Options struct {
 	Poll time.Duration
 	// CacheBytes bounds the memory of rendered board images; default 32 MiB.
 	CacheBytes int
+	// Renders draws the images within the instance's bound and keeps a
+	// finished game's in the store; the bot's own (Bot.Renders), so that
+	// the bound is shared. nil: one of the viewer's own, one draw per core.
+	Renders *renders.Renders
 }
 
 // defaultPoll keeps a move's update under 1 s with room for the page's
@@ -44,7 +49,8 @@ type Server struct {
 	st    *store.Store
 	opt   Options
 	log   *slog.Logger
-	cache *lru
+	cache *renders.LRU
+	rd    *renders.Renders
 	hub   *hub
 }
 
@@ -63,7 +69,10 @@ func New(st *store.Store, opt Options) *Server {
 		opt.CacheBytes = 32 << 20
 	}
 	opt.BaseURL = strings.TrimRight(opt.BaseURL, "/")
-	s := &Server{st: st, opt: opt, log: opt.Log, cache: newLRU(opt.CacheBytes)}
+	if opt.Renders == nil {
+		opt.Renders = renders.New(st, 0, opt.Log)
+	}
+	s := &Server{st: st, opt: opt, log: opt.Log, cache: renders.NewLRU(opt.CacheBytes), rd: opt.Renders}
 	s.hub = newHub(s)
 	return s
 }

@@ -55,6 +55,9 @@ type config struct {
 	// AIWorkers bounds the computer opponent's searches at once (0: one
 	// per core).
 	AIWorkers int `yaml:"ai_workers" env:"TANKBOT_AI_WORKERS"`
+	// MaxRenders bounds the replays and stored boards drawn at once, by
+	// the bot and the web viewer together (0: one per core).
+	MaxRenders int `yaml:"max_renders" env:"TANKBOT_MAX_RENDERS"`
 	// MaxRequests caps the interactions `serve` handles at once (and, apart,
 	// the viewer's requests): beyond it the answer is 503 at once.
 	MaxRequests int `yaml:"max_requests" env:"TANKBOT_MAX_REQUESTS"`
@@ -323,6 +326,9 @@ func (c config) validate() error {
 	}
 	if c.AIWorkers < 0 || c.AIWorkers > 256 {
 		return fmt.Errorf("ai_workers %d: must be from 0 (one per core) to 256", c.AIWorkers)
+	}
+	if c.MaxRenders < 0 || c.MaxRenders > 256 {
+		return fmt.Errorf("max_renders %d: must be from 0 (one per core) to 256", c.MaxRenders)
 	}
 	if c.MaxRequests < 1 || c.MaxRequests > 65536 {
 		return fmt.Errorf("max_requests %d: must be from 1 to 65536", c.MaxRequests)

@@ -142,6 +142,7 @@ func newInstance(ctx context.Context, cfg config, log *slog.Logger, client *http
 		SelfID:     cfg.AppID,
 		AIWorkers:  cfg.AIWorkers,
 		WebBaseURL: cfg.WebBaseURL,
+		MaxRenders: cfg.MaxRenders,
 	}, st, systemClock{}, a, log)
 	return &instance{st: st, db: db, a: a, b: b, log: log}, nil
 }
@@ -185,7 +186,7 @@ func serveGateway(ctx context.Context, cfg config, log *slog.Logger, client *htt
 	defer stopHealth()
 	log.Info("tankbot running", "database", store.RedactDSN(cfg.Database), "guild", cfg.GuildID, "shard", cfg.ShardID, "shards", int(cfg.ShardCount))
 	if cfg.WebListen != "" {
-		addr, stopWeb, err := startViewer(ctx, in.st, cfg, log)
+		addr, stopWeb, err := startViewer(ctx, in.st, cfg, log, in.b.Renders())
 		if err != nil {
 			_ = in.a.Close(context.Background())
 			return err

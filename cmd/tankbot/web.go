@@ -9,23 +9,26 @@ import (
 	"net/http"
 
 	"github.com/tankbot/tankbot/bot"
+	"github.com/tankbot/tankbot/bot/renders"
 	"github.com/tankbot/tankbot/bot/web"
 )
 
-// newViewer is the web viewer (docs/web.md) over the instance's store.
-func newViewer(st bot.Storage, cfg config, log *slog.Logger) (*web.Server, error) {
+// newViewer is the web viewer (docs/web.md) over the instance's store,
+// drawing through rd (the bot's, so that max_renders bounds both; nil:
+// the viewer's own).
+func newViewer(st bot.Storage, cfg config, log *slog.Logger, rd *renders.Renders) (*web.Server, error) {
 	s, err := storeOf(st)
 	if err != nil {
 		return nil, err
 	}
-	return web.New(s, web.Options{BaseURL: cfg.WebBaseURL, Log: log}), nil
+	return web.New(s, web.Options{BaseURL: cfg.WebBaseURL, Log: log, Renders: rd}), nil
 }
 
 // startViewer serves the viewer alone on cfg.WebListen (run and play)
 // until ctx ends; it returns the address it listens on and a stop that
 // shuts it down.
-func startViewer(ctx context.Context, st bot.Storage, cfg config, log *slog.Logger) (string, func(), error) {
-	v, err := newViewer(st, cfg, log)
+func startViewer(ctx context.Context, st bot.Storage, cfg config, log *slog.Logger, rd *renders.Renders) (string, func(), error) {
+	v, err := newViewer(st, cfg, log, rd)
 	if err != nil {
 		return "", nil, err
 	}
@@ -60,7 +63,7 @@ func playViewer(ctx context.Context, st bot.Storage, addr string, log *slog.Logg
 	if addr == "" || addr == "off" {
 		return func() {}, func() {}, nil
 	}
-	at, stop, err := startViewer(ctx, st, config{WebListen: addr}, log)
+	at, stop, err := startViewer(ctx, st, config{WebListen: addr}, log, nil)
 	if err != nil {
 		return nil, nil, err
 	}
