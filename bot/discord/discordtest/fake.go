@@ -57,6 +57,7 @@ type Fake struct {
 	nonces   map[string]sentNonce // enforce_nonce: nonce → first message
 	changed  *sync.Cond           // on f.mu: broadcast after each call
 	global   *globalLimit         // SetGlobalLimit (limits.go); nil: none
+	routes   *routeLimits         // SetRouteLimits (limits.go); nil: none
 	// DiscardFiles keeps only the size of uploaded files (long runs).
 	DiscardFiles bool
 }
@@ -309,7 +310,7 @@ func (f *Fake) serve(w http.ResponseWriter, r *http.Request) {
 	defer f.mu.Unlock()
 	defer f.changed.Broadcast() // the call is complete once routed
 	f.calls = append(f.calls, c)
-	if f.refuseGlobal(w, r, c) {
+	if f.refuseGlobal(w, r, c) || f.limitRoute(w, r, c) {
 		return
 	}
 	for _, fr := range f.fails {
