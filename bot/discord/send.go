@@ -9,6 +9,7 @@ import (
 	"github.com/bwmarrin/discordgo"
 
 	"github.com/tankbot/tankbot/bot"
+	"github.com/tankbot/tankbot/store"
 )
 
 // sender delivers one interaction's replies. The first reply meant for the
@@ -187,7 +188,7 @@ func (s *sender) reply(ctx context.Context, r bot.Reply) error {
 		}
 		if r.Tracked() {
 			if typ == discordgo.InteractionResponseUpdateMessage {
-				s.a.record(ctx, r, s.cmd.ChannelID, s.cmd.MessageID)
+				s.a.recordVia(ctx, r, s.cmd.ChannelID, s.cmd.MessageID, s.hook("@original"))
 			} else {
 				// The id is what records the answer as delivered (and
 				// cancels its fallback ping): worth a retry.
@@ -200,7 +201,7 @@ func (s *sender) reply(ctx context.Context, r bot.Reply) error {
 				if err != nil {
 					return err
 				}
-				s.a.record(ctx, r, s.cmd.ChannelID, m.ID)
+				s.a.recordVia(ctx, r, s.cmd.ChannelID, m.ID, s.hook("@original"))
 			}
 		}
 		return nil
@@ -264,7 +265,7 @@ func (s *sender) editOriginal(ctx context.Context, r bot.Reply) error {
 		})
 	})
 	if err == nil && m != nil {
-		s.a.record(ctx, r, s.cmd.ChannelID, m.ID)
+		s.a.recordVia(ctx, r, s.cmd.ChannelID, m.ID, s.hook("@original"))
 	}
 	return err
 }
@@ -284,7 +285,14 @@ func (s *sender) followup(ctx context.Context, r bot.Reply) error {
 		return errors.New("public follow-up became ephemeral")
 	}
 	if err == nil && m != nil {
-		s.a.record(ctx, r, s.cmd.ChannelID, m.ID)
+		s.a.recordVia(ctx, r, s.cmd.ChannelID, m.ID, s.hook(m.ID))
 	}
 	return err
+}
+
+// hook is this interaction's webhook for message ("@original" or a
+// follow-up's id), stamped with the interaction's receipt on the adapter's
+// clock: its token edits the message for 15 minutes from then.
+func (s *sender) hook(message string) store.BoardHook {
+	return store.BoardHook{Token: s.i.Token, Message: message, Issued: s.a.now().Add(-time.Since(s.received))}
 }
