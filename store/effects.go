@@ -355,9 +355,14 @@ func (s *Store) Purge(ctx context.Context, before time.Time) (int64, error) {
 			return err
 		}
 		// Interaction tokens are useless once their 15 minutes are over:
-		// not kept beyond (cleared, the boards stay).
+		// those older than before are cleared (the boards stay), never
+		// one that may still work.
+		cut := before
+		if latest := s.now().Add(-BoardHookLife); cut.After(latest) {
+			cut = latest
+		}
 		if _, err := tx.ExecContext(ctx, `UPDATE boards SET hook_token='', hook_message='' WHERE hook_token<>'' AND hook_at<?`,
-			s.now().Add(-BoardHookLife).UnixNano()); err != nil {
+			cut.UnixNano()); err != nil {
 			return err
 		}
 		// COMMIT outcomes are looked up within seconds (pgTx).
