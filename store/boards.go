@@ -192,3 +192,17 @@ func (s *Store) HoldKind(ctx context.Context, kind string, until time.Time) erro
 		return nil
 	})
 }
+
+// HoldOutbox moves every pending outbox post due before until to until:
+// Discord's global rate limit holds all of the bot token's requests.
+// Posts claimed right now keep their claim.
+func (s *Store) HoldOutbox(ctx context.Context, until time.Time) error {
+	return s.tx(ctx, func(tx *sql.Tx) error {
+		_, err := tx.ExecContext(ctx, `UPDATE outbox SET due_at=? WHERE state=? AND due_at<?`,
+			until.UnixNano(), OutboxPending, until.UnixNano())
+		if err != nil {
+			return fmt.Errorf("hold posts: %w", err)
+		}
+		return nil
+	})
+}

@@ -121,7 +121,13 @@ type Adapter struct {
 	cancel context.CancelFunc
 	// reconnecting is set while one goroutine reopens a dropped gateway.
 	reconnecting atomic.Bool
+	// globalUntil is when the last global rate limit Discord announced
+	// ends (Unix nanoseconds; globalWatch).
+	globalUntil atomic.Int64
 }
+
+// globalLimited says whether Discord's global rate limit holds now.
+func (a *Adapter) globalLimited() bool { return time.Now().UnixNano() < a.globalUntil.Load() }
 
 // New prepares a session without connecting: the adapter is the core's
 // Notifier, so it exists before the core.
@@ -175,7 +181,9 @@ func New(opts Options, st Store) (*Adapter, error) {
 		return nil, fmt.Errorf("shard id %d: must be from 0 to %d", opts.ShardID, opts.ShardCount-1)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	return &Adapter{opts: opts, s: s, st: st, log: opts.Log, ctx: ctx, cancel: cancel}, nil
+	a := &Adapter{opts: opts, s: s, st: st, log: opts.Log, ctx: ctx, cancel: cancel}
+	s.Client = watchGlobal(s.Client, &a.globalUntil)
+	return a, nil
 }
 
 // RouteLibraryLogs sends discordgo's own log lines (which may quote URLs

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"net/url"
 	"strings"
 	"time"
 
@@ -18,8 +19,12 @@ import (
 // in r.Mentions are pinged.
 func (a *Adapter) Post(ctx context.Context, channelID string, r bot.Reply) (string, error) {
 	var id string
+	op := "post message"
+	if r.Nonce == "" {
+		op = opPostNoNonce
+	}
 	err := a.withoutFilesIfRefused(ctx, r, func(r bot.Reply) error {
-		return a.retry(ctx, "post message", func() error {
+		return a.retry(ctx, op, func() error {
 			m, err := a.postMessage(ctx, channelID, r)
 			if err != nil {
 				return err
@@ -155,6 +160,24 @@ func serverError(err error) bool {
 	return err != nil && strings.HasPrefix(err.Error(), "Exceeded Max retries HTTP 5")
 }
 
+// dropped is a request that got no answer: the connection failed or
+// timed out. Worth another try when repeating it is harmless: an edit or a
+// read; a channel post (its nonce makes Discord drop a repeat); the
+// interaction's callback (a repeat of one that landed is refused as
+// already acknowledged, which counts as success). Not a follow-up, which
+// Discord would create twice; its board goes by the outbox's fallback.
+func dropped(err error) bool {
+	var ue *url.Error
+	return errors.As(err, &ue)
+}
+
+// Creations retry does not repeat after a dropped connection: a follow-up,
+// a channel post without a nonce.
+const (
+	opFollowUp    = "follow-up"
+	opPostNoNonce = "post message without nonce"
+)
+
 // rateLimited returns how long Discord asked us to wait after a 429.
 func rateLimited(err error) (time.Duration, bool) {
 	var rl *discordgo.RateLimitError
@@ -211,16 +234,22 @@ func (a *Adapter) retry(ctx context.Context, what string, f func() error) error 
 		if err == nil {
 			return nil
 		}
+		d, limited := rateLimited(err)
 		if attempt == maxAttempts {
+			if limited {
+				// The outbox waits what Discord asked (every post, when
+				// the limit is global) instead of its own backoff.
+				return fmt.Errorf("%s: %d attempts: %w: %w", what, attempt, &bot.RateLimited{After: d, Global: a.globalLimited()}, err)
+			}
 			return fmt.Errorf("%s: %d attempts: %w", what, attempt, err)
 		}
 		var wait time.Duration
-		if d, ok := rateLimited(err); ok {
+		if limited {
 			wait = d
 			if wait > maxRateWait {
-				return fmt.Errorf("%s: rate limited for %v: %w", what, d, err)
+				return fmt.Errorf("%s: rate limited for %v: %w: %w", what, d, &bot.RateLimited{After: d, Global: a.globalLimited()}, err)
 			}
-		} else if serverError(err) {
+		} else if serverError(err) || dropped(err) && what != opFollowUp && what != opPostNoNonce {
 			wait = retryDelays[min(attempt-1, len(retryDelays)-1)]
 		} else {
 			return fmt.Errorf("%s: %w", what, err)

@@ -273,7 +273,7 @@ func (s *sender) editOriginal(ctx context.Context, r bot.Reply) error {
 func (s *sender) followup(ctx context.Context, r bot.Reply) error {
 	var m *discordgo.Message
 	err := s.a.withoutFilesIfRefused(ctx, r, func(r bot.Reply) error {
-		return s.a.retry(ctx, "follow-up", func() error {
+		return s.a.retry(ctx, opFollowUp, func() error {
 			var err error
 			m, err = s.a.s.FollowupMessageCreate(s.i, true, webhookParams(r), discordgo.WithContext(ctx))
 			return err
