@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"hash/fnv"
 	"math"
+	"math/rand/v2"
 	"net/http"
 	"strconv"
 	"strings"
@@ -251,4 +252,70 @@ func bucketHash(route string) string {
 	h := fnv.New64a()
 	h.Write([]byte(route))
 	return fmt.Sprintf("%016x", h.Sum64())
+}
+
+// faults is the state of InjectFaults.
+type faults struct {
+	rate        float64
+	rng         *rand.Rand
+	match       func(method, path string) bool
+	server, cut int
+}
+
+// InjectFaults makes each REST request that match accepts (nil: every
+// one) fail with probability rate, drawn from seed: half of the failures
+// are a server error (500, 502 or 503, before Discord did anything), half
+// a dropped connection (no answer at all). rate 0 turns it off.
+func (f *Fake) InjectFaults(rate float64, seed uint64, match func(method, path string) bool) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if rate <= 0 {
+		f.faults = nil
+		return
+	}
+	if match == nil {
+		match = func(string, string) bool { return true }
+	}
+	f.faults = &faults{rate: rate, rng: rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15)), match: match}
+}
+
+// Injected counts the faults InjectFaults caused: server errors and
+// dropped connections.
+func (f *Fake) Injected() (serverErrors, drops int) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.faults == nil {
+		return 0, 0
+	}
+	return f.faults.server, f.faults.cut
+}
+
+// injectFault fails r as InjectFaults asked, and says so. Called with
+// f.mu held.
+func (f *Fake) injectFault(w http.ResponseWriter, r *http.Request, c *Call) bool {
+	fl := f.faults
+	if fl == nil || !fl.match(r.Method, r.URL.Path) || fl.rng.Float64() >= fl.rate {
+		return false
+	}
+	if fl.rng.IntN(2) == 0 {
+		fl.cut++
+		c.Status = -1
+		dropConnection(w)
+		return true
+	}
+	fl.server++
+	c.Status = []int{500, 502, 503}[fl.rng.IntN(3)]
+	writeJSON(w, c.Status, map[string]any{"message": "injected server error", "code": 0})
+	return true
+}
+
+// dropConnection closes the client's connection without an answer: the
+// client sees a transport error, whose text quotes the URL (and so any
+// token in it).
+func dropConnection(w http.ResponseWriter) {
+	if hj, ok := w.(http.Hijacker); ok {
+		if conn, _, err := hj.Hijack(); err == nil {
+			conn.Close()
+		}
+	}
 }

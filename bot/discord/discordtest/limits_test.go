@@ -2,6 +2,7 @@ package discordtest
 
 import (
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"strconv"
 	"strings"
@@ -180,5 +181,50 @@ func TestRouteOf(t *testing.T) {
 		if r, m := routeOf(c.path); r != c.route || m != c.major {
 			t.Errorf("%s: %q %q, want %q %q", c.path, r, m, c.route, c.major)
 		}
+	}
+}
+
+// TestInjectFaults: about rate of the matching requests fail, half as
+// server errors, half as dropped connections, the same ones for the same
+// seed; others are untouched.
+func TestInjectFaults(t *testing.T) {
+	run := func(seed uint64) (statuses []int, server, drops int) {
+		f := New(t, "app")
+		f.InjectFaults(0.2, seed, func(_, path string) bool { return strings.Contains(path, "/channels/") })
+		for range 400 {
+			resp, err := http.Post(f.URL()+"/api/v9/channels/5/messages", "application/json", strings.NewReader(`{"content":"x"}`))
+			if err != nil {
+				statuses = append(statuses, -1)
+				continue
+			}
+			resp.Body.Close()
+			statuses = append(statuses, resp.StatusCode)
+		}
+		for range 50 {
+			resp, err := http.Get(f.URL() + "/api/v9/gateway/bot")
+			if err != nil || resp.StatusCode != 200 {
+				t.Fatalf("a request the faults do not match failed: %v", err)
+			}
+			resp.Body.Close()
+		}
+		server, drops = f.Injected()
+		return statuses, server, drops
+	}
+	a, server, drops := run(1)
+	var five, cut int
+	for _, s := range a {
+		switch {
+		case s == -1:
+			cut++
+		case s >= 500:
+			five++
+		}
+	}
+	if five != server || cut != drops || server+drops < 50 || server+drops > 110 || server < 20 || drops < 20 {
+		t.Fatalf("400 requests: %d server errors, %d drops seen; %d, %d counted", five, cut, server, drops)
+	}
+	b, _, _ := run(1)
+	if fmt.Sprint(a) != fmt.Sprint(b) {
+		t.Fatal("the same seed failed other requests")
 	}
 }
