@@ -229,13 +229,18 @@ var (
 // pausing through the injected sleep. f must build its request afresh:
 // file readers are spent.
 func (a *Adapter) retry(ctx context.Context, what string, f func() error) error {
+	return a.retryUpTo(ctx, what, maxAttempts, f)
+}
+
+// retryUpTo is retry with up to attempts tries.
+func (a *Adapter) retryUpTo(ctx context.Context, what string, attempts int, f func() error) error {
 	for attempt := 1; ; attempt++ {
 		err := f()
 		if err == nil {
 			return nil
 		}
 		d, limited := rateLimited(err)
-		if attempt == maxAttempts {
+		if attempt == attempts {
 			if limited {
 				// The outbox waits what Discord asked (every post, when
 				// the limit is global) instead of its own backoff.

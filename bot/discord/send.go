@@ -12,6 +12,10 @@ import (
 	"github.com/tankbot/tankbot/store"
 )
 
+// readAttempts bounds the tries to read the id of a delivered answer: with
+// retryDelays, about 8.5 s, within bot's 30 s fallback delay.
+const readAttempts = 6
+
 // sender delivers one interaction's replies. The first reply meant for the
 // interaction becomes its response (or fills the deferred one); later ones
 // are follow-ups or edits; replies with a ChannelID are channel messages.
@@ -191,9 +195,11 @@ func (s *sender) reply(ctx context.Context, r bot.Reply) error {
 				s.a.recordVia(ctx, r, s.cmd.ChannelID, s.cmd.MessageID, s.hook("@original"))
 			} else {
 				// The id is what records the answer as delivered (and
-				// cancels its fallback ping): worth a retry.
+				// cancels its fallback ping): worth more tries than a
+				// send, well within the fallback's delay (the answer is
+				// already shown; without the id it would show twice).
 				var m *discordgo.Message
-				err := s.a.retry(ctx, "read response", func() error {
+				err := s.a.retryUpTo(ctx, "read response", readAttempts, func() error {
 					var err error
 					m, err = s.a.s.InteractionResponse(s.i, discordgo.WithContext(ctx))
 					return err
