@@ -45,11 +45,13 @@ func (a *Adapter) StripBoard(ctx context.Context, channelID, messageID string) e
 // in the URL only: errors and logs are redacted by the adapter's handler,
 // and the error returned here never quotes the URL.
 func (a *Adapter) StripBoardVia(ctx context.Context, channelID, messageID, token, hookMessage string) error {
-	// discordgo keeps one bucket for every webhook edit; a bucket per
-	// token (Discord's major parameter) keeps a strip from holding up the
-	// answers' own webhook edits.
+	// Not through discordgo's limiter: it keeps one bucket for every
+	// webhook edit, so a strip would queue behind the answers' own edits,
+	// and a bucket per token would stay in its map forever. Each token
+	// makes one strip, far within its own bucket; a 429 comes back as
+	// bot.RateLimited all the same.
 	endpoint := discordgo.EndpointWebhookMessage(a.opts.AppID, token, hookMessage)
-	status, err := a.stripRequest(ctx, endpoint, discordgo.EndpointWebhookMessage(a.opts.AppID, token, ""), false)
+	status, err := a.stripRequest(ctx, endpoint, "", false)
 	if err == nil || status == 0 || status >= 500 || status == http.StatusTooManyRequests {
 		return wrapStrip(messageID, err)
 	}
@@ -64,15 +66,22 @@ func wrapStrip(messageID string, err error) error {
 	return fmt.Errorf("strip board %s: %w", messageID, err)
 }
 
+// noBucket stands for discordgo's rate limiter bucket of a request made
+// without it.
+func noBucket(http.Header) error { return nil }
+
 // stripRequest PATCHes {"components":[]} to endpoint (with the bot token
-// when auth) through the rate limiter's bucket, and returns the HTTP status
+// when auth) through the rate limiter's bucket bucketKey ("" none), and returns the HTTP status
 // (0: no answer) and an error for anything but 2xx: *bot.RateLimited for a
 // 429. The error never quotes the URL (it may hold an interaction token).
 func (a *Adapter) stripRequest(ctx context.Context, endpoint, bucketKey string, auth bool) (int, error) {
-	bucket := a.s.Ratelimiter.LockBucket(bucketKey)
+	bucket := noBucket
+	if bucketKey != "" {
+		bucket = a.s.Ratelimiter.LockBucket(bucketKey).Release
+	}
 	req, err := http.NewRequestWithContext(ctx, http.MethodPatch, endpoint, bytes.NewReader([]byte(`{"components":[]}`)))
 	if err != nil {
-		bucket.Release(nil)
+		_ = bucket(nil)
 		return 0, fmt.Errorf("build request: %w", err)
 	}
 	if auth {
@@ -82,14 +91,14 @@ func (a *Adapter) stripRequest(ctx context.Context, endpoint, bucketKey string, 
 	req.Header.Set("User-Agent", a.s.UserAgent)
 	resp, err := a.s.Client.Do(req)
 	if err != nil {
-		bucket.Release(nil)
+		_ = bucket(nil)
 		if ue, ok := err.(interface{ Unwrap() error }); ok && ue.Unwrap() != nil {
 			err = ue.Unwrap() // *url.Error quotes the URL
 		}
 		return 0, fmt.Errorf("no answer: %w", err)
 	}
 	defer resp.Body.Close()
-	if err := bucket.Release(resp.Header); err != nil {
+	if err := bucket(resp.Header); err != nil {
 		a.log.Debug("strip board: rate limit headers", "err", err)
 	}
 	body, _ := io.ReadAll(io.LimitReader(resp.Body, 64<<10))
