@@ -246,16 +246,15 @@ func TestFaultsLoseNothing(t *testing.T) {
 		// is a deferral and a follow-up, both under the faults.
 		all = append(all, m, mode{name: m.name + "-slow", http: m.http, slow: true})
 	}
+	// One after the other: four at once under -race on a small machine
+	// make answers slower than the harness waits for.
 	for k, m := range all {
-		t.Run(m.name, func(t *testing.T) {
-			t.Parallel()
-			testFaultsLoseNothing(t, m, uint64(24+k))
-		})
+		t.Run(m.name, func(t *testing.T) { testFaultsLoseNothing(t, m, uint64(24+k)) })
 	}
 }
 
 func testFaultsLoseNothing(t *testing.T, m mode, seed uint64) {
-	const games, quiet, maxMoves = 2, 16, 40
+	const games, quiet, maxMoves = 1, 20, 40
 	w := newWorld(t, m)
 	e := startBot(t, w)
 	rng := rand.New(rand.NewPCG(seed, 1))
