@@ -3,7 +3,6 @@ package discord
 import (
 	"net/http"
 	"net/http/httptest"
-	"strings"
 	"testing"
 
 	"github.com/tankbot/tankbot/bot/discord/discordtest"
@@ -39,17 +38,6 @@ func (f *fakeDiscord) count() int                   { return f.Count() }
 func (f *fakeDiscord) dispatch(event string, d any) { f.Dispatch(event, d) }
 func (f *fakeDiscord) originalOf(cb *call) string   { return f.OriginalOf(cb) }
 func (f *fakeDiscord) lastThreadID() string         { return f.LastThreadID() }
-
-// editedVia is the message an interaction webhook's PATCH of @original
-// changed ("" for any other call): the board sweep strips the previous
-// board that way while its token lives.
-func (f *fakeDiscord) editedVia(c *call) string {
-	p := strings.Split(c.Path, "/")
-	if c.Method != "PATCH" || len(p) != 8 || p[3] != "webhooks" || p[7] != "@original" {
-		return ""
-	}
-	return f.Original(p[5])
-}
 
 var (
 	duplicateCustomID = discordtest.DuplicateCustomID
