@@ -138,7 +138,7 @@ func (s *sender) ackOnly(ctx context.Context, replies []bot.Reply, log *slog.Log
 func (s *sender) respond(ctx context.Context, build func() *discordgo.InteractionResponse) error {
 	ctx, cancel := context.WithDeadline(ctx, s.received.Add(s.a.opts.ResponseWindow))
 	defer cancel()
-	err := s.a.retry(ctx, "respond", func() error {
+	err := s.a.retryUpTo(ctx, "respond", respondAttempts, respondDelays, func() error {
 		return s.first.respond(ctx, build())
 	})
 	var re *discordgo.RESTError
@@ -199,7 +199,7 @@ func (s *sender) reply(ctx context.Context, r bot.Reply) error {
 				// send, well within the fallback's delay (the answer is
 				// already shown; without the id it would show twice).
 				var m *discordgo.Message
-				err := s.a.retryUpTo(ctx, "read response", readAttempts, func() error {
+				err := s.a.retryUpTo(ctx, "read response", readAttempts, retryDelays, func() error {
 					var err error
 					m, err = s.a.s.InteractionResponse(s.i, discordgo.WithContext(ctx))
 					return err
