@@ -27,6 +27,20 @@ type BoardStripper interface {
 	StripBoard(ctx context.Context, channelID, messageID string) error
 }
 
+// WebhookStripper is a BoardStripper that can also strip a board through
+// the interaction webhook that made it (a route Discord does not count
+// against the bot token's global limit): token is the interaction's,
+// hookMessage "@original" or the follow-up's id. It falls back to the bot
+// token itself when the webhook refuses (the token expired).
+type WebhookStripper interface {
+	StripBoardVia(ctx context.Context, channelID, messageID, token, hookMessage string) error
+}
+
+// hookFresh is how old an interaction's token may be for the sweep to use
+// it: Discord's 15 minutes less a margin for the request itself and for
+// clocks that differ.
+const hookFresh = 14 * time.Minute
+
 // RateLimited is returned (wrapped) by a transport asked to wait: After is
 // the platform's retry_after; Global says the limit covers every request of
 // the bot's token, not just this route.
@@ -102,7 +116,7 @@ func (b *Bot) sweepBoards(ctx context.Context, m outMsg) error {
 			return b.st.sent(ctx, m.ID, "")
 		}
 		for _, bd := range boards {
-			err := b.stripOne(ctx, bd.Channel, bd.Message)
+			err := b.stripOne(ctx, bd)
 			var rl *RateLimited
 			switch {
 			case err == nil || errors.Is(err, ErrMessageGone):
@@ -127,11 +141,17 @@ func (b *Bot) sweepBoards(ctx context.Context, m outMsg) error {
 	return b.st.sent(ctx, m.ID, "")
 }
 
-func (b *Bot) stripOne(ctx context.Context, channelID, messageID string) error {
-	if s, ok := b.n.(BoardStripper); ok {
-		return s.StripBoard(ctx, channelID, messageID)
+// stripOne removes board bd's buttons: through the interaction webhook
+// that made it while its token is fresh (the previous move's answer
+// usually is the board to strip), else with the bot token.
+func (b *Bot) stripOne(ctx context.Context, bd store.Board) error {
+	if ws, ok := b.n.(WebhookStripper); ok && bd.Hook.Token != "" && b.clk.Now().Sub(bd.Hook.Issued) < hookFresh {
+		return ws.StripBoardVia(ctx, bd.Channel, bd.Message, bd.Hook.Token, bd.Hook.Message)
 	}
-	return b.n.Edit(ctx, channelID, messageID, Reply{})
+	if s, ok := b.n.(BoardStripper); ok {
+		return s.StripBoard(ctx, bd.Channel, bd.Message)
+	}
+	return b.n.Edit(ctx, bd.Channel, bd.Message, Reply{})
 }
 
 // stripLater puts strip post m back: after wait when the transport asked

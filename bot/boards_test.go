@@ -151,3 +151,62 @@ func TestBoardSeq(t *testing.T) {
 		}
 	}
 }
+
+// hookNotifier is a stripNotifier that can strip through interaction
+// webhooks, recording which boards went that way and with which token.
+type hookNotifier struct {
+	stripNotifier
+	via []string // message:token:hookMessage
+}
+
+func (n *hookNotifier) StripBoardVia(_ context.Context, ch, msg, token, hookMessage string) error {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	n.via = append(n.via, msg+":"+token+":"+hookMessage)
+	return nil
+}
+
+// TestBoardSweepWebhook: a superseded board whose interaction token is
+// younger than hookFresh is stripped through that webhook (no bot-token
+// request); an older one, or one posted with the bot token, by the bot
+// token's edit.
+func TestBoardSweepWebhook(t *testing.T) {
+	ctx := context.Background()
+	clk := clock.NewFake(t0)
+	n := &hookNotifier{}
+	h := &harness{t: t, clk: clk, ctx: ctx}
+	h.b = newBot(Config{}, newTestRepo(t), clk, n, slog.New(slog.DiscardHandler))
+	h.n = &n.fakeNotifier
+	st := h.b.st.(*storeRepo).st
+	game := h.startGame()
+	for _, c := range []struct {
+		seq        int
+		id, token  string
+		issuedBack time.Duration
+	}{
+		{1, "stale", "tokOld", hookFresh + time.Second},
+		{2, "posted", "", 0},
+		{3, "fresh", "tokNew", hookFresh - time.Minute},
+		{4, "current", "tokCur", 0},
+	} {
+		hook := store.BoardHook{}
+		if c.token != "" {
+			hook = store.BoardHook{Token: c.token, Message: "@original", Issued: clk.Now().Add(-c.issuedBack)}
+		}
+		if err := st.RecordBoardVia(ctx, game, c.seq, c.id, hook); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := h.b.Tick(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(n.via, ","); got != "fresh:tokNew:@original" {
+		t.Fatalf("stripped through webhooks: %q", got)
+	}
+	if got := strings.Join(n.stripped, ","); got != "stale,posted" {
+		t.Fatalf("stripped with the bot token: %q", got)
+	}
+	if left, err := st.SupersededLive(ctx); left != 0 || err != nil {
+		t.Fatalf("%d superseded boards still live (%v)", left, err)
+	}
+}

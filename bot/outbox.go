@@ -95,12 +95,38 @@ func (b *Bot) deliverOne(ctx context.Context, m outMsg) error {
 
 // postFailed schedules post m's next attempt after a failure (an error or
 // a panic), or gives it up, logged with its id, after maxAttempts.
+//
+// A rate limit is no failure of the post: it comes back when Discord said
+// (retry_after), however often, never given up for it; a global one holds
+// every pending post until then, on every instance, since nothing of the
+// bot's token gets through before.
 func (b *Bot) postFailed(ctx context.Context, m outMsg, err error) error {
+	var rl *RateLimited
+	if errors.As(err, &rl) {
+		until := b.clk.Now().Add(max(rl.After, time.Second/10))
+		if p, ok := b.st.(outboxPauser); ok && rl.Global {
+			if perr := p.pauseOutbox(ctx, until); perr != nil {
+				err = errors.Join(err, perr)
+			}
+		}
+		b.log.Warn("post rate limited: will retry", "post", m.ID, "channel", m.Channel, "global", rl.Global, "in", rl.After)
+		return errors.Join(wrap("post", err), b.st.retryAt(ctx, m.ID, until, err.Error()))
+	}
 	if m.Attempts >= maxAttempts {
 		b.log.Error("giving up a post after repeated failures", "post", m.ID, "channel", m.Channel, "attempts", m.Attempts, "err", err)
 		return errors.Join(wrap("post", err), b.st.giveUp(ctx, m.ID, err.Error()))
 	}
 	return errors.Join(wrap("post", err), b.st.retryAt(ctx, m.ID, b.clk.Now().Add(backoff(m.Attempts)), err.Error()))
+}
+
+// outboxPauser holds every pending post until a time (a global rate
+// limit covers the whole fleet's token); storeRepo has it.
+type outboxPauser interface {
+	pauseOutbox(ctx context.Context, until time.Time) error
+}
+
+func (s *storeRepo) pauseOutbox(ctx context.Context, until time.Time) error {
+	return s.st.HoldOutbox(ctx, until)
 }
 
 // needlessPing says why a fallback ping due now must not go ("" when it

@@ -25,6 +25,10 @@ func stripChannel(game int64) string {
 	return StripChannelPrefix + strconv.FormatInt(game, 10) + ":" + newNonce()[:8]
 }
 
+// BoardHookLife is how long an interaction's token works (Discord: 15
+// minutes from the interaction's creation).
+const BoardHookLife = 15 * time.Minute
+
 // Board is a message showing a game's board at sequence Seq.
 type Board struct {
 	Game     int64
@@ -33,6 +37,18 @@ type Board struct {
 	Seq      int
 	Live     bool // still has its buttons, as far as the database knows
 	Recorded time.Time
+	// Hook is the interaction webhook the message can be edited through
+	// (zero when it was posted with the bot token).
+	Hook BoardHook
+}
+
+// BoardHook is the interaction webhook that made (or last answered with) a
+// board message: Token is the interaction's token, a secret never to log;
+// Message is "@original" or the follow-up's message id; Issued is when the
+// interaction was created (its token works for 15 minutes from then).
+type BoardHook struct {
+	Token, Message string
+	Issued         time.Time
 }
 
 // recordBoard adds (or moves to a higher seq) the board message of game in
@@ -42,13 +58,23 @@ type Board struct {
 // caller's UPDATE of the games row comes first, so on PostgreSQL two
 // boards of a game recorded at once take turns on that row lock and the
 // second sees the first.
-func (s *Store) recordBoard(ctx context.Context, tx *sql.Tx, game int64, seq int, messageID string, now time.Time) error {
-	res, err := tx.ExecContext(ctx, `INSERT INTO boards(game_id, message_id, channel_id, seq, live, recorded_at)
-		SELECT id, ?, CASE WHEN thread <> '' THEN thread ELSE channel END, CASE WHEN ? < 0 THEN seq ELSE ? END, 1, ? FROM games WHERE id=?
+//
+// A board recorded again with a webhook (an interaction that updated the
+// message) keeps the freshest one.
+func (s *Store) recordBoard(ctx context.Context, tx *sql.Tx, game int64, seq int, messageID string, hook BoardHook, now time.Time) error {
+	var hookAt int64
+	if hook.Token != "" {
+		hookAt = hook.Issued.UnixNano()
+	}
+	res, err := tx.ExecContext(ctx, `INSERT INTO boards(game_id, message_id, channel_id, seq, live, recorded_at, hook_token, hook_message, hook_at)
+		SELECT id, ?, CASE WHEN thread <> '' THEN thread ELSE channel END, CASE WHEN ? < 0 THEN seq ELSE ? END, 1, ?, ?, ?, ? FROM games WHERE id=?
 		ON CONFLICT(game_id, message_id) DO UPDATE SET
 			live=CASE WHEN excluded.seq > boards.seq THEN 1 ELSE boards.live END,
-			seq=CASE WHEN excluded.seq > boards.seq THEN excluded.seq ELSE boards.seq END`,
-		messageID, seq, seq, now.UnixNano(), game)
+			seq=CASE WHEN excluded.seq > boards.seq THEN excluded.seq ELSE boards.seq END,
+			hook_token=CASE WHEN excluded.hook_at > boards.hook_at THEN excluded.hook_token ELSE boards.hook_token END,
+			hook_message=CASE WHEN excluded.hook_at > boards.hook_at THEN excluded.hook_message ELSE boards.hook_message END,
+			hook_at=CASE WHEN excluded.hook_at > boards.hook_at THEN excluded.hook_at ELSE boards.hook_at END`,
+		messageID, seq, seq, now.UnixNano(), hook.Token, hook.Message, hookAt, game)
 	if err != nil {
 		return fmt.Errorf("record board %s of game %d: %w", messageID, game, err)
 	}
@@ -95,12 +121,12 @@ const supersededWhere = `b.game_id=? AND b.live=1 AND EXISTS (SELECT 1 FROM boar
 // SupersededBoards are the boards of game that still have their buttons
 // although a newer board exists, oldest first: what a strip post removes.
 func (s *Store) SupersededBoards(ctx context.Context, game int64) ([]Board, error) {
-	return s.boards(ctx, `SELECT b.game_id, b.channel_id, b.message_id, b.seq, b.live, b.recorded_at FROM boards b WHERE `+supersededWhere+` ORDER BY b.seq, b.id`, game)
+	return s.boards(ctx, `SELECT b.game_id, b.channel_id, b.message_id, b.seq, b.live, b.recorded_at, b.hook_token, b.hook_message, b.hook_at FROM boards b WHERE `+supersededWhere+` ORDER BY b.seq, b.id`, game)
 }
 
 // Boards are every recorded board of game, oldest first (tests, checks).
 func (s *Store) Boards(ctx context.Context, game int64) ([]Board, error) {
-	return s.boards(ctx, `SELECT game_id, channel_id, message_id, seq, live, recorded_at FROM boards WHERE game_id=? ORDER BY seq, id`, game)
+	return s.boards(ctx, `SELECT game_id, channel_id, message_id, seq, live, recorded_at, hook_token, hook_message, hook_at FROM boards WHERE game_id=? ORDER BY seq, id`, game)
 }
 
 // SupersededLive counts, over every game, the boards still live although
@@ -124,11 +150,14 @@ func (s *Store) boards(ctx context.Context, q string, game int64) ([]Board, erro
 	var out []Board
 	for rows.Next() {
 		var b Board
-		var at int64
-		if err := rows.Scan(&b.Game, &b.Channel, &b.Message, &b.Seq, &b.Live, &at); err != nil {
+		var at, hookAt int64
+		if err := rows.Scan(&b.Game, &b.Channel, &b.Message, &b.Seq, &b.Live, &at, &b.Hook.Token, &b.Hook.Message, &hookAt); err != nil {
 			return nil, fmt.Errorf("boards of game %d: %w", game, err)
 		}
 		b.Recorded = fromNanos(at)
+		if b.Hook.Token != "" {
+			b.Hook.Issued = fromNanos(hookAt)
+		}
 		out = append(out, b)
 	}
 	if err := rows.Err(); err != nil {
@@ -138,10 +167,11 @@ func (s *Store) boards(ctx context.Context, q string, game int64) ([]Board, erro
 }
 
 // BoardStripped records that the board message of game lost its buttons
-// (or is gone from Discord): it is never stripped again.
+// (or is gone from Discord): it is never stripped again, and its
+// interaction token is forgotten.
 func (s *Store) BoardStripped(ctx context.Context, game int64, messageID string) error {
 	return s.tx(ctx, func(tx *sql.Tx) error {
-		_, err := tx.ExecContext(ctx, `UPDATE boards SET live=0 WHERE game_id=? AND message_id=?`, game, messageID)
+		_, err := tx.ExecContext(ctx, `UPDATE boards SET live=0, hook_token='', hook_message='' WHERE game_id=? AND message_id=?`, game, messageID)
 		if err != nil {
 			return fmt.Errorf("board %s of game %d stripped: %w", messageID, game, err)
 		}
@@ -158,6 +188,20 @@ func (s *Store) HoldKind(ctx context.Context, kind string, until time.Time) erro
 			until.UnixNano(), kind, OutboxPending, until.UnixNano())
 		if err != nil {
 			return fmt.Errorf("hold %s posts: %w", kind, err)
+		}
+		return nil
+	})
+}
+
+// HoldOutbox moves every pending outbox post due before until to until:
+// Discord's global rate limit holds all of the bot token's requests.
+// Posts claimed right now keep their claim.
+func (s *Store) HoldOutbox(ctx context.Context, until time.Time) error {
+	return s.tx(ctx, func(tx *sql.Tx) error {
+		_, err := tx.ExecContext(ctx, `UPDATE outbox SET due_at=? WHERE state=? AND due_at<?`,
+			until.UnixNano(), OutboxPending, until.UnixNano())
+		if err != nil {
+			return fmt.Errorf("hold posts: %w", err)
 		}
 		return nil
 	})

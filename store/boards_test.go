@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tankbot/tankbot/store/clock"
 	"github.com/tankbot/tankbot/store/storetest"
 )
 
@@ -194,5 +195,82 @@ func testBoardsRecordedAtOnce(t *testing.T, b storetest.Backend) {
 	}
 	if len(all) != n || len(live) != 1 || live[0].Seq != n {
 		t.Fatalf("%d boards, live %+v", len(all), live)
+	}
+}
+
+// TestBoardHooks: a board keeps the interaction webhook it was recorded
+// with (the freshest when recorded again), the token goes once the board is
+// stripped, and Purge forgets tokens older than its cutoff, never one
+// younger than 15 minutes.
+func TestBoardHooks(t *testing.T) { storetest.Run(t, testBoardHooks) }
+
+func testBoardHooks(t *testing.T, b storetest.Backend) {
+	ctx := context.Background()
+	fc := clock.NewFake(t0)
+	s := open(t, b.New(t), fc)
+	g, err := s.CreateGame(ctx, newGame("c", "a", "b"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	h1 := BoardHook{Token: "tok1", Message: "@original", Issued: t0}
+	if err := s.RecordBoardVia(ctx, g.ID, 1, "m1", h1); err != nil {
+		t.Fatal(err)
+	}
+	// The same message answered again by a newer interaction (an update),
+	// then recorded without a webhook: the newest webhook stays.
+	h2 := BoardHook{Token: "tok2", Message: "@original", Issued: t0.Add(time.Minute)}
+	if err := s.RecordBoardVia(ctx, g.ID, 1, "m1", h2); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.RecordBoard(ctx, g.ID, 1, "m1"); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.RecordBoardVia(ctx, g.ID, 2, "m2", BoardHook{Token: "tok3", Message: "m2", Issued: t0.Add(2 * time.Minute)}); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.RecordBoard(ctx, g.ID, 3, "m3"); err != nil {
+		t.Fatal(err)
+	}
+	bs, err := s.SupersededBoards(ctx, g.ID)
+	if err != nil || len(bs) != 2 {
+		t.Fatalf("superseded %+v %v", bs, err)
+	}
+	if got := bs[0].Hook; got.Token != "tok2" || got.Message != "@original" || !got.Issued.Equal(h2.Issued) {
+		t.Fatalf("m1's webhook %+v, want %+v", got, h2)
+	}
+	if got := bs[1].Hook; got.Token != "tok3" || got.Message != "m2" {
+		t.Fatalf("m2's webhook %+v", got)
+	}
+	if err := s.BoardStripped(ctx, g.ID, "m1"); err != nil {
+		t.Fatal(err)
+	}
+	all, _ := s.Boards(ctx, g.ID)
+	if all[0].Hook.Token != "" || all[2].Hook.Token != "" {
+		t.Fatalf("a stripped board (or one posted with the bot token) keeps a token: %+v", all)
+	}
+	// m2's token lives 15 minutes from its interaction.
+	fc.Advance(15 * time.Minute)
+	if _, err := s.Purge(ctx, fc.Now()); err != nil {
+		t.Fatal(err)
+	}
+	m2 := func() Board {
+		all, _ := s.Boards(ctx, g.ID)
+		for _, b := range all {
+			if b.Message == "m2" {
+				return b
+			}
+		}
+		t.Fatal("board m2 went")
+		return Board{}
+	}
+	if b := m2(); b.Hook.Token != "tok3" {
+		t.Fatalf("a live token was forgotten: %+v", b)
+	}
+	fc.Advance(3 * time.Minute)
+	if _, err := s.Purge(ctx, fc.Now()); err != nil {
+		t.Fatal(err)
+	}
+	if b := m2(); b.Hook.Token != "" || !b.Live {
+		t.Fatalf("a dead token was kept: %+v", b)
 	}
 }

@@ -170,13 +170,19 @@ func (s *Store) cancelPings(ctx context.Context, tx *sql.Tx, game int64, seq int
 // board, or arrives already superseded) and cancels the fallback pings it
 // answers (seq 0: none), in one transaction.
 func (s *Store) RecordBoard(ctx context.Context, gameID int64, seq int, messageID string) error {
+	return s.RecordBoardVia(ctx, gameID, seq, messageID, BoardHook{})
+}
+
+// RecordBoardVia is RecordBoard for a board that interaction webhook hook
+// can edit (while its token lives), off the bot token's global limit.
+func (s *Store) RecordBoardVia(ctx context.Context, gameID int64, seq int, messageID string, hook BoardHook) error {
 	return s.tx(ctx, func(tx *sql.Tx) error {
 		if messageID != "" {
 			now := s.now()
 			if err := setMessageID(ctx, tx, gameID, messageID, now); err != nil {
 				return err
 			}
-			if err := s.recordBoard(ctx, tx, gameID, seq, messageID, now); err != nil {
+			if err := s.recordBoard(ctx, tx, gameID, seq, messageID, hook, now); err != nil {
 				return err
 			}
 		}
@@ -346,6 +352,17 @@ func (s *Store) Purge(ctx context.Context, before time.Time) (int64, error) {
 		k, err := s.purgeInteractions(ctx, tx, before)
 		n += k
 		if err != nil {
+			return err
+		}
+		// Interaction tokens are useless once their 15 minutes are over:
+		// those older than before are cleared (the boards stay), never
+		// one that may still work.
+		cut := before
+		if latest := s.now().Add(-BoardHookLife); cut.After(latest) {
+			cut = latest
+		}
+		if _, err := tx.ExecContext(ctx, `UPDATE boards SET hook_token='', hook_message='' WHERE hook_token<>'' AND hook_at<?`,
+			cut.UnixNano()); err != nil {
 			return err
 		}
 		// COMMIT outcomes are looked up within seconds (pgTx).

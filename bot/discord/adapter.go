@@ -18,6 +18,7 @@ import (
 	"github.com/bwmarrin/discordgo"
 
 	"github.com/tankbot/tankbot/bot"
+	"github.com/tankbot/tankbot/store"
 )
 
 // Core is what the adapter needs from the handlers; *bot.Bot satisfies it.
@@ -48,6 +49,14 @@ type BoardRecorder interface {
 // BoardRecorder when the Store has it.
 type BoardSeqRecorder interface {
 	SetBoardMessageAt(ctx context.Context, gameID int64, seq int, channelID, messageID string) error
+}
+
+// BoardHookRecorder is a BoardSeqRecorder that also keeps the interaction
+// webhook a board message can be edited through while its token lives
+// (store.BoardHook): the board sweep strips it that way, off the bot
+// token's global limit. Preferred to BoardSeqRecorder when the Store has it.
+type BoardHookRecorder interface {
+	SetBoardMessageVia(ctx context.Context, gameID int64, seq int, channelID, messageID string, hook store.BoardHook) error
 }
 
 // ChallengeRecorder is implemented by a Store that keeps the id of the
@@ -88,6 +97,9 @@ type Options struct {
 	// count Discord recommends (GET /gateway/bot). Only shard 0 registers
 	// the commands.
 	ShardID, ShardCount int
+	// Now is the adapter's clock for what it stores (when an interaction's
+	// token was issued); default time.Now. Tests share theirs with the bot.
+	Now func() time.Time
 }
 
 // Adapter connects the core to Discord.
@@ -109,7 +121,13 @@ type Adapter struct {
 	cancel context.CancelFunc
 	// reconnecting is set while one goroutine reopens a dropped gateway.
 	reconnecting atomic.Bool
+	// globalUntil is when the last global rate limit Discord announced
+	// ends (Unix nanoseconds; globalWatch).
+	globalUntil atomic.Int64
 }
+
+// globalLimited says whether Discord's global rate limit holds now.
+func (a *Adapter) globalLimited() bool { return time.Now().UnixNano() < a.globalUntil.Load() }
 
 // New prepares a session without connecting: the adapter is the core's
 // Notifier, so it exists before the core.
@@ -125,6 +143,9 @@ func New(opts Options, st Store) (*Adapter, error) {
 	}
 	if opts.Sleep == nil {
 		opts.Sleep = sleepCtx
+	}
+	if opts.Now == nil {
+		opts.Now = time.Now
 	}
 	if opts.DirectWindow <= 0 {
 		opts.DirectWindow = 2 * time.Second
@@ -160,7 +181,9 @@ func New(opts Options, st Store) (*Adapter, error) {
 		return nil, fmt.Errorf("shard id %d: must be from 0 to %d", opts.ShardID, opts.ShardCount-1)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	return &Adapter{opts: opts, s: s, st: st, log: opts.Log, ctx: ctx, cancel: cancel}, nil
+	a := &Adapter{opts: opts, s: s, st: st, log: opts.Log, ctx: ctx, cancel: cancel}
+	s.Client = watchGlobal(s.Client, &a.globalUntil)
+	return a, nil
 }
 
 // RouteLibraryLogs sends discordgo's own log lines (which may quote URLs
@@ -318,6 +341,8 @@ func (a *Adapter) Close(ctx context.Context) error {
 	return err
 }
 
+func (a *Adapter) now() time.Time { return a.opts.Now() }
+
 // begin admits one interaction unless the adapter is closing.
 func (a *Adapter) begin() (Core, bool) {
 	a.mu.Lock()
@@ -333,12 +358,20 @@ func (a *Adapter) begin() (Core, bool) {
 // board, a challenge. The change itself is saved either way; only the link
 // to the message (for removing its buttons later) is lost on failure.
 func (a *Adapter) record(ctx context.Context, r bot.Reply, channelID, messageID string) {
+	a.recordVia(ctx, r, channelID, messageID, store.BoardHook{})
+}
+
+// recordVia is record for a message that interaction webhook hook made (or
+// answered with): a board keeps it, to be stripped through it later.
+func (a *Adapter) recordVia(ctx context.Context, r bot.Reply, channelID, messageID string, hook store.BoardHook) {
 	if !r.Tracked() || messageID == "" {
 		return
 	}
 	if r.Board && r.GameID != 0 {
 		var err error
-		if sr, ok := a.st.(BoardSeqRecorder); ok {
+		if hr, ok := a.st.(BoardHookRecorder); ok {
+			err = hr.SetBoardMessageVia(ctx, r.GameID, r.BoardSeq(), channelID, messageID, hook)
+		} else if sr, ok := a.st.(BoardSeqRecorder); ok {
 			err = sr.SetBoardMessageAt(ctx, r.GameID, r.BoardSeq(), channelID, messageID)
 		} else if br, ok := a.st.(BoardRecorder); ok {
 			err = br.SetBoardMessage(ctx, r.GameID, channelID, messageID)

@@ -524,7 +524,7 @@ func TestLogsHoldNoTokens(t *testing.T) {
 	// URLs make the adapter log errors that quote those URLs.
 	f.failNext("POST", "/callback", -1, 0, 1)
 	h.interact(h.slash(alice, "300", "move", "move", "y"))
-	f.failNext("POST", "/callback", 500, 0, 3)
+	f.failNext("POST", "/callback", 500, 0, respondAttempts)
 	h.interact(h.slash(alice, "300", "move", "move", "z"))
 	_ = h.close()
 	out := logs.String()

@@ -24,29 +24,87 @@ import (
 // through discordgo's rate limiter bucket of the route, so its
 // X-RateLimit headers are honoured like any other edit's.
 func (a *Adapter) StripBoard(ctx context.Context, channelID, messageID string) error {
-	endpoint := discordgo.EndpointChannelMessage(channelID, messageID)
-	bucket := a.s.Ratelimiter.LockBucket(discordgo.EndpointChannelMessage(channelID, ""))
+	status, err := a.stripRequest(ctx, discordgo.EndpointChannelMessage(channelID, messageID),
+		discordgo.EndpointChannelMessage(channelID, ""), true)
+	if err == nil || status == 0 || status >= 500 || status == http.StatusTooManyRequests {
+		return wrapStrip(messageID, err)
+	}
+	if status == http.StatusNotFound || status == http.StatusForbidden {
+		return wrapStrip(messageID, fmt.Errorf("%w: %w", err, bot.ErrMessageGone))
+	}
+	return wrapStrip(messageID, err)
+}
+
+// StripBoardVia removes the components of a board message through the
+// interaction webhook that made it (bot.WebhookStripper): PATCH
+// /webhooks/{application}/{token}/messages/{hookMessage}, a route Discord
+// does not count against the bot token's global limit, which works while
+// the token lives (15 minutes). A refusal that is not the route's rate
+// limit nor Discord's failure (the token expired: 401, the webhook or
+// message unknown: 404) falls back to the bot token's edit. The token is
+// in the URL only: errors and logs are redacted by the adapter's handler,
+// and the error returned here never quotes the URL.
+func (a *Adapter) StripBoardVia(ctx context.Context, channelID, messageID, token, hookMessage string) error {
+	// Not through discordgo's limiter: it keeps one bucket for every
+	// webhook edit, so a strip would queue behind the answers' own edits,
+	// and a bucket per token would stay in its map forever. Each token
+	// makes one strip, far within its own bucket; a 429 comes back as
+	// bot.RateLimited all the same.
+	endpoint := discordgo.EndpointWebhookMessage(a.opts.AppID, token, hookMessage)
+	status, err := a.stripRequest(ctx, endpoint, "", false)
+	if err == nil || status == 0 || status >= 500 || status == http.StatusTooManyRequests {
+		return wrapStrip(messageID, err)
+	}
+	a.log.Debug("strip board through its interaction webhook refused: using the bot token", "message", messageID, "status", status)
+	return a.StripBoard(ctx, channelID, messageID)
+}
+
+func wrapStrip(messageID string, err error) error {
+	if err == nil {
+		return nil
+	}
+	return fmt.Errorf("strip board %s: %w", messageID, err)
+}
+
+// noBucket stands for discordgo's rate limiter bucket of a request made
+// without it.
+func noBucket(http.Header) error { return nil }
+
+// stripRequest PATCHes {"components":[]} to endpoint (with the bot token
+// when auth) through the rate limiter's bucket bucketKey ("" none), and returns the HTTP status
+// (0: no answer) and an error for anything but 2xx: *bot.RateLimited for a
+// 429. The error never quotes the URL (it may hold an interaction token).
+func (a *Adapter) stripRequest(ctx context.Context, endpoint, bucketKey string, auth bool) (int, error) {
+	bucket := noBucket
+	if bucketKey != "" {
+		bucket = a.s.Ratelimiter.LockBucket(bucketKey).Release
+	}
 	req, err := http.NewRequestWithContext(ctx, http.MethodPatch, endpoint, bytes.NewReader([]byte(`{"components":[]}`)))
 	if err != nil {
-		bucket.Release(nil)
-		return fmt.Errorf("strip board: %w", err)
+		_ = bucket(nil)
+		return 0, fmt.Errorf("build request: %w", err)
 	}
-	req.Header.Set("Authorization", a.s.Token)
+	if auth {
+		req.Header.Set("Authorization", a.s.Token)
+	}
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("User-Agent", a.s.UserAgent)
 	resp, err := a.s.Client.Do(req)
 	if err != nil {
-		bucket.Release(nil)
-		return fmt.Errorf("strip board: %w", err)
+		_ = bucket(nil)
+		if ue, ok := err.(interface{ Unwrap() error }); ok && ue.Unwrap() != nil {
+			err = ue.Unwrap() // *url.Error quotes the URL
+		}
+		return 0, fmt.Errorf("no answer: %w", err)
 	}
 	defer resp.Body.Close()
-	if err := bucket.Release(resp.Header); err != nil {
+	if err := bucket(resp.Header); err != nil {
 		a.log.Debug("strip board: rate limit headers", "err", err)
 	}
 	body, _ := io.ReadAll(io.LimitReader(resp.Body, 64<<10))
 	switch {
 	case resp.StatusCode < 300:
-		return nil
+		return resp.StatusCode, nil
 	case resp.StatusCode == http.StatusTooManyRequests:
 		var rl struct {
 			RetryAfter float64 `json:"retry_after"`
@@ -57,9 +115,7 @@ func (a *Adapter) StripBoard(ctx context.Context, channelID, messageID string) e
 			rl.RetryAfter, _ = strconv.ParseFloat(resp.Header.Get("Retry-After"), 64)
 		}
 		global := rl.Global || resp.Header.Get("X-RateLimit-Global") == "true"
-		return fmt.Errorf("strip board %s: %w", messageID, &bot.RateLimited{After: time.Duration(rl.RetryAfter * float64(time.Second)), Global: global})
-	case resp.StatusCode == http.StatusNotFound || resp.StatusCode == http.StatusForbidden:
-		return fmt.Errorf("strip board %s: HTTP %d %s: %w", messageID, resp.StatusCode, bytes.TrimSpace(body), bot.ErrMessageGone)
+		return resp.StatusCode, &bot.RateLimited{After: time.Duration(rl.RetryAfter * float64(time.Second)), Global: global}
 	}
-	return fmt.Errorf("strip board %s: HTTP %d %s", messageID, resp.StatusCode, bytes.TrimSpace(body))
+	return resp.StatusCode, fmt.Errorf("HTTP %d %s", resp.StatusCode, bytes.TrimSpace(body))
 }

@@ -78,6 +78,7 @@ func testBoardsOnlyCurrentLive(t *testing.T, backend storetest.Backend, mode str
 		}
 		h := newHarness(t, f, FromStore(db), logs, 10*time.Second)
 		h.a.onDone = nil // interactions are answered synchronously here
+		h.a.opts.Now = clk.Now
 		log := slog.New(NewRedactingHandler(slog.NewJSONHandler(logs, &slog.HandlerOptions{Level: slog.LevelInfo}), testToken)).With("instance", k)
 		b := bot.New(bot.Config{}, bot.NewStorage(db), clk, h.a, log)
 		if err := h.a.StartHTTP(ctx, b); err != nil {

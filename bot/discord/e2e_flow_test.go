@@ -131,7 +131,7 @@ func (e *e2e) retired(t *testing.T, calls []*call, id, what string) {
 	t.Helper()
 	stripped := func(calls []*call) bool {
 		for _, c := range calls {
-			if c.Method == "PATCH" && strings.HasSuffix(c.Path, "/messages/"+id) && c.Status < 300 {
+			if c.Method == "PATCH" && c.Status < 300 && c.Edited == id {
 				comps, ok := c.Payload["components"].([]any)
 				if ok && len(comps) == 0 {
 					return true

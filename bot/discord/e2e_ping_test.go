@@ -26,14 +26,14 @@ func e2eLostAnswerPingsLater(t *testing.T, w *world) {
 	}
 
 	// Bob's move: Discord answers 500 to every try of the callback.
-	w.f.failNext("POST", "/callback", 500, 0, maxAttempts)
+	w.f.failNext("POST", "/callback", 500, 0, respondAttempts)
 	mv := g.anyMove()
 	calls := e.do(e.slash(bob, gameChannel, "move", "move", mv))
 	g.play(mv)
-	// Up to maxAttempts tries, fewer when the 3 s window closes first (a
+	// Up to respondAttempts tries, fewer when the 3 s window closes first (a
 	// loaded machine); all failed.
-	if got := statuses(calls, "POST", "/callback"); len(got) == 0 || len(got) > maxAttempts || got[len(got)-1] != 500 {
-		t.Fatalf("callback statuses %v, want up to %d failures", got, maxAttempts)
+	if got := statuses(calls, "POST", "/callback"); len(got) == 0 || len(got) > respondAttempts || got[len(got)-1] != 500 {
+		t.Fatalf("callback statuses %v, want up to %d failures", got, respondAttempts)
 	}
 	if news := publicNew(calls); len(news) != 0 {
 		t.Fatalf("the failed answer still made %d messages", len(news))

@@ -62,6 +62,7 @@ func startBot(t *testing.T, w *world) *e2e {
 		window = w.window
 	}
 	h := newHarnessIn(t, f, FromStore(db), logs, window, w.mode)
+	h.a.opts.Now = clk.Now // the adapter stamps boards on the bot's clock
 	log := slog.New(NewRedactingHandler(slog.NewJSONHandler(h.logs, &slog.HandlerOptions{Level: slog.LevelDebug}), testToken))
 	b := bot.New(bot.Config{ThreadPerGame: false}, st, clk, h.a, log)
 	h.start(b)

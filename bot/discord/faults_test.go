@@ -3,6 +3,8 @@ package discord
 import (
 	"context"
 	"fmt"
+	"math/rand/v2"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -224,4 +226,114 @@ func TestEverythingSentIsFitted(t *testing.T) {
 	if e := data(cb)["embeds"].([]any)[0].(map[string]any); len([]rune(e["description"].(string))) != bot.MaxEmbedDescription {
 		t.Errorf("description of %d runes", len([]rune(e["description"].(string))))
 	}
+}
+
+// TestFaultsLoseNothing (issue 24): whole games through the fake Discord,
+// in both transports, with direct and with deferred answers, while a fifth of all REST requests fail (half with a
+// server error, half with a dropped connection). Every move's board reaches
+// the channel (as the interaction's answer, or, when that cannot go, as
+// the move's fallback post through the outbox, with its nonce) and pings
+// whom it must, once: 0 lost answers, 0 lost pings, none doubled (the id
+// of a delivered answer is read until known, so its fallback is
+// cancelled).
+func TestFaultsLoseNothing(t *testing.T) {
+	if testing.Short() {
+		t.Skip("plays whole games under injected faults")
+	}
+	var all []mode
+	for _, m := range modes {
+		// Slow: every handler outlasts the direct window, so each answer
+		// is a deferral and a follow-up, both under the faults.
+		all = append(all, m, mode{name: m.name + "-slow", http: m.http, slow: true})
+	}
+	// One after the other: four at once under -race on a small machine
+	// make answers slower than the harness waits for.
+	for k, m := range all {
+		t.Run(m.name, func(t *testing.T) { testFaultsLoseNothing(t, m, uint64(24+k)) })
+	}
+}
+
+func testFaultsLoseNothing(t *testing.T, m mode, seed uint64) {
+	const games, quiet, maxMoves = 1, 20, 40
+	w := newWorld(t, m)
+	e := startBot(t, w)
+	rng := rand.New(rand.NewPCG(seed, 1))
+	var moves, lostAnswers, lostPings, doubled, fallbacks int
+	for range games {
+		// The game starts without faults (the helpers check each step);
+		// every move after runs under them.
+		w.f.InjectFaults(0, 0, nil)
+		_, id := e.startGame(t, "untimed")
+		g := newGame(t, checkMap)
+		w.f.InjectFaults(0.2, seed, nil)
+		for k := 0; k < maxMoves && !g.pos.Status().Over(); k++ {
+			mover := g.toMove()
+			// Quiet moves first, then any: the game ends on its own.
+			mv := g.randomAny(rng)
+			if k < quiet {
+				mv = g.randomMove(rng)
+			}
+			from := w.f.Count()
+			e.do(e.slash(mover, gameChannel, "move", "move", mv))
+			g.play(mv)
+			moves++
+			// The fallback is due 30 s after the move; the outbox retries
+			// with backoff: a few passes on the bot's clock.
+			for range 8 {
+				w.clk.Advance(31 * time.Second)
+				_ = e.b.Tick(context.Background())
+			}
+			news := publicNew(w.f.CallsFrom(from))
+			if len(news) == 0 {
+				lostAnswers++
+				t.Errorf("game %s, move %d (%s): no public message", id, k+1, mv)
+				continue
+			}
+			for _, c := range news {
+				if strings.HasPrefix(c.Path, "/api/v9/channels/") {
+					fallbacks++
+				}
+			}
+			var want []string
+			switch next := g.toMove(); {
+			case g.pos.Status().Over():
+				want = []string{alice.id, bob.id}
+			case next != mover:
+				want = []string{next.id}
+			}
+			for _, u := range want {
+				n := 0
+				for _, c := range news {
+					if slices.Contains(c.Notified, u) {
+						n++
+					}
+				}
+				switch {
+				case n == 0:
+					lostPings++
+					t.Errorf("game %s, move %d (%s): %s not pinged", id, k+1, mv, u)
+				case n > 1:
+					doubled++
+					t.Errorf("game %s, move %d (%s): %s pinged %d times", id, k+1, mv, u, n)
+				}
+			}
+		}
+	}
+	server, drops := w.f.Injected()
+	retries := strings.Count(w.logs.String(), "discord refused, retrying")
+	later := strings.Count(w.logs.String(), "will retry") + strings.Count(w.logs.String(), `"msg":"post"`)
+	t.Logf("%s: %d moves in %d games, %d requests, injected %d server errors and %d dropped connections; %d adapter retries, %d outbox reschedules; %d boards by fallback post; lost: %d answers, %d pings; %d pinged twice",
+		m.name, moves, games, w.f.Count(), server, drops, retries, later, fallbacks, lostAnswers, lostPings, doubled)
+	if server+drops == 0 {
+		t.Fatal("no fault was injected")
+	}
+}
+
+// randomAny is a random legal move, one that ends the game included.
+func (g *game) randomAny(rng *rand.Rand) string {
+	ms := g.pos.LegalMoves()
+	if len(ms) == 0 {
+		g.t.Fatal("no legal move")
+	}
+	return g.pos.FormatMove(ms[rng.IntN(len(ms))])
 }

@@ -160,7 +160,8 @@ func (h *harness) start(core Core) {
 		if err := h.a.StartHTTP(context.Background(), core); err != nil {
 			h.t.Fatal(err)
 		}
-		h.priv, h.srv = priv, httptest.NewServer(h.a.Handler(pub, nil))
+		// Signatures are checked on the fake's clock: Discord's and the bot's agree.
+		h.priv, h.srv = priv, httptest.NewServer(h.a.Handler(pub, func() time.Time { return h.f.Now() }))
 		h.t.Cleanup(func() { _ = h.close(); h.srv.Close() })
 		return
 	}

@@ -4,7 +4,9 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/bwmarrin/discordgo"
@@ -61,4 +63,42 @@ func (r rewriteREST) RoundTrip(req *http.Request) (*http.Response, error) {
 	req.URL.RawPath = ""
 	req.Host = r.host
 	return r.next.RoundTrip(req)
+}
+
+// globalWatch notes Discord's global rate limit, which discordgo's
+// RateLimitError does not report: a 429 with X-RateLimit-Global (or a body
+// saying global) holds every bot-token request until Retry-After ends. The
+// adapter reports it as bot.RateLimited{Global: true}, so the outbox holds
+// every post, not only the refused one.
+type globalWatch struct {
+	next  http.RoundTripper
+	until *atomic.Int64 // Unix nanoseconds; 0: none seen
+}
+
+func (g globalWatch) RoundTrip(req *http.Request) (*http.Response, error) {
+	resp, err := g.next.RoundTrip(req)
+	if err != nil || resp.StatusCode != http.StatusTooManyRequests || resp.Header.Get("X-RateLimit-Global") != "true" {
+		return resp, err
+	}
+	after, perr := strconv.ParseFloat(resp.Header.Get("Retry-After"), 64)
+	if perr != nil || after <= 0 {
+		after = 1
+	}
+	g.until.Store(time.Now().Add(time.Duration(after * float64(time.Second))).UnixNano())
+	return resp, nil
+}
+
+// watchGlobal wraps c's transport with a globalWatch writing to until.
+func watchGlobal(c *http.Client, until *atomic.Int64) *http.Client {
+	cc := &http.Client{Timeout: 20 * time.Second}
+	if c != nil {
+		x := *c
+		cc = &x
+	}
+	next := cc.Transport
+	if next == nil {
+		next = http.DefaultTransport
+	}
+	cc.Transport = globalWatch{next: next, until: until}
+	return cc
 }

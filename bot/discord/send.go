@@ -9,7 +9,12 @@ import (
 	"github.com/bwmarrin/discordgo"
 
 	"github.com/tankbot/tankbot/bot"
+	"github.com/tankbot/tankbot/store"
 )
+
+// readAttempts bounds the tries to read the id of a delivered answer: with
+// retryDelays, about 8.5 s, within bot's 30 s fallback delay.
+const readAttempts = 6
 
 // sender delivers one interaction's replies. The first reply meant for the
 // interaction becomes its response (or fills the deferred one); later ones
@@ -133,7 +138,7 @@ func (s *sender) ackOnly(ctx context.Context, replies []bot.Reply, log *slog.Log
 func (s *sender) respond(ctx context.Context, build func() *discordgo.InteractionResponse) error {
 	ctx, cancel := context.WithDeadline(ctx, s.received.Add(s.a.opts.ResponseWindow))
 	defer cancel()
-	err := s.a.retry(ctx, "respond", func() error {
+	err := s.a.retryUpTo(ctx, "respond", respondAttempts, respondDelays, func() error {
 		return s.first.respond(ctx, build())
 	})
 	var re *discordgo.RESTError
@@ -187,12 +192,14 @@ func (s *sender) reply(ctx context.Context, r bot.Reply) error {
 		}
 		if r.Tracked() {
 			if typ == discordgo.InteractionResponseUpdateMessage {
-				s.a.record(ctx, r, s.cmd.ChannelID, s.cmd.MessageID)
+				s.a.recordVia(ctx, r, s.cmd.ChannelID, s.cmd.MessageID, s.hook("@original"))
 			} else {
 				// The id is what records the answer as delivered (and
-				// cancels its fallback ping): worth a retry.
+				// cancels its fallback ping): worth more tries than a
+				// send, well within the fallback's delay (the answer is
+				// already shown; without the id it would show twice).
 				var m *discordgo.Message
-				err := s.a.retry(ctx, "read response", func() error {
+				err := s.a.retryUpTo(ctx, "read response", readAttempts, retryDelays, func() error {
 					var err error
 					m, err = s.a.s.InteractionResponse(s.i, discordgo.WithContext(ctx))
 					return err
@@ -200,7 +207,7 @@ func (s *sender) reply(ctx context.Context, r bot.Reply) error {
 				if err != nil {
 					return err
 				}
-				s.a.record(ctx, r, s.cmd.ChannelID, m.ID)
+				s.a.recordVia(ctx, r, s.cmd.ChannelID, m.ID, s.hook("@original"))
 			}
 		}
 		return nil
@@ -264,7 +271,7 @@ func (s *sender) editOriginal(ctx context.Context, r bot.Reply) error {
 		})
 	})
 	if err == nil && m != nil {
-		s.a.record(ctx, r, s.cmd.ChannelID, m.ID)
+		s.a.recordVia(ctx, r, s.cmd.ChannelID, m.ID, s.hook("@original"))
 	}
 	return err
 }
@@ -272,7 +279,7 @@ func (s *sender) editOriginal(ctx context.Context, r bot.Reply) error {
 func (s *sender) followup(ctx context.Context, r bot.Reply) error {
 	var m *discordgo.Message
 	err := s.a.withoutFilesIfRefused(ctx, r, func(r bot.Reply) error {
-		return s.a.retry(ctx, "follow-up", func() error {
+		return s.a.retry(ctx, opFollowUp, func() error {
 			var err error
 			m, err = s.a.s.FollowupMessageCreate(s.i, true, webhookParams(r), discordgo.WithContext(ctx))
 			return err
@@ -284,7 +291,14 @@ func (s *sender) followup(ctx context.Context, r bot.Reply) error {
 		return errors.New("public follow-up became ephemeral")
 	}
 	if err == nil && m != nil {
-		s.a.record(ctx, r, s.cmd.ChannelID, m.ID)
+		s.a.recordVia(ctx, r, s.cmd.ChannelID, m.ID, s.hook(m.ID))
 	}
 	return err
+}
+
+// hook is this interaction's webhook for message ("@original" or a
+// follow-up's id), stamped with the interaction's receipt on the adapter's
+// clock: its token edits the message for 15 minutes from then.
+func (s *sender) hook(message string) store.BoardHook {
+	return store.BoardHook{Token: s.i.Token, Message: message, Issued: s.a.now().Add(-time.Since(s.received))}
 }

@@ -14,6 +14,7 @@ func FromStore(st *store.Store) interface {
 	Store
 	BoardRecorder
 	BoardSeqRecorder
+	BoardHookRecorder
 	ChallengeRecorder
 } {
 	return storeMeta{st}
@@ -62,4 +63,10 @@ func (s storeMeta) SetBoardMessage(ctx context.Context, gameID int64, _, message
 // pings it answers, in one transaction.
 func (s storeMeta) SetBoardMessageAt(ctx context.Context, gameID int64, seq int, _, messageID string) error {
 	return s.st.RecordBoard(ctx, gameID, seq, messageID)
+}
+
+// SetBoardMessageVia is SetBoardMessageAt keeping the interaction webhook
+// that can edit the message.
+func (s storeMeta) SetBoardMessageVia(ctx context.Context, gameID int64, seq int, _, messageID string, hook store.BoardHook) error {
+	return s.st.RecordBoardVia(ctx, gameID, seq, messageID, hook)
 }

@@ -56,6 +56,8 @@ type Fake struct {
 	nonces   map[string]sentNonce // enforce_nonce: nonce → first message
 	changed  *sync.Cond           // on f.mu: broadcast after each call
 	global   *globalLimit         // SetGlobalLimit (limits.go); nil: none
+	routes   *routeLimits         // SetRouteLimits (limits.go); nil: none
+	faults   *faults              // InjectFaults (limits.go); nil: none
 	// DiscardFiles keeps only the size of uploaded files (long runs).
 	DiscardFiles bool
 }
@@ -320,7 +322,7 @@ func (f *Fake) serve(w http.ResponseWriter, r *http.Request) {
 	defer f.mu.Unlock()
 	defer f.changed.Broadcast() // the call is complete once routed
 	f.calls = append(f.calls, c)
-	if f.refuseGlobal(w, r, c) {
+	if f.injectFault(w, r, c) || f.refuseGlobal(w, r, c) || f.limitRoute(w, r, c) {
 		return
 	}
 	for _, fr := range f.fails {
@@ -328,13 +330,7 @@ func (f *Fake) serve(w http.ResponseWriter, r *http.Request) {
 			fr.left--
 			c.Status = fr.status
 			if fr.status < 0 {
-				// Drop the connection: the client sees a transport error,
-				// whose text quotes the URL (and so the token in it).
-				if hj, ok := w.(http.Hijacker); ok {
-					if conn, _, err := hj.Hijack(); err == nil {
-						conn.Close()
-					}
-				}
+				dropConnection(w)
 				return
 			}
 			writeJSON(w, fr.status, map[string]any{"message": "injected failure", "code": fr.code, "retry_after": fr.retryAfter, "global": false})

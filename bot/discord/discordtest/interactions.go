@@ -185,6 +185,14 @@ func (f *Fake) webhookLocked(w http.ResponseWriter, r *http.Request, c *Call, p 
 			fail(404, discordError(10008, "Unknown Message"))
 			return
 		}
+		// By id, the webhook reaches only the messages its interaction
+		// made (its response and follow-ups: "Edit Followup Message");
+		// another message, such as the one a component was clicked on, is
+		// reached as @original after a type 6 or 7 answer.
+		if p[4] != "@original" && id != ix.original && (m == nil || m.Token != p[2]) {
+			fail(404, discordError(10008, "Unknown Message"))
+			return
+		}
 		switch r.Method {
 		case "GET":
 			reply(id)

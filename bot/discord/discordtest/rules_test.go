@@ -306,3 +306,40 @@ func TestRuleDuplicateCustomID(t *testing.T) {
 type quietT struct{ *testing.T }
 
 func (q *quietT) Errorf(string, ...any) {}
+
+// Rule: an interaction's webhook edits, by id, only the messages that
+// interaction made (its response, its follow-ups); another message is
+// Unknown Message, and the token stops working after TokenWindow.
+func TestRuleWebhookEditsItsOwnMessages(t *testing.T) {
+	f := New(t, "1")
+	now := time.Unix(5000, 0)
+	f.Now = func() time.Time { return now }
+	tokA, idA := gatewayInteraction(f, 0, "")
+	if st, _ := do(t, f, "POST", "/interactions/"+idA+"/"+tokA+"/callback", map[string]any{"type": 4, "data": map[string]any{"content": "a"}}); st != 204 {
+		t.Fatalf("callback A: %d", st)
+	}
+	a := f.Original(tokA)
+	st, fu := do(t, f, "POST", "/webhooks/1/"+tokA, map[string]any{"content": "follow-up"})
+	if st != 200 {
+		t.Fatalf("follow-up: %d", st)
+	}
+	tokB, idB := gatewayInteraction(f, 1, "")
+	if st, _ := do(t, f, "POST", "/interactions/"+idB+"/"+tokB+"/callback", map[string]any{"type": 4, "data": map[string]any{"content": "b"}}); st != 204 {
+		t.Fatalf("callback B: %d", st)
+	}
+	for _, c := range []struct {
+		tok, msg string
+		want     int
+	}{
+		{tokA, a, 200}, {tokA, fu["id"].(string), 200}, {tokA, "@original", 200},
+		{tokB, a, 404}, {tokB, fu["id"].(string), 404}, {tokB, "@original", 200},
+	} {
+		if st, _ := do(t, f, "PATCH", "/webhooks/1/"+c.tok+"/messages/"+c.msg, map[string]any{"components": []any{}}); st != c.want {
+			t.Errorf("%s edits %s: %d, want %d", c.tok, c.msg, st, c.want)
+		}
+	}
+	now = now.Add(TokenWindow + time.Second)
+	if st, body := do(t, f, "PATCH", "/webhooks/1/"+tokA+"/messages/@original", map[string]any{"components": []any{}}); st != 401 || body["code"] != float64(50027) {
+		t.Errorf("an expired token: %d %v", st, body)
+	}
+}
