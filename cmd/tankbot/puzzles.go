@@ -76,6 +76,21 @@ type genRun struct {
 	positions  int
 	found      int
 	budget     int
+	depths     [puzzle.MaxDepth + 1]int
+}
+
+// depthCounts is "1: 12, 2: 3", the puzzles found per depth.
+func (g *genRun) depthCounts() string {
+	var parts []string
+	for d, n := range g.depths {
+		if n > 0 {
+			parts = append(parts, fmt.Sprintf("%d: %d", d, n))
+		}
+	}
+	if len(parts) == 0 {
+		return "none"
+	}
+	return strings.Join(parts, ", ")
 }
 
 func runPuzzlesGenerate(args []string, stdout, stderr io.Writer) error {
@@ -88,6 +103,8 @@ func runPuzzlesGenerate(args []string, stdout, stderr io.Writer) error {
 	seed := fs.Int64("seed", 1, "self-play seed")
 	out := fs.String("out", "", "file to write the puzzles to (TSV, the shipped format)")
 	depth := fs.Int("depth", 0, "deepest win looked for (default: the game's shipped setting)")
+	minDepth := fs.Int("min-depth", 1, "shallowest win kept: 2 or more skips positions with a faster win")
+	verifyBudget := fs.Int64("verify-budget", 0, "moves and move lists the deeper verification of a puzzle may cost (default: the game's shipped setting)")
 	budget := fs.Int64("budget", 0, "positions one proof may visit (default: the game's shipped setting)")
 	plies := fs.Int("max-plies", 300, "self-play games stop after this many plies")
 	limit := fs.Int("limit", 0, "stop after this many puzzles (0: no limit)")
@@ -108,8 +125,8 @@ func runPuzzlesGenerate(args []string, stdout, stderr io.Writer) error {
 	if *archive != "" && *guilds == "" {
 		return errors.New("--from-archive needs --guild (the archive is kept per server)")
 	}
-	if *selfplay < 0 || *first < 0 || *plies < 1 || *limit < 0 || *devs < 0 || *depth < 0 || *depth > puzzle.MaxDepth || *budget < 0 {
-		return fmt.Errorf("--selfplay, --first, --limit, --budget must be >= 0, --max-plies >= 1, --depth 0..%d", puzzle.MaxDepth)
+	if *selfplay < 0 || *first < 0 || *plies < 1 || *limit < 0 || *devs < 0 || *depth < 0 || *depth > puzzle.MaxDepth || *budget < 0 || *verifyBudget < 0 {
+		return fmt.Errorf("--selfplay, --first, --limit, --budget, --verify-budget must be >= 0, --max-plies >= 1, --depth 0..%d", puzzle.MaxDepth)
 	}
 	set := puzzle.DefaultSettings(r.Name())
 	if *depth > 0 {
@@ -118,6 +135,13 @@ func runPuzzlesGenerate(args []string, stdout, stderr io.Writer) error {
 	if *budget > 0 {
 		set.Budget = *budget
 	}
+	if *verifyBudget > 0 {
+		set.VerifyBudget = *verifyBudget
+	}
+	if *minDepth < 1 || *minDepth > set.MaxDepth {
+		return fmt.Errorf("--min-depth must be 1..%d (the deepest win looked for)", set.MaxDepth)
+	}
+	set.MinDepth = *minDepth
 	f, err := os.Create(*out)
 	if err != nil {
 		return err
@@ -125,8 +149,8 @@ func runPuzzlesGenerate(args []string, stdout, stderr io.Writer) error {
 	defer f.Close()
 	g := &genRun{game: r.Name(), set: set, out: bufio.NewWriter(f), stderr: stderr, seen: map[string]bool{}, limit: *limit, deviations: *devs, start: puzzleClock()}
 	g.lastShow = g.start
-	fmt.Fprintf(g.out, "# tankbot puzzles generate --game %s --seed %d --first %d --selfplay %d --max-plies %d --depth %d --budget %d --deviations %d\n%s\n",
-		r.Name(), *seed, *first, *selfplay, *plies, set.MaxDepth, set.Budget, *devs, puzzle.Header)
+	fmt.Fprintf(g.out, "# tankbot puzzles generate --game %s --seed %d --first %d --selfplay %d --max-plies %d --min-depth %d --depth %d --budget %d --verify-budget %d --deviations %d\n%s\n",
+		r.Name(), *seed, *first, *selfplay, *plies, set.MinDepth, set.MaxDepth, set.Budget, set.VerifyBudget, *devs, puzzle.Header)
 	if *archive != "" {
 		if err := g.mineArchive(r, *archive, strings.Split(*guilds, ",")); err != nil {
 			return err
@@ -148,8 +172,8 @@ func runPuzzlesGenerate(args []string, stdout, stderr io.Writer) error {
 	}
 	g.progress("done", true)
 	el := puzzleClock().Sub(g.start)
-	fmt.Fprintf(stdout, "%s: %d puzzles from %d positions in %s (%.1f puzzles/minute; %d positions over the search budget) -> %s\n",
-		r.Name(), g.found, g.positions, el.Round(time.Second), perMinute(g.found, el), g.budget, *out)
+	fmt.Fprintf(stdout, "%s: %d puzzles from %d positions in %s (%.1f puzzles/minute; %d positions over the search budget; by depth %s) -> %s\n",
+		r.Name(), g.found, g.positions, el.Round(time.Second), perMinute(g.found, el), g.budget, g.depthCounts(), *out)
 	return nil
 }
 
@@ -173,8 +197,14 @@ func (g *genRun) mine(ps []engine.Position, source string) {
 			continue
 		}
 		// No puzzle in the game's own position: look at the positions its
-		// blunders would have given, keeping at most one of them.
-		devs, err := puzzle.Deviations(pos, hashString(where), 1, g.deviations)
+		// blunders would have given, keeping at most one of them. A blunder
+		// hands the opponent a win at once, so runs for deeper puzzles try
+		// other moves drawn at random instead.
+		blunders, quiet := g.deviations, 1
+		if g.set.MinDepth > 1 {
+			blunders, quiet = 0, g.deviations
+		}
+		devs, err := puzzle.Deviations(pos, hashString(where), quiet, blunders)
 		if err != nil {
 			continue
 		}
@@ -199,6 +229,7 @@ func (g *genRun) try(pos engine.Position, source string) bool {
 	g.seen[pz.ID] = true
 	pz.Source = source
 	g.found++
+	g.depths[pz.Depth]++
 	fmt.Fprintln(g.out, pz.Line())
 	g.out.Flush() // a long run killed midway keeps what it found
 	return true
@@ -222,8 +253,8 @@ func (g *genRun) progress(what string, force bool) {
 	}
 	g.lastShow = now
 	el := now.Sub(g.start)
-	fmt.Fprintf(g.stderr, "%s %s: %d positions, %d puzzles, %.1f puzzles/minute, %s\n",
-		g.game, what, g.positions, g.found, perMinute(g.found, el), el.Round(time.Second))
+	fmt.Fprintf(g.stderr, "%s %s: %d positions, %d puzzles (by depth %s), %.1f puzzles/minute, %s\n",
+		g.game, what, g.positions, g.found, g.depthCounts(), perMinute(g.found, el), el.Round(time.Second))
 }
 
 // mineArchive mines the finished games of the given servers.

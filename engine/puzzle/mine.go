@@ -8,33 +8,39 @@ import (
 	"github.com/tankbot/tankbot/engine"
 )
 
-// Settings are the generator's per-game search bounds: the deepest win
-// looked for and the positions one proof may visit. Tank Chess has hundreds
-// of moves a turn, so it searches shallower than Camelot.
+// Settings are the generator's per-game search bounds: the depths of the
+// wins looked for, the positions one proof may visit and what the deeper
+// verification (Verify one move deeper) may cost. The verification bound
+// is what keeps the collection test fast: every shipped puzzle verified
+// within it when it was made, and verifies within it again (the count is
+// the same on every machine).
 type Settings struct {
-	MaxDepth int
-	Budget   int64
+	MinDepth     int
+	MaxDepth     int
+	Budget       int64
+	VerifyBudget int64
 }
 
-// DefaultSettings returns the bounds the shipped collection was made with.
+// DefaultSettings returns the bounds of the game's depth-1 collection
+// runs; deeper runs raise MinDepth and MaxDepth (docs/puzzles.md).
 func DefaultSettings(game string) Settings {
 	switch game {
 	case "tank":
-		return Settings{MaxDepth: 2, Budget: 200_000}
+		return Settings{MinDepth: 1, MaxDepth: 2, Budget: 200_000, VerifyBudget: 20_000}
 	case "gungi":
-		return Settings{MaxDepth: 2, Budget: 200_000}
+		return Settings{MinDepth: 1, MaxDepth: 2, Budget: 200_000, VerifyBudget: 100_000}
 	}
-	return Settings{MaxDepth: 2, Budget: 50_000}
+	return Settings{MinDepth: 1, MaxDepth: 2, Budget: 50_000, VerifyBudget: 50_000}
 }
 
 // Accept runs Find on pos and, when it yields a puzzle, the deeper Verify:
 // the generator keeps only what passes both.
 func Accept(pos engine.Position, set Settings) (*Puzzle, error) {
-	pz, err := Find(pos, Options{MaxDepth: set.MaxDepth, Budget: set.Budget})
+	pz, err := Find(pos, Options{MinDepth: set.MinDepth, MaxDepth: set.MaxDepth, Budget: set.Budget})
 	if err != nil {
 		return nil, err
 	}
-	if err := Verify(pz, 1, 4*set.Budget); err != nil {
+	if err := Verify(pz, 1, set.VerifyBudget); err != nil {
 		return nil, err
 	}
 	return pz, nil
