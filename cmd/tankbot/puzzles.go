@@ -77,6 +77,7 @@ type genRun struct {
 	found      int
 	budget     int
 	depths     [puzzle.MaxDepth + 1]int
+	refused    map[string]int // why candidates with a win were refused
 }
 
 // depthCounts is "1: 12, 2: 3", the puzzles found per depth.
@@ -104,6 +105,7 @@ func runPuzzlesGenerate(args []string, stdout, stderr io.Writer) error {
 	out := fs.String("out", "", "file to write the puzzles to (TSV, the shipped format)")
 	depth := fs.Int("depth", 0, "deepest win looked for (default: the game's shipped setting)")
 	minDepth := fs.Int("min-depth", 1, "shallowest win kept: 2 or more skips positions with a faster win")
+	forcing := fs.Int("forcing", 0, "search only positions with a forcing win (the defender never has more than this many replies) before the exact search; 0: every position")
 	verifyBudget := fs.Int64("verify-budget", 0, "moves and move lists the deeper verification of a puzzle may cost (default: the game's shipped setting)")
 	budget := fs.Int64("budget", 0, "positions one proof may visit (default: the game's shipped setting)")
 	plies := fs.Int("max-plies", 300, "self-play games stop after this many plies")
@@ -142,6 +144,10 @@ func runPuzzlesGenerate(args []string, stdout, stderr io.Writer) error {
 		return fmt.Errorf("--min-depth must be 1..%d (the deepest win looked for)", set.MaxDepth)
 	}
 	set.MinDepth = *minDepth
+	if *forcing < 0 {
+		return errors.New("--forcing must be >= 0")
+	}
+	set.Forcing = *forcing
 	f, err := os.Create(*out)
 	if err != nil {
 		return err
@@ -149,8 +155,8 @@ func runPuzzlesGenerate(args []string, stdout, stderr io.Writer) error {
 	defer f.Close()
 	g := &genRun{game: r.Name(), set: set, out: bufio.NewWriter(f), stderr: stderr, seen: map[string]bool{}, limit: *limit, deviations: *devs, start: puzzleClock()}
 	g.lastShow = g.start
-	fmt.Fprintf(g.out, "# tankbot puzzles generate --game %s --seed %d --first %d --selfplay %d --max-plies %d --min-depth %d --depth %d --budget %d --verify-budget %d --deviations %d\n%s\n",
-		r.Name(), *seed, *first, *selfplay, *plies, set.MinDepth, set.MaxDepth, set.Budget, set.VerifyBudget, *devs, puzzle.Header)
+	fmt.Fprintf(g.out, "# tankbot puzzles generate --game %s --seed %d --first %d --selfplay %d --max-plies %d --min-depth %d --depth %d --budget %d --verify-budget %d --forcing %d --deviations %d\n%s\n",
+		r.Name(), *seed, *first, *selfplay, *plies, set.MinDepth, set.MaxDepth, set.Budget, set.VerifyBudget, set.Forcing, *devs, puzzle.Header)
 	if *archive != "" {
 		if err := g.mineArchive(r, *archive, strings.Split(*guilds, ",")); err != nil {
 			return err
@@ -196,15 +202,24 @@ func (g *genRun) mine(ps []engine.Position, source string) {
 		if g.try(pos, where) || g.deviations == 0 {
 			continue
 		}
-		// No puzzle in the game's own position: look at the positions its
-		// blunders would have given, keeping at most one of them. A blunder
-		// hands the opponent a win at once, so runs for deeper puzzles try
-		// other moves drawn at random instead.
-		blunders, quiet := g.deviations, 1
 		if g.set.MinDepth > 1 {
-			blunders, quiet = 0, g.deviations
+			// Deep runs: the positions after the moves that hand the
+			// opponent a forcing win, each a candidate of its own.
+			devs, err := puzzle.DeepDeviations(pos, hashString(where), g.set.MaxDepth, max(g.set.Forcing, 1), g.deviations, g.set.Budget)
+			if err != nil {
+				continue
+			}
+			for _, d := range devs {
+				if g.full() {
+					break
+				}
+				g.try(d.Position, where+":"+d.Move)
+			}
+			continue
 		}
-		devs, err := puzzle.Deviations(pos, hashString(where), quiet, blunders)
+		// No puzzle in the game's own position: look at the positions its
+		// blunders would have given, keeping at most one of them.
+		devs, err := puzzle.Deviations(pos, hashString(where), 1, g.deviations)
 		if err != nil {
 			continue
 		}
@@ -220,8 +235,17 @@ func (g *genRun) mine(ps []engine.Position, source string) {
 func (g *genRun) try(pos engine.Position, source string) bool {
 	g.positions++
 	pz, err := puzzle.Accept(pos, g.set)
-	if errors.Is(err, puzzle.ErrBudget) {
+	switch {
+	case errors.Is(err, puzzle.ErrBudget):
 		g.budget++
+	case errors.Is(err, puzzle.ErrSecond):
+		g.refuse("second solution")
+	case errors.Is(err, puzzle.ErrShallow):
+		g.refuse("faster win")
+	case errors.Is(err, puzzle.ErrForced):
+		g.refuse("forced move")
+	case err != nil && !errors.Is(err, puzzle.ErrNoWin) && !errors.Is(err, puzzle.ErrDraft):
+		g.refuse("verification")
 	}
 	if err != nil || g.seen[pz.ID] {
 		return false
@@ -233,6 +257,13 @@ func (g *genRun) try(pos engine.Position, source string) bool {
 	fmt.Fprintln(g.out, pz.Line())
 	g.out.Flush() // a long run killed midway keeps what it found
 	return true
+}
+
+func (g *genRun) refuse(why string) {
+	if g.refused == nil {
+		g.refused = map[string]int{}
+	}
+	g.refused[why]++
 }
 
 // hashString is FNV-1a: a stable seed from a source name.
@@ -253,8 +284,8 @@ func (g *genRun) progress(what string, force bool) {
 	}
 	g.lastShow = now
 	el := now.Sub(g.start)
-	fmt.Fprintf(g.stderr, "%s %s: %d positions, %d puzzles (by depth %s), %.1f puzzles/minute, %s\n",
-		g.game, what, g.positions, g.found, g.depthCounts(), perMinute(g.found, el), el.Round(time.Second))
+	fmt.Fprintf(g.stderr, "%s %s: %d positions, %d puzzles (by depth %s), %.1f puzzles/minute, %s; refused %v, %d over budget\n",
+		g.game, what, g.positions, g.found, g.depthCounts(), perMinute(g.found, el), el.Round(time.Second), g.refused, g.budget)
 }
 
 // mineArchive mines the finished games of the given servers.

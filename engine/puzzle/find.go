@@ -14,7 +14,12 @@ type Options struct {
 	// with a win within MinDepth-1 moves is refused with ErrShallow
 	// before the deeper search.
 	MinDepth int
-	Budget   int64 // positions one proof may visit; 0 means no bound
+	// Forcing, when above 0, first asks for a forcing win within
+	// MaxDepth (the defender never has more than Forcing replies) and
+	// refuses the position with ErrNoWin without one: a quick filter
+	// before the exact search, for runs looking for deep puzzles.
+	Forcing int
+	Budget  int64 // positions one proof may visit; 0 means no bound
 	// AllowDraft accepts Gungi positions still in the draft (the puzzle is
 	// then tagged "draft"). Off, they are skipped.
 	AllowDraft bool
@@ -69,6 +74,16 @@ func Find(pos engine.Position, opt Options) (*Puzzle, error) {
 		return nil, err
 	}
 	maxD := max(1, min(opt.MaxDepth, MaxDepth))
+	if opt.Forcing > 0 {
+		ok := p.forcing(maxD, opt.Forcing)
+		if p.aborted {
+			return nil, ErrBudget
+		}
+		if !ok {
+			return nil, ErrNoWin
+		}
+		p.nodes, p.killer = 0, [engine.SearchPlies]uint32{}
+	}
 	if opt.MinDepth > 1 {
 		if opt.MinDepth > maxD {
 			return nil, ErrNoWin

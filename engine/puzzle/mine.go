@@ -19,6 +19,7 @@ type Settings struct {
 	MaxDepth     int
 	Budget       int64
 	VerifyBudget int64
+	Forcing      int // see Options.Forcing; 0: off
 }
 
 // DefaultSettings returns the bounds of the game's depth-1 collection
@@ -26,17 +27,17 @@ type Settings struct {
 func DefaultSettings(game string) Settings {
 	switch game {
 	case "tank":
-		return Settings{MinDepth: 1, MaxDepth: 2, Budget: 200_000, VerifyBudget: 20_000}
+		return Settings{MinDepth: 1, MaxDepth: 2, Budget: 200_000, VerifyBudget: 800_000}
 	case "gungi":
-		return Settings{MinDepth: 1, MaxDepth: 2, Budget: 200_000, VerifyBudget: 100_000}
+		return Settings{MinDepth: 1, MaxDepth: 2, Budget: 200_000, VerifyBudget: 800_000}
 	}
-	return Settings{MinDepth: 1, MaxDepth: 2, Budget: 50_000, VerifyBudget: 50_000}
+	return Settings{MinDepth: 1, MaxDepth: 2, Budget: 50_000, VerifyBudget: 200_000}
 }
 
 // Accept runs Find on pos and, when it yields a puzzle, the deeper Verify:
 // the generator keeps only what passes both.
 func Accept(pos engine.Position, set Settings) (*Puzzle, error) {
-	pz, err := Find(pos, Options{MinDepth: set.MinDepth, MaxDepth: set.MaxDepth, Budget: set.Budget})
+	pz, err := Find(pos, Options{MinDepth: set.MinDepth, MaxDepth: set.MaxDepth, Budget: set.Budget, Forcing: set.Forcing})
 	if err != nil {
 		return nil, err
 	}
@@ -221,6 +222,43 @@ func Deviations(pos engine.Position, seed uint64, quiet, max int) ([]Deviation, 
 		if !next.Status().Over() {
 			out = append(out, Deviation{Move: pos.FormatMove(m), Position: next})
 		}
+	}
+	return out, nil
+}
+
+// DeepDeviations lists, for runs looking for deep puzzles, the moves of
+// pos after which the opponent has no win at once but a forcing win (see
+// Options.Forcing) within depth moves: blunders a player could really
+// make, one step less obvious than those Deviations finds. The order is
+// shuffled by seed; at most max are returned.
+func DeepDeviations(pos engine.Position, seed uint64, depth, forcing, max int, budget int64) ([]Deviation, error) {
+	p, err := newSearch(pos, budget)
+	if err != nil {
+		return nil, err
+	}
+	s := p.s
+	n := p.generate()
+	var picks []int
+	for i := range n {
+		p.make(i)
+		if p.s.Over() == engine.Ongoing && !p.win(1) && !p.aborted && p.forcing(depth, forcing) {
+			picks = append(picks, i)
+		}
+		p.unmake()
+		if p.aborted {
+			break
+		}
+	}
+	rng := rand.New(rand.NewPCG(seed, 0x94d049bb133111eb))
+	rng.Shuffle(len(picks), func(a, b int) { picks[a], picks[b] = picks[b], picks[a] })
+	out := make([]Deviation, 0, min(max, len(picks)))
+	for _, i := range picks[:min(max, len(picks))] {
+		m := s.Move(i)
+		next, err := pos.Play(m)
+		if err != nil {
+			return nil, fmt.Errorf("puzzle: the engine refused its own move %s: %w", pos.FormatMove(m), err)
+		}
+		out = append(out, Deviation{Move: pos.FormatMove(m), Position: next})
 	}
 	return out, nil
 }

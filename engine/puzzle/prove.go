@@ -327,3 +327,43 @@ func (p *prover) resistance(j, max int) int {
 	}
 	return max + 1
 }
+
+// forcing reports whether the side to move wins within n of its moves by a
+// forcing line: after each of its moves but the last, the defender has at
+// most k replies (a check, a capture the defender must make). It is the
+// generator's quick filter for deep puzzles: a true answer is a real
+// forced win (every reply was searched), a false one proves nothing, so a
+// candidate still goes through the exact search.
+func (p *prover) forcing(n, k int) bool {
+	me := p.s.Turn()
+	cnt := p.generate()
+	if p.immediate(me, cnt) {
+		return true
+	}
+	if n == 1 || p.aborted {
+		return false
+	}
+	for i := range cnt {
+		p.make(i)
+		ok := false
+		if p.s.Over() == engine.Ongoing {
+			if m := p.generate(); m > 0 && m <= k {
+				ok = true
+				for j := 0; j < m && ok; j++ {
+					p.make(j)
+					if r := p.s.Over(); r != engine.Ongoing {
+						ok = wonBy(r, me)
+					} else {
+						ok = p.forcing(n-1, k)
+					}
+					p.unmake()
+				}
+			}
+		}
+		p.unmake()
+		if ok || p.aborted {
+			return ok && !p.aborted
+		}
+	}
+	return false
+}

@@ -118,4 +118,3 @@ func hasTheme(pz *Puzzle, t string) bool {
 	}
 	return false
 }
-
