@@ -109,6 +109,7 @@ func runPuzzlesGenerate(args []string, stdout, stderr io.Writer) error {
 	verifyBudget := fs.Int64("verify-budget", 0, "moves and move lists the deeper verification of a puzzle may cost (default: the game's shipped setting)")
 	budget := fs.Int64("budget", 0, "positions one proof may visit (default: the game's shipped setting)")
 	plies := fs.Int("max-plies", 300, "self-play games stop after this many plies")
+	fromPly := fs.Int("from-ply", 0, "mine self-play positions from this ply on (to make one known puzzle again quickly; the games are the same)")
 	limit := fs.Int("limit", 0, "stop after this many puzzles (0: no limit)")
 	devs := fs.Int("deviations", 3, "blunders tried per position without a puzzle of its own (0: only the games' positions)")
 	if err := parseFlags(fs, args); err != nil {
@@ -127,8 +128,8 @@ func runPuzzlesGenerate(args []string, stdout, stderr io.Writer) error {
 	if *archive != "" && *guilds == "" {
 		return errors.New("--from-archive needs --guild (the archive is kept per server)")
 	}
-	if *selfplay < 0 || *first < 0 || *plies < 1 || *limit < 0 || *devs < 0 || *depth < 0 || *depth > puzzle.MaxDepth || *budget < 0 || *verifyBudget < 0 {
-		return fmt.Errorf("--selfplay, --first, --limit, --budget, --verify-budget must be >= 0, --max-plies >= 1, --depth 0..%d", puzzle.MaxDepth)
+	if *selfplay < 0 || *first < 0 || *plies < 1 || *limit < 0 || *devs < 0 || *fromPly < 0 || *depth < 0 || *depth > puzzle.MaxDepth || *budget < 0 || *verifyBudget < 0 {
+		return fmt.Errorf("--selfplay, --first, --limit, --from-ply, --budget, --verify-budget must be >= 0, --max-plies >= 1, --depth 0..%d", puzzle.MaxDepth)
 	}
 	set := puzzle.DefaultSettings(r.Name())
 	if *depth > 0 {
@@ -167,7 +168,7 @@ func runPuzzlesGenerate(args []string, stdout, stderr io.Writer) error {
 		if err != nil {
 			return fmt.Errorf("self-play game %d: %w", k, err)
 		}
-		g.mine(ps, fmt.Sprintf("selfplay:%d:%d", *seed, k))
+		g.mine(ps, fmt.Sprintf("selfplay:%d:%d", *seed, k), *fromPly)
 		g.progress(fmt.Sprintf("self-play game %d/%d", k-*first+1, *selfplay), false)
 	}
 	if err := g.out.Flush(); err != nil {
@@ -192,9 +193,11 @@ func perMinute(n int, d time.Duration) float64 {
 
 func (g *genRun) full() bool { return g.limit > 0 && g.found >= g.limit }
 
-// mine tries every position of one game; source names the game.
-func (g *genRun) mine(ps []engine.Position, source string) {
-	for ply, pos := range ps {
+// mine tries every position of one game from ply from on; source names
+// the game.
+func (g *genRun) mine(ps []engine.Position, source string, from int) {
+	for ply := from; ply < len(ps); ply++ {
+		pos := ps[ply]
 		if g.full() {
 			return
 		}
@@ -202,24 +205,17 @@ func (g *genRun) mine(ps []engine.Position, source string) {
 		if g.try(pos, where) || g.deviations == 0 {
 			continue
 		}
-		if g.set.MinDepth > 1 {
-			// Deep runs: the positions after the moves that hand the
-			// opponent a forcing win, each a candidate of its own.
-			devs, err := puzzle.DeepDeviations(pos, hashString(where), g.set.MaxDepth, max(g.set.Forcing, 1), g.deviations, g.set.Budget)
-			if err != nil {
-				continue
-			}
-			for _, d := range devs {
-				if g.full() {
-					break
-				}
-				g.try(d.Position, where+":"+d.Move)
-			}
-			continue
-		}
 		// No puzzle in the game's own position: look at the positions its
-		// blunders would have given, keeping at most one of them.
-		devs, err := puzzle.Deviations(pos, hashString(where), 1, g.deviations)
+		// blunders would have given, keeping at most one of them. A blunder
+		// hands the opponent a win at once, so runs for deeper puzzles try
+		// other moves drawn at random instead (looking for the moves that
+		// hand over a forcing win costs a search per move, and found fewer
+		// puzzles a minute).
+		blunders, quiet := g.deviations, 1
+		if g.set.MinDepth > 1 {
+			blunders, quiet = 0, g.deviations
+		}
+		devs, err := puzzle.Deviations(pos, hashString(where), quiet, blunders)
 		if err != nil {
 			continue
 		}
@@ -311,7 +307,7 @@ func (g *genRun) mineArchive(r engine.Rules, dsn string, guilds []string) error 
 				if err != nil {
 					return err
 				}
-				g.mine(ps, fmt.Sprintf("archive:%s#%d", guild, a.Number))
+				g.mine(ps, fmt.Sprintf("archive:%s#%d", guild, a.Number), 0)
 				g.progress(fmt.Sprintf("archive %s #%d", guild, a.Number), false)
 				if g.full() {
 					return nil

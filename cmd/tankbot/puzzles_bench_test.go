@@ -29,7 +29,7 @@ func BenchmarkPuzzleGenerate(b *testing.B) {
 					if err != nil {
 						b.Fatal(err)
 					}
-					run.mine(ps, "bench")
+					run.mine(ps, "bench", 0)
 				}
 				found += run.found
 				positions += run.positions
