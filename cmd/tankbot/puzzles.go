@@ -104,14 +104,15 @@ func runPuzzlesGenerate(args []string, stdout, stderr io.Writer) error {
 	seed := fs.Int64("seed", 1, "self-play seed")
 	out := fs.String("out", "", "file to write the puzzles to (TSV, the shipped format)")
 	depth := fs.Int("depth", 0, "deepest win looked for (default: the game's shipped setting)")
-	minDepth := fs.Int("min-depth", 1, "shallowest win kept: 2 or more skips positions with a faster win")
-	forcing := fs.Int("forcing", 0, "search only positions with a forcing win (the defender never has more than this many replies) before the exact search; 0: every position")
+	deep := fs.Bool("deep", false, "start from the game's settings for deeper puzzles (wins in two, forcing filter) instead of its depth-1 ones")
+	minDepth := fs.Int("min-depth", 0, "shallowest win kept: 2 or more skips positions with a faster win (default: the game's setting)")
+	forcing := fs.Int("forcing", -1, "search only positions with a forcing win (the defender never has more than this many replies) before the exact search; 0: every position (default: the game's setting)")
 	verifyBudget := fs.Int64("verify-budget", 0, "moves and move lists the deeper verification of a puzzle may cost (default: the game's shipped setting)")
 	budget := fs.Int64("budget", 0, "positions one proof may visit (default: the game's shipped setting)")
 	plies := fs.Int("max-plies", 300, "self-play games stop after this many plies")
 	fromPly := fs.Int("from-ply", 0, "mine self-play positions from this ply on (to make one known puzzle again quickly; the games are the same)")
 	limit := fs.Int("limit", 0, "stop after this many puzzles (0: no limit)")
-	devs := fs.Int("deviations", 3, "blunders tried per position without a puzzle of its own (0: only the games' positions)")
+	devs := fs.Int("deviations", 3, "other moves tried per position without a puzzle of its own: blunders, or in runs for deeper puzzles moves drawn at random (0: only the games' positions)")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -132,6 +133,9 @@ func runPuzzlesGenerate(args []string, stdout, stderr io.Writer) error {
 		return fmt.Errorf("--selfplay, --first, --limit, --from-ply, --budget, --verify-budget must be >= 0, --max-plies >= 1, --depth 0..%d", puzzle.MaxDepth)
 	}
 	set := puzzle.DefaultSettings(r.Name())
+	if *deep {
+		set = puzzle.DeepSettings(r.Name())
+	}
 	if *depth > 0 {
 		set.MaxDepth = *depth
 	}
@@ -141,14 +145,18 @@ func runPuzzlesGenerate(args []string, stdout, stderr io.Writer) error {
 	if *verifyBudget > 0 {
 		set.VerifyBudget = *verifyBudget
 	}
-	if *minDepth < 1 || *minDepth > set.MaxDepth {
+	if *minDepth > 0 {
+		set.MinDepth = *minDepth
+	}
+	if *minDepth < 0 || set.MinDepth > set.MaxDepth {
 		return fmt.Errorf("--min-depth must be 1..%d (the deepest win looked for)", set.MaxDepth)
 	}
-	set.MinDepth = *minDepth
-	if *forcing < 0 {
+	if *forcing < -1 {
 		return errors.New("--forcing must be >= 0")
 	}
-	set.Forcing = *forcing
+	if *forcing >= 0 {
+		set.Forcing = *forcing
+	}
 	f, err := os.Create(*out)
 	if err != nil {
 		return err

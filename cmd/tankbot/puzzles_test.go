@@ -90,6 +90,11 @@ func TestPuzzlesBadInput(t *testing.T) {
 		{"puzzles", "generate", "--game", "tank", "--from-archive", filepath.Join(dir, "db.sqlite"), "--out", out},
 		{"puzzles", "generate", "--game", "tank", "--selfplay", "1", "--depth", "9", "--out", out},
 		{"puzzles", "generate", "--game", "tank", "--selfplay", "1", "--max-plies", "0", "--out", out},
+		{"puzzles", "generate", "--game", "tank", "--selfplay", "1", "--min-depth", "3", "--out", out},
+		{"puzzles", "generate", "--game", "gungi", "--selfplay", "1", "--deep", "--depth", "1", "--out", out},
+		{"puzzles", "generate", "--game", "camelot", "--selfplay", "1", "--forcing", "-3", "--out", out},
+		{"puzzles", "generate", "--game", "camelot", "--selfplay", "1", "--from-ply", "-1", "--out", out},
+		{"puzzles", "generate", "--game", "camelot", "--selfplay", "1", "--verify-budget", "-5", "--out", out},
 	}
 	for _, c := range cases {
 		_, errs, code := runCmd(t, c...)

@@ -34,6 +34,24 @@ func DefaultSettings(game string) Settings {
 	return Settings{MinDepth: 1, MaxDepth: 2, Budget: 50_000, VerifyBudget: 200_000}
 }
 
+// DeepSettings returns the bounds of the game's runs for deeper puzzles
+// (generate --deep): wins in exactly two moves, positions first filtered
+// for a forcing win (the defender never has more than Forcing replies),
+// and a verification bound that keeps the collection test fast. Tank Chess
+// has no forcing filter (a threatened CLT still leaves the defender
+// hundreds of moves), and proving that none of its 300–600 other first
+// moves wins within three costs a two-move puzzle hundreds of thousands of
+// move lists, so its deep runs find next to nothing (docs/puzzles.md).
+func DeepSettings(game string) Settings {
+	switch game {
+	case "tank":
+		return Settings{MinDepth: 2, MaxDepth: 2, Budget: 200_000, VerifyBudget: 100_000}
+	case "gungi":
+		return Settings{MinDepth: 2, MaxDepth: 2, Budget: 200_000, VerifyBudget: 400_000, Forcing: 4}
+	}
+	return Settings{MinDepth: 2, MaxDepth: 2, Budget: 200_000, VerifyBudget: 150_000, Forcing: 4}
+}
+
 // Accept runs Find on pos and, when it yields a puzzle, the deeper Verify:
 // the generator keeps only what passes both.
 func Accept(pos engine.Position, set Settings) (*Puzzle, error) {
