@@ -49,7 +49,7 @@ func DeepSettings(game string) Settings {
 	case "gungi":
 		return Settings{MinDepth: 2, MaxDepth: 2, Budget: 200_000, VerifyBudget: 400_000, Forcing: 4}
 	}
-	return Settings{MinDepth: 2, MaxDepth: 2, Budget: 200_000, VerifyBudget: 150_000, Forcing: 4}
+	return Settings{MinDepth: 2, MaxDepth: 2, Budget: 200_000, VerifyBudget: 150_000, Forcing: 8}
 }
 
 // Accept runs Find on pos and, when it yields a puzzle, the deeper Verify:
