@@ -181,7 +181,8 @@ func TestPuzzlesGenerateReproduces(t *testing.T) {
 				break
 			}
 		}
-		if len(picks) < 2 {
+		if len(picks) < 2 && g != "tank" {
+			// Tank Chess has none (docs/puzzles.md says why).
 			t.Errorf("%s: no run for deep puzzles recorded", g)
 		}
 		for _, r := range picks {
