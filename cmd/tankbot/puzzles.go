@@ -71,6 +71,7 @@ type genRun struct {
 	seen       map[string]bool
 	limit      int
 	deviations int
+	forced     bool // deep runs: DeepDeviations instead of random moves
 	start      time.Time
 	lastShow   time.Time
 	positions  int
@@ -112,6 +113,7 @@ func runPuzzlesGenerate(args []string, stdout, stderr io.Writer) error {
 	plies := fs.Int("max-plies", 300, "self-play games stop after this many plies")
 	fromPly := fs.Int("from-ply", 0, "mine self-play positions from this ply on (to make one known puzzle again quickly; the games are the same)")
 	limit := fs.Int("limit", 0, "stop after this many puzzles (0: no limit)")
+	forced := fs.Bool("forced-blunders", false, "deep runs: try the moves that hand the opponent a forcing win (a search per legal move) instead of moves drawn at random")
 	devs := fs.Int("deviations", 3, "other moves tried per position without a puzzle of its own: blunders, or in runs for deeper puzzles moves drawn at random (0: only the games' positions)")
 	if err := parseFlags(fs, args); err != nil {
 		return err
@@ -162,10 +164,10 @@ func runPuzzlesGenerate(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	defer f.Close()
-	g := &genRun{game: r.Name(), set: set, out: bufio.NewWriter(f), stderr: stderr, seen: map[string]bool{}, limit: *limit, deviations: *devs, start: puzzleClock()}
+	g := &genRun{game: r.Name(), set: set, out: bufio.NewWriter(f), stderr: stderr, seen: map[string]bool{}, limit: *limit, deviations: *devs, forced: *forced, start: puzzleClock()}
 	g.lastShow = g.start
-	fmt.Fprintf(g.out, "# tankbot puzzles generate --game %s --seed %d --first %d --selfplay %d --max-plies %d --min-depth %d --depth %d --budget %d --verify-budget %d --forcing %d --deviations %d\n%s\n",
-		r.Name(), *seed, *first, *selfplay, *plies, set.MinDepth, set.MaxDepth, set.Budget, set.VerifyBudget, set.Forcing, *devs, puzzle.Header)
+	fmt.Fprintf(g.out, "# tankbot puzzles generate --game %s --seed %d --first %d --selfplay %d --max-plies %d --min-depth %d --depth %d --budget %d --verify-budget %d --forcing %d --forced-blunders=%t --deviations %d\n%s\n",
+		r.Name(), *seed, *first, *selfplay, *plies, set.MinDepth, set.MaxDepth, set.Budget, set.VerifyBudget, set.Forcing, *forced, *devs, puzzle.Header)
 	if *archive != "" {
 		if err := g.mineArchive(r, *archive, strings.Split(*guilds, ",")); err != nil {
 			return err
@@ -211,6 +213,19 @@ func (g *genRun) mine(ps []engine.Position, source string, from int) {
 		}
 		where := fmt.Sprintf("%s:%d", source, ply)
 		if g.try(pos, where) || g.deviations == 0 {
+			continue
+		}
+		if g.forced && g.set.MinDepth > 1 {
+			devs, err := puzzle.DeepDeviations(pos, hashString(where), g.set.MaxDepth, max(g.set.Forcing, 1), g.deviations, g.set.Budget)
+			if err != nil {
+				continue
+			}
+			for _, d := range devs {
+				if g.full() {
+					break
+				}
+				g.try(d.Position, where+":"+d.Move)
+			}
 			continue
 		}
 		// No puzzle in the game's own position: look at the positions its

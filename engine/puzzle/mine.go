@@ -243,3 +243,40 @@ func Deviations(pos engine.Position, seed uint64, quiet, max int) ([]Deviation, 
 	}
 	return out, nil
 }
+
+// DeepDeviations lists, for runs looking for deep puzzles, the moves of
+// pos after which the opponent has no win at once but a forcing win (see
+// Options.Forcing) within depth moves: blunders a player could really
+// make, one step less obvious than those Deviations finds. The order is
+// shuffled by seed; at most max are returned.
+func DeepDeviations(pos engine.Position, seed uint64, depth, forcing, max int, budget int64) ([]Deviation, error) {
+	p, err := newSearch(pos, budget)
+	if err != nil {
+		return nil, err
+	}
+	s := p.s
+	n := p.generate()
+	var picks []int
+	for i := range n {
+		p.make(i)
+		if p.s.Over() == engine.Ongoing && !p.win(1) && !p.aborted && p.forcing(depth, forcing) {
+			picks = append(picks, i)
+		}
+		p.unmake()
+		if p.aborted {
+			break
+		}
+	}
+	rng := rand.New(rand.NewPCG(seed, 0x94d049bb133111eb))
+	rng.Shuffle(len(picks), func(a, b int) { picks[a], picks[b] = picks[b], picks[a] })
+	out := make([]Deviation, 0, min(max, len(picks)))
+	for _, i := range picks[:min(max, len(picks))] {
+		m := s.Move(i)
+		next, err := pos.Play(m)
+		if err != nil {
+			return nil, fmt.Errorf("puzzle: the engine refused its own move %s: %w", pos.FormatMove(m), err)
+		}
+		out = append(out, Deviation{Move: pos.FormatMove(m), Position: next})
+	}
+	return out, nil
+}

@@ -352,6 +352,31 @@ func TestForcingFilter(t *testing.T) {
 	}
 }
 
+// DeepDeviations hands the opponent a win in two, never one.
+func TestDeepDeviations(t *testing.T) {
+	ps, err := SelfPlay(camelot.Rules, 11, 0, 80)
+	if err != nil {
+		t.Fatal(err)
+	}
+	found := 0
+	for _, pos := range ps[len(ps)-12:] {
+		devs, err := DeepDeviations(pos, 1, 2, 4, 3, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, d := range devs {
+			q, _ := newSearch(d.Position, 0)
+			if q.win(1) || !q.win(2) {
+				t.Fatalf("deviation %s of %s: a win in one, or none in two", d.Move, pos.Encode())
+			}
+			found++
+		}
+	}
+	if found == 0 {
+		t.Fatal("no deep deviation in the last 12 positions of the game")
+	}
+}
+
 func TestVerifyBudget(t *testing.T) {
 	deep := firstDeep(t, "gungi", 2)
 	cost, err := VerifyCost(deep, 1, 0)
