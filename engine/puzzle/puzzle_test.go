@@ -359,7 +359,7 @@ func TestDeepDeviations(t *testing.T) {
 		t.Fatal(err)
 	}
 	found := 0
-	for _, pos := range ps[len(ps)-12:] {
+	for _, pos := range ps[len(ps)-8:] {
 		devs, err := DeepDeviations(pos, 1, 2, 4, 3, 0)
 		if err != nil {
 			t.Fatal(err)
@@ -373,7 +373,7 @@ func TestDeepDeviations(t *testing.T) {
 		}
 	}
 	if found == 0 {
-		t.Fatal("no deep deviation in the last 12 positions of the game")
+		t.Fatal("no deep deviation in the last 8 positions of the game")
 	}
 }
 
