@@ -31,7 +31,7 @@ func DefaultSettings(game string) Settings {
 	case "gungi":
 		return Settings{MinDepth: 1, MaxDepth: 2, Budget: 200_000, VerifyBudget: 800_000}
 	}
-	return Settings{MinDepth: 1, MaxDepth: 2, Budget: 50_000, VerifyBudget: 200_000}
+	return Settings{MinDepth: 1, MaxDepth: 2, Budget: 50_000, VerifyBudget: 500_000}
 }
 
 // DeepSettings returns the bounds of the game's runs for deeper puzzles
