@@ -123,11 +123,11 @@ func TestTankGainMarksEveryImmediateWin(t *testing.T) {
 
 func TestSelfPlayIsReproducible(t *testing.T) {
 	for _, r := range []engine.Rules{tank.Rules, camelot.Rules, gungi.Rules} {
-		a, err := SelfPlay(r, 3, 1, 40)
+		a, err := SelfPlay(r, 3, 1, 24)
 		if err != nil {
 			t.Fatal(err)
 		}
-		b, _ := SelfPlay(r, 3, 1, 40)
+		b, _ := SelfPlay(r, 3, 1, 24)
 		if len(a) == 0 || len(a) != len(b) {
 			t.Fatalf("%s: %d and %d positions", r.Name(), len(a), len(b))
 		}
