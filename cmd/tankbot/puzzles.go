@@ -71,11 +71,28 @@ type genRun struct {
 	seen       map[string]bool
 	limit      int
 	deviations int
+	forced     bool // deep runs: DeepDeviations instead of random moves
 	start      time.Time
 	lastShow   time.Time
 	positions  int
 	found      int
 	budget     int
+	depths     [puzzle.MaxDepth + 1]int
+	refused    map[string]int // why candidates with a win were refused
+}
+
+// depthCounts is "1: 12, 2: 3", the puzzles found per depth.
+func (g *genRun) depthCounts() string {
+	var parts []string
+	for d, n := range g.depths {
+		if n > 0 {
+			parts = append(parts, fmt.Sprintf("%d: %d", d, n))
+		}
+	}
+	if len(parts) == 0 {
+		return "none"
+	}
+	return strings.Join(parts, ", ")
 }
 
 func runPuzzlesGenerate(args []string, stdout, stderr io.Writer) error {
@@ -88,10 +105,16 @@ func runPuzzlesGenerate(args []string, stdout, stderr io.Writer) error {
 	seed := fs.Int64("seed", 1, "self-play seed")
 	out := fs.String("out", "", "file to write the puzzles to (TSV, the shipped format)")
 	depth := fs.Int("depth", 0, "deepest win looked for (default: the game's shipped setting)")
+	deep := fs.Bool("deep", false, "start from the game's settings for deeper puzzles (wins in two, forcing filter) instead of its depth-1 ones")
+	minDepth := fs.Int("min-depth", 0, "shallowest win kept: 2 or more skips positions with a faster win (default: the game's setting)")
+	forcing := fs.Int("forcing", -1, "search only positions with a forcing win (the defender never has more than this many replies) before the exact search; 0: every position (default: the game's setting)")
+	verifyBudget := fs.Int64("verify-budget", 0, "moves and move lists the deeper verification of a puzzle may cost (default: the game's shipped setting)")
 	budget := fs.Int64("budget", 0, "positions one proof may visit (default: the game's shipped setting)")
 	plies := fs.Int("max-plies", 300, "self-play games stop after this many plies")
+	fromPly := fs.Int("from-ply", 0, "mine self-play positions from this ply on (to make one known puzzle again quickly; the games are the same)")
 	limit := fs.Int("limit", 0, "stop after this many puzzles (0: no limit)")
-	devs := fs.Int("deviations", 3, "blunders tried per position without a puzzle of its own (0: only the games' positions)")
+	forced := fs.Bool("forced-blunders", false, "deep runs: try the moves that hand the opponent a forcing win (a search per legal move) instead of moves drawn at random")
+	devs := fs.Int("deviations", 3, "other moves tried per position without a puzzle of its own: blunders, or in runs for deeper puzzles moves drawn at random (0: only the games' positions)")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -108,25 +131,43 @@ func runPuzzlesGenerate(args []string, stdout, stderr io.Writer) error {
 	if *archive != "" && *guilds == "" {
 		return errors.New("--from-archive needs --guild (the archive is kept per server)")
 	}
-	if *selfplay < 0 || *first < 0 || *plies < 1 || *limit < 0 || *devs < 0 || *depth < 0 || *depth > puzzle.MaxDepth || *budget < 0 {
-		return fmt.Errorf("--selfplay, --first, --limit, --budget must be >= 0, --max-plies >= 1, --depth 0..%d", puzzle.MaxDepth)
+	if *selfplay < 0 || *first < 0 || *plies < 1 || *limit < 0 || *devs < 0 || *fromPly < 0 || *depth < 0 || *depth > puzzle.MaxDepth || *budget < 0 || *verifyBudget < 0 {
+		return fmt.Errorf("--selfplay, --first, --limit, --from-ply, --budget, --verify-budget must be >= 0, --max-plies >= 1, --depth 0..%d", puzzle.MaxDepth)
 	}
 	set := puzzle.DefaultSettings(r.Name())
+	if *deep {
+		set = puzzle.DeepSettings(r.Name())
+	}
 	if *depth > 0 {
 		set.MaxDepth = *depth
 	}
 	if *budget > 0 {
 		set.Budget = *budget
 	}
+	if *verifyBudget > 0 {
+		set.VerifyBudget = *verifyBudget
+	}
+	if *minDepth > 0 {
+		set.MinDepth = *minDepth
+	}
+	if *minDepth < 0 || set.MinDepth > set.MaxDepth {
+		return fmt.Errorf("--min-depth must be 1..%d (the deepest win looked for)", set.MaxDepth)
+	}
+	if *forcing < -1 {
+		return errors.New("--forcing must be >= 0")
+	}
+	if *forcing >= 0 {
+		set.Forcing = *forcing
+	}
 	f, err := os.Create(*out)
 	if err != nil {
 		return err
 	}
 	defer f.Close()
-	g := &genRun{game: r.Name(), set: set, out: bufio.NewWriter(f), stderr: stderr, seen: map[string]bool{}, limit: *limit, deviations: *devs, start: puzzleClock()}
+	g := &genRun{game: r.Name(), set: set, out: bufio.NewWriter(f), stderr: stderr, seen: map[string]bool{}, limit: *limit, deviations: *devs, forced: *forced, start: puzzleClock()}
 	g.lastShow = g.start
-	fmt.Fprintf(g.out, "# tankbot puzzles generate --game %s --seed %d --first %d --selfplay %d --max-plies %d --depth %d --budget %d --deviations %d\n%s\n",
-		r.Name(), *seed, *first, *selfplay, *plies, set.MaxDepth, set.Budget, *devs, puzzle.Header)
+	fmt.Fprintf(g.out, "# tankbot puzzles generate --game %s --seed %d --first %d --selfplay %d --max-plies %d --min-depth %d --depth %d --budget %d --verify-budget %d --forcing %d --forced-blunders=%t --deviations %d\n%s\n",
+		r.Name(), *seed, *first, *selfplay, *plies, set.MinDepth, set.MaxDepth, set.Budget, set.VerifyBudget, set.Forcing, *forced, *devs, puzzle.Header)
 	if *archive != "" {
 		if err := g.mineArchive(r, *archive, strings.Split(*guilds, ",")); err != nil {
 			return err
@@ -137,7 +178,7 @@ func runPuzzlesGenerate(args []string, stdout, stderr io.Writer) error {
 		if err != nil {
 			return fmt.Errorf("self-play game %d: %w", k, err)
 		}
-		g.mine(ps, fmt.Sprintf("selfplay:%d:%d", *seed, k))
+		g.mine(ps, fmt.Sprintf("selfplay:%d:%d", *seed, k), *fromPly)
 		g.progress(fmt.Sprintf("self-play game %d/%d", k-*first+1, *selfplay), false)
 	}
 	if err := g.out.Flush(); err != nil {
@@ -148,8 +189,8 @@ func runPuzzlesGenerate(args []string, stdout, stderr io.Writer) error {
 	}
 	g.progress("done", true)
 	el := puzzleClock().Sub(g.start)
-	fmt.Fprintf(stdout, "%s: %d puzzles from %d positions in %s (%.1f puzzles/minute; %d positions over the search budget) -> %s\n",
-		r.Name(), g.found, g.positions, el.Round(time.Second), perMinute(g.found, el), g.budget, *out)
+	fmt.Fprintf(stdout, "%s: %d puzzles from %d positions in %s (%.1f puzzles/minute; %d positions over the search budget; by depth %s) -> %s\n",
+		r.Name(), g.found, g.positions, el.Round(time.Second), perMinute(g.found, el), g.budget, g.depthCounts(), *out)
 	return nil
 }
 
@@ -162,9 +203,11 @@ func perMinute(n int, d time.Duration) float64 {
 
 func (g *genRun) full() bool { return g.limit > 0 && g.found >= g.limit }
 
-// mine tries every position of one game; source names the game.
-func (g *genRun) mine(ps []engine.Position, source string) {
-	for ply, pos := range ps {
+// mine tries every position of one game from ply from on; source names
+// the game.
+func (g *genRun) mine(ps []engine.Position, source string, from int) {
+	for ply := from; ply < len(ps); ply++ {
+		pos := ps[ply]
 		if g.full() {
 			return
 		}
@@ -172,9 +215,30 @@ func (g *genRun) mine(ps []engine.Position, source string) {
 		if g.try(pos, where) || g.deviations == 0 {
 			continue
 		}
+		if g.forced && g.set.MinDepth > 1 {
+			devs, err := puzzle.DeepDeviations(pos, hashString(where), g.set.MaxDepth, max(g.set.Forcing, 1), g.deviations, g.set.Budget)
+			if err != nil {
+				continue
+			}
+			for _, d := range devs {
+				if g.full() {
+					break
+				}
+				g.try(d.Position, where+":"+d.Move)
+			}
+			continue
+		}
 		// No puzzle in the game's own position: look at the positions its
-		// blunders would have given, keeping at most one of them.
-		devs, err := puzzle.Deviations(pos, hashString(where), 1, g.deviations)
+		// blunders would have given, keeping at most one of them. A blunder
+		// hands the opponent a win at once, so runs for deeper puzzles try
+		// other moves drawn at random instead (looking for the moves that
+		// hand over a forcing win costs a search per move, and found fewer
+		// puzzles a minute).
+		blunders, quiet := g.deviations, 1
+		if g.set.MinDepth > 1 {
+			blunders, quiet = 0, g.deviations
+		}
+		devs, err := puzzle.Deviations(pos, hashString(where), quiet, blunders)
 		if err != nil {
 			continue
 		}
@@ -190,8 +254,17 @@ func (g *genRun) mine(ps []engine.Position, source string) {
 func (g *genRun) try(pos engine.Position, source string) bool {
 	g.positions++
 	pz, err := puzzle.Accept(pos, g.set)
-	if errors.Is(err, puzzle.ErrBudget) {
+	switch {
+	case errors.Is(err, puzzle.ErrBudget):
 		g.budget++
+	case errors.Is(err, puzzle.ErrSecond):
+		g.refuse("second solution")
+	case errors.Is(err, puzzle.ErrShallow):
+		g.refuse("faster win")
+	case errors.Is(err, puzzle.ErrForced):
+		g.refuse("forced move")
+	case err != nil && !errors.Is(err, puzzle.ErrNoWin) && !errors.Is(err, puzzle.ErrDraft):
+		g.refuse("verification")
 	}
 	if err != nil || g.seen[pz.ID] {
 		return false
@@ -199,9 +272,17 @@ func (g *genRun) try(pos engine.Position, source string) bool {
 	g.seen[pz.ID] = true
 	pz.Source = source
 	g.found++
+	g.depths[pz.Depth]++
 	fmt.Fprintln(g.out, pz.Line())
 	g.out.Flush() // a long run killed midway keeps what it found
 	return true
+}
+
+func (g *genRun) refuse(why string) {
+	if g.refused == nil {
+		g.refused = map[string]int{}
+	}
+	g.refused[why]++
 }
 
 // hashString is FNV-1a: a stable seed from a source name.
@@ -222,8 +303,8 @@ func (g *genRun) progress(what string, force bool) {
 	}
 	g.lastShow = now
 	el := now.Sub(g.start)
-	fmt.Fprintf(g.stderr, "%s %s: %d positions, %d puzzles, %.1f puzzles/minute, %s\n",
-		g.game, what, g.positions, g.found, perMinute(g.found, el), el.Round(time.Second))
+	fmt.Fprintf(g.stderr, "%s %s: %d positions, %d puzzles (by depth %s), %.1f puzzles/minute, %s; refused %v, %d over budget\n",
+		g.game, what, g.positions, g.found, g.depthCounts(), perMinute(g.found, el), el.Round(time.Second), g.refused, g.budget)
 }
 
 // mineArchive mines the finished games of the given servers.
@@ -249,7 +330,7 @@ func (g *genRun) mineArchive(r engine.Rules, dsn string, guilds []string) error 
 				if err != nil {
 					return err
 				}
-				g.mine(ps, fmt.Sprintf("archive:%s#%d", guild, a.Number))
+				g.mine(ps, fmt.Sprintf("archive:%s#%d", guild, a.Number), 0)
 				g.progress(fmt.Sprintf("archive %s #%d", guild, a.Number), false)
 				if g.full() {
 					return nil

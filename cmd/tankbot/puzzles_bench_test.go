@@ -2,8 +2,12 @@ package main
 
 import (
 	"bufio"
+	"fmt"
 	"io"
 	"math/rand/v2"
+	"runtime"
+	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -13,31 +17,38 @@ import (
 )
 
 // BenchmarkPuzzleGenerate mines two self-play games per game and
-// iteration (as `puzzles generate --seed 2026` does with its default
-// settings: depth 2, blunder deviations) and reports puzzles a minute.
+// iteration, as `puzzles generate --seed 2026` does with the game's
+// depth-1 settings ("default") and with --deep ("deep"), and reports
+// puzzles a minute and positions tried a second.
 func BenchmarkPuzzleGenerate(b *testing.B) {
 	for _, g := range puzzle.Games {
-		b.Run(g, func(b *testing.B) {
-			r, _ := games.Lookup(g)
-			found, positions := 0, 0
-			start := time.Now()
-			for k := 0; k < b.N; k++ {
-				run := &genRun{game: g, set: puzzle.DefaultSettings(g), out: bufio.NewWriter(io.Discard), stderr: io.Discard,
-					seen: map[string]bool{}, deviations: 3, start: start, lastShow: start}
-				for game := 2 * k; game < 2*k+2; game++ {
-					ps, err := puzzle.SelfPlay(r, 2026, game, 300)
-					if err != nil {
-						b.Fatal(err)
-					}
-					run.mine(ps, "bench")
+		for _, mode := range []string{"default", "deep"} {
+			b.Run(g+"/"+mode, func(b *testing.B) {
+				r, _ := games.Lookup(g)
+				set := puzzle.DefaultSettings(g)
+				if mode == "deep" {
+					set = puzzle.DeepSettings(g)
 				}
-				found += run.found
-				positions += run.positions
-			}
-			el := time.Since(start)
-			b.ReportMetric(perMinute(found, el), "puzzles/min")
-			b.ReportMetric(float64(positions)/el.Seconds(), "positions/s")
-		})
+				found, positions := 0, 0
+				start := time.Now()
+				for k := 0; k < b.N; k++ {
+					run := &genRun{game: g, set: set, out: bufio.NewWriter(io.Discard), stderr: io.Discard,
+						seen: map[string]bool{}, deviations: 3, start: start, lastShow: start}
+					for game := 2 * k; game < 2*k+2; game++ {
+						ps, err := puzzle.SelfPlay(r, 2026, game, 300)
+						if err != nil {
+							b.Fatal(err)
+						}
+						run.mine(ps, "bench", 0)
+					}
+					found += run.found
+					positions += run.positions
+				}
+				el := time.Since(start)
+				b.ReportMetric(perMinute(found, el), "puzzles/min")
+				b.ReportMetric(float64(positions)/el.Seconds(), "positions/s")
+			})
+		}
 	}
 }
 
@@ -76,8 +87,12 @@ func BenchmarkPuzzleChooseAndDraw(b *testing.B) {
 	}
 }
 
-// BenchmarkPuzzleVerify re-verifies shipped puzzles as the collection test
-// does (one move deeper than generation) and reports the time per puzzle.
+// BenchmarkPuzzleVerify re-verifies every shipped puzzle per iteration,
+// as the collection test does (one move deeper than generation, within
+// the game's verification budget), on all cores, and fails on any error:
+// CI runs it once without the race detector, so the whole collection is
+// verified there. It reports the time one puzzle takes on one core, overall
+// and per depth, and the moves and move lists a puzzle costs.
 func BenchmarkPuzzleVerify(b *testing.B) {
 	for _, g := range puzzle.Games {
 		b.Run(g, func(b *testing.B) {
@@ -85,12 +100,54 @@ func BenchmarkPuzzleVerify(b *testing.B) {
 			if err != nil || len(ps) == 0 {
 				b.Fatalf("%s: %d puzzles, %v", g, len(ps), err)
 			}
+			budget := puzzle.DefaultSettings(g).VerifyBudget
+			var mu sync.Mutex
+			var spent [puzzle.MaxDepth + 1]time.Duration
+			var count [puzzle.MaxDepth + 1]int
+			var cost int64
+			var fails []string
 			for k := 0; k < b.N; k++ {
-				if err := puzzle.Verify(ps[k%len(ps)], 1, 0); err != nil {
-					b.Fatal(err)
+				work := make(chan *puzzle.Puzzle)
+				var wg sync.WaitGroup
+				for range runtime.GOMAXPROCS(0) {
+					wg.Add(1)
+					go func() {
+						defer wg.Done()
+						for pz := range work {
+							st := time.Now()
+							n, err := puzzle.VerifyCost(pz, 1, budget)
+							el := time.Since(st)
+							mu.Lock()
+							spent[pz.Depth] += el
+							count[pz.Depth]++
+							cost += n
+							if err != nil {
+								fails = append(fails, err.Error())
+							}
+							mu.Unlock()
+						}
+					}()
+				}
+				for _, pz := range ps {
+					work <- pz
+				}
+				close(work)
+				wg.Wait()
+			}
+			if len(fails) > 0 {
+				b.Fatalf("%d puzzles fail: %s", len(fails), strings.Join(fails, "; "))
+			}
+			var all time.Duration
+			n := 0
+			for d := range spent {
+				all += spent[d]
+				n += count[d]
+				if count[d] > 0 {
+					b.ReportMetric(float64(spent[d])/1e6/float64(count[d]), fmt.Sprintf("ms/puzzle-d%d", d))
 				}
 			}
-			b.ReportMetric(float64(b.Elapsed())/1e6/float64(b.N), "ms/puzzle")
+			b.ReportMetric(float64(all)/1e6/float64(n), "ms/puzzle")
+			b.ReportMetric(float64(cost)/float64(n), "nodes/puzzle")
 		})
 	}
 }

@@ -1,13 +1,14 @@
 package main
 
 import (
-	"context"
-
 	"bytes"
+	"context"
 	"github.com/tankbot/tankbot/engine/tank"
 	"github.com/tankbot/tankbot/store"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -89,6 +90,11 @@ func TestPuzzlesBadInput(t *testing.T) {
 		{"puzzles", "generate", "--game", "tank", "--from-archive", filepath.Join(dir, "db.sqlite"), "--out", out},
 		{"puzzles", "generate", "--game", "tank", "--selfplay", "1", "--depth", "9", "--out", out},
 		{"puzzles", "generate", "--game", "tank", "--selfplay", "1", "--max-plies", "0", "--out", out},
+		{"puzzles", "generate", "--game", "tank", "--selfplay", "1", "--min-depth", "3", "--out", out},
+		{"puzzles", "generate", "--game", "gungi", "--selfplay", "1", "--deep", "--depth", "1", "--out", out},
+		{"puzzles", "generate", "--game", "camelot", "--selfplay", "1", "--forcing", "-3", "--out", out},
+		{"puzzles", "generate", "--game", "camelot", "--selfplay", "1", "--from-ply", "-1", "--out", out},
+		{"puzzles", "generate", "--game", "camelot", "--selfplay", "1", "--verify-budget", "-5", "--out", out},
 	}
 	for _, c := range cases {
 		_, errs, code := runCmd(t, c...)
@@ -101,53 +107,118 @@ func TestPuzzlesBadInput(t *testing.T) {
 	}
 }
 
-// TestPuzzlesGenerateReproduces runs the generator with the recorded seed
-// on the self-play game of a shipped puzzle of each game and gets that
-// game's first shipped puzzle back, line for line.
+// shippedRange is one generation run recorded in a shipped file: its
+// command and the puzzle lines it made.
+type shippedRange struct {
+	args  []string // the command's flags
+	lines []string
+}
+
+// shippedRanges reads a shipped collection file into its runs.
+func shippedRanges(t *testing.T, g string) []shippedRange {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join("..", "..", "engine", "puzzle", "data", g+".tsv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rs []shippedRange
+	for _, l := range strings.Split(string(data), "\n") {
+		switch {
+		case strings.HasPrefix(l, "# tankbot puzzles generate "):
+			rs = append(rs, shippedRange{args: strings.Fields(strings.TrimPrefix(l, "# tankbot puzzles generate "))})
+		case l == "" || strings.HasPrefix(l, "#"):
+		case len(rs) == 0:
+			t.Fatalf("%s: a puzzle before any recorded command", g)
+		default:
+			rs[len(rs)-1].lines = append(rs[len(rs)-1].lines, l)
+		}
+	}
+	return rs
+}
+
+// flagValue is the value of --name in args ("" if absent).
+func flagValue(args []string, name string) string {
+	for i := 0; i+1 < len(args); i++ {
+		if args[i] == "--"+name {
+			return args[i+1]
+		}
+	}
+	return ""
+}
+
+// withFlags returns args with the given flags set (replaced or added).
+func withFlags(args []string, set map[string]string) []string {
+	var out []string
+	for i := 0; i < len(args); i++ {
+		if v, ok := set[strings.TrimPrefix(args[i], "--")]; ok && strings.HasPrefix(args[i], "--") && i+1 < len(args) {
+			out = append(out, args[i], v)
+			delete(set, strings.TrimPrefix(args[i], "--"))
+			i++
+			continue
+		}
+		out = append(out, args[i])
+	}
+	for _, k := range slices.Sorted(maps.Keys(set)) {
+		out = append(out, "--"+k, set[k])
+	}
+	return out
+}
+
+// TestPuzzlesGenerateReproduces runs, for each game, the recorded command
+// of the file's first run and of its first run for deep puzzles
+// (--min-depth 2 or more) on the self-play game of that run's first
+// puzzle, from that puzzle's ply, and gets the puzzle back line for line.
 func TestPuzzlesGenerateReproduces(t *testing.T) {
 	for _, g := range puzzle.Games {
-		ps, err := puzzle.Shipped(g)
-		if err != nil {
-			t.Fatal(err)
+		rs := shippedRanges(t, g)
+		if len(rs) == 0 || len(rs[0].lines) == 0 {
+			t.Fatalf("%s: no recorded run", g)
 		}
-		var want *puzzle.Puzzle
-		var seed, game, plies string
-		for _, p := range ps {
-			f := strings.Split(p.Source, ":")
-			if len(f) >= 4 && f[0] == "selfplay" {
-				want, seed, game = p, f[1], f[2]
-				// The players are the same however long the game may
-				// last: stop it soon after the puzzle (a Gungi draft,
-				// which does not count, takes at most 54 plies).
-				ply, err := strconv.Atoi(f[3])
-				if err != nil {
-					t.Fatalf("%s: source %q", g, p.Source)
-				}
-				plies = strconv.Itoa(min(300, ply+100))
+		picks := []shippedRange{rs[0]}
+		for _, r := range rs {
+			if md, _ := strconv.Atoi(flagValue(r.args, "min-depth")); md >= 2 && len(r.lines) > 0 {
+				picks = append(picks, r)
 				break
 			}
 		}
-		if want == nil {
-			t.Fatalf("%s: no self-play puzzle shipped", g)
+		if len(picks) < 2 && g != "tank" {
+			// Tank Chess has none (docs/puzzles.md says why).
+			t.Errorf("%s: no run for deep puzzles recorded", g)
 		}
-		out := filepath.Join(t.TempDir(), g+".tsv")
-		stdout, errs, code := runCmd(t, "puzzles", "generate", "--game", g, "--seed", seed, "--first", game, "--selfplay", "1", "--max-plies", plies, "--limit", "1", "--out", out)
-		if code != 0 {
-			t.Fatalf("%s: exit %d: %s", g, code, errs)
-		}
-		if !strings.Contains(stdout, "puzzles/minute") {
-			t.Errorf("%s: no rate in %q", g, stdout)
-		}
-		data, err := os.ReadFile(out)
-		if err != nil {
-			t.Fatal(err)
-		}
-		got, err := puzzle.ParseFile(g, string(data))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if len(got) != 1 || got[0].Line() != want.Line() {
-			t.Fatalf("%s: generated\n%v\nwant\n%s", g, got, want.Line())
+		for _, r := range picks {
+			want := r.lines[0]
+			f := strings.Split(strings.Split(want, "\t")[7], ":")
+			if len(f) < 4 || f[0] != "selfplay" || f[1] != flagValue(r.args, "seed") {
+				t.Fatalf("%s: source of %q", g, want)
+			}
+			ply, err := strconv.Atoi(f[3])
+			if err != nil {
+				t.Fatalf("%s: source of %q", g, want)
+			}
+			out := filepath.Join(t.TempDir(), g+".tsv")
+			// The players are the same however long the game may last:
+			// stop it soon after the puzzle (a Gungi draft, which does not
+			// count, takes at most 54 plies) and start at its ply.
+			args := withFlags(r.args, map[string]string{"first": f[2], "selfplay": "1", "limit": "1", "out": out,
+				"max-plies": strconv.Itoa(min(300, ply+100)), "from-ply": strconv.Itoa(ply)})
+			stdout, errs, code := runCmd(t, append([]string{"puzzles", "generate"}, args...)...)
+			if code != 0 {
+				t.Fatalf("%s %q: exit %d: %s", g, args, code, errs)
+			}
+			if !strings.Contains(stdout, "puzzles/minute") {
+				t.Errorf("%s: no rate in %q", g, stdout)
+			}
+			data, err := os.ReadFile(out)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := puzzle.ParseFile(g, string(data))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(got) != 1 || got[0].Line() != want {
+				t.Fatalf("%s %q: generated\n%v\nwant\n%s", g, args, got, want)
+			}
 		}
 	}
 }

@@ -9,8 +9,17 @@ import (
 
 // Options bound a search for a puzzle.
 type Options struct {
-	MaxDepth int   // deepest win looked for, in solver moves (1..MaxDepth)
-	Budget   int64 // positions one proof may visit; 0 means no bound
+	MaxDepth int // deepest win looked for, in solver moves (1..MaxDepth)
+	// MinDepth skips shallower wins (0 or 1: none skipped): a position
+	// with a win within MinDepth-1 moves is refused with ErrShallow
+	// before the deeper search.
+	MinDepth int
+	// Forcing, when above 0, first asks for a forcing win within
+	// MaxDepth (the defender never has more than Forcing replies) and
+	// refuses the position with ErrNoWin without one: a quick filter
+	// before the exact search, for runs looking for deep puzzles.
+	Forcing int
+	Budget  int64 // positions one proof may visit; 0 means no bound
 	// AllowDraft accepts Gungi positions still in the draft (the puzzle is
 	// then tagged "draft"). Off, they are skipped.
 	AllowDraft bool
@@ -19,6 +28,7 @@ type Options struct {
 // Reasons a position is not a puzzle (Find returns them wrapped).
 var (
 	ErrNoWin    = errors.New("no forced win within the depth")
+	ErrShallow  = errors.New("a win faster than the least depth asked")
 	ErrSecond   = errors.New("a second solution")
 	ErrForced   = errors.New("the solver has a single legal move")
 	ErrDraft    = errors.New("the game is still in its draft")
@@ -64,6 +74,27 @@ func Find(pos engine.Position, opt Options) (*Puzzle, error) {
 		return nil, err
 	}
 	maxD := max(1, min(opt.MaxDepth, MaxDepth))
+	if opt.Forcing > 0 {
+		ok := p.forcing(maxD, opt.Forcing)
+		if p.aborted {
+			return nil, ErrBudget
+		}
+		if !ok {
+			return nil, ErrNoWin
+		}
+		p.nodes, p.killer = 0, [engine.SearchPlies]uint32{}
+	}
+	if opt.MinDepth > 1 {
+		if opt.MinDepth > maxD {
+			return nil, ErrNoWin
+		}
+		if n := p.minWin(opt.MinDepth - 1); n > 0 {
+			return nil, ErrShallow
+		}
+		if p.aborted {
+			return nil, ErrBudget
+		}
+	}
 	n := p.minWin(maxD)
 	if p.aborted {
 		return nil, ErrBudget

@@ -8,33 +8,58 @@ import (
 	"github.com/tankbot/tankbot/engine"
 )
 
-// Settings are the generator's per-game search bounds: the deepest win
-// looked for and the positions one proof may visit. Tank Chess has hundreds
-// of moves a turn, so it searches shallower than Camelot.
+// Settings are the generator's per-game search bounds: the depths of the
+// wins looked for, the positions one proof may visit and what the deeper
+// verification (Verify one move deeper) may cost. The verification bound
+// is what keeps the collection test fast: every shipped puzzle verified
+// within it when it was made, and verifies within it again (the count is
+// the same on every machine).
 type Settings struct {
-	MaxDepth int
-	Budget   int64
+	MinDepth     int
+	MaxDepth     int
+	Budget       int64
+	VerifyBudget int64
+	Forcing      int // see Options.Forcing; 0: off
 }
 
-// DefaultSettings returns the bounds the shipped collection was made with.
+// DefaultSettings returns the bounds of the game's depth-1 collection
+// runs; deeper runs raise MinDepth and MaxDepth (docs/puzzles.md).
 func DefaultSettings(game string) Settings {
 	switch game {
 	case "tank":
-		return Settings{MaxDepth: 2, Budget: 200_000}
+		return Settings{MinDepth: 1, MaxDepth: 2, Budget: 200_000, VerifyBudget: 800_000}
 	case "gungi":
-		return Settings{MaxDepth: 2, Budget: 200_000}
+		return Settings{MinDepth: 1, MaxDepth: 2, Budget: 200_000, VerifyBudget: 800_000}
 	}
-	return Settings{MaxDepth: 2, Budget: 50_000}
+	return Settings{MinDepth: 1, MaxDepth: 2, Budget: 50_000, VerifyBudget: 500_000}
+}
+
+// DeepSettings returns the bounds of the game's runs for deeper puzzles
+// (generate --deep): wins in exactly two moves, positions first filtered
+// for a forcing win (the defender never has more than Forcing replies),
+// and a verification bound that keeps the collection test fast. Tank Chess
+// has no forcing filter (a threatened CLT still leaves the defender
+// hundreds of moves), and proving that none of its 300–600 other first
+// moves wins within three costs a two-move puzzle hundreds of thousands of
+// move lists, so its deep runs find next to nothing (docs/puzzles.md).
+func DeepSettings(game string) Settings {
+	switch game {
+	case "tank":
+		return Settings{MinDepth: 2, MaxDepth: 2, Budget: 200_000, VerifyBudget: 100_000}
+	case "gungi":
+		return Settings{MinDepth: 2, MaxDepth: 2, Budget: 200_000, VerifyBudget: 400_000, Forcing: 4}
+	}
+	return Settings{MinDepth: 2, MaxDepth: 2, Budget: 200_000, VerifyBudget: 150_000, Forcing: 8}
 }
 
 // Accept runs Find on pos and, when it yields a puzzle, the deeper Verify:
 // the generator keeps only what passes both.
 func Accept(pos engine.Position, set Settings) (*Puzzle, error) {
-	pz, err := Find(pos, Options{MaxDepth: set.MaxDepth, Budget: set.Budget})
+	pz, err := Find(pos, Options{MinDepth: set.MinDepth, MaxDepth: set.MaxDepth, Budget: set.Budget, Forcing: set.Forcing})
 	if err != nil {
 		return nil, err
 	}
-	if err := Verify(pz, 1, 4*set.Budget); err != nil {
+	if err := Verify(pz, 1, set.VerifyBudget); err != nil {
 		return nil, err
 	}
 	return pz, nil
@@ -215,6 +240,43 @@ func Deviations(pos engine.Position, seed uint64, quiet, max int) ([]Deviation, 
 		if !next.Status().Over() {
 			out = append(out, Deviation{Move: pos.FormatMove(m), Position: next})
 		}
+	}
+	return out, nil
+}
+
+// DeepDeviations lists, for runs looking for deep puzzles, the moves of
+// pos after which the opponent has no win at once but a forcing win (see
+// Options.Forcing) within depth moves: blunders a player could really
+// make, one step less obvious than those Deviations finds. The order is
+// shuffled by seed; at most max are returned.
+func DeepDeviations(pos engine.Position, seed uint64, depth, forcing, max int, budget int64) ([]Deviation, error) {
+	p, err := newSearch(pos, budget)
+	if err != nil {
+		return nil, err
+	}
+	s := p.s
+	n := p.generate()
+	var picks []int
+	for i := range n {
+		p.make(i)
+		if p.s.Over() == engine.Ongoing && !p.win(1) && !p.aborted && p.forcing(depth, forcing) {
+			picks = append(picks, i)
+		}
+		p.unmake()
+		if p.aborted {
+			break
+		}
+	}
+	rng := rand.New(rand.NewPCG(seed, 0x94d049bb133111eb))
+	rng.Shuffle(len(picks), func(a, b int) { picks[a], picks[b] = picks[b], picks[a] })
+	out := make([]Deviation, 0, min(max, len(picks)))
+	for _, i := range picks[:min(max, len(picks))] {
+		m := s.Move(i)
+		next, err := pos.Play(m)
+		if err != nil {
+			return nil, fmt.Errorf("puzzle: the engine refused its own move %s: %w", pos.FormatMove(m), err)
+		}
+		out = append(out, Deviation{Move: pos.FormatMove(m), Position: next})
 	}
 	return out, nil
 }

@@ -7,9 +7,7 @@
 package puzzle
 
 import (
-	"cmp"
 	"errors"
-	"slices"
 
 	"github.com/tankbot/tankbot/engine"
 )
@@ -42,6 +40,7 @@ type prover struct {
 	ply      int
 	killer   [engine.SearchPlies]uint32
 	order    [engine.SearchPlies][]ordered
+	quiet    [engine.SearchPlies][]ordered
 }
 
 // winGain is the Gain the games give a move that wins at once.
@@ -65,13 +64,24 @@ func wonBy(r engine.Result, side engine.Side) bool {
 	return (r == engine.WhiteWins && side == engine.White) || (r == engine.BlackWins && side == engine.Black)
 }
 
-func (p *prover) make(i int) {
+// The budget counts made moves and generated move lists: the two costs of
+// a proof (a Camelot leaf generates as often as it makes).
+func (p *prover) count() {
 	p.nodes++
 	if p.budget > 0 && p.nodes > p.budget {
 		p.aborted = true
 	}
+}
+
+func (p *prover) make(i int) {
+	p.count()
 	p.s.Make(i)
 	p.ply++
+}
+
+func (p *prover) generate() int {
+	p.count()
+	return p.s.Generate()
 }
 
 func (p *prover) unmake() {
@@ -84,25 +94,37 @@ func (p *prover) unmake() {
 // see it.
 func (p *prover) ended() engine.Result {
 	r := p.s.Over()
-	if r == engine.Ongoing && p.leafGen && p.s.Generate() == 0 {
+	if r == engine.Ongoing && p.leafGen && p.generate() == 0 {
 		r = p.s.NoMoves()
 	}
 	return r
 }
 
-// sorted orders the moves of the current node: the killer, then by gain.
+// sorted orders the moves of the current node: the killer, then the moves
+// with a gain (captures, wins) by gain, then the quiet ones in the
+// generator's order. Only the few moves with a gain are sorted: sorting
+// hundreds of Tank Chess moves at every node cost more than the search.
 func (p *prover) sorted(n int) []ordered {
 	ms := p.order[p.ply][:0]
+	qs := p.quiet[p.ply][:0]
 	k := p.killer[p.ply]
 	for i := range n {
 		sc := p.s.Gain(i)
 		if k != 0 && p.s.Key(i) == k {
 			sc = 1 << 30
 		}
-		ms = append(ms, ordered{i, sc})
+		if sc > 0 {
+			// insertion keeps ms sorted by score, stable
+			ms = append(ms, ordered{i, sc})
+			for j := len(ms) - 1; j > 0 && ms[j-1].score < sc; j-- {
+				ms[j], ms[j-1] = ms[j-1], ms[j]
+			}
+		} else {
+			qs = append(qs, ordered{i, sc})
+		}
 	}
-	slices.SortStableFunc(ms, func(a, b ordered) int { return cmp.Compare(b.score, a.score) })
-	p.order[p.ply] = ms
+	ms = append(ms, qs...)
+	p.order[p.ply], p.quiet[p.ply] = ms, qs
 	return ms
 }
 
@@ -121,29 +143,19 @@ func (p *prover) win(n int) bool {
 		return false
 	}
 	me := p.s.Turn()
-	cnt := p.s.Generate()
-	ms := p.sorted(cnt)
-	// Immediate wins first: cheap, and they make most proofs short.
-	for _, o := range ms {
-		if p.gainWins && o.score < winGain {
-			break // sorted by gain: no later move can win at once
-		}
-		p.make(o.i)
-		won := wonBy(p.ended(), me)
-		p.unmake()
-		if p.aborted {
-			return false
-		}
-		if won {
-			p.store(h, 1, true)
-			p.killer[p.ply] = p.s.Key(o.i)
-			return true
-		}
+	cnt := p.generate()
+	if p.immediate(me, cnt) {
+		p.store(h, 1, true)
+		return true
+	}
+	if p.aborted {
+		return false
 	}
 	if n == 1 {
 		p.store(h, 1, false)
 		return false
 	}
+	ms := p.sorted(cnt)
 	for k := range ms {
 		i := ms[k].i
 		p.make(i)
@@ -165,10 +177,73 @@ func (p *prover) win(n int) bool {
 	return false
 }
 
+// immediate reports whether one of the cnt generated moves wins at once
+// for me (and makes it the killer). Immediate wins are tried first: cheap,
+// and they make most proofs short. In Tank Chess only moves with a winning
+// gain can; elsewhere every move is played and the board asked, the
+// board's own outcome first and a leaf generation (Camelot's side left
+// without a move) only when no move wins on the board.
+func (p *prover) immediate(me engine.Side, cnt int) bool {
+	found := func(i int) bool {
+		p.killer[p.ply] = p.s.Key(i)
+		return true
+	}
+	if p.gainWins {
+		for i := range cnt {
+			if p.s.Gain(i) < winGain {
+				continue
+			}
+			p.make(i)
+			won := wonBy(p.s.Over(), me)
+			p.unmake()
+			if won {
+				return found(i)
+			}
+		}
+		return false
+	}
+	// The killer first: a refutation often repeats.
+	k := p.killer[p.ply]
+	for i := range cnt {
+		if k == 0 || p.s.Key(i) != k {
+			continue
+		}
+		p.make(i)
+		won := wonBy(p.ended(), me)
+		p.unmake()
+		if won {
+			return found(i)
+		}
+	}
+	for i := range cnt {
+		p.make(i)
+		won := wonBy(p.s.Over(), me)
+		p.unmake()
+		if won {
+			return found(i)
+		}
+	}
+	if !p.leafGen {
+		return false
+	}
+	for i := range cnt {
+		p.make(i)
+		won := p.s.Over() == engine.Ongoing && p.generate() == 0 && wonBy(p.s.NoMoves(), me)
+		p.unmake()
+		if won {
+			return found(i)
+		}
+		if p.aborted {
+			return false
+		}
+	}
+	return false
+}
+
 // defend reports whether every reply of the defender (to move, game
 // ongoing) leaves me a win within n of my moves.
 func (p *prover) defend(me engine.Side, n int) bool {
-	cnt := p.s.Generate()
+	cnt := p.generate()
 	if cnt == 0 {
 		return wonBy(p.s.NoMoves(), me)
 	}
@@ -251,4 +326,44 @@ func (p *prover) resistance(j, max int) int {
 		}
 	}
 	return max + 1
+}
+
+// forcing reports whether the side to move wins within n of its moves by a
+// forcing line: after each of its moves but the last, the defender has at
+// most k replies (a check, a capture the defender must make). It is the
+// generator's quick filter for deep puzzles: a true answer is a real
+// forced win (every reply was searched), a false one proves nothing, so a
+// candidate still goes through the exact search.
+func (p *prover) forcing(n, k int) bool {
+	me := p.s.Turn()
+	cnt := p.generate()
+	if p.immediate(me, cnt) {
+		return true
+	}
+	if n == 1 || p.aborted {
+		return false
+	}
+	for i := range cnt {
+		p.make(i)
+		ok := false
+		if p.s.Over() == engine.Ongoing {
+			if m := p.generate(); m > 0 && m <= k {
+				ok = true
+				for j := 0; j < m && ok; j++ {
+					p.make(j)
+					if r := p.s.Over(); r != engine.Ongoing {
+						ok = wonBy(r, me)
+					} else {
+						ok = p.forcing(n-1, k)
+					}
+					p.unmake()
+				}
+			}
+		}
+		p.unmake()
+		if ok || p.aborted {
+			return ok && !p.aborted
+		}
+	}
+	return false
 }
