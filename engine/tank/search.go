@@ -205,4 +205,4 @@ func (s *searcher) Evaluate() int {
 }
 
 // NodeScale scales the AI's level budgets: leaves are evaluated without generation, so nodes are cheap (millions a second).
-func (s *searcher) NodeScale() float64 { return 8 }
+func (s *searcher) NodeScale() float64 { return 3 }
