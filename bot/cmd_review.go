@@ -21,8 +21,10 @@ import (
 // finished game (docs/review.md). The review runs inside the interaction:
 // the Discord adapter defers a slow handler (the interaction token lives 15
 // minutes, the handler's context ends with it), so no queued post is
-// needed; a review lost to a restart is simply asked for again. The result
-// is stored by game, so a second request only redraws the graph.
+// needed; a review lost to a restart is simply asked for again. While it
+// runs, a private progress message is edited every few seconds
+// (cmd_review_progress.go). The result is stored by game, so a second
+// request only redraws the graph.
 
 var reviewCmd = command{
 	name: "review",
@@ -82,7 +84,7 @@ func (b *Bot) reviewReply(ctx context.Context, r *req, g *gameRec) ([]Reply, err
 	}
 	rv, annotated, err := b.storedReview(ctx, g)
 	if errors.Is(err, store.ErrNotFound) {
-		rv, annotated, err = b.runReview(ctx, g, rec)
+		rv, annotated, err = b.runReview(ctx, g, rec, b.reviewProgress(ctx, r, g))
 	}
 	if err != nil {
 		return nil, err
@@ -106,8 +108,9 @@ func (b *Bot) storedReview(ctx context.Context, g *gameRec) (*review.Review, str
 	return &rv, row.Annotated, nil
 }
 
-// runReview analyses g once a review slot is free and stores the result.
-func (b *Bot) runReview(ctx context.Context, g *gameRec, rec *recfile.Record) (*review.Review, string, error) {
+// runReview analyses g once a review slot is free and stores the result;
+// progress (nil: none) hears of each position evaluated.
+func (b *Bot) runReview(ctx context.Context, g *gameRec, rec *recfile.Record, progress func(done, total int)) (*review.Review, string, error) {
 	ps, _, err := rec.Positions()
 	if err != nil {
 		return nil, "", wrap("review", err)
@@ -121,7 +124,7 @@ func (b *Bot) runReview(ctx context.Context, g *gameRec, rec *recfile.Record) (*
 	defer func() { <-sem }()
 	b.rv.runs.Add(1)
 	nodes := b.rv.budget()
-	rv, err := review.Analyze(ctx, ps[0], rec.Moves, review.Options{Nodes: nodes})
+	rv, err := review.Analyze(ctx, ps[0], rec.Moves, review.Options{Nodes: nodes, Progress: progress})
 	if err != nil {
 		if ctx.Err() != nil {
 			return nil, "", refuse("review.busy")
