@@ -55,6 +55,9 @@ type Config struct {
 	// WebBaseURL is the web viewer's public address (docs/web.md): every
 	// game message links to its page; "" for no links.
 	WebBaseURL string
+	// ReviewNodes is a game review's node budget per position before the
+	// game's scaling (default review.DefaultNodes; docs/review.md).
+	ReviewNodes int64
 }
 
 // Bot is the handler core. It is safe for concurrent use.

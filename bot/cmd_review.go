@@ -43,7 +43,7 @@ type reviewer struct {
 	once sync.Once
 	sem  chan struct{}
 	// nodes is the budget per position before the game's scaling (0:
-	// review.DefaultNodes); tests lower it.
+	// Config.ReviewNodes, else review.DefaultNodes); tests lower it.
 	nodes int64
 	runs  atomic.Int64
 }
@@ -53,9 +53,12 @@ func (rv *reviewer) slots() chan struct{} {
 	return rv.sem
 }
 
-func (rv *reviewer) budget() int64 {
-	if rv.nodes > 0 {
+func (rv *reviewer) budget(cfg Config) int64 {
+	switch {
+	case rv.nodes > 0:
 		return rv.nodes
+	case cfg.ReviewNodes > 0:
+		return cfg.ReviewNodes
 	}
 	return review.DefaultNodes
 }
@@ -123,7 +126,7 @@ func (b *Bot) runReview(ctx context.Context, g *gameRec, rec *recfile.Record, pr
 	}
 	defer func() { <-sem }()
 	b.rv.runs.Add(1)
-	nodes := b.rv.budget()
+	nodes := b.rv.budget(b.cfg)
 	rv, err := review.Analyze(ctx, ps[0], rec.Moves, review.Options{Nodes: nodes, Progress: progress})
 	if err != nil {
 		if ctx.Err() != nil {
