@@ -44,3 +44,22 @@ func TestArenaTimeout(t *testing.T) {
 		t.Errorf("output:\n%s", s)
 	}
 }
+
+// --nocap lifts the time cap: the line says so, the caps are reported as
+// not applied, and --movetime (a cap of one's own) is refused with it.
+func TestArenaNoCap(t *testing.T) {
+	var out, errb bytes.Buffer
+	code := runMain([]string{"arena", "--game", "camelot", "--white", "ai:3", "--black", "ai:1", "--games", "2", "--maxply", "12", "--seed", "7", "--nocap", "--quiet"}, &out, &errb)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	for _, want := range []string{"time cap lifted (--nocap)", "cap ai:3     1.4s (not applied): ", "cap ai:1     500ms (not applied): "} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("output lacks %q:\n%s", want, out.String())
+		}
+	}
+	errb.Reset()
+	if code := runMain([]string{"arena", "--nocap", "--movetime", "1s"}, &out, &errb); code == 0 || !strings.Contains(errb.String(), "--nocap and --movetime") {
+		t.Errorf("--nocap with --movetime: exit %d, stderr %q", code, errb.String())
+	}
+}
