@@ -28,14 +28,17 @@ var reviewGames = []struct {
 	// under -race on shared machines; enough for each game's blunders to
 	// show as turning points.
 	nodes int64
+	// slash asks with /review first (the progress then edits the
+	// deferral's placeholder), the button second.
+	slash bool
 }{
 	{"tank", "tank", "basic16", []string{"H1 > G2N", "I16 > J13S", "J3 > H2SW", "K16 > K15SE", "J1 > H1W",
-		"N14 > P14E", "M3 > P6NE (P14)", "G14 > I15NE", "P6 > O8NW (J13)"}, "1-0", 1000},
+		"N14 > P14E", "M3 > P6NE (P14)", "G14 > I15NE", "P6 > O8NW (J13)"}, "1-0", 1000, false},
 	{"camelot", "camelot", "start", []string{"J6-K7", "E11^E9", "H6^F8", "C11-C10", "G6^E8", "E9-F9", "G7^E9",
-		"F10xD8", "F8xF10xH12xJ10xJ12", "D8xF8", "E7xG9xG11xI9xI11xG11xE11xC9xC11xE11xE9"}, "1-0", 2000},
+		"F10xD8", "F8xF10xH12xJ10xJ12", "D8xF8", "E7xG9xG11xI9xI11xG11xE11xC9xC11xE11xE9"}, "1-0", 2000, true},
 	{"gungi", "gungi", "", []string{"M*a9", "M*e1", "ready", "ready",
 		"G*c5", "N*i9", "G*c5", "N*h9", "Y*c5", "C*i8",
-		"G*d6", "C*h8", "L*d6", "F*i7", "Y*d6"}, "1-0", 2000},
+		"G*d6", "C*h8", "L*d6", "F*i7", "Y*d6"}, "1-0", 2000, false},
 }
 
 // stepClock is the bot's clock in the review test: the world's fake
@@ -52,7 +55,8 @@ func (c *stepClock) Now() time.Time { return c.f.Advance(time.Duration(c.step.Lo
 // TestE2EReview plays a short game of each game to its end through the
 // fake Discord (both transports, each also with every handler held past
 // the direct window so that the interaction is deferred first), presses the final board's Review
-// button, and checks what the presser sees: a private progress message,
+// button (Camelot: /review first, the button second), and checks what
+// the one who asked sees: a private progress message,
 // edited while the review runs and pinging nobody, replaced by the
 // review: the evaluation graph (a PNG of readable size in both players'
 // colours), the annotated record (read back by engine/record as `tankbot
@@ -91,8 +95,13 @@ func TestE2EReview(t *testing.T) {
 
 				// Every reading of the bot's clock passes two seconds: the
 				// progress (every 3 s) changes every other position.
+				ask := e.click(carol, gameChannel, e.f.originalOf(fl.board), review)
+				again := e.click(alice, gameChannel, e.f.originalOf(fl.board), review)
+				if rg.slash {
+					ask, again = e.slash(carol, gameChannel, "review", "game", "#"+fl.id), ask
+				}
 				clk.step.Store(int64(2 * time.Second))
-				calls := e.do(e.click(carol, gameChannel, e.f.originalOf(fl.board), review))
+				calls := e.do(ask)
 				clk.step.Store(0)
 				for _, c := range calls {
 					if c.Created && !c.Ephemeral {
@@ -109,7 +118,7 @@ func TestE2EReview(t *testing.T) {
 				}
 
 				// Again: from the store, at once, no progress message.
-				calls = e.do(e.click(alice, gameChannel, e.f.originalOf(fl.board), review))
+				calls = e.do(again)
 				for _, c := range calls {
 					if strings.Contains(c.Path, "/webhooks/") && strings.Contains(dataContent(c), "%") && !strings.Contains(dataContent(c), "accuracy") {
 						t.Errorf("a stored review showed progress: %s", dataContent(c))
@@ -127,35 +136,50 @@ func TestE2EReview(t *testing.T) {
 
 func dataContent(c *call) string { s, _ := data(c)["content"].(string); return s }
 
-// progressMessage finds the private progress follow-up among calls: made
-// once, edited at least once with a new percentage naming game id, and
-// finally replaced by the review. It returns the message as Discord holds
-// it.
+// progressMessage finds the private progress message among calls: a
+// follow-up of the button, or the placeholder of /review's deferral;
+// edited at least once with a new percentage naming game id, and
+// finally replaced by the review. It returns the message as Discord
+// holds it.
 func progressMessage(t *testing.T, e *e2e, calls []*call, id string) discordtest.Message {
 	t.Helper()
-	var msgID string
+	var found []discordtest.Message
+	seen := map[string]bool{}
 	for _, c := range calls {
-		if c.Method == "POST" && strings.Contains(c.Path, "/webhooks/") && c.Created && strings.Contains(dataContent(c), "Reviewing game #"+id) {
-			if msgID != "" {
-				t.Fatal("two progress messages")
+		for _, mid := range []string{c.MsgID, c.Edited} {
+			if mid == "" || seen[mid] {
+				continue
 			}
-			msgID = c.MsgID
+			seen[mid] = true
+			m, ok := e.f.Message(mid)
+			if !ok {
+				continue
+			}
+			for _, v := range m.Versions {
+				if c, _ := v["content"].(string); strings.Contains(c, "Reviewing game #"+id) {
+					found = append(found, m)
+					break
+				}
+			}
 		}
 	}
-	if msgID == "" {
+	if len(found) != 1 {
 		var all []string
 		for _, c := range calls {
 			all = append(all, c.Method+" "+c.Path+" "+dataContent(c))
 		}
-		t.Fatalf("no progress message among %q", all)
+		t.Fatalf("%d progress messages among %q", len(found), all)
 	}
-	msg, ok := e.f.Message(msgID)
-	if !ok || !msg.Ephemeral || len(msg.Notified) > 0 {
+	msg := found[0]
+	if !msg.Ephemeral || len(msg.Notified) > 0 {
 		t.Fatalf("the progress message is not private and silent: %+v", msg)
 	}
 	var pcts []string
-	for _, v := range msg.Versions[:len(msg.Versions)-1] {
+	for k, v := range msg.Versions[:len(msg.Versions)-1] {
 		c, _ := v["content"].(string)
+		if k == 0 && c == "" {
+			continue // the deferral's placeholder ("thinking…")
+		}
 		if !strings.HasPrefix(c, "🔎 Reviewing game #"+id+"… ") || !strings.HasSuffix(c, " %") {
 			t.Fatalf("progress version %q", c)
 		}
