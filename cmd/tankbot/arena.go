@@ -104,11 +104,14 @@ func runArena(ctx context.Context, args []string, stdout, stderr io.Writer) (err
 	}
 	r, err := m.Play(ctx)
 	switch {
-	case errors.Is(err, context.DeadlineExceeded) && *limit > 0 && r.Games() > 0:
+	case errors.Is(err, context.DeadlineExceeded) && *limit > 0:
 		if !*quiet {
 			fmt.Fprintln(stderr)
 		}
 		fmt.Fprintf(stdout, "stopped by --timeout %v: %d of %d games finished\n", *limit, r.Games(), *n)
+		if r.Games() == 0 {
+			return nil // nothing to score: the line above says so
+		}
 	case err != nil:
 		return err
 	}
