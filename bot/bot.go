@@ -60,6 +60,9 @@ type Config struct {
 	// the bot and the web viewer sharing Renders (default: one per core,
 	// runtime.NumCPU()).
 	MaxRenders int
+	// ReviewNodes is a game review's node budget per position before the
+	// game's scaling (default review.DefaultNodes; docs/review.md).
+	ReviewNodes int64
 }
 
 // Renders is what draws the bot's replays and finished boards: the web

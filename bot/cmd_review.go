@@ -22,8 +22,10 @@ import (
 // finished game (docs/review.md). The review runs inside the interaction:
 // the Discord adapter defers a slow handler (the interaction token lives 15
 // minutes, the handler's context ends with it), so no queued post is
-// needed; a review lost to a restart is simply asked for again. The result
-// is stored by game, so a second request only redraws the graph.
+// needed; a review lost to a restart is simply asked for again. While it
+// runs, a private progress message is edited every few seconds
+// (cmd_review_progress.go). The result is stored by game, so a second
+// request only redraws the graph.
 
 var reviewCmd = command{
 	name: "review",
@@ -43,7 +45,7 @@ type reviewer struct {
 	once sync.Once
 	sem  *renders.Slots
 	// nodes is the budget per position before the game's scaling (0:
-	// review.DefaultNodes); tests lower it.
+	// Config.ReviewNodes, else review.DefaultNodes); tests lower it.
 	nodes int64
 	runs  atomic.Int64
 }
@@ -53,9 +55,12 @@ func (rv *reviewer) slots() *renders.Slots {
 	return rv.sem
 }
 
-func (rv *reviewer) budget() int64 {
-	if rv.nodes > 0 {
+func (rv *reviewer) budget(cfg Config) int64 {
+	switch {
+	case rv.nodes > 0:
 		return rv.nodes
+	case cfg.ReviewNodes > 0:
+		return cfg.ReviewNodes
 	}
 	return review.DefaultNodes
 }
@@ -84,7 +89,7 @@ func (b *Bot) reviewReply(ctx context.Context, r *req, g *gameRec) ([]Reply, err
 	}
 	rv, annotated, err := b.storedReview(ctx, g)
 	if errors.Is(err, store.ErrNotFound) {
-		rv, annotated, err = b.runReview(ctx, g, rec)
+		rv, annotated, err = b.runReview(ctx, g, rec, b.reviewProgress(ctx, r, g))
 	}
 	if err != nil {
 		return nil, err
@@ -108,8 +113,9 @@ func (b *Bot) storedReview(ctx context.Context, g *gameRec) (*review.Review, str
 	return &rv, row.Annotated, nil
 }
 
-// runReview analyses g once a review slot is free and stores the result.
-func (b *Bot) runReview(ctx context.Context, g *gameRec, rec *recfile.Record) (*review.Review, string, error) {
+// runReview analyses g once a review slot is free and stores the result;
+// progress (nil: none) hears of each position evaluated.
+func (b *Bot) runReview(ctx context.Context, g *gameRec, rec *recfile.Record, progress func(done, total int)) (*review.Review, string, error) {
 	ps, _, err := rec.Positions()
 	if err != nil {
 		return nil, "", wrap("review", err)
@@ -120,8 +126,8 @@ func (b *Bot) runReview(ctx context.Context, g *gameRec, rec *recfile.Record) (*
 	}
 	defer sem.Release()
 	b.rv.runs.Add(1)
-	nodes := b.rv.budget()
-	rv, err := review.Analyze(ctx, ps[0], rec.Moves, review.Options{Nodes: nodes})
+	nodes := b.rv.budget(b.cfg)
+	rv, err := review.Analyze(ctx, ps[0], rec.Moves, review.Options{Nodes: nodes, Progress: progress})
 	if err != nil {
 		if ctx.Err() != nil {
 			return nil, "", refuse("review.busy")

@@ -194,7 +194,7 @@ func TestReviewSlots(t *testing.T) {
 	}
 	ctx, cancel := context.WithCancel(h.ctx)
 	cancel()
-	_, _, err = h.b.runReview(ctx, g, rec)
+	_, _, err = h.b.runReview(ctx, g, rec, nil)
 	var rf *refusal
 	if !errors.As(err, &rf) || rf.key != "review.busy" || h.b.rv.runs.Load() != 0 {
 		t.Fatalf("full slots: %v, %d runs", err, h.b.rv.runs.Load())
@@ -202,7 +202,7 @@ func TestReviewSlots(t *testing.T) {
 	for range sem.Cap() {
 		sem.Release()
 	}
-	if _, _, err := h.b.runReview(h.ctx, g, rec); err != nil || h.b.rv.runs.Load() != 1 {
+	if _, _, err := h.b.runReview(h.ctx, g, rec, nil); err != nil || h.b.rv.runs.Load() != 1 {
 		t.Fatalf("free slot: %v, %d runs", err, h.b.rv.runs.Load())
 	}
 }

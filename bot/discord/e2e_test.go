@@ -47,6 +47,10 @@ type world struct {
 	// mode is the transport (gateway or HTTP) and whether handlers are
 	// held past the window.
 	mode mode
+	// botClk, when set, is the bot's clock instead of clk; reviewNodes,
+	// when set, the budget of game reviews (bot.Config.ReviewNodes).
+	botClk      bot.Clock
+	reviewNodes int64
 }
 
 func startBot(t *testing.T, w *world) *e2e {
@@ -64,7 +68,11 @@ func startBot(t *testing.T, w *world) *e2e {
 	h := newHarnessIn(t, f, FromStore(db), logs, window, w.mode)
 	h.a.opts.Now = clk.Now // the adapter stamps boards on the bot's clock
 	log := slog.New(NewRedactingHandler(slog.NewJSONHandler(h.logs, &slog.HandlerOptions{Level: slog.LevelDebug}), testToken))
-	b := bot.New(bot.Config{ThreadPerGame: false}, st, clk, h.a, log)
+	var bc bot.Clock = clk
+	if w.botClk != nil {
+		bc = w.botClk
+	}
+	b := bot.New(bot.Config{ThreadPerGame: false, ReviewNodes: w.reviewNodes}, st, bc, h.a, log)
 	h.start(b)
 	e := &e2e{harness: h, b: b, st: st}
 	t.Cleanup(func() { e.stop() })

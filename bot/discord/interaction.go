@@ -97,7 +97,7 @@ func (a *Adapter) answer(i *discordgo.Interaction, first responder, received tim
 		if a.opts.BeforeHandle != nil {
 			a.opts.BeforeHandle(ctx, i.ID)
 		}
-		replies := core.Handle(ctx, cmd)
+		replies := core.Handle(bot.WithInterim(ctx, s.interim), cmd)
 		a.remember(ctx, i.ID, received, log)
 		done <- replies
 	}()
@@ -109,7 +109,13 @@ func (a *Adapter) answer(i *discordgo.Interaction, first responder, received tim
 	case <-t.C:
 		// The handler is slow (rendering, a busy database): acknowledge
 		// now, within the 3 s, and answer by edit or follow-up later.
-		if err := s.deferNow(ctx); err != nil {
+		s.mu.Lock()
+		var err error
+		if !s.deferred && !s.failed {
+			err = s.deferNow(ctx) // unless a progress message did
+		}
+		s.mu.Unlock()
+		if err != nil {
 			log.Warn("defer failed", "err", err)
 		}
 		replies = <-done

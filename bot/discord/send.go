@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"log/slog"
+	"sync"
 	"time"
 
 	"github.com/bwmarrin/discordgo"
@@ -30,6 +31,49 @@ type sender struct {
 	failed   bool // the first response never reached Discord: the token is useless
 
 	firstAt time.Time // when Discord accepted the first response (metrics)
+
+	// mu orders the handler's progress messages (interim) with the
+	// deferral the answering goroutine may send at the same time.
+	mu sync.Mutex
+	// progress is the id of a component's private progress follow-up
+	// (interim), which the answer then replaces.
+	progress string
+}
+
+// interim shows or updates the handler's private progress message (see
+// bot.Interim) through the interaction's token, which costs none of the
+// bot's own rate limit. A command's progress fills the deferral's
+// private placeholder (an edit); a component's, deferred with type 6 so
+// that its message stays as it is, is a private follow-up, created once
+// and then edited. Neither pings: an ephemeral message never notifies,
+// and mentions are disallowed.
+func (s *sender) interim(ctx context.Context, content string) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.failed || s.answered {
+		return errors.New("interaction answered or lost; no progress shown")
+	}
+	if !s.deferred {
+		if err := s.deferNow(ctx); err != nil {
+			return err
+		}
+	}
+	if !s.component() {
+		return s.note(ctx, content)
+	}
+	if s.progress != "" {
+		return s.a.retry(ctx, "edit progress", func() error {
+			_, err := s.a.s.FollowupMessageEdit(s.i, s.progress, &discordgo.WebhookEdit{Content: &content, AllowedMentions: allowedMentions(nil)}, discordgo.WithContext(ctx))
+			return err
+		})
+	}
+	return s.a.retry(ctx, "progress", func() error {
+		m, err := s.a.s.FollowupMessageCreate(s.i, true, &discordgo.WebhookParams{Content: content, Flags: discordgo.MessageFlagsEphemeral, AllowedMentions: allowedMentions(nil)}, discordgo.WithContext(ctx))
+		if err == nil {
+			s.progress = m.ID
+		}
+		return err
+	})
 }
 
 func (s *sender) component() bool { return s.i.Type == discordgo.InteractionMessageComponent }
@@ -224,6 +268,9 @@ func (s *sender) reply(ctx context.Context, r bot.Reply) error {
 			if r.Update {
 				return s.editOriginal(ctx, r)
 			}
+			if s.progress != "" && r.Ephemeral {
+				return s.editProgress(ctx, r)
+			}
 			return s.followup(ctx, r)
 		}
 		if r.Ephemeral {
@@ -274,6 +321,17 @@ func (s *sender) editOriginal(ctx context.Context, r bot.Reply) error {
 		s.a.recordVia(ctx, r, s.cmd.ChannelID, m.ID, s.hook("@original"))
 	}
 	return err
+}
+
+// editProgress replaces a component's private progress message with the
+// handler's private answer (files included).
+func (s *sender) editProgress(ctx context.Context, r bot.Reply) error {
+	return s.a.withoutFilesIfRefused(ctx, r, func(r bot.Reply) error {
+		return s.a.retry(ctx, "edit progress", func() error {
+			_, err := s.a.s.FollowupMessageEdit(s.i, s.progress, webhookEdit(r), discordgo.WithContext(ctx))
+			return err
+		})
+	})
 }
 
 func (s *sender) followup(ctx context.Context, r bot.Reply) error {

@@ -37,6 +37,7 @@ func runArena(ctx context.Context, args []string, stdout, stderr io.Writer) (err
 	records := fs.String("records", "", "write each game's record to this directory as GAME-seedS-N.rec (replay reads them)")
 	concurrent := fs.Int("concurrent", 1, "games played at the same time (think times under competition for the cores)")
 	limit := fs.Duration("timeout", 0, "stop after this long and report the games finished by then (0: none)")
+	noCap := fs.Bool("nocap", false, "lift the AI's time cap: each level plays on its node budget alone, whatever the machine's load")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -46,6 +47,9 @@ func runArena(ctx context.Context, args []string, stdout, stderr io.Writer) (err
 	if *concurrent < 1 {
 		return usageErrorf(fs, "--concurrent must be at least 1")
 	}
+	if *noCap && *moveTime > 0 {
+		return usageErrorf(fs, "--nocap and --movetime exclude each other")
+	}
 	rules, err := games.Lookup(*game)
 	if err != nil {
 		return err
@@ -53,11 +57,17 @@ func runArena(ctx context.Context, args []string, stdout, stderr io.Writer) (err
 	if _, err := rules.Start(*variant); err != nil {
 		return err
 	}
-	a, err := ai.ParsePlayer(*white, *nodes, *moveTime)
+	playTime := *moveTime
+	if *noCap {
+		// The cap is lifted, not removed: an hour is far beyond any
+		// level's node budget, so the budget decides every move.
+		playTime = time.Hour
+	}
+	a, err := ai.ParsePlayer(*white, *nodes, playTime)
 	if err != nil {
 		return err
 	}
-	b, err := ai.ParsePlayer(*black, *nodes, *moveTime)
+	b, err := ai.ParsePlayer(*black, *nodes, playTime)
 	if err != nil {
 		return err
 	}
@@ -94,22 +104,32 @@ func runArena(ctx context.Context, args []string, stdout, stderr io.Writer) (err
 	}
 	r, err := m.Play(ctx)
 	switch {
-	case errors.Is(err, context.DeadlineExceeded) && *limit > 0 && r.Games() > 0:
+	case errors.Is(err, context.DeadlineExceeded) && *limit > 0:
 		if !*quiet {
 			fmt.Fprintln(stderr)
 		}
 		fmt.Fprintf(stdout, "stopped by --timeout %v: %d of %d games finished\n", *limit, r.Games(), *n)
+		if r.Games() == 0 {
+			return nil // nothing to score: the line above says so
+		}
 	case err != nil:
 		return err
 	}
 	fmt.Fprint(stdout, formatArena(rules.Name(), a.Name(), b.Name(), r, time.Since(start)))
 	fmt.Fprintf(stdout, "%d game(s) at a time\n", *concurrent)
+	if *noCap {
+		fmt.Fprintln(stdout, "time cap lifted (--nocap): every AI move searched its level's full node budget")
+	}
 	for _, p := range []struct {
 		name string
 		st   ai.ThinkStats
 	}{{a.Name(), r.ThinkA}, {b.Name(), r.ThinkB}} {
 		if c := thinkCap(p.name, *moveTime); c > 0 {
-			fmt.Fprintf(stdout, "cap %-8s %v: %d of %d moves over it\n", p.name, c, p.st.Over(c), p.st.Moves)
+			what := ""
+			if *noCap {
+				what = " (not applied)"
+			}
+			fmt.Fprintf(stdout, "cap %-8s %v%s: %d of %d moves over it\n", p.name, c, what, p.st.Over(c), p.st.Moves)
 		}
 	}
 	return nil

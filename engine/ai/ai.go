@@ -66,7 +66,7 @@ const WinScore = 100000
 const Levels = 5
 
 // LevelLimits returns the budget of a level (clamped to 1..5); the node
-// budgets are scaled per game (NodeScaler: Tank Chess ×8, Camelot ×0.5,
+// budgets are scaled per game (NodeScaler: Tank Chess ×3, Camelot ×0.5,
 // Gungi ×0.6):
 //
 //	level  nodes      depth  noise  time cap

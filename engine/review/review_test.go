@@ -124,7 +124,10 @@ func blunderGame(t *testing.T, game string) (engine.Position, []string, int) {
 	}
 	g := engine.NewGame(start)
 	lim := ai.Limits{Level: 3, Nodes: 3000, MoveTime: 1 << 62}
-	const badAt = 8
+	// Ply 6: in the games the level-3 AI plays since its two-ply pass is
+	// no longer charged to the budget, the move picked so at ply 8 of
+	// Camelot drops the mover's chances by 7 points only (an inaccuracy).
+	const badAt = 6
 	for ply := 0; ply < 12 && !g.Outcome().Over(); ply++ {
 		p := g.Position()
 		var mv engine.Move

@@ -204,5 +204,9 @@ func (s *searcher) Evaluate() int {
 	return v
 }
 
-// NodeScale scales the AI's level budgets: leaves are evaluated without generation, so nodes are cheap (millions a second).
-func (s *searcher) NodeScale() float64 { return 8 }
+// NodeScale scales the AI's level budgets: leaves are evaluated without
+// generation, so nodes are cheap. ×3, not more: level 5's 300 000 nodes
+// take 0.6–1.0 s on an idle core (depth 3), inside its time cap; with ×8
+// its 800 000 took 2–4 s, so the cap, not the budget, decided its moves
+// and it searched no deeper than level 4 on a busy machine (docs/ai.md).
+func (s *searcher) NodeScale() float64 { return 3 }
