@@ -156,7 +156,9 @@ func (b *Bot) stripOne(ctx context.Context, bd store.Board) error {
 
 // stripLater puts strip post m back: after wait when the transport asked
 // for one, else after the outbox's backoff, never beyond stripMaxPause.
-// The failure is logged (an error once it keeps failing) and returned.
+// The failure is logged here (an error once it keeps failing) and not
+// returned, so that a strip waiting for its retry is not logged again as
+// the scheduler's error; only a failure to requeue it is.
 func (b *Bot) stripLater(ctx context.Context, m outMsg, wait time.Duration, err error) error {
 	pause := min(max(wait, backoff(m.Attempts)), stripMaxPause)
 	if wait > 0 {
@@ -168,7 +170,7 @@ func (b *Bot) stripLater(ctx context.Context, m outMsg, wait time.Duration, err 
 		level, log = "error", b.log.Error
 	}
 	log("strip old board buttons: will retry", "game", m.Reply.GameID, "post", m.ID, "attempts", m.Attempts, "in", pause, "level", level, "err", err)
-	return errors.Join(wrap("strip old boards of game "+strconv.FormatInt(m.Reply.GameID, 10), err),
+	return wrap("requeue the strip of game "+strconv.FormatInt(m.Reply.GameID, 10),
 		b.st.retryAt(ctx, m.ID, b.clk.Now().Add(pause), err.Error()))
 }
 
