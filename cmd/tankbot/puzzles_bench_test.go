@@ -34,7 +34,11 @@ func BenchmarkPuzzleGenerate(b *testing.B) {
 				for k := 0; k < b.N; k++ {
 					run := &genRun{game: g, set: set, out: bufio.NewWriter(io.Discard), stderr: io.Discard,
 						seen: map[string]bool{}, deviations: 3, start: start, lastShow: start}
-					for game := 2 * k; game < 2*k+2; game++ {
+					per := 2 // self-play games per iteration; 1 in CI's smoke run
+					if testing.Short() {
+						per = 1
+					}
+					for game := per * k; game < per*k+per; game++ {
 						ps, err := puzzle.SelfPlay(r, 2026, game, 300)
 						if err != nil {
 							b.Fatal(err)
@@ -128,8 +132,14 @@ func BenchmarkPuzzleVerify(b *testing.B) {
 						}
 					}()
 				}
-				for _, pz := range ps {
-					work <- pz
+				// -short (CI's smoke run) times every 10th puzzle; CI
+				// verifies every one in TestShippedCollection.
+				step := 1
+				if testing.Short() {
+					step = 10
+				}
+				for i := 0; i < len(ps); i += step {
+					work <- ps[i]
 				}
 				close(work)
 				wg.Wait()
