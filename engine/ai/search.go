@@ -181,7 +181,7 @@ func (s *search) run() (Result, error) {
 	s.phases.Setup = t.Sub(s.start)
 	if s.lim.Level >= 3 {
 		var win int
-		root, win = s.immediate(root)
+		root, _, win = s.immediate(root)
 		t2 := s.now()
 		s.phases.Immediate = t2.Sub(t)
 		t = t2
@@ -264,7 +264,9 @@ func (s *search) run() (Result, error) {
 
 // immediate is an exact two-ply pass over immediate outcomes: it returns a
 // root move that wins at once (or -1), and the root moves without the ones
-// after which the opponent wins at once, unless every move loses so.
+// after which the opponent wins at once, unless every move loses so; the
+// first proven of them were checked (all of them unless the deadline cut
+// the pass).
 //
 // Its nodes are counted apart (s.checked), not against the node budget:
 // it visits up to moves² positions (about 250 000 in Tank Chess, 70 000
@@ -281,7 +283,7 @@ func (s *search) run() (Result, error) {
 // at once (one make each) but no longer for the opponent's: they are kept,
 // after every move proved safe, so that a search cut at depth 1 plays a
 // checked move when there is one (Result.Cut reports the cut pass).
-func (s *search) immediate(root []scored) ([]scored, int) {
+func (s *search) immediate(root []scored) (moves []scored, proven, win int) {
 	me := s.s.Turn()
 	safe := make([]scored, 0, len(root))
 	var unchecked []scored
@@ -310,7 +312,7 @@ func (s *search) immediate(root []scored) ([]scored, int) {
 		}
 		s.s.Unmake()
 		if res != engine.Ongoing && res != engine.Draw && (res == engine.WhiteWins) == (me == engine.White) {
-			return root, r.i
+			return root, 0, r.i
 		}
 		switch {
 		case !checked:
@@ -322,11 +324,12 @@ func (s *search) immediate(root []scored) ([]scored, int) {
 	if len(unchecked) > 0 {
 		s.cut = true
 	}
+	proven = len(safe)
 	safe = append(safe, unchecked...)
 	if len(safe) == 0 {
-		return root, -1
+		return root, 0, -1
 	}
-	return safe, -1
+	return safe, proven, -1
 }
 
 // pv follows the transposition table from the root's best move.
