@@ -20,11 +20,16 @@ import (
 // LevelLimits; Level 0 means level 3.
 type Limits struct {
 	Level int // 1 (weakest) .. 5 (strongest)
-	// MoveTime caps the wall time of the search. The node budget decides
-	// the move whenever it runs out first, so results are reproducible.
+	// MoveTime caps the wall time of the think, from Start: every phase
+	// (the two-ply pass, each iteration, depth 1 of levels 3 and up) stops
+	// at the deadline with the best move found so far. The node budget
+	// decides the move whenever it runs out first, so results are
+	// reproducible.
 	MoveTime time.Duration
 	// Nodes is the node budget (positions visited). The first iteration
-	// (depth 1) always completes so that a win in one is never missed.
+	// (depth 1) always completes within the budget so that a win in one is
+	// never missed; past the time cap, levels 3 and up rely on the two-ply
+	// pass for that, which checks every move for a win at once.
 	Nodes int64
 	// MaxDepth caps the iterative deepening.
 	MaxDepth int
