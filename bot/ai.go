@@ -142,6 +142,9 @@ func aiSeed(id int64, ply int) int64 { return id*1_000_003 + int64(ply) }
 // plays it. A stale event (the game moved on, was taken back or is over)
 // does nothing.
 func (b *Bot) aiMove(ctx context.Context, e event) error {
+	// The time cap counts from here (after the wait for a search slot):
+	// loading the game and rebuilding its history are part of the think.
+	start := b.clk.Now()
 	g, pos, ok, err := b.aiTurn(ctx, e.Ref, e.Ply)
 	if !ok || err != nil {
 		return err
@@ -149,7 +152,7 @@ func (b *Bot) aiMove(ctx context.Context, e event) error {
 	if g.AISide == aiBoth && g.Ply >= ai.DefaultMaxPly {
 		return b.aiPlyCap(ctx, g)
 	}
-	lim := ai.Limits{Level: g.AILevel, Seed: aiSeed(g.ID, g.Ply)}
+	lim := ai.Limits{Level: g.AILevel, Seed: aiSeed(g.ID, g.Ply), Start: start, Now: b.clk.Now}
 	if tc := clockOf(g); tc.Timed() {
 		// The computer's clock runs like a human's: with little left it
 		// thinks less.

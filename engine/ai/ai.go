@@ -20,11 +20,16 @@ import (
 // LevelLimits; Level 0 means level 3.
 type Limits struct {
 	Level int // 1 (weakest) .. 5 (strongest)
-	// MoveTime caps the wall time of the search. The node budget decides
-	// the move whenever it runs out first, so results are reproducible.
+	// MoveTime caps the wall time of the think, from Start: every phase
+	// (the two-ply pass, each iteration, depth 1 of levels 3 and up) stops
+	// at the deadline with the best move found so far. The node budget
+	// decides the move whenever it runs out first, so results are
+	// reproducible.
 	MoveTime time.Duration
 	// Nodes is the node budget (positions visited). The first iteration
-	// (depth 1) always completes so that a win in one is never missed.
+	// (depth 1) always completes within the budget so that a win in one is
+	// never missed; past the time cap, levels 3 and up rely on the two-ply
+	// pass for that, which checks every move for a win at once.
 	Nodes int64
 	// MaxDepth caps the iterative deepening.
 	MaxDepth int
@@ -44,6 +49,12 @@ type Limits struct {
 	// NoPlan searches even where the game would play by plan (the Gungi
 	// draft), so that every position gets a score (the game review).
 	NoPlan bool
+	// Start is when the think request began (zero: when Think is called):
+	// the time cap counts from it, so that loading the game and building
+	// its history before Think are inside the promise.
+	Start time.Time
+	// Now reads the clock (nil: time.Now); tests inject a fake one.
+	Now func() time.Time
 }
 
 // Result is what the search found.
@@ -56,6 +67,24 @@ type Result struct {
 	PV       []string // principal variation in notation, Move first
 	Elapsed  time.Duration
 	Planned  bool // the move came from the game's plan (Gungi draft), not search
+	Phases   Phases
+	// Cut says the deadline stopped a phase that is normally complete:
+	// the two-ply safety pass (some moves were not checked against the
+	// opponent's win at once) or depth 1 (not every root move searched).
+	Cut bool
+}
+
+// Phases is where a Think's wall time went, from Limits.Start (a debug
+// stat: the think-cap benchmark reports the largest of each).
+type Phases struct {
+	Setup     time.Duration // before the search: status, plan, history, root moves and their order
+	Immediate time.Duration // the two-ply safety pass
+	Search    time.Duration // iterative deepening
+	Finish    time.Duration // principal variation and notation
+	// Stall is the longest wall time between two looks at the clock in
+	// the pass and the search (checkEvery nodes, well under a millisecond
+	// of work): far more than that is time the thread waited for a core.
+	Stall time.Duration
 }
 
 // WinScore is the score of a won position; a win n plies away scores
@@ -150,7 +179,14 @@ var ErrGameOver = errors.New("ai: the game is over")
 // Think chooses a move for the side to move of pos. It returns ErrGameOver
 // for a finished game and ctx's error if ctx ends before depth 1 is done.
 func Think(ctx context.Context, pos engine.Position, lim Limits) (Result, error) {
-	start := time.Now()
+	now := lim.Now
+	if now == nil {
+		now = time.Now
+	}
+	start := lim.Start
+	if start.IsZero() {
+		start = now()
+	}
 	nodesGiven := lim.Nodes != 0
 	lim = lim.resolve()
 	if pos.Status().Over() {
@@ -159,7 +195,8 @@ func Think(ctx context.Context, pos engine.Position, lim Limits) (Result, error)
 	if pl, ok := pos.(engine.Planner); ok && !lim.NoPlan {
 		if m, ok := pl.PlanMove(lim.Seed); ok {
 			n := pos.FormatMove(m)
-			return Result{Move: m, Notation: n, PV: []string{n}, Elapsed: time.Since(start), Planned: true}, nil
+			e := now().Sub(start)
+			return Result{Move: m, Notation: n, PV: []string{n}, Elapsed: e, Planned: true, Phases: Phases{Setup: e}}, nil
 		}
 	}
 	sp, ok := pos.(engine.Searchable)
@@ -170,7 +207,7 @@ func Think(ctx context.Context, pos engine.Position, lim Limits) (Result, error)
 	if sc, ok := sr.(NodeScaler); ok && !nodesGiven {
 		lim.Nodes = max(1, int64(float64(lim.Nodes)*sc.NodeScale()))
 	}
-	s := newSearch(ctx, sr, lim, start)
+	s := newSearch(ctx, sr, lim, start, now)
 	if _, rep := pos.(engine.Repeatable); rep {
 		s.repetition = true
 		for _, h := range lim.History {
@@ -184,7 +221,8 @@ func Think(ctx context.Context, pos engine.Position, lim Limits) (Result, error)
 		return Result{}, err
 	}
 	res.Notation = pos.FormatMove(res.Move)
-	res.Elapsed = time.Since(start)
+	res.Elapsed = now().Sub(start)
+	res.Phases.Finish = res.Elapsed - res.Phases.Setup - res.Phases.Immediate - res.Phases.Search
 	return res, nil
 }
 

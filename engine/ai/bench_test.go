@@ -4,6 +4,7 @@ import (
 	"context"
 	"math/rand/v2"
 	"os"
+	"runtime"
 	"slices"
 	"strconv"
 	"sync"
@@ -36,9 +37,11 @@ func BenchmarkSearch(b *testing.B) {
 
 // BenchmarkThinkCap plays level-5 self-play in every game, two games at a
 // time (a second search competes for the cores, as on a busy bot), and
-// reports the largest wall time from the call to Think to the move played
-// on the position (search, notation, replay of the move) against the
-// level's cap, over 500 moves of each game (the measurement): each
+// reports the largest wall time from the think request (the game's history
+// built, Think called: Limits.Start) to the move played on the position
+// (search, notation, replay of the move) against the level's cap, the
+// largest time of each phase (Result.Phases; play: the move played on the
+// game) and how many moves the deadline cut (Result.Cut), over 500 moves of each game (the measurement): each
 // of the two players keeps starting new games (new seeds) until the two
 // together have played that many moves. AI_CAP_MOVES sets another count;
 // -short plays 40.
@@ -62,12 +65,18 @@ func BenchmarkThinkCap(b *testing.B) {
 				var mu sync.Mutex
 				var worst time.Duration
 				var times []time.Duration
+				var ph Phases // the largest of each phase
+				var play time.Duration
+				var cpuMax, cpuOfWorst time.Duration // a move's CPU time; that of the slowest move
+				cut := 0
 				over, total, started, games := 0, 0, 0, 0
 				var wg sync.WaitGroup
 				for w := range 2 {
 					wg.Add(1)
 					go func() {
 						defer wg.Done()
+						runtime.LockOSThread() // threadCPU measures this player only
+						defer runtime.UnlockOSThread()
 						for gi := 0; ; gi++ {
 							p, _ := r.Start(variant)
 							g := engine.NewGame(p)
@@ -90,18 +99,32 @@ func BenchmarkThinkCap(b *testing.B) {
 									return
 								}
 								seed := int64(w*1_000_000 + gi*1000 + ply)
-								t0 := time.Now()
-								res, err := Think(context.Background(), g.Position(), Limits{Level: 5, Seed: seed, History: GameHistory(g)})
+								t0, c0 := time.Now(), threadCPU()
+								res, err := Think(context.Background(), g.Position(), Limits{Level: 5, Seed: seed, History: GameHistory(g), Start: t0})
 								if err != nil {
 									b.Error(err)
 									return
 								}
+								t1 := time.Now()
 								if err := g.Play(res.Move); err != nil {
 									b.Error(err)
 									return
 								}
-								d := time.Since(t0)
+								d, c := time.Since(t0), threadCPU()-c0
 								mu.Lock()
+								cpuMax = max(cpuMax, c)
+								if d > worst {
+									cpuOfWorst = c
+								}
+								ph.Stall = max(ph.Stall, res.Phases.Stall)
+								ph.Setup = max(ph.Setup, res.Phases.Setup)
+								ph.Immediate = max(ph.Immediate, res.Phases.Immediate)
+								ph.Search = max(ph.Search, res.Phases.Search)
+								ph.Finish = max(ph.Finish, res.Phases.Finish)
+								play = max(play, time.Since(t1))
+								if res.Cut {
+									cut++
+								}
 								worst = max(worst, d)
 								times = append(times, d)
 								total++
@@ -123,6 +146,15 @@ func BenchmarkThinkCap(b *testing.B) {
 					b.ReportMetric(float64(times[(len(times)*99)/100].Milliseconds()), "p99-ms")
 				}
 				b.ReportMetric(float64(over), "over-cap")
+				b.ReportMetric(float64(cut), "cut")
+				b.ReportMetric(float64(ph.Setup.Milliseconds()), "max-setup-ms")
+				b.ReportMetric(float64(ph.Immediate.Milliseconds()), "max-pass-ms")
+				b.ReportMetric(float64(ph.Search.Milliseconds()), "max-search-ms")
+				b.ReportMetric(float64(ph.Finish.Milliseconds()), "max-finish-ms")
+				b.ReportMetric(float64(play.Milliseconds()), "max-play-ms")
+				b.ReportMetric(float64(ph.Stall.Milliseconds()), "max-stall-ms")
+				b.ReportMetric(float64(cpuMax.Milliseconds()), "max-cpu-ms")
+				b.ReportMetric(float64(cpuOfWorst.Milliseconds()), "cpu-of-max-ms")
 				b.ReportMetric(float64(total), "moves")
 				b.ReportMetric(float64(games), "games-ended")
 			}

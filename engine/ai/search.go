@@ -44,11 +44,18 @@ type search struct {
 	s          engine.Searcher
 	lim        Limits
 	deadline   time.Time
+	now        func() time.Time
+	start      time.Time
 	nodes      int64 // search nodes, charged against Limits.Nodes
 	checked    int64 // nodes of the two-ply pass (immediate), not charged
+	nextCheck  int64 // nodes+checked at which the clock is read next
+	lastLook   time.Time
 	stopped    bool
-	late       bool // the deadline has passed (depth 1 goes on without quiescence)
+	late       bool // the deadline has passed (quiescence is off)
 	depth1Done bool
+	cutDepth1  bool // the deadline may cut depth 1 (the two-ply pass found wins at once)
+	cut        bool // the deadline cut the two-ply pass or depth 1
+	phases     Phases
 	tt         []ttEntry
 	killers    [maxPly][2]uint32
 	history    [1 << 14]int32
@@ -65,13 +72,13 @@ type scored struct {
 	score int
 }
 
-func newSearch(ctx context.Context, s engine.Searcher, lim Limits, start time.Time) *search {
+func newSearch(ctx context.Context, s engine.Searcher, lim Limits, start time.Time, now func() time.Time) *search {
 	q := qsDepth
 	if qq, ok := s.(Quiescer); ok {
 		q = qq.QuiescencePlies()
 	}
 	return &search{
-		ctx: ctx, s: s, lim: lim, deadline: searchDeadline(start, lim.MoveTime),
+		ctx: ctx, s: s, lim: lim, deadline: searchDeadline(start, lim.MoveTime), now: now, start: start,
 		tt: make([]ttEntry, 1<<ttBits), qplies: q,
 	}
 }
@@ -88,23 +95,43 @@ func searchDeadline(start time.Time, moveTime time.Duration) time.Time {
 	return start.Add(moveTime - margin)
 }
 
-// checkEvery is how many nodes pass between two looks at the clock and
-// ctx (a power of two): 64 nodes are well under a millisecond in every
-// game, while a clock read per node would cost several per cent.
+// checkEvery is how many nodes (of the search and of the two-ply pass)
+// pass between two looks at the clock and ctx: 64 nodes are well under a
+// millisecond in every game, while a clock read per node would cost
+// several per cent. The count is a threshold, not a multiple: quiescence
+// counts several nodes between two calls of stop, and a test of
+// nodes%64 == 0 skipped the look whenever it stepped over a multiple.
 const checkEvery = 64
 
+// clock reads the clock when checkEvery nodes have passed since the last
+// look and says whether the deadline has passed (sticky).
+func (s *search) clock() bool {
+	if w := s.nodes + s.checked; w >= s.nextCheck {
+		s.nextCheck = w + checkEvery
+		t := s.now()
+		if !s.lastLook.IsZero() {
+			s.phases.Stall = max(s.phases.Stall, t.Sub(s.lastLook))
+		}
+		s.lastLook = t
+		s.late = s.late || !t.Before(s.deadline)
+	}
+	return s.late
+}
+
 // stop reports whether the search must end now. The budget binds only after
-// depth 1; the time cap and ctx always bind, but depth 1 of a cancelled
-// search still ends with an error rather than a half-searched move.
+// depth 1; the time cap and ctx always bind, except that depth 1 of levels
+// 1 and 2 (which have no two-ply pass) completes past the deadline, without
+// quiescence, to see every win in one. A cancelled depth 1 ends with an
+// error rather than a half-searched move.
 func (s *search) stop() bool {
 	if s.stopped {
 		return true
 	}
 	if s.depth1Done && s.nodes >= s.lim.Nodes {
 		s.stopped = true
-	} else if s.nodes&(checkEvery-1) == 0 {
-		s.late = s.late || time.Now().After(s.deadline)
-		if s.ctx.Err() != nil || (s.depth1Done && s.late) {
+	} else if w := s.nodes + s.checked; w >= s.nextCheck {
+		late := s.clock()
+		if s.ctx.Err() != nil || (late && (s.depth1Done || s.cutDepth1)) {
 			s.stopped = true
 		}
 	}
@@ -150,11 +177,21 @@ func (s *search) run() (Result, error) {
 		root[i] = scored{i, s.s.Gain(i)*16 + s.noise[i]}
 	}
 	sortScored(root)
+	t := s.now()
+	s.phases.Setup = t.Sub(s.start)
 	if s.lim.Level >= 3 {
 		var win int
-		if root, win = s.immediate(root); win >= 0 {
-			return Result{Move: s.s.Move(win), Score: WinScore - 1, Depth: 1, Nodes: s.checked, PV: []string{moveNotation(s.s, win)}}, nil
+		root, _, win = s.immediate(root)
+		t2 := s.now()
+		s.phases.Immediate = t2.Sub(t)
+		t = t2
+		if win >= 0 {
+			return Result{Move: s.s.Move(win), Score: WinScore - 1, Depth: 1, Nodes: s.checked, PV: []string{moveNotation(s.s, win)}, Phases: s.phases, Cut: s.cut}, nil
 		}
+		// The pass saw every win at once, so depth 1 need not complete
+		// past the deadline: its best move so far, or the first move the
+		// pass proved safe, stands.
+		s.cutDepth1 = true
 	}
 	res := Result{Move: s.s.Move(root[0].i)}
 	best := root[0].i
@@ -185,13 +222,16 @@ func (s *search) run() (Result, error) {
 			} else {
 				root[k].score = v - 1 // fails low: keep it behind
 			}
-			if s.depth1Done && time.Now().After(s.deadline) {
-				s.stopped = true // between root moves: a few per node check
+			if (s.depth1Done || s.cutDepth1) && !s.now().Before(s.deadline) {
+				s.late, s.stopped = true, true // between root moves: a few per node check
 				break
 			}
 		}
 		if s.stopped && depth == 1 {
-			return Result{}, s.ctx.Err()
+			if err := s.ctx.Err(); err != nil || !s.cutDepth1 {
+				return Result{}, err
+			}
+			s.cut = true
 		}
 		if iterBest >= 0 {
 			best, bestScore = iterBest, iterScore
@@ -211,15 +251,22 @@ func (s *search) run() (Result, error) {
 			break
 		}
 	}
+	if bestScore == -inf {
+		bestScore = root[0].score / 16 // depth 1 cut before any move: the order's gain
+	}
 	res.Score = bestScore
 	res.Nodes = s.nodes + s.checked
+	s.phases.Search = s.now().Sub(t)
 	res.PV = s.pv(best)
+	res.Phases, res.Cut = s.phases, s.cut
 	return res, nil
 }
 
 // immediate is an exact two-ply pass over immediate outcomes: it returns a
 // root move that wins at once (or -1), and the root moves without the ones
-// after which the opponent wins at once, unless every move loses so.
+// after which the opponent wins at once, unless every move loses so; the
+// first proven of them were checked (all of them unless the deadline cut
+// the pass).
 //
 // Its nodes are counted apart (s.checked), not against the node budget:
 // it visits up to moves² positions (about 250 000 in Tank Chess, 70 000
@@ -229,29 +276,32 @@ func (s *search) run() (Result, error) {
 // is cheap per node (make, outcome, unmake: no evaluation), about 20 ms
 // in Tank Chess on an idle core.
 //
-// The pass is bounded by the deadline too: it cost up to 0.4 s in Gungi
+// The pass is bounded by the deadline too (the clock is read every
+// checkEvery nodes, as in the search): it cost up to 0.4 s in Gungi
 // (hundreds of drops, each answered by hundreds) on a loaded machine. Once
 // the deadline has passed, the remaining moves are still checked for a win
-// at once (cheap) but no longer for the opponent's; they stay in the list.
-func (s *search) immediate(root []scored) ([]scored, int) {
+// at once (one make each) but no longer for the opponent's: they are kept,
+// after every move proved safe, so that a search cut at depth 1 plays a
+// checked move when there is one (Result.Cut reports the cut pass).
+func (s *search) immediate(root []scored) (moves []scored, proven, win int) {
 	me := s.s.Turn()
 	safe := make([]scored, 0, len(root))
-	late := false
-	for k, r := range root {
-		if !late && k&7 == 7 {
-			late = time.Now().After(s.deadline)
-			s.late = late
-		}
+	var unchecked []scored
+	for _, r := range root {
 		s.s.Make(r.i)
 		s.checked++
 		res := s.s.Over()
-		lost := false
-		if res == engine.Ongoing && !late {
+		lost, checked := false, res != engine.Ongoing || !s.clock()
+		if res == engine.Ongoing && checked {
 			n := s.s.Generate()
 			if n == 0 {
 				res = s.s.NoMoves()
 			}
 			for j := 0; j < n && !lost; j++ {
+				if s.clock() {
+					checked = false
+					break
+				}
 				s.s.Make(j)
 				s.checked++
 				if o := s.s.Over(); o != engine.Ongoing && o != engine.Draw {
@@ -262,16 +312,24 @@ func (s *search) immediate(root []scored) ([]scored, int) {
 		}
 		s.s.Unmake()
 		if res != engine.Ongoing && res != engine.Draw && (res == engine.WhiteWins) == (me == engine.White) {
-			return root, r.i
+			return root, 0, r.i
 		}
-		if !lost {
+		switch {
+		case !checked:
+			unchecked = append(unchecked, r)
+		case !lost:
 			safe = append(safe, r)
 		}
 	}
-	if len(safe) == 0 {
-		return root, -1
+	if len(unchecked) > 0 {
+		s.cut = true
 	}
-	return safe, -1
+	proven = len(safe)
+	safe = append(safe, unchecked...)
+	if len(safe) == 0 {
+		return root, 0, -1
+	}
+	return safe, proven, -1
 }
 
 // pv follows the transposition table from the root's best move.
