@@ -144,10 +144,13 @@ func (s *searcher) Hash() uint64 { return s.hash }
 
 func (s *searcher) Move(i int) engine.Move { return s.b.export(s.cur(i)) }
 
-// QuiescencePlies: none. A capture search would need a full generation
-// (hundreds of poses) at every leaf; the main search's depth sees the
-// exchanges instead.
-func (s *searcher) QuiescencePlies() int { return 0 }
+// QuiescencePlies: two plies of captures after the horizon (a shot and the
+// answering shot). Without them the search ended on a capture left
+// unanswered, so the odd depth that levels 4 and 5 add over level 3 was
+// optimistic and did not win games (docs/ai.md, the ladder on node budgets).
+// Each quiescence node costs a full generation (hundreds of poses), but
+// only leaves that do not stand pat pay for it.
+func (s *searcher) QuiescencePlies() int { return 2 }
 
 // Evaluate scores the board for the side to move: material; the CLT's
 // distance to its escape edge (a CLT within one drive of the edge is close
