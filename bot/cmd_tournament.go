@@ -438,10 +438,6 @@ func (b *Bot) endDecided(ctx context.Context, p tournament.Pairing, reason engin
 	if p.GameID == 0 {
 		return nil
 	}
-	g, err := b.st.game(ctx, p.GameID)
-	if err != nil || g.Status != gmActive {
-		return nil
-	}
 	o := engine.Drawn(reason)
 	switch p.Result {
 	case tournament.WhiteWins, tournament.WhiteForfeit:
@@ -449,11 +445,22 @@ func (b *Bot) endDecided(ctx context.Context, p tournament.Pairing, reason engin
 	case tournament.BlackWins, tournament.BlackForfeit:
 		o = engine.Win(engine.Side(1), reason)
 	}
-	if err := b.endWithBoard(ctx, g, o, event); err != nil {
-		b.log.Warn("end decided tournament game", "game", g.ID, "err", err)
-		return nil
+	// A move committed meanwhile (a computer player's, or a player's on
+	// another instance) makes the save lose its compare-and-set: read the
+	// game again and end it at its new ply.
+	var err error
+	for range 5 {
+		var g *gameRec
+		g, err = b.st.game(ctx, p.GameID)
+		if err != nil || g.Status != gmActive {
+			return nil
+		}
+		if err = b.endWithBoard(ctx, g, o, event); err == nil {
+			return g
+		}
 	}
-	return g
+	b.log.Warn("end decided tournament game", "game", p.GameID, "err", err)
+	return nil
 }
 
 // endWithBoard ends g with o and, with event, queues its final board in
