@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"image/png"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strings"
@@ -27,9 +28,9 @@ func TestReviewCommand(t *testing.T) {
 			file := filepath.Join(dir, "game.txt")
 			// Long enough for the weak side to blunder, short enough for CI
 			// under -race.
-			moves := weakVsStrong(t, game, map[string]int{"tank": 16, "camelot": 40, "gungi": 24}[game])
+			moves, outcome := weakVsStrong(t, game, map[string]int{"tank": 16, "camelot": 40, "gungi": 24}[game])
 			variant := map[string]string{"tank": "basic16", "camelot": "start", "gungi": "quick"}[game]
-			text, err := record.Write(&record.Record{Game: game, Variant: variant, White: "ann", Black: "bob", Moves: moves})
+			text, err := record.Write(&record.Record{Game: game, Variant: variant, White: "ann", Black: "bob", Moves: moves, Outcome: outcome})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -53,7 +54,7 @@ func TestReviewCommand(t *testing.T) {
 			pngs, _ := filepath.Glob(filepath.Join(out, "*.png"))
 			boards, _ := filepath.Glob(filepath.Join(out, "game-turn*-*.png"))
 			if len(pngs) != 1+len(boards) || len(boards)%2 != 0 || len(boards) == 0 {
-				t.Fatalf("images %v (boards %v)", pngs, boards)
+				t.Fatalf("images %v (boards %v)\n%s", pngs, boards, s)
 			}
 			for _, p := range pngs {
 				b, _ := os.ReadFile(p)
@@ -87,10 +88,11 @@ func TestReviewCommand(t *testing.T) {
 	}
 }
 
-// weakVsStrong is a game of plies moves where White (level 1, noisy) meets
-// Black (level 2 without noise, up to 4 plies deep): White's blunders
-// are what the review must find.
-func weakVsStrong(t *testing.T, game string, plies int) []string {
+// weakVsStrong is a game of at most plies moves where White (a seeded
+// random mover) meets Black (level 2 without noise, up to 4 plies deep):
+// White's blunders are what the review must find. It returns the moves
+// and the outcome (Black may win before plies).
+func weakVsStrong(t *testing.T, game string, plies int) ([]string, engine.Outcome) {
 	t.Helper()
 	r, _ := games.Lookup(game)
 	variant := ""
@@ -102,11 +104,19 @@ func weakVsStrong(t *testing.T, game string, plies int) []string {
 		t.Fatal(err)
 	}
 	g := engine.NewGame(p)
+	rng := rand.New(rand.NewPCG(uint64(plies), 7))
 	for ply := 0; ply < plies && !g.Outcome().Over(); ply++ {
-		lim := ai.Limits{Level: 1, Seed: int64(ply), MoveTime: 1 << 62}
-		if g.Position().Turn() == engine.Black {
-			lim = ai.Limits{Level: 2, Noise: -1, MaxDepth: 4, Nodes: 2000, Seed: int64(ply), MoveTime: 1 << 62}
+		if g.Position().Turn() == engine.White {
+			// A random mover: even level 1 now sees a piece left under
+			// fire (quiescence), and a game without a lost move has no
+			// turning point to check.
+			ms := g.Position().LegalMoves()
+			if err := g.Play(ms[rng.IntN(len(ms))]); err != nil {
+				t.Fatal(err)
+			}
+			continue
 		}
+		lim := ai.Limits{Level: 2, Noise: -1, MaxDepth: 4, Nodes: 2000, Seed: int64(ply), MoveTime: 1 << 62}
 		res, err := ai.Think(context.Background(), g.Position(), lim)
 		if err != nil {
 			t.Fatal(err)
@@ -115,5 +125,5 @@ func weakVsStrong(t *testing.T, game string, plies int) []string {
 			t.Fatal(err)
 		}
 	}
-	return g.Moves()
+	return g.Moves(), g.Outcome()
 }
