@@ -38,6 +38,7 @@ func runArena(ctx context.Context, args []string, stdout, stderr io.Writer) (err
 	concurrent := fs.Int("concurrent", 1, "games played at the same time (think times under competition for the cores)")
 	limit := fs.Duration("timeout", 0, "stop after this long and report the games finished by then (0: none)")
 	noCap := fs.Bool("nocap", false, "lift the AI's time cap: each level plays on its node budget alone, whatever the machine's load")
+	resume := fs.Bool("resume", false, "count the games whose records are already in --records (a run cut short by --timeout) and play only the others")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -49,6 +50,9 @@ func runArena(ctx context.Context, args []string, stdout, stderr io.Writer) (err
 	}
 	if *noCap && *moveTime > 0 {
 		return usageErrorf(fs, "--nocap and --movetime exclude each other")
+	}
+	if *resume && *records == "" {
+		return usageErrorf(fs, "--resume needs --records: the directory of the earlier run's records")
 	}
 	rules, err := games.Lookup(*game)
 	if err != nil {
@@ -89,6 +93,18 @@ func runArena(ctx context.Context, args []string, stdout, stderr io.Writer) (err
 			}
 		}()
 	}
+	resumed := 0
+	if *resume {
+		known, err := readArenaRecords(*records, rules, *variant, *seed, *n, *maxPly, a.Name(), b.Name())
+		if err != nil {
+			return err
+		}
+		resumed = len(known)
+		m.Known = func(gi int) (ai.MatchResult, bool) {
+			r, ok := known[gi]
+			return r, ok
+		}
+	}
 	if !*quiet {
 		m.Progress = func(done, total int, r ai.MatchResult) {
 			fmt.Fprintf(stderr, "\r%s %d/%d  +%d =%d -%d", bar(done, total, 30), done, total, r.Wins, r.Draws, r.Losses)
@@ -117,6 +133,9 @@ func runArena(ctx context.Context, args []string, stdout, stderr io.Writer) (err
 	}
 	fmt.Fprint(stdout, formatArena(rules.Name(), a.Name(), b.Name(), r, time.Since(start)))
 	fmt.Fprintf(stdout, "%d game(s) at a time\n", *concurrent)
+	if *resume {
+		fmt.Fprintf(stdout, "resumed: %d game(s) counted from their records in %s, not played again (the think times are of the games played now)\n", resumed, *records)
+	}
 	if *noCap {
 		fmt.Fprintln(stdout, "time cap lifted (--nocap): every AI move searched its level's full node budget")
 	}
@@ -160,6 +179,61 @@ func writeArenaRecord(dir, game, variant string, seed int64, i int, white, black
 		return fmt.Errorf("write record: %w", err)
 	}
 	return nil
+}
+
+// readArenaRecords reads back the records writeArenaRecord left in dir for
+// games 1..n of this match and scores them. A record of another match
+// (other game, seed, players, start or ply cap) is an error rather than
+// skipped: counting it would mix two matches.
+func readArenaRecords(dir string, rules engine.Rules, variant string, seed int64, n, maxPly int, a, b string) (map[int]ai.MatchResult, error) {
+	if variant == "" {
+		variant = rules.Variants()[0].Name
+	}
+	start, err := rules.Start(variant)
+	if err != nil {
+		return nil, err
+	}
+	if maxPly <= 0 {
+		maxPly = ai.DefaultMaxPly
+	}
+	known := map[int]ai.MatchResult{}
+	for gi := range n {
+		name := filepath.Join(dir, fmt.Sprintf("%s-seed%d-%d.rec", rules.Name(), seed, gi+1))
+		text, err := os.ReadFile(name)
+		if errors.Is(err, os.ErrNotExist) {
+			continue
+		}
+		if err != nil {
+			return nil, fmt.Errorf("resume: %w", err)
+		}
+		rec, err := record.Parse(string(text))
+		if err != nil {
+			return nil, fmt.Errorf("resume: %s: %w", name, err)
+		}
+		white, black := a, b
+		if gi%2 == 1 {
+			white, black = b, a
+		}
+		event := fmt.Sprintf("tankbot arena --game %s --seed %d, game %d", rules.Name(), seed, gi+1)
+		var got string
+		for _, t := range rec.Tags {
+			if t[0] == "Event" {
+				got = t[1]
+			}
+		}
+		switch {
+		case rec.Game != rules.Name() || got != event:
+			return nil, fmt.Errorf("resume: %s is not game %d of this match (event %q, want %q)", name, gi+1, got, event)
+		case rec.White != white || rec.Black != black:
+			return nil, fmt.Errorf("resume: %s was played by %s (White) and %s (Black), this match's game %d by %s and %s", name, rec.White, rec.Black, gi+1, white, black)
+		case rec.Start != start.Encode():
+			return nil, fmt.Errorf("resume: %s starts from another position than %s", name, variant)
+		case len(rec.Moves) > maxPly || !rec.Outcome.Over() && len(rec.Moves) != maxPly:
+			return nil, fmt.Errorf("resume: %s has %d plies and no result: it was played with another --maxply than %d", name, len(rec.Moves), maxPly)
+		}
+		known[gi] = ai.GameResult(gi, rec.Outcome, len(rec.Moves))
+	}
+	return known, nil
 }
 
 // bar draws a progress bar of width cells.

@@ -2,6 +2,9 @@ package main
 
 import (
 	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -67,5 +70,61 @@ func TestArenaNoCap(t *testing.T) {
 	errb.Reset()
 	if code := runMain([]string{"arena", "--nocap", "--movetime", "1s"}, &out, &errb); code == 0 || !strings.Contains(errb.String(), "--nocap and --movetime") {
 		t.Errorf("--nocap with --movetime: exit %d, stderr %q", code, errb.String())
+	}
+}
+
+// --resume counts the games whose records an earlier run left and plays
+// the others: a match cut short and resumed scores, plies included, as the
+// same match played in one run, and writes the same records. Records of
+// another match are refused, not counted.
+func TestArenaResume(t *testing.T) {
+	arena := func(args ...string) string {
+		t.Helper()
+		var out, errb bytes.Buffer
+		base := []string{"arena", "--game", "camelot", "--white", "greedy", "--black", "random", "--seed", "9", "--maxply", "30", "--quiet"}
+		if code := runMain(append(base, args...), &out, &errb); code != 0 {
+			t.Fatalf("%v: exit %d: %s", args, code, errb.String())
+		}
+		return out.String()
+	}
+	score := func(out string) string { // the W/D/L line and the plies
+		lines := strings.SplitN(out, "\n", 3)
+		if len(lines) < 3 {
+			t.Fatalf("short output:\n%s", out)
+		}
+		_, plies, _ := strings.Cut(lines[0], "cap), ")
+		plies, _, _ = strings.Cut(plies, " plies")
+		return lines[1] + " / " + plies + " plies"
+	}
+	whole, part := t.TempDir(), t.TempDir()
+	want := score(arena("--games", "4", "--records", whole))
+	arena("--games", "2", "--records", part)
+	out := arena("--games", "4", "--records", part, "--resume")
+	if got := score(out); got != want {
+		t.Errorf("resumed match: %s, in one run: %s", got, want)
+	}
+	if !strings.Contains(out, "resumed: 2 game(s) counted from their records") {
+		t.Errorf("output does not say what was resumed:\n%s", out)
+	}
+	for i := 1; i <= 4; i++ {
+		name := fmt.Sprintf("camelot-seed9-%d.rec", i)
+		a, errA := os.ReadFile(filepath.Join(whole, name))
+		b, errB := os.ReadFile(filepath.Join(part, name))
+		if errA != nil || errB != nil || !bytes.Equal(a, b) {
+			t.Errorf("%s differs between the two runs (%v, %v)", name, errA, errB)
+		}
+	}
+	for _, bad := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"arena", "--resume"}, "--resume needs --records"},
+		{[]string{"arena", "--game", "camelot", "--white", "random", "--black", "greedy", "--seed", "9", "--maxply", "30", "--games", "4", "--records", part, "--resume"}, "was played by greedy (White) and random (Black)"},
+		{[]string{"arena", "--game", "camelot", "--white", "greedy", "--black", "random", "--seed", "9", "--maxply", "20", "--games", "4", "--records", part, "--resume"}, "another --maxply than 20"},
+	} {
+		var out, errb bytes.Buffer
+		if code := runMain(bad.args, &out, &errb); code == 0 || !strings.Contains(errb.String(), bad.want) {
+			t.Errorf("%v: exit %d, stderr %q, want %q", bad.args, code, errb.String(), bad.want)
+		}
 	}
 }

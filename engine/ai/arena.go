@@ -161,6 +161,30 @@ type Match struct {
 	// the players' names by colour), e.g. to write its record. It is
 	// called before Progress, never concurrently.
 	Finished func(game int, white, black string, g *engine.Game)
+	// Known, when set, gives games already played (e.g. read back from
+	// the records of a run cut short): such a game is counted as given
+	// and not played again. Game gi depends only on Seed and gi, so a
+	// match resumed this way scores as one played in a single run.
+	Known func(game int) (MatchResult, bool)
+}
+
+// GameResult scores one finished (or ply-capped, when o is not over) game
+// gi of a match, from A's point of view: A is White in even games.
+func GameResult(gi int, o engine.Outcome, plies int) MatchResult {
+	res := MatchResult{Plies: plies}
+	w, ok := o.Winner()
+	switch {
+	case !o.Over():
+		res.Draws++
+		res.Adjudicated++
+	case !ok:
+		res.Draws++
+	case (w == engine.White) == (gi%2 == 0):
+		res.Wins++
+	default:
+		res.Losses++
+	}
+	return res
 }
 
 // DefaultMaxPly is the ply cap of arena games: far beyond the length of
@@ -311,6 +335,18 @@ func (m Match) Play(parent context.Context) (MatchResult, error) {
 	}
 feed:
 	for gi := 0; gi < m.Games; gi++ {
+		if m.Known != nil {
+			if g, ok := m.Known(gi); ok {
+				mu.Lock()
+				res.add(g)
+				done++
+				if m.Progress != nil {
+					m.Progress(done, m.Games, res)
+				}
+				mu.Unlock()
+				continue
+			}
+		}
 		select {
 		case next <- gi:
 		case <-ctx.Done():
@@ -395,19 +431,7 @@ func (m Match) playGame(ctx context.Context, gi int) (MatchResult, *engine.Game,
 		}
 		history = append(history, pos)
 	}
-	res.Plies += g.Ply()
-	o := g.Outcome()
-	w, ok := o.Winner()
-	switch {
-	case !o.Over():
-		res.Draws++
-		res.Adjudicated++
-	case !ok:
-		res.Draws++
-	case (w == engine.White) == (gi%2 == 0):
-		res.Wins++
-	default:
-		res.Losses++
-	}
-	return res, g, nil
+	r := GameResult(gi, g.Outcome(), g.Ply())
+	r.ThinkA, r.ThinkB = res.ThinkA, res.ThinkB
+	return r, g, nil
 }
