@@ -50,10 +50,7 @@ func TestProgressNotesCadence(t *testing.T) {
 // without one, nothing is shown and the review still answers.
 func TestReviewProgressMessages(t *testing.T) {
 	h := newHarness(t, Config{})
-	h.b.rv.nodes = 200
-	id := h.startGame()
-	h.playMoves(id, 6)
-	mustNotRefuse(t, h.click(bob, findID(t, h.slash(bob, "resign"), "resignyes")))
+	id, _ := resignedForReview(t, h, 6)
 	g := h.game(id)
 	rec, err := h.b.gameRecord(h.ctx, g)
 	if err != nil {

@@ -55,6 +55,17 @@ func reviewFiles(t *testing.T, rs []Reply, plies int) *recfile.Record {
 	return rec
 }
 
+// resignedForReview plays plies moves of a new game in h and has bob
+// resign; it returns the game and its final board. The review gets a
+// small node budget: these tests check the plumbing, not the AI.
+func resignedForReview(t *testing.T, h *harness, plies int) (int64, Reply) {
+	t.Helper()
+	h.b.rv.nodes = 200
+	id := h.startGame()
+	h.playMoves(id, plies)
+	return id, finalBoard(t, h.click(bob, findID(t, h.slash(bob, "resign"), "resignyes")))
+}
+
 func TestReviewFinishedGame(t *testing.T) {
 	h := newHarness(t, Config{})
 	h.b.rv.nodes = 200 // a small budget: the test checks the plumbing, not the AI
@@ -114,10 +125,7 @@ func TestReviewLocales(t *testing.T) {
 		t.Run(loc, func(t *testing.T) {
 			h := newHarness(t, Config{})
 			h.loc = loc
-			h.b.rv.nodes = 200
-			id := h.startGame()
-			h.playMoves(id, 2)
-			mustNotRefuse(t, h.click(bob, findID(t, h.slash(bob, "resign"), "resignyes")))
+			resignedForReview(t, h, 2)
 			rs := h.slash(alice, "review")
 			if len(rs) != 1 || len(rs[0].Files) < 2 || strings.Contains(rs[0].Content, "accuracy") {
 				t.Fatalf("%s review: %+v", loc, rs)
@@ -133,10 +141,7 @@ func TestReviewLocales(t *testing.T) {
 // better move), each board a PNG that decodes.
 func TestReviewTurningBoards(t *testing.T) {
 	h := newHarness(t, Config{})
-	h.b.rv.nodes = 200
-	id := h.startGame()
-	h.playMoves(id, 2)
-	mustNotRefuse(t, h.click(bob, findID(t, h.slash(bob, "resign"), "resignyes")))
+	id, _ := resignedForReview(t, h, 2)
 	g := h.game(id)
 	rec, err := h.b.gameRecord(h.ctx, g)
 	if err != nil {
@@ -174,10 +179,7 @@ func TestReviewTurningBoards(t *testing.T) {
 // until its context ends and is then refused, having run nothing.
 func TestReviewSlots(t *testing.T) {
 	h := newHarness(t, Config{})
-	h.b.rv.nodes = 200
-	id := h.startGame()
-	h.playMoves(id, 2)
-	mustNotRefuse(t, h.click(bob, findID(t, h.slash(bob, "resign"), "resignyes")))
+	id, _ := resignedForReview(t, h, 2)
 	g := h.game(id)
 	rec, err := h.b.gameRecord(h.ctx, g)
 	if err != nil {
