@@ -123,20 +123,11 @@ func (s *Store) FinishedGames(ctx context.Context, guild, user string, offset, l
 	}
 	q += ` ORDER BY number DESC LIMIT ? OFFSET ?`
 	args = append(args, limit, offset)
-	rows, err := s.r.QueryContext(ctx, q, args...)
+	out, err := queryAll(ctx, s.r, scanArchived, q, args...)
 	if err != nil {
 		return nil, fmt.Errorf("finished games of %s: %w", guild, err)
 	}
-	defer rows.Close()
-	var out []*Archived
-	for rows.Next() {
-		a, err := scanArchived(rows)
-		if err != nil {
-			return nil, fmt.Errorf("finished games of %s: %w", guild, err)
-		}
-		out = append(out, a)
-	}
-	return out, rows.Err()
+	return out, nil
 }
 
 // NextNumber is the number the next game created in guild will most likely

@@ -142,28 +142,24 @@ func (s *Store) SupersededLive(ctx context.Context) (int, error) {
 }
 
 func (s *Store) boards(ctx context.Context, q string, game int64) ([]Board, error) {
-	rows, err := s.r.QueryContext(ctx, q, game)
+	out, err := queryAll(ctx, s.r, scanBoard, q, game)
 	if err != nil {
 		return nil, fmt.Errorf("boards of game %d: %w", game, err)
 	}
-	defer rows.Close()
-	var out []Board
-	for rows.Next() {
-		var b Board
-		var at, hookAt int64
-		if err := rows.Scan(&b.Game, &b.Channel, &b.Message, &b.Seq, &b.Live, &at, &b.Hook.Token, &b.Hook.Message, &hookAt); err != nil {
-			return nil, fmt.Errorf("boards of game %d: %w", game, err)
-		}
-		b.Recorded = fromNanos(at)
-		if b.Hook.Token != "" {
-			b.Hook.Issued = fromNanos(hookAt)
-		}
-		out = append(out, b)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("boards of game %d: %w", game, err)
-	}
 	return out, nil
+}
+
+func scanBoard(r scanner) (Board, error) {
+	var b Board
+	var at, hookAt int64
+	if err := r.Scan(&b.Game, &b.Channel, &b.Message, &b.Seq, &b.Live, &at, &b.Hook.Token, &b.Hook.Message, &hookAt); err != nil {
+		return Board{}, err
+	}
+	b.Recorded = fromNanos(at)
+	if b.Hook.Token != "" {
+		b.Hook.Issued = fromNanos(hookAt)
+	}
+	return b, nil
 }
 
 // BoardStripped records that the board message of game lost its buttons

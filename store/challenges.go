@@ -100,21 +100,12 @@ func (s *Store) Challenge(ctx context.Context, id int64) (*Challenge, error) {
 
 // PendingChallenges are those user sent or received, and open ones, oldest first.
 func (s *Store) PendingChallenges(ctx context.Context, user string) ([]*Challenge, error) {
-	rows, err := s.r.QueryContext(ctx, `SELECT `+challengeCols+` FROM challenges WHERE status=? AND (challenger=? OR challenged=? OR challenged='') ORDER BY id`,
+	out, err := queryAll(ctx, s.r, scanChallenge, `SELECT `+challengeCols+` FROM challenges WHERE status=? AND (challenger=? OR challenged=? OR challenged='') ORDER BY id`,
 		ChallengePending, user, user)
 	if err != nil {
 		return nil, fmt.Errorf("pending challenges of %s: %w", user, err)
 	}
-	defer rows.Close()
-	var out []*Challenge
-	for rows.Next() {
-		c, err := scanChallenge(rows)
-		if err != nil {
-			return nil, fmt.Errorf("pending challenges of %s: %w", user, err)
-		}
-		out = append(out, c)
-	}
-	return out, rows.Err()
+	return out, nil
 }
 
 // SetChallengeMessage records the message that carries a challenge (its

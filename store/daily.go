@@ -63,26 +63,22 @@ func (s *Store) PostDaily(ctx context.Context, p DailyPost, next Event, eff Effe
 
 // RecentDailies are a server's last n daily puzzles, newest first.
 func (s *Store) RecentDailies(ctx context.Context, guild string, n int) ([]DailyPost, error) {
-	rows, err := s.r.QueryContext(ctx, `SELECT guild, day, game, puzzle_id, channel, posted_at, message_id FROM daily_posts
+	out, err := queryAll(ctx, s.r, scanDailyPost, `SELECT guild, day, game, puzzle_id, channel, posted_at, message_id FROM daily_posts
 		WHERE guild=? ORDER BY day DESC LIMIT ?`, guild, n)
 	if err != nil {
 		return nil, fmt.Errorf("daily puzzles of server %s: %w", guild, err)
 	}
-	defer rows.Close()
-	var out []DailyPost
-	for rows.Next() {
-		var p DailyPost
-		var at int64
-		if err := rows.Scan(&p.Guild, &p.Day, &p.Game, &p.PuzzleID, &p.Channel, &at, &p.MessageID); err != nil {
-			return nil, fmt.Errorf("daily puzzles of server %s: %w", guild, err)
-		}
-		p.Posted = fromNanos(at)
-		out = append(out, p)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("daily puzzles of server %s: %w", guild, err)
-	}
 	return out, nil
+}
+
+func scanDailyPost(r scanner) (DailyPost, error) {
+	var p DailyPost
+	var at int64
+	if err := r.Scan(&p.Guild, &p.Day, &p.Game, &p.PuzzleID, &p.Channel, &at, &p.MessageID); err != nil {
+		return DailyPost{}, err
+	}
+	p.Posted = fromNanos(at)
+	return p, nil
 }
 
 // OpenDaily notes that player (shown as name) opened the daily puzzle of
@@ -135,26 +131,23 @@ func (s *Store) FinishDaily(ctx context.Context, player, puzzleID string, solved
 // DailySolvers are the players who solved the daily puzzle of guild on
 // day before until, fastest first.
 func (s *Store) DailySolvers(ctx context.Context, guild, day string, until time.Time) ([]DailySolver, error) {
-	rows, err := s.r.QueryContext(ctx, `SELECT player, name, misses, solved_at FROM daily_solvers
+	out, err := queryAll(ctx, s.r, scanDailySolver, `SELECT player, name, misses, solved_at FROM daily_solvers
 		WHERE guild=? AND day=? AND solved_at IS NOT NULL AND solved_at<? ORDER BY solved_at, player`, guild, day, until.UnixNano())
 	if err != nil {
 		return nil, fmt.Errorf("solvers of the daily puzzle of server %s on %s: %w", guild, day, err)
 	}
-	defer rows.Close()
-	var out []DailySolver
-	for rows.Next() {
-		var d DailySolver
-		var at int64
-		if err := rows.Scan(&d.Player, &d.Name, &d.Misses, &at); err != nil {
-			return nil, fmt.Errorf("solvers of the daily puzzle of server %s on %s: %w", guild, day, err)
-		}
-		d.Solved = fromNanos(at)
-		out = append(out, d)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("solvers of the daily puzzle of server %s on %s: %w", guild, day, err)
-	}
 	return out, nil
+}
+
+// scanDailySolver reads a solver (solved_at not NULL).
+func scanDailySolver(r scanner) (DailySolver, error) {
+	var d DailySolver
+	var at int64
+	if err := r.Scan(&d.Player, &d.Name, &d.Misses, &at); err != nil {
+		return DailySolver{}, err
+	}
+	d.Solved = fromNanos(at)
+	return d, nil
 }
 
 // DailyPost reads the daily puzzle of guild on day; ErrNotFound when none.
@@ -194,23 +187,18 @@ type DailyAttempt struct {
 
 // dailyAttempts lists the daily puzzles user opened, oldest first.
 func dailyAttempts(ctx context.Context, tx *sql.Tx, user string) ([]DailyAttempt, error) {
-	rows, err := tx.QueryContext(ctx, `SELECT s.guild, s.day, COALESCE(p.puzzle_id, ''), s.player, s.name, s.misses, s.solved_at
+	return queryAll(ctx, tx, scanDailyAttempt, `SELECT s.guild, s.day, COALESCE(p.puzzle_id, ''), s.player, s.name, s.misses, s.solved_at
 		FROM daily_solvers s LEFT JOIN daily_posts p ON p.guild=s.guild AND p.day=s.day WHERE s.player=? ORDER BY s.day, s.guild`, user)
-	if err != nil {
-		return nil, err
+}
+
+func scanDailyAttempt(r scanner) (DailyAttempt, error) {
+	var a DailyAttempt
+	var at sql.NullInt64
+	if err := r.Scan(&a.Guild, &a.Day, &a.PuzzleID, &a.Player, &a.Name, &a.Misses, &at); err != nil {
+		return DailyAttempt{}, err
 	}
-	defer rows.Close()
-	var out []DailyAttempt
-	for rows.Next() {
-		var a DailyAttempt
-		var at sql.NullInt64
-		if err := rows.Scan(&a.Guild, &a.Day, &a.PuzzleID, &a.Player, &a.Name, &a.Misses, &at); err != nil {
-			return nil, err
-		}
-		if at.Valid {
-			a.Solved = fromNanos(at.Int64)
-		}
-		out = append(out, a)
+	if at.Valid {
+		a.Solved = fromNanos(at.Int64)
 	}
-	return out, rows.Err()
+	return a, nil
 }

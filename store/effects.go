@@ -222,7 +222,6 @@ func (s *Store) Enqueue(ctx context.Context, m Message) (int64, error) {
 func (s *Store) ClaimOutbox(ctx context.Context, now time.Time, lease time.Duration, limit int) ([]Message, error) {
 	var out []Message
 	err := s.tx(ctx, func(tx *sql.Tx) error {
-		out = out[:0] // a busy retry runs the transaction again
 		// The outer state and claimed_until tests repeat the subquery's: on
 		// PostgreSQL (READ COMMITTED) a row another claimer leased or sent
 		// while this statement waited for its lock is re-checked against
@@ -235,7 +234,8 @@ func (s *Store) ClaimOutbox(ctx context.Context, now time.Time, lease time.Durat
 		if s.pg {
 			lock = " FOR UPDATE SKIP LOCKED"
 		}
-		rows, err := tx.QueryContext(ctx, `UPDATE outbox SET attempts=attempts+1, claimed_until=?
+		var err error
+		out, err = queryAll(ctx, tx, scanMessage, `UPDATE outbox SET attempts=attempts+1, claimed_until=?
 			WHERE id IN (SELECT id FROM outbox o WHERE state=? AND due_at<=? AND claimed_until<=?
 				AND NOT EXISTS (SELECT 1 FROM outbox e WHERE e.channel=o.channel AND e.state=? AND e.id<o.id
 					AND (e.due_at>? AND NOT (e.kind=? AND e.attempts=0) OR e.claimed_until>?))
@@ -244,26 +244,25 @@ func (s *Store) ClaimOutbox(ctx context.Context, now time.Time, lease time.Durat
 			RETURNING id, channel, nonce, payload, due_at, attempts, kind, game_id, seq`,
 			now.Add(lease).UnixNano(), OutboxPending, now.UnixNano(), now.UnixNano(), OutboxPending, now.UnixNano(), OutboxPing, now.UnixNano(), limit,
 			OutboxPending, now.UnixNano())
-		if err != nil {
-			return err
-		}
-		defer rows.Close()
-		for rows.Next() {
-			var m Message
-			var due int64
-			if err := rows.Scan(&m.ID, &m.Channel, &m.Nonce, &m.Payload, &due, &m.Attempts, &m.Kind, &m.Game, &m.Seq); err != nil {
-				return err
-			}
-			m.Due = fromNanos(due)
-			out = append(out, m)
-		}
-		return rows.Err()
+		return err
 	})
 	if err != nil {
 		return nil, fmt.Errorf("claim outbox: %w", err)
 	}
 	sortByDue(out, func(m Message) (time.Time, int64) { return m.Due, m.ID })
 	return out, nil
+}
+
+// scanMessage reads id, channel, nonce, payload, due_at, attempts, kind,
+// game_id, seq.
+func scanMessage(r scanner) (Message, error) {
+	var m Message
+	var due int64
+	if err := r.Scan(&m.ID, &m.Channel, &m.Nonce, &m.Payload, &due, &m.Attempts, &m.Kind, &m.Game, &m.Seq); err != nil {
+		return Message{}, err
+	}
+	m.Due = fromNanos(due)
+	return m, nil
 }
 
 // MarkSent records that Discord took message id as messageID.
@@ -310,22 +309,21 @@ type OutboxEntry struct {
 
 // Outbox lists every message still held (pending, sent or given up), oldest first.
 func (s *Store) Outbox(ctx context.Context) ([]OutboxEntry, error) {
-	rows, err := s.r.QueryContext(ctx, `SELECT id, channel, nonce, payload, due_at, attempts, state, message_id, last_error, kind, game_id, seq FROM outbox ORDER BY id`)
+	out, err := queryAll(ctx, s.r, scanOutboxEntry, `SELECT id, channel, nonce, payload, due_at, attempts, state, message_id, last_error, kind, game_id, seq FROM outbox ORDER BY id`)
 	if err != nil {
 		return nil, fmt.Errorf("outbox: %w", err)
 	}
-	defer rows.Close()
-	var out []OutboxEntry
-	for rows.Next() {
-		var e OutboxEntry
-		var due int64
-		if err := rows.Scan(&e.ID, &e.Channel, &e.Nonce, &e.Payload, &due, &e.Attempts, &e.State, &e.MessageID, &e.LastError, &e.Kind, &e.Game, &e.Seq); err != nil {
-			return nil, fmt.Errorf("outbox: %w", err)
-		}
-		e.Due = fromNanos(due)
-		out = append(out, e)
+	return out, nil
+}
+
+func scanOutboxEntry(r scanner) (OutboxEntry, error) {
+	var e OutboxEntry
+	var due int64
+	if err := r.Scan(&e.ID, &e.Channel, &e.Nonce, &e.Payload, &due, &e.Attempts, &e.State, &e.MessageID, &e.LastError, &e.Kind, &e.Game, &e.Seq); err != nil {
+		return OutboxEntry{}, err
 	}
-	return out, rows.Err()
+	e.Due = fromNanos(due)
+	return e, nil
 }
 
 // Purge deletes completed events, delivered (or given-up) outbox rows and

@@ -55,11 +55,8 @@ func (s *Store) ClaimDue(ctx context.Context, now time.Time, lease time.Duration
 			WHERE id IN (SELECT id FROM events WHERE done=0 AND due_at<=? AND claimed_until<=? FOR UPDATE SKIP LOCKED)
 			RETURNING id, kind, ref, ply, due_at, payload, attempts`
 		}
-		rows, err := tx.QueryContext(ctx, q, now.Add(lease).UnixNano(), now.UnixNano(), now.UnixNano())
-		if err != nil {
-			return err
-		}
-		out, err = scanEvents(rows)
+		var err error
+		out, err = queryAll(ctx, tx, scanEvent, q, now.Add(lease).UnixNano(), now.UnixNano(), now.UnixNano())
 		return err
 	})
 	if err != nil {
@@ -113,31 +110,21 @@ func (s *Store) CancelEvents(ctx context.Context, ref int64, kinds ...string) er
 // PendingEvents lists the pending events of ref (any kind when kind is ""),
 // in due order.
 func (s *Store) PendingEvents(ctx context.Context, ref int64, kind string) ([]Event, error) {
-	rows, err := s.r.QueryContext(ctx, `SELECT id, kind, ref, ply, due_at, payload, attempts FROM events
+	out, err := queryAll(ctx, s.r, scanEvent, `SELECT id, kind, ref, ply, due_at, payload, attempts FROM events
 		WHERE ref=? AND done=0 AND (?='' OR kind=?) ORDER BY due_at, id`, ref, kind, kind)
-	if err != nil {
-		return nil, fmt.Errorf("events of %d: %w", ref, err)
-	}
-	out, err := scanEvents(rows)
 	if err != nil {
 		return nil, fmt.Errorf("events of %d: %w", ref, err)
 	}
 	return out, nil
 }
 
-// scanEvents reads rows of id, kind, ref, ply, due_at, payload, attempts
-// and closes them.
-func scanEvents(rows *sql.Rows) ([]Event, error) {
-	defer rows.Close()
-	var out []Event
-	for rows.Next() {
-		var e Event
-		var due int64
-		if err := rows.Scan(&e.ID, &e.Kind, &e.Ref, &e.Ply, &due, &e.Payload, &e.Attempts); err != nil {
-			return nil, err
-		}
-		e.Due = fromNanos(due)
-		out = append(out, e)
+// scanEvent reads id, kind, ref, ply, due_at, payload, attempts.
+func scanEvent(r scanner) (Event, error) {
+	var e Event
+	var due int64
+	if err := r.Scan(&e.ID, &e.Kind, &e.Ref, &e.Ply, &due, &e.Payload, &e.Attempts); err != nil {
+		return Event{}, err
 	}
-	return out, rows.Err()
+	e.Due = fromNanos(due)
+	return e, nil
 }

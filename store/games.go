@@ -103,8 +103,6 @@ const gameCols = `id, rev, seq, kind, variant, guild, channel, thread, player0, 
 	clock, left0, left1, turn_start, to_move, draw_offer, takeback, message_id, extra, created_at, updated_at, number, rated,
 	name0, name1, ai_level, ai_side, locale`
 
-type scanner interface{ Scan(...any) error }
-
 func scanGame(r scanner) (*Game, error) {
 	var g Game
 	var l0, l1, ts, created, updated, rated int64
@@ -211,27 +209,18 @@ func (s *Store) Moves(ctx context.Context, id int64) ([]MoveRecord, error) {
 	return ms, nil
 }
 
-type querier interface {
-	QueryContext(context.Context, string, ...any) (*sql.Rows, error)
+func moves(ctx context.Context, q querier, id int64) ([]MoveRecord, error) {
+	return queryAll(ctx, q, scanMove, `SELECT ply, side, notation, pos, spent, at, rep_key FROM moves WHERE game_id=? ORDER BY ply`, id)
 }
 
-func moves(ctx context.Context, q querier, id int64) ([]MoveRecord, error) {
-	rows, err := q.QueryContext(ctx, `SELECT ply, side, notation, pos, spent, at, rep_key FROM moves WHERE game_id=? ORDER BY ply`, id)
-	if err != nil {
-		return nil, err
+func scanMove(r scanner) (MoveRecord, error) {
+	var m MoveRecord
+	var spent, at int64
+	if err := r.Scan(&m.Ply, &m.Side, &m.Notation, &m.Position, &spent, &at, &m.RepKey); err != nil {
+		return MoveRecord{}, err
 	}
-	defer rows.Close()
-	var out []MoveRecord
-	for rows.Next() {
-		var m MoveRecord
-		var spent, at int64
-		if err := rows.Scan(&m.Ply, &m.Side, &m.Notation, &m.Position, &spent, &at, &m.RepKey); err != nil {
-			return nil, err
-		}
-		m.Spent, m.At = time.Duration(spent), fromNanos(at)
-		out = append(out, m)
-	}
-	return out, rows.Err()
+	m.Spent, m.At = time.Duration(spent), fromNanos(at)
+	return m, nil
 }
 
 // casUpdate writes u onto game id if its ply is still expectedPly, setting
@@ -417,20 +406,7 @@ func setMessageID(ctx context.Context, tx *sql.Tx, gameID int64, messageID strin
 }
 
 func (s *Store) games(ctx context.Context, q string, args ...any) ([]*Game, error) {
-	rows, err := s.r.QueryContext(ctx, `SELECT `+gameCols+` FROM games WHERE `+q, args...)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []*Game
-	for rows.Next() {
-		g, err := scanGame(rows)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, g)
-	}
-	return out, rows.Err()
+	return queryAll(ctx, s.r, scanGame, `SELECT `+gameCols+` FROM games WHERE `+q, args...)
 }
 
 // ActiveGames are a guild's active games, oldest first.

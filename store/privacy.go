@@ -75,52 +75,27 @@ func (s *Store) ExportUser(ctx context.Context, user string) (*UserData, error) 
 	case !errors.Is(err, sql.ErrNoRows):
 		return fail("profile", err)
 	}
-	rows, err := tx.QueryContext(ctx, `SELECT `+ratingCols+` FROM ratings WHERE player=? ORDER BY guild, kind`, user)
-	if err != nil {
+	if d.Ratings, err = queryAll(ctx, tx, scanRating, `SELECT `+ratingCols+` FROM ratings WHERE player=? ORDER BY guild, kind`, user); err != nil {
 		return fail("ratings", err)
 	}
-	for rows.Next() {
-		r, err := scanRating(rows)
-		if err != nil {
-			rows.Close()
-			return fail("ratings", err)
+	d.Changes, err = queryAll(ctx, tx, func(r scanner) (RatingChange, error) {
+		c := RatingChange{Player: user}
+		var at int64
+		if err := r.Scan(&c.GameID, &c.Side, &c.Before.Rating, &c.Before.RD, &c.After.Rating, &c.After.RD, &c.After.Vol, &at); err != nil {
+			return RatingChange{}, err
 		}
-		d.Ratings = append(d.Ratings, r)
-	}
-	if err := errors.Join(rows.Err(), rows.Close()); err != nil {
-		return fail("ratings", err)
-	}
-	rows, err = tx.QueryContext(ctx, `SELECT game_id, side, rating_before, rd_before, rating_after, rd_after, vol_after, at
+		c.At = fromNanos(at)
+		return c, nil
+	}, `SELECT game_id, side, rating_before, rd_before, rating_after, rd_after, vol_after, at
 		FROM rating_changes WHERE player=? ORDER BY at, game_id`, user)
 	if err != nil {
 		return fail("rating changes", err)
 	}
-	for rows.Next() {
-		c := RatingChange{Player: user}
-		var at int64
-		if err := rows.Scan(&c.GameID, &c.Side, &c.Before.Rating, &c.Before.RD, &c.After.Rating, &c.After.RD, &c.After.Vol, &at); err != nil {
-			rows.Close()
-			return fail("rating changes", err)
-		}
-		c.At = fromNanos(at)
-		d.Changes = append(d.Changes, c)
-	}
-	if err := errors.Join(rows.Err(), rows.Close()); err != nil {
-		return fail("rating changes", err)
-	}
-	rows, err = tx.QueryContext(ctx, `SELECT `+gameCols+` FROM games WHERE player0=? OR player1=? ORDER BY id`, user, user)
+	d.Games, err = queryAll(ctx, tx, func(r scanner) (UserGame, error) {
+		g, err := scanGame(r)
+		return UserGame{Game: g}, err
+	}, `SELECT `+gameCols+` FROM games WHERE player0=? OR player1=? ORDER BY id`, user, user)
 	if err != nil {
-		return fail("games", err)
-	}
-	for rows.Next() {
-		g, err := scanGame(rows)
-		if err != nil {
-			rows.Close()
-			return fail("games", err)
-		}
-		d.Games = append(d.Games, UserGame{Game: g})
-	}
-	if err := errors.Join(rows.Err(), rows.Close()); err != nil {
 		return fail("games", err)
 	}
 	for i := range d.Games {
@@ -128,19 +103,7 @@ func (s *Store) ExportUser(ctx context.Context, user string) (*UserData, error) 
 			return fail("moves", err)
 		}
 	}
-	rows, err = tx.QueryContext(ctx, `SELECT `+challengeCols+` FROM challenges WHERE challenger=? OR challenged=? ORDER BY id`, user, user)
-	if err != nil {
-		return fail("challenges", err)
-	}
-	for rows.Next() {
-		c, err := scanChallenge(rows)
-		if err != nil {
-			rows.Close()
-			return fail("challenges", err)
-		}
-		d.Challenges = append(d.Challenges, c)
-	}
-	if err := errors.Join(rows.Err(), rows.Close()); err != nil {
+	if d.Challenges, err = queryAll(ctx, tx, scanChallenge, `SELECT `+challengeCols+` FROM challenges WHERE challenger=? OR challenged=? ORDER BY id`, user, user); err != nil {
 		return fail("challenges", err)
 	}
 	if d.Daily, err = dailyAttempts(ctx, tx, user); err != nil {
@@ -211,20 +174,11 @@ func (s *Store) DeleteUser(ctx context.Context, user string, scrub Scrub) (Erase
 			extra string
 		}
 		read := func(q string) ([]row, error) {
-			rows, err := tx.QueryContext(ctx, q, user, user)
-			if err != nil {
-				return nil, err
-			}
-			defer rows.Close()
-			var out []row
-			for rows.Next() {
-				var r row
-				if err := rows.Scan(&r.id, &r.side, &r.extra); err != nil {
-					return nil, err
-				}
-				out = append(out, r)
-			}
-			return out, rows.Err()
+			return queryAll(ctx, tx, func(r scanner) (row, error) {
+				var x row
+				err := r.Scan(&x.id, &x.side, &x.extra)
+				return x, err
+			}, q, user, user)
 		}
 		games, err := read(`SELECT id, CASE WHEN player0=? THEN 0 ELSE 1 END, extra FROM games WHERE ? IN (player0, player1) ORDER BY id`)
 		if err != nil {

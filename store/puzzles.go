@@ -120,20 +120,8 @@ func (s *Store) PuzzleRating(ctx context.Context, player, game string) (*PuzzleR
 
 // PuzzleRatings are a player's puzzle ratings in every game, by game name.
 func (s *Store) PuzzleRatings(ctx context.Context, player string) ([]*PuzzleRating, error) {
-	rows, err := s.r.QueryContext(ctx, `SELECT `+puzzleRatingCols+` FROM puzzle_ratings WHERE player=? ORDER BY game`, player)
+	out, err := queryAll(ctx, s.r, scanPuzzleRating, `SELECT `+puzzleRatingCols+` FROM puzzle_ratings WHERE player=? ORDER BY game`, player)
 	if err != nil {
-		return nil, fmt.Errorf("puzzle ratings of %s: %w", player, err)
-	}
-	defer rows.Close()
-	var out []*PuzzleRating
-	for rows.Next() {
-		p, err := scanPuzzleRating(rows)
-		if err != nil {
-			return nil, fmt.Errorf("puzzle ratings of %s: %w", player, err)
-		}
-		out = append(out, p)
-	}
-	if err := rows.Err(); err != nil {
 		return nil, fmt.Errorf("puzzle ratings of %s: %w", player, err)
 	}
 	return out, nil
@@ -141,21 +129,17 @@ func (s *Store) PuzzleRatings(ctx context.Context, player string) ([]*PuzzleRati
 
 // PuzzlesTried are the ids of the puzzles of game player has attempted.
 func (s *Store) PuzzlesTried(ctx context.Context, player, game string) (map[string]bool, error) {
-	rows, err := s.r.QueryContext(ctx, `SELECT puzzle_id FROM puzzle_attempts WHERE player=? AND game=?`, player, game)
+	ids, err := queryAll(ctx, s.r, func(r scanner) (string, error) {
+		var id string
+		err := r.Scan(&id)
+		return id, err
+	}, `SELECT puzzle_id FROM puzzle_attempts WHERE player=? AND game=?`, player, game)
 	if err != nil {
 		return nil, fmt.Errorf("puzzles tried by %s: %w", player, err)
 	}
-	defer rows.Close()
-	out := map[string]bool{}
-	for rows.Next() {
-		var id string
-		if err := rows.Scan(&id); err != nil {
-			return nil, fmt.Errorf("puzzles tried by %s: %w", player, err)
-		}
+	out := make(map[string]bool, len(ids))
+	for _, id := range ids {
 		out[id] = true
-	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("puzzles tried by %s: %w", player, err)
 	}
 	return out, nil
 }
@@ -264,21 +248,9 @@ type PoolPuzzle struct {
 // UnminedGames are the oldest finished games not yet mined for puzzles
 // (MarkMined), at most limit.
 func (s *Store) UnminedGames(ctx context.Context, limit int) ([]*Game, error) {
-	rows, err := s.r.QueryContext(ctx, `SELECT `+gameCols+` FROM games WHERE status=?
+	out, err := queryAll(ctx, s.r, scanGame, `SELECT `+gameCols+` FROM games WHERE status=?
 		AND NOT EXISTS (SELECT 1 FROM puzzle_mined WHERE puzzle_mined.game_id=games.id) ORDER BY id LIMIT ?`, StatusFinished, limit)
 	if err != nil {
-		return nil, fmt.Errorf("unmined games: %w", err)
-	}
-	defer rows.Close()
-	var out []*Game
-	for rows.Next() {
-		g, err := scanGame(rows)
-		if err != nil {
-			return nil, fmt.Errorf("unmined games: %w", err)
-		}
-		out = append(out, g)
-	}
-	if err := rows.Err(); err != nil {
 		return nil, fmt.Errorf("unmined games: %w", err)
 	}
 	return out, nil
@@ -328,20 +300,8 @@ func scanPool(r scanner) (*PoolPuzzle, error) {
 
 // PoolPuzzles are the puzzles of game found in guild's games, oldest first.
 func (s *Store) PoolPuzzles(ctx context.Context, guild, game string) ([]*PoolPuzzle, error) {
-	rows, err := s.r.QueryContext(ctx, `SELECT `+poolCols+` FROM puzzle_pool WHERE guild=? AND game=? ORDER BY added_at, puzzle_id`, guild, game)
+	out, err := queryAll(ctx, s.r, scanPool, `SELECT `+poolCols+` FROM puzzle_pool WHERE guild=? AND game=? ORDER BY added_at, puzzle_id`, guild, game)
 	if err != nil {
-		return nil, fmt.Errorf("puzzle pool of %s: %w", guild, err)
-	}
-	defer rows.Close()
-	var out []*PoolPuzzle
-	for rows.Next() {
-		p, err := scanPool(rows)
-		if err != nil {
-			return nil, fmt.Errorf("puzzle pool of %s: %w", guild, err)
-		}
-		out = append(out, p)
-	}
-	if err := rows.Err(); err != nil {
 		return nil, fmt.Errorf("puzzle pool of %s: %w", guild, err)
 	}
 	return out, nil

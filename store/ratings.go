@@ -76,20 +76,7 @@ func (s *Store) Rating(ctx context.Context, guild, kind, player string) (*Player
 }
 
 func (s *Store) ratings(ctx context.Context, q string, args ...any) ([]*PlayerRating, error) {
-	rows, err := s.r.QueryContext(ctx, `SELECT `+ratingCols+` FROM ratings WHERE `+q, args...)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []*PlayerRating
-	for rows.Next() {
-		p, err := scanRating(rows)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, p)
-	}
-	return out, rows.Err()
+	return queryAll(ctx, s.r, scanRating, `SELECT `+ratingCols+` FROM ratings WHERE `+q, args...)
 }
 
 // Leaderboard is a page of a server's ratings in a game: established
@@ -125,23 +112,20 @@ func (s *Store) RatingChanges(ctx context.Context, gameID int64) ([]RatingChange
 }
 
 func ratingChanges(ctx context.Context, q querier, gameID int64) ([]RatingChange, error) {
-	rows, err := q.QueryContext(ctx, `SELECT side, player, rating_before, rd_before, rating_after, rd_after, vol_after, at
+	out, err := queryAll(ctx, q, func(r scanner) (RatingChange, error) {
+		c := RatingChange{GameID: gameID}
+		var at int64
+		if err := r.Scan(&c.Side, &c.Player, &c.Before.Rating, &c.Before.RD, &c.After.Rating, &c.After.RD, &c.After.Vol, &at); err != nil {
+			return RatingChange{}, err
+		}
+		c.At = fromNanos(at)
+		return c, nil
+	}, `SELECT side, player, rating_before, rd_before, rating_after, rd_after, vol_after, at
 		FROM rating_changes WHERE game_id=? ORDER BY side`, gameID)
 	if err != nil {
 		return nil, fmt.Errorf("rating changes of game %d: %w", gameID, err)
 	}
-	defer rows.Close()
-	var out []RatingChange
-	for rows.Next() {
-		c := RatingChange{GameID: gameID}
-		var at int64
-		if err := rows.Scan(&c.Side, &c.Player, &c.Before.Rating, &c.Before.RD, &c.After.Rating, &c.After.RD, &c.After.Vol, &at); err != nil {
-			return nil, fmt.Errorf("rating changes of game %d: %w", gameID, err)
-		}
-		c.At = fromNanos(at)
-		out = append(out, c)
-	}
-	return out, rows.Err()
+	return out, nil
 }
 
 // scores maps a stored result to side 0's and side 1's points.

@@ -335,6 +335,38 @@ func (s *Store) tx(ctx context.Context, fn func(*sql.Tx) error) error {
 	return retryBusy(ctx, s.busy, func() error { return inTx(ctx, s.w, fn) })
 }
 
+// querier is what queryAll reads through: s.r, s.w or a transaction (on
+// PostgreSQL the rebinding connector turns the ? placeholders into $n).
+type querier interface {
+	QueryContext(context.Context, string, ...any) (*sql.Rows, error)
+}
+
+// scanner is one row to scan: *sql.Row or *sql.Rows.
+type scanner interface{ Scan(...any) error }
+
+// queryAll runs query and scans each row with scan: the package's one
+// query/Next/Scan/Err loop. No rows gives a nil slice; any error gives
+// nil and the error, unwrapped (callers add their context).
+func queryAll[T any](ctx context.Context, q querier, scan func(scanner) (T, error), query string, args ...any) ([]T, error) {
+	rows, err := q.QueryContext(ctx, query, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []T
+	for rows.Next() {
+		x, err := scan(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, x)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 // Backup writes a consistent copy of the database to path (which must not
 // exist) with VACUUM INTO; safe while the bot runs. SQLite only: a
 // PostgreSQL database is backed up with the server's tools.

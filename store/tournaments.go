@@ -145,20 +145,8 @@ func (s *Store) TournamentState(ctx context.Context, id int64) (*Tournament, []T
 }
 
 func (s *Store) tournaments(ctx context.Context, what, q string, args ...any) ([]*Tournament, error) {
-	rows, err := s.r.QueryContext(ctx, `SELECT `+tournamentCols+` FROM tournaments WHERE `+q, args...)
+	out, err := queryAll(ctx, s.r, scanTournament, `SELECT `+tournamentCols+` FROM tournaments WHERE `+q, args...)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", what, err)
-	}
-	defer rows.Close()
-	var out []*Tournament
-	for rows.Next() {
-		t, err := scanTournament(rows)
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", what, err)
-		}
-		out = append(out, t)
-	}
-	if err := rows.Err(); err != nil {
 		return nil, fmt.Errorf("%s: %w", what, err)
 	}
 	return out, nil
@@ -310,24 +298,23 @@ func (s *Store) Entrants(ctx context.Context, id int64) ([]TournamentEntrant, er
 }
 
 func entrants(ctx context.Context, q querier, id int64) ([]TournamentEntrant, error) {
-	rows, err := q.QueryContext(ctx, `SELECT player, rating, joined_at, withdrawn, withdrawn_round, name, ai_level FROM tournament_entrants
+	out, err := queryAll(ctx, q, scanEntrant, `SELECT player, rating, joined_at, withdrawn, withdrawn_round, name, ai_level FROM tournament_entrants
 		WHERE tournament_id=? ORDER BY seq`, id)
 	if err != nil {
 		return nil, fmt.Errorf("entrants of tournament %d: %w", id, err)
 	}
-	defer rows.Close()
-	var out []TournamentEntrant
-	for rows.Next() {
-		var e TournamentEntrant
-		var joined int64
-		var w int
-		if err := rows.Scan(&e.Player, &e.Rating, &joined, &w, &e.WithdrawnRound, &e.Name, &e.AILevel); err != nil {
-			return nil, fmt.Errorf("entrants of tournament %d: %w", id, err)
-		}
-		e.Joined, e.Withdrawn = fromNanos(joined), w != 0
-		out = append(out, e)
+	return out, nil
+}
+
+func scanEntrant(r scanner) (TournamentEntrant, error) {
+	var e TournamentEntrant
+	var joined int64
+	var w int
+	if err := r.Scan(&e.Player, &e.Rating, &joined, &w, &e.WithdrawnRound, &e.Name, &e.AILevel); err != nil {
+		return TournamentEntrant{}, err
 	}
-	return out, rows.Err()
+	e.Joined, e.Withdrawn = fromNanos(joined), w != 0
+	return e, nil
 }
 
 // SetTournamentStatus moves a tournament from one status to another
@@ -410,21 +397,18 @@ func (s *Store) Pairings(ctx context.Context, id int64) ([]TournamentPairing, er
 }
 
 func pairings(ctx context.Context, q querier, id int64) ([]TournamentPairing, error) {
-	rows, err := q.QueryContext(ctx, `SELECT round, board, white, black, game_id, result FROM tournament_pairings
+	out, err := queryAll(ctx, q, scanPairing, `SELECT round, board, white, black, game_id, result FROM tournament_pairings
 		WHERE tournament_id=? ORDER BY round, board`, id)
 	if err != nil {
 		return nil, fmt.Errorf("pairings of tournament %d: %w", id, err)
 	}
-	defer rows.Close()
-	var out []TournamentPairing
-	for rows.Next() {
-		var p TournamentPairing
-		if err := rows.Scan(&p.Round, &p.Board, &p.White, &p.Black, &p.GameID, &p.Result); err != nil {
-			return nil, fmt.Errorf("pairings of tournament %d: %w", id, err)
-		}
-		out = append(out, p)
-	}
-	return out, rows.Err()
+	return out, nil
+}
+
+func scanPairing(r scanner) (TournamentPairing, error) {
+	var p TournamentPairing
+	err := r.Scan(&p.Round, &p.Board, &p.White, &p.Black, &p.GameID, &p.Result)
+	return p, err
 }
 
 // PairingByGame finds the tournament board a game is played on

@@ -187,22 +187,16 @@ func (s *Store) GameRevs(ctx context.Context, ids []int64) (map[int64]int64, err
 		for i, id := range ids[:n] {
 			args[i] = id
 		}
-		rows, err := s.r.QueryContext(ctx, q, args...)
+		revs, err := queryAll(ctx, s.r, func(r scanner) ([2]int64, error) {
+			var idRev [2]int64
+			err := r.Scan(&idRev[0], &idRev[1])
+			return idRev, err
+		}, q, args...)
 		if err != nil {
 			return nil, fmt.Errorf("game revisions: %w", err)
 		}
-		for rows.Next() {
-			var id, rev int64
-			if err := rows.Scan(&id, &rev); err != nil {
-				rows.Close()
-				return nil, fmt.Errorf("game revisions: %w", err)
-			}
-			out[id] = rev
-		}
-		err = rows.Err()
-		rows.Close()
-		if err != nil {
-			return nil, fmt.Errorf("game revisions: %w", err)
+		for _, x := range revs {
+			out[x[0]] = x[1]
 		}
 		ids = ids[n:]
 	}
