@@ -50,7 +50,7 @@ func (b *Bot) deliver(ctx context.Context) error {
 				err = b.postFailed(ctx, m, err)
 			}
 			for _, rest := range ms[j+1:] {
-				err = errors.Join(err, b.st.retryAt(ctx, rest.ID, b.clk.Now().Add(backoff(m.Attempts)), "waiting for an earlier post"))
+				err = errors.Join(err, b.st.postpone(ctx, rest.ID, b.clk.Now().Add(backoff(m.Attempts)), "waiting for an earlier post"))
 			}
 			mu.Lock()
 			errs = append(errs, err)
@@ -97,7 +97,8 @@ func (b *Bot) deliverOne(ctx context.Context, m outMsg) error {
 // a panic), or gives it up, logged with its id, after maxAttempts.
 //
 // A rate limit is no failure of the post: it comes back when Discord said
-// (retry_after), however often, never given up for it; a global one holds
+// (retry_after), however often, and the claim is not counted as one of
+// its attempts (a later real failure is not its last); a global one holds
 // every pending post until then, on every instance, since nothing of the
 // bot's token gets through before.
 func (b *Bot) postFailed(ctx context.Context, m outMsg, err error) error {
@@ -110,7 +111,7 @@ func (b *Bot) postFailed(ctx context.Context, m outMsg, err error) error {
 			}
 		}
 		b.log.Warn("post rate limited: will retry", "post", m.ID, "channel", m.Channel, "global", rl.Global, "in", rl.After)
-		return errors.Join(wrap("post", err), b.st.retryAt(ctx, m.ID, until, err.Error()))
+		return errors.Join(wrap("post", err), b.st.postpone(ctx, m.ID, until, err.Error()))
 	}
 	if m.Attempts >= maxAttempts {
 		b.log.Error("giving up a post after repeated failures", "post", m.ID, "channel", m.Channel, "attempts", m.Attempts, "err", err)

@@ -2,8 +2,10 @@ package bot
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
+	"slices"
 	"sync"
 	"testing"
 	"time"
@@ -38,7 +40,8 @@ func (n *limitNotifier) Post(ctx context.Context, ch string, r Reply) (string, e
 // after Discord's retry_after, not the outbox's backoff; a global 429
 // holds every pending post (other channels too) until it ends; and
 // neither counts towards giving the post up: a post rate limited more
-// often than maxAttempts is still delivered.
+// often than maxAttempts is still delivered, and still has its attempts
+// for real failures, as has a post that waited behind it.
 func TestOutboxHonoursRateLimits(t *testing.T) {
 	ctx := context.Background()
 	clk := clock.NewFake(t0)
@@ -119,5 +122,25 @@ func TestOutboxHonoursRateLimits(t *testing.T) {
 	}
 	if state(r) != store.OutboxSent {
 		t.Fatalf("a post rate limited %d times is %s, want sent", maxAttempts+2, state(r))
+	}
+
+	// The rate limits did not use up its attempts: after maxAttempts+2 of
+	// them, maxAttempts-1 real failures still leave it one more try. The
+	// post queued behind it (claimed with it on every pass, never tried)
+	// keeps its attempts too: maxAttempts-1 failures of its own once its
+	// turn comes, then delivered.
+	f := enqueue("f", time.Time{})
+	w := enqueue("f", time.Time{})
+	n.script["f"] = slices.Concat(
+		slices.Repeat([]error{&RateLimited{After: time.Second}}, maxAttempts+2),
+		slices.Repeat([]error{errors.New("503 Service Unavailable")}, maxAttempts-1),
+		[]error{nil}, // f delivered
+		slices.Repeat([]error{errors.New("502 Bad Gateway")}, maxAttempts-1))
+	for i := 0; i < 40 && state(w) == store.OutboxPending; i++ {
+		_ = b.Tick(ctx)
+		clk.Advance(time.Minute)
+	}
+	if state(f) != store.OutboxSent || state(w) != store.OutboxSent || n.tries["f"] != 3*maxAttempts+2 {
+		t.Fatalf("after rate limits and failures below maxAttempts: f %s, w %s (%d tries in their channel, want %d)", state(f), state(w), n.tries["f"], 3*maxAttempts+2)
 	}
 }

@@ -86,6 +86,9 @@ type Storage interface {
 	sent(ctx context.Context, id int64, messageID string) error
 	// retryAt puts a post back to be tried at next.
 	retryAt(ctx context.Context, id int64, next time.Time, reason string) error
+	// postpone puts a post back to be tried at next without counting the
+	// claim as an attempt (rate limited, or not tried at all).
+	postpone(ctx context.Context, id int64, next time.Time, reason string) error
 	// giveUp records that a post will not be delivered.
 	giveUp(ctx context.Context, id int64, reason string) error
 	// purge deletes events and posts finished before before.

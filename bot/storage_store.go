@@ -466,6 +466,10 @@ func (s *storeRepo) retryAt(ctx context.Context, id int64, next time.Time, reaso
 	return s.st.Retry(ctx, id, next, reason)
 }
 
+func (s *storeRepo) postpone(ctx context.Context, id int64, next time.Time, reason string) error {
+	return s.st.Postpone(ctx, id, next, reason)
+}
+
 func (s *storeRepo) giveUp(ctx context.Context, id int64, reason string) error {
 	return s.st.GiveUp(ctx, id, reason)
 }

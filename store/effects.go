@@ -6,6 +6,7 @@ import (
 	"database/sql"
 	"encoding/hex"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 )
@@ -287,11 +288,30 @@ func (s *Store) outboxDone(ctx context.Context, id int64, state, messageID, reas
 }
 
 // Retry puts a claimed message back to be tried at next, or later when a
-// hold (HoldKind) already set a later time.
+// hold (HoldKind) already set a later time. The claim counted an attempt.
 func (s *Store) Retry(ctx context.Context, id int64, next time.Time, reason string) error {
+	return s.putBack(ctx, id, next, reason, false)
+}
+
+// Postpone puts a claimed message back like Retry but gives back the
+// attempt its claim counted: the message was not tried (it waits behind a
+// failed earlier one of its channel) or Discord's rate limit refused it,
+// which says nothing of the message. Otherwise such waits would use up
+// the attempts a deliverer allows before giving a message up. A fallback
+// ping keeps a count of at least 1: once claimed it is late and holds back
+// its channel's later messages (ClaimOutbox).
+func (s *Store) Postpone(ctx context.Context, id int64, next time.Time, reason string) error {
+	return s.putBack(ctx, id, next, reason, true)
+}
+
+func (s *Store) putBack(ctx context.Context, id int64, next time.Time, reason string, giveBack bool) error {
+	attempts, args := "attempts", []any{}
+	if giveBack {
+		attempts, args = "CASE WHEN attempts > 1 OR kind <> ? THEN attempts - 1 ELSE attempts END", []any{OutboxPing}
+	}
 	return s.tx(ctx, func(tx *sql.Tx) error {
-		_, err := tx.ExecContext(ctx, `UPDATE outbox SET due_at=CASE WHEN due_at > ? THEN due_at ELSE ? END, claimed_until=0, last_error=? WHERE id=? AND state=?`,
-			next.UnixNano(), next.UnixNano(), reason, id, OutboxPending)
+		_, err := tx.ExecContext(ctx, `UPDATE outbox SET due_at=CASE WHEN due_at > ? THEN due_at ELSE ? END, claimed_until=0, last_error=?, attempts=`+attempts+` WHERE id=? AND state=?`,
+			slices.Concat([]any{next.UnixNano(), next.UnixNano(), reason}, args, []any{id, OutboxPending})...)
 		if err != nil {
 			return fmt.Errorf("retry outbox %d: %w", id, err)
 		}

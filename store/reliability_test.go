@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/tankbot/tankbot/store/clock"
+	"github.com/tankbot/tankbot/store/storetest"
 )
 
 // A move and its effects are one write: when any effect cannot be written,
@@ -343,5 +344,73 @@ func TestSeenLocaleAndHeartbeat(t *testing.T) {
 	}
 	if last, _ := s.LastHeartbeat(ctx); !last.Equal(t0) {
 		t.Fatalf("heartbeat %v", last)
+	}
+}
+
+// Postpone puts a claimed message back without counting the claim as an
+// attempt; Retry counts it. A fallback ping keeps at least 1 (a claimed
+// ping is late: it holds back its channel). Both backends.
+func TestOutboxPostpone(t *testing.T) { storetest.Run(t, testOutboxPostpone) }
+
+func testOutboxPostpone(t *testing.T, b storetest.Backend) {
+	ctx := context.Background()
+	s := open(t, b.New(t), clock.NewFake(t0))
+	id, err := s.Enqueue(ctx, Message{Channel: "c", Payload: "{}"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	at := t0
+	claim := func() Message {
+		t.Helper()
+		ms, err := s.ClaimOutbox(ctx, at, time.Minute, 10)
+		if err != nil || len(ms) != 1 || ms[0].ID != id {
+			t.Fatalf("claim at %v: %+v %v", at.Sub(t0), ms, err)
+		}
+		return ms[0]
+	}
+	for i := range 4 {
+		if m := claim(); m.Attempts != 1 {
+			t.Fatalf("claim %d after postponing: %d attempts, want 1", i+1, m.Attempts)
+		}
+		at = at.Add(time.Second)
+		if err := s.Postpone(ctx, id, at, "429"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	claim()
+	at = at.Add(time.Second)
+	if err := s.Retry(ctx, id, at, "503"); err != nil {
+		t.Fatal(err)
+	}
+	if m := claim(); m.Attempts != 2 {
+		t.Fatalf("after a retry: %d attempts, want 2", m.Attempts)
+	}
+	at = at.Add(time.Second)
+	if err := s.Postpone(ctx, id, at, "429"); err != nil {
+		t.Fatal(err)
+	}
+	if m := claim(); m.Attempts != 2 {
+		t.Fatalf("a postponed retry: %d attempts, want 2 (the failure stays counted)", m.Attempts)
+	}
+	if err := s.MarkSent(ctx, id, "m1"); err != nil {
+		t.Fatal(err)
+	}
+
+	g, err := s.CreateGame(ctx, newGame("c", "alice", "bob"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if id, err = s.Enqueue(ctx, Message{Channel: "c", Payload: "{}", Kind: OutboxPing, Game: g.ID, Seq: 1}); err != nil {
+		t.Fatal(err)
+	}
+	for range 2 {
+		claim()
+		at = at.Add(time.Second)
+		if err := s.Postpone(ctx, id, at, "429"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if m := claim(); m.Attempts != 2 {
+		t.Fatalf("a postponed ping: %d attempts, want 2 (1 kept, 1 for this claim)", m.Attempts)
 	}
 }
