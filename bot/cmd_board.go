@@ -11,7 +11,7 @@ import (
 var boardCmd = command{
 	name:    "board",
 	doc:     "Show the board, just to you (from your side; `flip` turns it); `public:true` posts it for everyone as the game's board; `ply:K` shows the position after move K of any game of this server.",
-	opts:    []optDef{{name: "flip", typ: Bool}, gameOptFinished, {name: "public", typ: Bool}, {name: "ply", typ: Integer}},
+	opts:    []optDef{{name: "flip", typ: Bool}, gameOptFinished, {name: "public", typ: Bool}, {name: "ply", typ: Integer, bounds: atLeast(0)}},
 	run:     (*Bot).boardCommand,
 	actions: []action{{name: "flip", anyone: true, doc: "Flip board: a private copy from the other side.", run: (*Bot).flipView}},
 }

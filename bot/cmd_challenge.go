@@ -26,7 +26,7 @@ var challengeCmd = command{
 		{name: "color", typ: String, choices: colorChoices},
 		{name: "thread", typ: Bool},
 		{name: "rated", typ: Bool},
-		{name: "level", typ: Integer},
+		{name: "level", typ: Integer, bounds: between(minAILevel, maxAILevel)},
 	},
 	run: (*Bot).challenge,
 	routes: []route{{prefix: "c", format: "c:<challenge>:<action>", doc: "Accept, Decline, Cancel on a challenge (`accept`, `decline`, `cancel`).",

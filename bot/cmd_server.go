@@ -34,7 +34,7 @@ var serverCmd = command{
 		{name: "ai", typ: Bool},
 		{name: "games_channel", typ: ChannelOption},
 		{name: "daily_channel", typ: ChannelOption},
-		{name: "daily_hour", typ: Integer},
+		{name: "daily_hour", typ: Integer, bounds: between(0, 23)},
 		{name: "challenge_role", typ: RoleOption},
 		{name: "default_map", typ: String, suggest: suggestServerMaps},
 		{name: "reset", typ: String, choices: resetChoices},

@@ -63,7 +63,22 @@ type optDef struct {
 	suggest func(b *Bot, ctx context.Context, r *req, typed string) []Choice
 	// choices is a fixed list of values (nil: free input).
 	choices func() []Choice
+	// bounds, for an Integer option, are the values Discord lets through
+	// (min_value, max_value; nil: none). The handler checks them again:
+	// the console and other transports do not.
+	bounds *Bounds
 }
+
+// Bounds limit an Integer option: Min ≤ value, and value ≤ Max when Max
+// is set.
+type Bounds struct {
+	Min int
+	Max *int
+}
+
+// between is the bounds lo..hi; atLeast is lo.. with no upper bound.
+func between(lo, hi int) *Bounds { return &Bounds{Min: lo, Max: &hi} }
+func atLeast(lo int) *Bounds     { return &Bounds{Min: lo} }
 
 // action is a component or form on a game's message, custom id
 // "g:<game>:<seq>:<name>[:<arg>]".
@@ -207,6 +222,7 @@ type OptionSpec struct {
 	Type                     OptionType
 	Required, Autocomplete   bool
 	Choices                  []Choice
+	Bounds                   *Bounds // Integer options only
 }
 
 // Commands returns the slash commands of the table with English names and
@@ -229,6 +245,7 @@ func (b *Bot) Commands() []CommandSpec {
 				Type:                     o.typ,
 				Required:                 o.required,
 				Autocomplete:             o.suggest != nil && o.choices == nil,
+				Bounds:                   o.bounds,
 			}
 			if o.choices != nil {
 				os.Choices = o.choices()

@@ -57,6 +57,14 @@ func toApplicationCommands(specs []bot.CommandSpec) []*discordgo.ApplicationComm
 			if o.Type == bot.ChannelOption {
 				ao.ChannelTypes = textChannels
 			}
+			if b := o.Bounds; b != nil {
+				lo := float64(b.Min)
+				ao.MinValue = &lo
+				if b.Max != nil {
+					// discordgo omits a zero max_value; no bound here is 0.
+					ao.MaxValue = float64(*b.Max)
+				}
+			}
 			for _, c := range o.Choices {
 				ao.Choices = append(ao.Choices, &discordgo.ApplicationCommandOptionChoice{Name: c.Name, Value: c.Value, NameLocalizations: localeMap(c.NameLocalizations)})
 			}

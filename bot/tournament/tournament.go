@@ -154,6 +154,9 @@ type Settings struct {
 // MaxEntrants bounds every tournament (pairing cost and image size).
 const MaxEntrants = 64
 
+// MaxSwissRounds is the most rounds a Swiss tournament can be set to.
+const MaxSwissRounds = 20
+
 // MinPlayers is the fewest entrants a format starts with.
 func MinPlayers(f Format) int {
 	switch f {
@@ -173,8 +176,8 @@ func (s Settings) Validate() error {
 			return fmt.Errorf("%w: only a Swiss tournament takes a number of rounds", ErrBadSettings)
 		}
 	case Swiss:
-		if s.SwissRounds < 1 || s.SwissRounds > 20 {
-			return fmt.Errorf("%w: a Swiss tournament has 1 to 20 rounds, not %d", ErrBadSettings, s.SwissRounds)
+		if s.SwissRounds < 1 || s.SwissRounds > MaxSwissRounds {
+			return fmt.Errorf("%w: a Swiss tournament has 1 to %d rounds, not %d", ErrBadSettings, MaxSwissRounds, s.SwissRounds)
 		}
 	default:
 		return fmt.Errorf("%w: unknown format %q", ErrBadSettings, s.Format)

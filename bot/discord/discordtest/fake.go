@@ -351,6 +351,12 @@ func (f *Fake) serve(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, 200, map[string]any{"url": "ws://" + r.Host + "/gw", "shards": max(f.shards, 1),
 			"session_start_limit": map[string]any{"total": 1000, "remaining": 1000, "reset_after": 0, "max_concurrency": 1}})
 	case r.Method == "PUT" && p[0] == "applications" && p[len(p)-1] == "commands":
+		if why := CommandsProblem(c.RawJSON); why != "" {
+			c.Status = 400
+			writeJSON(w, 400, map[string]any{"message": "Invalid Form Body", "code": 50035, "errors": why})
+			f.t.Errorf("fake discord: application commands refused: %s", why)
+			return
+		}
 		var arr []any
 		_ = json.Unmarshal(c.RawJSON, &arr)
 		writeJSON(w, 200, arr)

@@ -5,6 +5,7 @@ import (
 	"crypto/ed25519"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"mime/multipart"
 	"net/http"
 	"net/http/httptest"
@@ -341,5 +342,89 @@ func TestRuleWebhookEditsItsOwnMessages(t *testing.T) {
 	now = now.Add(TokenWindow + time.Second)
 	if st, body := do(t, f, "PATCH", "/webhooks/1/"+tokA+"/messages/@original", map[string]any{"components": []any{}}); st != 401 || body["code"] != float64(50027) {
 		t.Errorf("an expired token: %d %v", st, body)
+	}
+}
+
+// Rule: a bulk overwrite of application commands that breaks one of
+// Discord's documented rules is refused whole (400, code 50035); one that
+// keeps them is taken. One case per rule (commands.go lists them).
+func TestRuleCommandRegistration(t *testing.T) {
+	opt := func(kv ...any) map[string]any {
+		o := map[string]any{"type": 3, "name": "move", "description": "a move"}
+		for i := 0; i+1 < len(kv); i += 2 {
+			o[kv[i].(string)] = kv[i+1]
+		}
+		return o
+	}
+	cmd := func(name string, opts ...map[string]any) map[string]any {
+		os := []any{}
+		for _, o := range opts {
+			os = append(os, o)
+		}
+		return map[string]any{"type": 1, "name": name, "description": "plays", "options": os}
+	}
+	choices := func(n int) []any {
+		cs := []any{}
+		for i := range n {
+			cs = append(cs, map[string]any{"name": fmt.Sprint("c", i), "value": fmt.Sprint(i)})
+		}
+		return cs
+	}
+	many := func(n int) []any {
+		out := []any{}
+		for i := range n {
+			out = append(out, cmd(fmt.Sprint("c", i)))
+		}
+		return out
+	}
+	manyOpts := func(n int) []map[string]any {
+		out := []map[string]any{}
+		for i := range n {
+			out = append(out, opt("name", fmt.Sprint("o", i)))
+		}
+		return out
+	}
+	long := strings.Repeat("x", 101)
+	thai := "ตาเดิน" // Thai letters are allowed in names
+	for _, tc := range []struct {
+		name string
+		body []any
+		ok   bool
+	}{
+		{"valid", []any{cmd("challenge", opt("required", true), opt("name", "level", "type", 4, "min_value", 1, "max_value", 5), opt("name", "game", "choices", choices(3)), opt("name", "where", "type", 7, "channel_types", []any{0}))}, true},
+		{"thai name", []any{cmd(thai)}, true},
+		{"101 commands", many(101), false},
+		{"100 commands", many(100), true},
+		{"same name twice", []any{cmd("board"), cmd("board")}, false},
+		{"upper case name", []any{cmd("Board")}, false},
+		{"space in name", []any{cmd("my board")}, false},
+		{"33-character name", []any{cmd(strings.Repeat("b", 33))}, false},
+		{"upper case option", []any{cmd("board", opt("name", "Flip"))}, false},
+		{"localized name upper case", []any{cmd("board", opt("name_localizations", map[string]any{"pt-BR": "Lance"}))}, false},
+		{"101-character description", []any{cmd("board", opt("description", long))}, false},
+		{"empty description", []any{map[string]any{"type": 1, "name": "board", "description": ""}}, false},
+		{"101-character localized description", []any{map[string]any{"type": 1, "name": "board", "description": "x", "description_localizations": map[string]any{"th": long}}}, false},
+		{"unknown locale", []any{map[string]any{"type": 1, "name": "board", "description": "x", "description_localizations": map[string]any{"pt": "tabuleiro"}}}, false},
+		{"26 options", []any{cmd("board", manyOpts(26)...)}, false},
+		{"25 options", []any{cmd("board", manyOpts(25)...)}, true},
+		{"option twice", []any{cmd("board", opt(), opt())}, false},
+		{"required after optional", []any{cmd("board", opt(), opt("name", "game", "required", true))}, false},
+		{"26 choices", []any{cmd("board", opt("choices", choices(26)))}, false},
+		{"choices on a boolean", []any{cmd("board", opt("type", 5, "choices", choices(2)))}, false},
+		{"choices with autocomplete", []any{cmd("board", opt("choices", choices(2), "autocomplete", true))}, false},
+		{"min_value on a string", []any{cmd("board", opt("min_value", 1))}, false},
+		{"min_value above max_value", []any{cmd("board", opt("type", 4, "min_value", 5, "max_value", 1))}, false},
+		{"fractional integer bound", []any{cmd("board", opt("type", 4, "max_value", 2.5))}, false},
+		{"fractional number bound", []any{cmd("board", opt("type", 10, "max_value", 2.5))}, true},
+		{"channel_types on a string", []any{cmd("board", opt("channel_types", []any{0}))}, false},
+		{"over 4000 characters", []any{cmd("board", opt("choices", []any{map[string]any{"name": "a", "value": strings.Repeat("v", 4000)}}))}, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f := New(&quietT{t}, "1")
+			st, out := do(t, f, "PUT", "/applications/1/commands", tc.body)
+			if tc.ok && st != 200 || !tc.ok && (st != 400 || out["code"] != float64(50035)) {
+				t.Errorf("status %d %v, want ok=%v", st, out, tc.ok)
+			}
+		})
 	}
 }
