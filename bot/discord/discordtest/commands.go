@@ -87,17 +87,24 @@ func CommandsProblem(body []byte) string {
 	if err := json.Unmarshal(body, &cmds); err != nil {
 		return "not a list of application commands: " + err.Error()
 	}
-	if len(cmds) > 100 {
-		return fmt.Sprintf("%d commands, at most 100", len(cmds))
+	return eachNamed("command", 100, cmds, func(c appCommand) string { return c.Name }, appCommand.problem)
+}
+
+// eachNamed checks a list of at most limit items with unique names, and
+// each item with check.
+func eachNamed[T any](what string, limit int, items []T, name func(T) string, check func(T) string) string {
+	if len(items) > limit {
+		return fmt.Sprintf("%d %ss, at most %d", len(items), what, limit)
 	}
 	seen := map[string]bool{}
-	for _, c := range cmds {
-		if seen[c.Name] {
-			return fmt.Sprintf("command %q twice", c.Name)
+	for _, it := range items {
+		n := name(it)
+		if seen[n] {
+			return fmt.Sprintf("%s %q twice", what, n)
 		}
-		seen[c.Name] = true
-		if p := c.problem(); p != "" {
-			return fmt.Sprintf("command %q: %s", c.Name, p)
+		seen[n] = true
+		if p := check(it); p != "" {
+			return fmt.Sprintf("%s %q: %s", what, n, p)
 		}
 	}
 	return ""
@@ -139,19 +146,11 @@ func (c appCommand) chars() int {
 }
 
 func checkOptions(os []appOption) string {
-	if len(os) > 25 {
-		return fmt.Sprintf("%d options, at most 25", len(os))
+	if p := eachNamed("option", 25, os, func(o appOption) string { return o.Name }, appOption.problem); p != "" {
+		return p
 	}
-	seen := map[string]bool{}
 	optional := ""
 	for _, o := range os {
-		if seen[o.Name] {
-			return fmt.Sprintf("option %q twice", o.Name)
-		}
-		seen[o.Name] = true
-		if p := o.problem(); p != "" {
-			return fmt.Sprintf("option %q: %s", o.Name, p)
-		}
 		switch {
 		case o.Type == optSubCommand || o.Type == optSubCommandGroup:
 		case o.Required && optional != "":
