@@ -193,8 +193,11 @@ func (b *Bot) aiMove(ctx context.Context, e event) error {
 		return nil // raced with a resignation, a takeback or a flag-fall
 	}
 	if err == nil {
+		// took is what the time cap promises: from the turn to the stored move.
+		took := b.clk.Now().Sub(start)
+		metrics.AIMove.WithLabelValues(g2.Game).Observe(took.Seconds())
 		b.log.Debug("computer moved", "game", g2.ID, "ply", g2.Ply, "move", res.Notation, "level", g2.AILevel,
-			"score", res.Score, "depth", res.Depth, "nodes", res.Nodes, "elapsed", res.Elapsed)
+			"score", res.Score, "depth", res.Depth, "nodes", res.Nodes, "elapsed", res.Elapsed, "took", took)
 	}
 	return err
 }

@@ -38,6 +38,7 @@ func TestDashboardNames(t *testing.T) {
 	Renders.WithLabelValues("x")
 	RenderTime.WithLabelValues("x")
 	AIThink.WithLabelValues("x")
+	AIMove.WithLabelValues("x")
 	DBErrors.WithLabelValues("x")
 	DBRetries.WithLabelValues("x")
 	fams, err := Registry.Gather()

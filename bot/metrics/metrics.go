@@ -74,6 +74,13 @@ var (
 		Help:    "Computer opponent's search time per move, by game.",
 		Buckets: []float64{.01, .05, .1, .25, .5, 1, 2, 5, 10, 30},
 	}, []string{"game"})
+	// AIMove is what the level's time cap promises (docs/ai.md): the whole
+	// computer move, search, notation and the stored move included.
+	AIMove = prometheus.NewHistogramVec(prometheus.HistogramOpts{
+		Name:    "tankbot_ai_move_seconds",
+		Help:    "Computer opponent's whole move, from its turn (after waiting for a search slot) to the move stored, by game.",
+		Buckets: []float64{.05, .1, .25, .5, 1, 1.2, 1.5, 2, 5, 10},
+	}, []string{"game"})
 	DBErrors = prometheus.NewCounterVec(prometheus.CounterOpts{
 		Name: "tankbot_db_errors_total",
 		Help: "Database operations that failed (not counting not-found and stale-ply answers), by operation.",
@@ -89,7 +96,7 @@ func init() {
 		collectors.NewGoCollector(),
 		collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
 		Interactions, FirstAnswer, Handling, Moves, DiscordRequests, DiscordLatency,
-		SchedulerLag, Renders, RenderTime, AIThink, DBErrors, DBRetries,
+		SchedulerLag, Renders, RenderTime, AIThink, AIMove, DBErrors, DBRetries,
 	)
 }
 
