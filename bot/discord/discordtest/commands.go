@@ -37,28 +37,30 @@ const (
 	optNumber          = 10
 )
 
-type appCommand struct {
+// named is what commands and options share: a type, a name and a
+// description, each with its localizations.
+type named struct {
 	Type                     int               `json:"type"`
 	Name                     string            `json:"name"`
 	NameLocalizations        map[string]string `json:"name_localizations"`
 	Description              string            `json:"description"`
 	DescriptionLocalizations map[string]string `json:"description_localizations"`
-	Options                  []appOption       `json:"options"`
+}
+
+type appCommand struct {
+	named
+	Options []appOption `json:"options"`
 }
 
 type appOption struct {
-	Type                     int               `json:"type"`
-	Name                     string            `json:"name"`
-	NameLocalizations        map[string]string `json:"name_localizations"`
-	Description              string            `json:"description"`
-	DescriptionLocalizations map[string]string `json:"description_localizations"`
-	Required                 bool              `json:"required"`
-	Autocomplete             bool              `json:"autocomplete"`
-	Choices                  []appChoice       `json:"choices"`
-	Options                  []appOption       `json:"options"`
-	ChannelTypes             []int             `json:"channel_types"`
-	MinValue                 *float64          `json:"min_value"`
-	MaxValue                 *float64          `json:"max_value"`
+	named
+	Required     bool        `json:"required"`
+	Autocomplete bool        `json:"autocomplete"`
+	Choices      []appChoice `json:"choices"`
+	Options      []appOption `json:"options"`
+	ChannelTypes []int       `json:"channel_types"`
+	MinValue     *float64    `json:"min_value"`
+	MaxValue     *float64    `json:"max_value"`
 }
 
 type appChoice struct {
