@@ -47,16 +47,14 @@ func (b *Bot) puzzleCommand(ctx context.Context, r *req) ([]Reply, error) {
 
 // puzzleByID finds a shipped puzzle of game.
 func puzzleByID(game, id string) (*puzzle.Puzzle, error) {
-	ps, err := puzzle.Shipped(game)
+	p, err := puzzle.ShippedByID(game, id)
+	if errors.Is(err, puzzle.ErrNotShipped) {
+		return nil, refuse("refuse.puzzle.none")
+	}
 	if err != nil {
 		return nil, wrap("shipped puzzles", err)
 	}
-	for _, p := range ps {
-		if p.ID == id {
-			return p, nil
-		}
-	}
-	return nil, refuse("refuse.puzzle.none")
+	return p, nil
 }
 
 // puzzleState is the active puzzle of the caller at its current step:

@@ -47,16 +47,7 @@ func e2ePuzzles(t *testing.T, w *world) {
 		if ch, _ := data(ac)["choices"].([]any); len(ch) == 0 {
 			t.Errorf("%s: no move suggested: %v", g, ac.Payload)
 		}
-		ps, _ := puzzle.Shipped(g)
-		var pz *puzzle.Puzzle
-		for _, p := range ps {
-			if p.ID == a.PuzzleID {
-				pz = p
-			}
-		}
-		if pz == nil {
-			t.Fatalf("active puzzle %s is not shipped", a.PuzzleID)
-		}
+		pz := shippedPuzzle(t, g, a.PuzzleID)
 		for i := 0; i < len(pz.Solution); i += 2 {
 			cb = private("/puzzle move:"+pz.Solution[i], e.do(e.slash(alice, gameChannel, "puzzle", "move", pz.Solution[i])))
 			checkPNG(t, cb)
@@ -77,17 +68,11 @@ func e2ePuzzles(t *testing.T, w *world) {
 // shippedPuzzle is the shipped puzzle id of game.
 func shippedPuzzle(t *testing.T, game, id string) *puzzle.Puzzle {
 	t.Helper()
-	ps, err := puzzle.Shipped(game)
+	p, err := puzzle.ShippedByID(game, id)
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, p := range ps {
-		if p.ID == id {
-			return p
-		}
-	}
-	t.Fatalf("puzzle %s is not shipped", id)
-	return nil
+	return p
 }
 
 // solverPositions are the positions of pz the solver moves in, with the

@@ -307,15 +307,7 @@ func TestBlackBoxGame(t *testing.T) {
 // that board, the game's id and the store (closed when the test ends).
 func (w *bbWorld) acceptFirstBoard(t *testing.T, p *serveProc, db, channel string, chal msg, challenger, challenged bbUser) (msg, string, *store.Store) {
 	t.Helper()
-	from := w.f.Count()
-	ev := w.click(challenged, channel, chal.id, chal.idWith(t, `^c:\d+:accept$`))
-	if code, _, err := w.post(p, ev); err != nil || !answered(code) {
-		t.Fatalf("accept: %d %v", code, err)
-	}
-	board, ok := w.board(from, ev["token"].(string), channel, 15*time.Second)
-	if !ok {
-		t.Fatalf("no board after accepting:\n%s", p.logs.String())
-	}
+	board := w.accept(t, p, channel, chal, challenged)
 	wantPings(t, board, "the first board", challenger.id, challenged.id)
 	checkPNG(t, board, "the first board")
 	gameID := strings.Split(board.idWith(t, `^g:\d+:\d+:resign$`), ":")[1]
@@ -326,6 +318,27 @@ func (w *bbWorld) acceptFirstBoard(t *testing.T, p *serveProc, db, channel strin
 	t.Cleanup(func() { st.Close() })
 	waitBoardRecorded(t, st, gameID, board.id)
 	return board, gameID, st
+}
+
+// accept has who click chal's Accept (on chal's message, or a fresh id
+// when the challenge came back in a POST's body without one) and returns
+// the first board.
+func (w *bbWorld) accept(t *testing.T, p *serveProc, channel string, chal msg, who bbUser) msg {
+	t.Helper()
+	id := chal.id
+	if id == "" {
+		id = w.f.NewID()
+	}
+	from := w.f.Count()
+	ev := w.click(who, channel, id, chal.idWith(t, `^c:\d+:accept$`))
+	if code, _, err := w.post(p, ev); err != nil || !answered(code) {
+		t.Fatalf("accept: %d %v", code, err)
+	}
+	board, ok := w.board(from, ev["token"].(string), channel, 15*time.Second)
+	if !ok {
+		t.Fatalf("no board after accepting:\n%s", p.logs.String())
+	}
+	return board
 }
 
 // waitBoardRecorded waits until the store holds messageID as the game's

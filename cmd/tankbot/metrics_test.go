@@ -80,16 +80,7 @@ func TestMetricsAfterGame(t *testing.T) {
 	if err != nil || !answered(code) {
 		t.Fatalf("challenge: %d %v\n%s", code, err, p.logs.String())
 	}
-	chal := msg{payload: resp["data"].(map[string]any)}
-	accept := chal.idWith(t, `^c:\d+:accept$`)
-	from := w.f.Count()
-	ev := w.click(bob, channel, w.f.NewID(), accept)
-	if code, _, err := w.post(p, ev); err != nil || !answered(code) {
-		t.Fatalf("accept: %d %v", code, err)
-	}
-	if _, ok := w.board(from, ev["token"].(string), channel, 15*time.Second); !ok {
-		t.Fatalf("no board after accepting:\n%s", p.logs.String())
-	}
+	w.accept(t, p, channel, msg{payload: resp["data"].(map[string]any)}, bob)
 	// Black places first in Gungi; "ready" ends each side's draft.
 	for i, mv := range []struct {
 		who bbUser

@@ -34,15 +34,9 @@ func TestPlayPuzzle(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var pz *puzzle.Puzzle
-	ps, _ := puzzle.Shipped("gungi")
-	for _, p := range ps {
-		if p.ID == a.PuzzleID {
-			pz = p
-		}
-	}
-	if pz == nil {
-		t.Fatalf("active puzzle %s is not shipped", a.PuzzleID)
+	pz, err := puzzle.ShippedByID("gungi", a.PuzzleID)
+	if err != nil {
+		t.Fatal(err)
 	}
 	for i := 0; i < len(pz.Solution); i += 2 {
 		io.WriteString(inW, pz.Solution[i]+"\n")

@@ -55,19 +55,11 @@ func TestHideWebPageBlackBox(t *testing.T) {
 	if err != nil || !answered(code) {
 		t.Fatalf("challenge: %d %v\n%s", code, err, p.logs.String())
 	}
-	accept := (msg{payload: resp["data"].(map[string]any)}).idWith(t, `^c:\d+:accept$`)
-	from := w.f.Count()
-	ev := w.click(bob, channel, w.f.NewID(), accept)
-	if code, _, err := w.post(p, ev); err != nil || !answered(code) {
-		t.Fatalf("accept: %d %v", code, err)
-	}
-	if _, ok := w.board(from, ev["token"].(string), channel, 15*time.Second); !ok {
-		t.Fatalf("no board after accepting:\n%s", p.logs.String())
-	}
+	w.accept(t, p, channel, msg{payload: resp["data"].(map[string]any)}, bob)
 
 	confirm := privateAnswer(t, w, p, w.slash(bob, channel, "resign"))
-	from = w.f.Count()
-	ev = w.click(bob, channel, w.f.NewID(), confirm.idWith(t, `^g:\d+:\d+:resignyes$`))
+	from := w.f.Count()
+	ev := w.click(bob, channel, w.f.NewID(), confirm.idWith(t, `^g:\d+:\d+:resignyes$`))
 	if code, _, err := w.post(p, ev); err != nil || !answered(code) {
 		t.Fatalf("resign: %d %v", code, err)
 	}

@@ -2,6 +2,7 @@ package puzzle
 
 import (
 	"embed"
+	"errors"
 	"fmt"
 	"sync"
 )
@@ -49,4 +50,21 @@ func Shipped(game string) ([]*Puzzle, error) {
 		return nil, fmt.Errorf("puzzle: no collection for game %q", game)
 	}
 	return ps, nil
+}
+
+// ErrNotShipped says a puzzle id is not in its game's shipped collection.
+var ErrNotShipped = errors.New("puzzle: not in the shipped collection")
+
+// ShippedByID returns the shipped puzzle id of game (shared, as Shipped's).
+func ShippedByID(game, id string) (*Puzzle, error) {
+	ps, err := Shipped(game)
+	if err != nil {
+		return nil, err
+	}
+	for _, p := range ps {
+		if p.ID == id {
+			return p, nil
+		}
+	}
+	return nil, fmt.Errorf("%w: %s puzzle %q", ErrNotShipped, game, id)
 }

@@ -1,7 +1,6 @@
 package discordtest
 
 import (
-	"encoding/json"
 	"fmt"
 	"net/http"
 	"strconv"
@@ -19,20 +18,7 @@ func TestGlobalLimit(t *testing.T) {
 	now := time.Unix(1000, 0)
 	f.Now = func() time.Time { return now }
 	do := func(method, path, token string) (*http.Response, map[string]any) {
-		req, err := http.NewRequest(method, f.URL()+path, strings.NewReader("{}"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		req.Header.Set("Authorization", token)
-		req.Header.Set("Content-Type", "application/json")
-		resp, err := http.DefaultClient.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer resp.Body.Close()
-		var body map[string]any
-		_ = json.NewDecoder(resp.Body).Decode(&body)
-		return resp, body
+		return request(t, f, method, path, token, "{}")
 	}
 	bot := "Bot one"
 	for i := range DiscordGlobalLimit {
@@ -94,20 +80,7 @@ func TestRouteLimits(t *testing.T) {
 	now := time.Unix(2000, 0)
 	f.Now = func() time.Time { return now }
 	post := func(path string) (*http.Response, map[string]any) {
-		req, err := http.NewRequest("POST", f.URL()+"/api/v9"+path, strings.NewReader(`{"content":"x"}`))
-		if err != nil {
-			t.Fatal(err)
-		}
-		req.Header.Set("Authorization", "Bot one")
-		req.Header.Set("Content-Type", "application/json")
-		resp, err := http.DefaultClient.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer resp.Body.Close()
-		var body map[string]any
-		_ = json.NewDecoder(resp.Body).Decode(&body)
-		return resp, body
+		return request(t, f, "POST", "/api/v9"+path, "Bot one", `{"content":"x"}`)
 	}
 	var bucket string
 	for i := range 5 {

@@ -20,14 +20,26 @@ import (
 // do sends a JSON request to the fake and returns the status and body.
 func do(t *testing.T, f *Fake, method, path string, body any) (int, map[string]any) {
 	t.Helper()
-	var rd *bytes.Reader
-	if body != nil {
-		b, _ := json.Marshal(body)
-		rd = bytes.NewReader(b)
-	} else {
-		rd = bytes.NewReader(nil)
+	b, _ := json.Marshal(body)
+	if body == nil {
+		b = nil
 	}
-	req, _ := http.NewRequest(method, f.URL()+"/api/v9"+path, rd)
+	resp, out := request(t, f, method, "/api/v9"+path, "", string(b))
+	return resp.StatusCode, out
+}
+
+// request sends body (JSON) to the fake with the Authorization header auth
+// ("" for none) and returns the response, closed, and its body decoded when
+// it is an object.
+func request(t *testing.T, f *Fake, method, path, auth, body string) (*http.Response, map[string]any) {
+	t.Helper()
+	req, err := http.NewRequest(method, f.URL()+path, strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if auth != "" {
+		req.Header.Set("Authorization", auth)
+	}
 	req.Header.Set("Content-Type", "application/json")
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
@@ -36,7 +48,7 @@ func do(t *testing.T, f *Fake, method, path string, body any) (int, map[string]a
 	defer resp.Body.Close()
 	var out map[string]any
 	_ = json.NewDecoder(resp.Body).Decode(&out)
-	return resp.StatusCode, out
+	return resp, out
 }
 
 // gatewayInteraction registers an interaction as the gateway would
