@@ -38,7 +38,7 @@ const (
 	gKomaReg = 49       // width of the region a board piece's tile covers
 	gColX    = gKomaReg // the tower column inside a square
 	gColW    = gIn - gColX
-	gChipH   = 16 // pitch of a tower chip
+	gChipH   = 23 // pitch of a tower chip (a tier below the top piece)
 	gBadgeH  = 20 // the tier number above the chips
 	gSlotW   = 60 // a hand slot
 	gSlotH   = 55
@@ -290,7 +290,7 @@ func (l *gungiLayer) newFrame() (*image.Paletted, func()) {
 
 // drawTower puts a tower (bottom first) on the square whose interior starts
 // at (x, y): a lone piece centred; a tower's top piece on the left and, in
-// a column on the right, its height over one chip per tier.
+// a column on the right, its height over one chip per tier below the top.
 func (l *gungiLayer) drawTower(img *image.Paletted, x, y int, t []gungi.Piece, bg uint8) {
 	top := t[len(t)-1]
 	k := komaKey{kind: top.Kind, side: top.Side, up: l.up(top.Side), bg: bg}
@@ -302,8 +302,12 @@ func (l *gungiLayer) drawTower(img *image.Paletted, x, y int, t []gungi.Piece, b
 		k.under[i] = uint8(pc.Side) + 1
 	}
 	blit(img, boardKoma(k), x, y)
-	blit(img, tierBadge(len(t), bg), x+gColX, y+gIn-2-len(t)*gChipH-gBadgeH)
-	for i, pc := range t {
+	// The chips are the tiers below the top piece only (the top piece is
+	// drawn large beside them), so that two chips fit letters of 18 px:
+	// 8 px tall when the picture is 400 px wide.
+	below := t[:len(t)-1]
+	blit(img, tierBadge(len(t), bg), x+gColX, y+gIn-2-len(below)*gChipH-gBadgeH)
+	for i, pc := range below {
 		blit(img, towerChip(chipKey{kind: pc.Kind, side: pc.Side, bg: bg}), x+gColX, y+gIn-2-(i+1)*gChipH)
 	}
 }

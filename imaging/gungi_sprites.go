@@ -185,7 +185,7 @@ func boardKoma(k komaKey) *tile {
 	})
 }
 
-// towerChip is one level of a tower in the column beside its top piece:
+// towerChip is one tier under a tower's top piece, in the column beside it:
 // the owner's colours and the kind's letter.
 func towerChip(k chipKey) *tile {
 	return gungiChips.get(k, func() *tile {
@@ -198,7 +198,7 @@ func towerChip(k chipKey) *tile {
 			dc.SetLineWidth(1.4)
 			dc.Stroke()
 			dc.SetColor(palette[text])
-			drawText(dc, string(k.kind.Letter()), 13, gColW/2.0, gChipH/2.0, 0.5, 0.38)
+			drawText(dc, string(k.kind.Letter()), 18, gColW/2.0, gChipH/2.0, 0.5, 0.38)
 		})
 	})
 }

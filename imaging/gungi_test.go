@@ -180,7 +180,8 @@ func TestGungiLastActionAndTowers(t *testing.T) {
 	if got := img.At(x, y); got != pal(cShot) {
 		t.Errorf("attack arrow: (%d,%d) is %v, want the attack colour", x, y, got)
 	}
-	// Every tower's chips show each level's owner, bottom to top.
+	// Every tower's chips show the owner of each level below the top,
+	// bottom to top.
 	towers := 0
 	for s := gungi.Square(0); s < 81; s++ {
 		tw := pos.Tower(s)
@@ -191,10 +192,11 @@ func TestGungiLastActionAndTowers(t *testing.T) {
 		col, row := s.File(), 8-s.Rank()
 		x0 := gMargin + col*gCell + 1 + gColX
 		y0 := headerPx + gMargin + row*gCell + 1
-		for i, pc := range tw {
+		for i, pc := range tw[:len(tw)-1] {
 			body, _, _ := komaColours(pc.Side)
-			cy := y0 + gIn - 2 - (i+1)*gChipH + gChipH/2
-			if got := img.At(x0+3, cy); got != pal(body) {
+			// Above the letter, inside the chip's border.
+			cy := y0 + gIn - 2 - (i+1)*gChipH + 4
+			if got := img.At(x0+4, cy); got != pal(body) {
 				t.Errorf("%v level %d (%v): chip pixel %v, want %v", s, i+1, pc.Side, got, pal(body))
 			}
 		}

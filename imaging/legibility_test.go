@@ -30,6 +30,13 @@ import (
 // variants look alike fails here before a reader notices.
 const minDistance = 12.0
 
+// minMargin is the floor for every sample's margin: the distance to the
+// nearest wrong template less the distance to its own. A sample that is
+// only just nearer its own template than another's would be misread by a
+// reader at the next blur or re-encoding (issue 42 asked each Tank Chess
+// variant to win by a margin, not by a hair).
+const minMargin = 8.0
+
 // attrFloor is a higher floor for what a reader must get at a glance: two
 // tanks that differ only in facing, and two Gungi towers with the same top
 // piece that differ in height, must differ by more than minDistance. The
@@ -371,6 +378,9 @@ func checkLegible(t *testing.T, what string, b geometry, vs []variant, attrs []s
 		r := classify(t, b, vs, w, false)
 		if r.closest < minDistance {
 			t.Errorf("%s at %s: closest pair %.1f < %.0f (%s / %s)", what, sizeName(w), r.closest, minDistance, r.closestA, r.closestB)
+		}
+		if r.worstMargin < minMargin {
+			t.Errorf("%s at %s: a sample is nearer its own template by only %.1f < %.0f", what, sizeName(w), r.worstMargin, minMargin)
 		}
 		t.Logf("%s at %s: %d variants, %d misread (%.1f %%), closest pair %.1f (%s / %s), worst margin %.1f",
 			what, sizeName(w), len(vs), r.errors, 100*float64(len(vs)-r.errors)/float64(len(vs)), r.closest, r.closestA, r.closestB, r.worstMargin)

@@ -28,7 +28,6 @@ import (
 type shape struct {
 	form   int     // formHull, formRound, formWedge
 	hw, hl float64 // half width, half length (formRound: radius in hw)
-	turret float64 // radius of the disc under the glyph
 	gun    float64 // gun half width
 	glyph  string  // "" for a drawn symbol
 }
@@ -41,19 +40,29 @@ const (
 )
 
 var shapes = map[tank.Kind]shape{
-	tank.HT:  {form: formOct, hw: .43, hl: .43, turret: .25, gun: .085, glyph: "H"},
-	tank.MT:  {form: formHull, hw: .32, hl: .37, turret: .22, gun: .07, glyph: "M"},
-	tank.LT:  {form: formHull, hw: .24, hl: .33, turret: .19, gun: .065, glyph: "L"},
-	tank.CLT: {form: formRound, hw: .36, turret: .22, gun: .075},
-	tank.TD:  {form: formWedge, hw: .40, hl: .42, turret: .20, gun: .085, glyph: "D"},
-	tank.HM:  {form: formRound, hw: .40, turret: .21, gun: .12},
+	tank.HT:  {form: formOct, hw: .43, hl: .43, gun: .085, glyph: "H"},
+	tank.MT:  {form: formHull, hw: .32, hl: .37, gun: .07, glyph: "M"},
+	tank.LT:  {form: formHull, hw: .24, hl: .33, gun: .065, glyph: "L"},
+	tank.CLT: {form: formRound, hw: .36, gun: .075},
+	tank.TD:  {form: formWedge, hw: .40, hl: .42, gun: .085, glyph: "D"},
+	tank.HM:  {form: formRound, hw: .40, gun: .12},
 }
 
 // The facing wedge, in fractions of the square: its length from the point
 // back, and its width at the base.
 const (
-	wedgeLen   = 0.28
-	wedgeWidth = 0.50
+	wedgeLen   = 0.30
+	wedgeWidth = 0.62
+)
+
+// The plate under the kind mark, in fractions of the square: its radius,
+// how far it sits behind the centre (away from the facing), and the kind
+// letter's cap height on it. At 400 px wide (21 px squares) the letter is
+// about 8 px tall; it was 5 px.
+const (
+	plateR    = 0.27
+	plateBack = 0.07
+	glyphCap  = 0.38
 )
 
 type spriteKey struct {
@@ -146,21 +155,24 @@ func drawTank(k spriteKey) *tile {
 			dc.SetLineWidth(math.Max(1, s*0.025))
 			dc.Stroke()
 		}
-		// The gun: from the turret to the square's edge (its corner for a
-		// diagonal), in ink, ending in a wedge as wide as a light hull. The
-		// wedge is the facing mark: a thin barrel alone shrinks to a pixel
-		// or two when Discord scales the board to a phone's width, a wedge
-		// of ink at one edge of the square still points (docs/imaging.md).
+		// The gun: from the plate to the square's edge (its corner for a
+		// diagonal), in ink, ending in a wedge wider than a light hull.
+		// The wedge is the facing mark: a thin barrel alone shrinks to a
+		// pixel or two when Discord scales the board to a phone's width, a
+		// big wedge of ink at one edge of the square still points
+		// (docs/imaging.md).
 		reach := 0.5
 		if diag {
 			reach = 0.5 * math.Sqrt2 * 0.92
 		}
 		tip := c - reach*s
 		wl, wb := wedgeLen*s, wedgeWidth*s
+		if diag {
+			wl *= 1.25
+		}
 		base := tip + wl
 		gw := sh.gun * s
-		back := c - sh.turret*s*0.9
-		if back > base {
+		if back := c; back > base {
 			dc.DrawRectangle(c-gw, base-1, 2*gw, back-base+1)
 		}
 		dc.MoveTo(c, tip)
@@ -171,28 +183,38 @@ func drawTank(k spriteKey) *tile {
 		dc.Fill()
 		dc.Pop()
 
-		// The turret disc and the glyph stay upright.
-		r := sh.turret * s
-		dc.DrawCircle(c, c, r)
-		fillStroke(dc, disc, ink, lw)
+		// The plate under the kind mark stays upright and sits a little
+		// behind the centre, away from the wedge, so that the wedge shows
+		// its full length. Its shape tells the sides apart without their
+		// colours: White's is round, Black's square.
+		a := float64(k.orient) * math.Pi / 4
+		px, py := c-plateBack*s*math.Sin(a), c+plateBack*s*math.Cos(a)
+		r := plateR * s
+		if k.side == engine.White {
+			dc.DrawCircle(px, py, r)
+		} else {
+			h := r * 0.9
+			dc.DrawRoundedRectangle(px-h, py-h, 2*h, 2*h, s*0.05)
+		}
+		fillStroke(dc, disc, ink, lw*1.2)
 		switch {
 		case sh.glyph != "":
-			glyphText(dc, sh.glyph, c, c, r*1.7, ink)
+			glyphFit(dc, sh.glyph, px, py, glyphCap*s, 0.40*s, ink)
 		case k.kind == tank.CLT:
-			star(dc, c, c, r*1.08, r*0.46)
+			star(dc, px, py, r*0.98, r*0.44)
 			dc.SetColor(rgba(cFlag))
 			dc.FillPreserve()
 			dc.SetColor(rgba(cInk))
-			dc.SetLineWidth(math.Max(1, s*0.02))
+			dc.SetLineWidth(math.Max(1, s*0.025))
 			dc.Stroke()
 		case k.kind == tank.HM:
 			// A reticle: the mortar fires over everything at a spot.
 			dc.SetColor(rgba(ink))
-			dc.SetLineWidth(math.Max(1.4, r*0.22))
-			dc.DrawCircle(c, c, r*0.62)
+			dc.SetLineWidth(math.Max(1.6, s*0.06))
+			dc.DrawCircle(px, py, r*0.55)
 			dc.Stroke()
-			dc.DrawLine(c-r*0.95, c, c+r*0.95, c)
-			dc.DrawLine(c, c-r*0.95, c, c+r*0.95)
+			dc.DrawLine(px-r*0.9, py, px+r*0.9, py)
+			dc.DrawLine(px, py-r*0.9, px, py+r*0.9)
 			dc.Stroke()
 		}
 		if k.wreck {
@@ -210,9 +232,13 @@ func drawTank(k spriteKey) *tile {
 	})
 }
 
-// glyphText writes a piece's glyph upright and centred, cap height about
-// px*0.72.
-func glyphText(dc *gg.Context, s string, x, y, px float64, col uint8) {
+// glyphFit writes a piece's glyph upright and centred with a cap height
+// of capPx, narrowed to at most maxW pixels wide (an M is wider than an L).
+func glyphFit(dc *gg.Context, s string, x, y, capPx, maxW float64, col uint8) {
+	px := capPx / 0.72
+	if w := shapeLine(s, px).width; w > maxW {
+		px *= maxW / w
+	}
 	dc.SetColor(rgba(col))
 	drawText(dc, s, px, x, y, 0.5, 0.36)
 }
