@@ -1,0 +1,456 @@
+package describe
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/tankbot/tankbot/bot/i18n"
+	"github.com/tankbot/tankbot/engine"
+	"github.com/tankbot/tankbot/engine/camelot"
+	"github.com/tankbot/tankbot/engine/gungi"
+	"github.com/tankbot/tankbot/engine/tank"
+)
+
+// The reconstruction test reads only the English alt text: a parser that
+// knows the catalog's words (not the describer's code) rebuilds the
+// position's encoding from it, and it must equal the real position's.
+
+type parsed struct {
+	moveNo  int
+	turn    string // "w", "b", "" when the text does not say (game over)
+	mover   string // the side of the last move, from "Last move:"
+	escaped bool
+	squares map[string][]string // square → tokens bottom first ("Hn", "xlse", "P")
+	hands   [2]map[string]int
+	ready   [2]bool
+	castles [2]int
+	draft   bool
+}
+
+var sideWords = map[string]int{"White": 0, "Black": 1}
+
+// kindCodes maps the English kind words to the position strings' letters.
+func kindCodes(game string) map[string]string {
+	m := map[string]string{}
+	en := func(k string) string { return i18n.T(i18n.English, k) }
+	switch game {
+	case "tank":
+		for _, k := range tank.Kinds {
+			m[en("a11y.tank."+k.String())] = string(k.Stats().Code)
+		}
+	case "camelot":
+		m[en("a11y.camelot.knight")], m[en("a11y.camelot.man")] = "K", "M"
+	case "gungi":
+		for _, k := range gungi.Kinds {
+			m[en("gungi.piece."+string(k.Letter()))] = string(k.Letter())
+		}
+	}
+	return m
+}
+
+var dirWords = map[string]string{"north": "n", "north-east": "ne", "east": "e", "south-east": "se", "south": "s", "south-west": "sw", "west": "w", "north-west": "nw"}
+
+func token(code string, side int, wreck bool, facing string) string {
+	if side == 1 {
+		code = strings.ToLower(code)
+	}
+	if wreck {
+		code = "x" + code
+	}
+	return code + facing
+}
+
+// sections cuts the text at the known section openings.
+var sectionRE = regexp.MustCompile(`(White|Black): |Towers, bottom to top: |(White|Black) in hand: |(White|Black) has nothing in hand\.|Draft: |Castle moves made: `)
+
+func parseAlt(t *testing.T, game, alt string) parsed {
+	t.Helper()
+	p := parsed{squares: map[string][]string{}, hands: [2]map[string]int{{}, {}}}
+	if m := regexp.MustCompile(`move (\d+)\.`).FindStringSubmatch(alt); m != nil {
+		p.moveNo, _ = strconv.Atoi(m[1])
+	}
+	if m := regexp.MustCompile(`(White|Black) to move\.`).FindStringSubmatch(alt); m != nil {
+		p.turn = map[string]string{"White": "w", "Black": "b"}[m[1]]
+	}
+	if m := regexp.MustCompile(`Last move: (White|Black|As )`).FindStringSubmatch(alt); m != nil {
+		p.mover = map[string]string{"White": "w", "Black": "b"}[m[1]]
+	}
+	p.escaped = strings.Contains(alt, "the CLT escaped")
+	codes := kindCodes(game)
+	// kindAt finds the longest kind name s starts with.
+	kindAt := func(s string) (code string, wreck bool, rest string) {
+		if strings.HasPrefix(s, "wrecked ") {
+			wreck, s = true, s[len("wrecked "):]
+		}
+		best := ""
+		for name := range codes {
+			if strings.HasPrefix(s, name) && len(name) > len(best) {
+				best = name
+			}
+		}
+		if best == "" {
+			t.Fatalf("no kind at %q", s)
+		}
+		return codes[best], wreck, strings.TrimSpace(s[len(best):])
+	}
+	idx := sectionRE.FindAllStringSubmatchIndex(alt, -1)
+	for i, m := range idx {
+		end := len(alt)
+		if i+1 < len(idx) {
+			end = idx[i+1][0]
+		}
+		head := alt[m[0]:m[1]]
+		body := strings.TrimSuffix(strings.TrimSpace(alt[m[1]:end]), ".")
+		switch {
+		case strings.HasSuffix(head, "in hand: "):
+			side := sideWords[strings.Fields(head)[0]]
+			for _, it := range strings.Split(body, ", ") {
+				n, name, _ := strings.Cut(it, " ")
+				c, _, _ := kindAt(name)
+				p.hands[side][c], _ = strconv.Atoi(n)
+			}
+		case strings.HasSuffix(head, "nothing in hand."):
+		case head == "Draft: ":
+			p.draft = true
+			for _, it := range strings.Split(body, ", ") {
+				f := strings.Fields(it)
+				p.ready[sideWords[f[0]]] = f[1] == "ready"
+			}
+		case head == "Castle moves made: ":
+			for _, it := range strings.Split(body, ", ") {
+				f := strings.Fields(it)
+				p.castles[sideWords[f[0]]], _ = strconv.Atoi(f[1])
+			}
+		case head == "Towers, bottom to top: ":
+			for _, tw := range strings.Split(body, "; ") {
+				sq, tiers, _ := strings.Cut(tw, " ")
+				for _, u := range strings.Split(tiers, ", ") {
+					side, kind, _ := strings.Cut(u, " ")
+					c, _, _ := kindAt(kind)
+					p.squares[sq] = append(p.squares[sq], token(c, sideWords[side], false, ""))
+				}
+			}
+		default: // a side's pieces
+			side := sideWords[strings.TrimSuffix(head, ": ")]
+			if body == "no pieces on the board" {
+				continue
+			}
+			for _, g := range strings.Split(body, "; ") {
+				c, wreck, items := kindAt(g)
+				for _, it := range strings.Split(items, ", ") {
+					f := strings.Fields(it)
+					facing := ""
+					if len(f) > 1 {
+						facing = dirWords[f[1]]
+					}
+					p.squares[f[0]] = append(p.squares[f[0]], token(c, side, wreck, facing))
+				}
+			}
+		}
+	}
+	return p
+}
+
+// encode writes the parsed position in the game's notation; terrain (the
+// tank map's obstacles) comes from the map the alt text names.
+func (p parsed) encode(t *testing.T, game string, terrain engine.Position) string {
+	t.Helper()
+	turn := p.turn
+	if turn == "" { // a finished game: the loser of the last move is to move
+		turn = map[string]string{"w": "b", "b": "w"}[p.mover]
+	}
+	var rows []string
+	switch game {
+	case "tank":
+		tp := terrain.(*tank.Position)
+		for r := tp.Height() - 1; r >= 0; r-- {
+			var sb strings.Builder
+			for f := 0; f < tp.Width(); f++ {
+				sq := tank.Square{File: f, Rank: r}
+				switch {
+				case tp.At(sq).Obstacle:
+					sb.WriteByte('#')
+				case len(p.squares[sq.String()]) == 1:
+					sb.WriteString(p.squares[sq.String()][0])
+				default:
+					sb.WriteByte('.')
+				}
+			}
+			rows = append(rows, sb.String())
+		}
+		s := strings.Join(rows, "/") + " " + turn + " " + strconv.Itoa(p.moveNo)
+		if p.escaped {
+			s += " escaped"
+		}
+		return s
+	case "gungi":
+		for r := 8; r >= 0; r-- {
+			var sb strings.Builder
+			for f := 0; f < 9; f++ {
+				tw := p.squares[gungi.Sq(f, r).String()]
+				switch len(tw) {
+				case 0:
+					sb.WriteByte('.')
+				case 1:
+					sb.WriteString(tw[0])
+				default:
+					sb.WriteString("(" + strings.Join(tw, "") + ")")
+				}
+			}
+			rows = append(rows, sb.String())
+		}
+		ready := map[[2]bool]string{{false, false}: "-", {true, false}: "w", {false, true}: "b", {true, true}: "wb"}[p.ready]
+		if !p.draft {
+			ready = "wb"
+		}
+		hand := func(s int) string {
+			var sb strings.Builder
+			for _, k := range gungi.Kinds {
+				if n := p.hands[s][string(k.Letter())]; n > 0 {
+					sb.WriteString(string(k.Letter()) + strconv.Itoa(n))
+				}
+			}
+			if sb.Len() == 0 {
+				return "-"
+			}
+			return sb.String()
+		}
+		return strings.Join(rows, "/") + " " + turn + " " + ready + " " + hand(0) + "/" + hand(1) + " " + strconv.Itoa(p.moveNo)
+	case "camelot":
+		cb := camelotBoard{terrain.(*camelot.Position)}
+		for r := 15; r >= 0; r-- {
+			var sb strings.Builder
+			for f := 0; f < 12; f++ {
+				name := camelotName(f, r)
+				if !cb.onBoard(name) {
+					continue
+				}
+				if tw := p.squares[name]; len(tw) == 1 {
+					sb.WriteString(tw[0])
+				} else {
+					sb.WriteByte('.')
+				}
+			}
+			rows = append(rows, sb.String())
+		}
+		return strings.Join(rows, "/") + " " + turn + " " + strconv.Itoa(p.castles[0]) + strconv.Itoa(p.castles[1]) + " " + strconv.Itoa(p.moveNo)
+	}
+	t.Fatalf("game %s", game)
+	return ""
+}
+
+
+// randomGame plays seeded random legal moves from the start until the game
+// ends or plies moves were played, calling visit with every position.
+func randomGame(t *testing.T, game, variant string, seed uint64, plies int, visit func(b Board)) {
+	t.Helper()
+	rules := map[string]engine.Rules{"tank": tank.Rules, "camelot": camelot.Rules, "gungi": gungi.Rules}[game]
+	pos, err := rules.Start(variant)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rng := rand.New(rand.NewPCG(seed, 42))
+	b := Board{Game: game, Number: 7, Variant: variant, Pos: pos}
+	visit(b)
+	for i := 0; i < plies && !pos.Status().Over(); i++ {
+		ms := pos.LegalMoves()
+		if len(ms) == 0 {
+			break
+		}
+		m := ms[rng.IntN(len(ms))]
+		next, err := pos.Play(m)
+		if err != nil {
+			t.Fatalf("%s: %v", pos.FormatMove(m), err)
+		}
+		b = Board{Game: game, Number: 7, Variant: variant, Pos: next, Prev: pos, Last: m}
+		pos = next
+		visit(b)
+	}
+}
+
+// TestAltReconstructsEveryPosition plays a random game of every game and
+// rebuilds every position from its English alt text alone; a text that
+// does not hold the whole position must say so. Every locale's alt text
+// stays within Discord's 1,024 characters.
+func TestAltReconstructsEveryPosition(t *testing.T) {
+	// A whole game: random play ends every game of the three well within
+	// this (Gungi is the longest); the fast tier plays the first plies.
+	plies := 3000
+	if testing.Short() {
+		plies = 60
+	}
+	for _, tc := range []struct{ game, variant string }{
+		{"tank", "basic16"}, {"tank", "basic20"}, {"camelot", ""}, {"gungi", ""},
+	} {
+		t.Run(tc.game+tc.variant, func(t *testing.T) {
+			rules := map[string]engine.Rules{"tank": tank.Rules, "camelot": camelot.Rules, "gungi": gungi.Rules}[tc.game]
+			terrain, err := rules.Start(tc.variant)
+			if err != nil {
+				t.Fatal(err)
+			}
+			full, cut, n := 0, 0, 0
+			var last Board
+			randomGame(t, tc.game, tc.variant, 1, plies, func(b Board) {
+				n++
+				last = b
+				for _, loc := range i18n.Locales {
+					alt, err := Alt(loc, b)
+					if err != nil {
+						t.Fatal(err)
+					}
+					if c := utf8.RuneCountInString(alt); c > AltLimit || c == 0 {
+						t.Fatalf("%s: alt text of %d characters", loc, c)
+					}
+					if strings.Contains(alt, "a11y.") {
+						t.Fatalf("%s: untranslated key in %q", loc, alt)
+					}
+				}
+				alt, _ := Alt(i18n.English, b)
+				if !Complete(i18n.English, alt) {
+					cut++
+					if !strings.Contains(alt, "/board text:true") {
+						t.Fatalf("cut alt text does not point to the text board: %q", alt)
+					}
+					return
+				}
+				full++
+				got := parseAlt(t, tc.game, alt).encode(t, tc.game, terrain)
+				rp, err := rules.Decode(got)
+				if err != nil {
+					t.Fatalf("reconstructed %q does not decode: %v\nalt: %s", got, err, alt)
+				}
+				if rp.Encode() != b.Pos.Encode() {
+					t.Fatalf("reconstructed\n %s\nwant\n %s\nfrom alt text:\n%s", rp.Encode(), b.Pos.Encode(), alt)
+				}
+			})
+			t.Logf("%s %s: %d positions (game over: %v), %d rebuilt from the alt text, %d cut", tc.game, tc.variant, n, last.Pos.Status().Over(), full, cut)
+			if full == 0 {
+				t.Fatal("no position was rebuilt")
+			}
+		})
+	}
+}
+
+func TestAltStatesTheFacts(t *testing.T) {
+	pos, err := tank.Rules.Start("basic16")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := pos.LegalMoves()[0]
+	next, _ := pos.Play(m)
+	alt, err := Alt(i18n.English, Board{Game: "tank", Number: 12, Variant: "basic16", Pos: next, Prev: pos, Last: m})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"Tank Chess, game #12, move", "Black to move.", "Last move: White ", "White: command tank", "Black: command tank"} {
+		if !strings.Contains(alt, want) {
+			t.Errorf("alt text lacks %q:\n%s", want, alt)
+		}
+	}
+	over := engine.Win(engine.White, engine.ReasonResignation)
+	alt, _ = Alt(i18n.English, Board{Game: "tank", Pos: next, Outcome: &over})
+	if !strings.Contains(alt, "Game over: White wins, by resignation.") || strings.Contains(alt, "to move") {
+		t.Errorf("resigned game: %s", alt)
+	}
+	if _, err := Alt(i18n.English, Board{Game: "tank"}); err == nil {
+		t.Error("no position: no error")
+	}
+}
+
+func TestFitCutsWithNotice(t *testing.T) {
+	tr := tr(i18n.English)
+	var parts []part
+	for i := 0; i < 100; i++ {
+		parts = append(parts, part{fmt.Sprintf("group %d of pieces a1, b2, c3;", i)})
+	}
+	s := fit(tr, []string{"Head."}, parts, AltLimit)
+	if utf8.RuneCountInString(s) > AltLimit || !strings.HasPrefix(s, "Head. group 0") || Complete(i18n.English, s) {
+		t.Errorf("cut text %d chars: %q", utf8.RuneCountInString(s), s)
+	}
+	if s := fit(tr, []string{"Head."}, parts[:2], AltLimit); !Complete(i18n.English, s) {
+		t.Errorf("short text cut: %q", s)
+	}
+}
+
+// TestQueries asks the blind-mode questions about a Tank Chess position
+// and checks the answers against the engine.
+func TestQueries(t *testing.T) {
+	var pos *tank.Position
+	randomGame(t, "tank", "basic16", 5, 30, func(b Board) { pos = b.Pos.(*tank.Position) })
+	var clt tank.Square
+	var shots = map[string]map[string]bool{} // target → shooters
+	for r := 0; r < pos.Height(); r++ {
+		for f := 0; f < pos.Width(); f++ {
+			sq := tank.Square{File: f, Rank: r}
+			if pc := pos.At(sq).Piece; pc.Kind == tank.CLT && pc.Side == pos.Turn() && !pc.Wreck {
+				clt = sq
+			}
+		}
+	}
+	for _, m := range pos.Moves() {
+		if m.HasTarget {
+			if shots[m.Target.String()] == nil {
+				shots[m.Target.String()] = map[string]bool{}
+			}
+			shots[m.Target.String()][m.From.String()] = true
+		}
+	}
+	w, err := Where(i18n.English, pos, pos.Turn(), "CLT")
+	if err != nil || !strings.Contains(w, clt.String()+" ") {
+		t.Errorf("where CLT: %q, %v (CLT on %s)", w, err, clt)
+	}
+	if w2, _ := Where(i18n.English, pos, pos.Turn(), "command tank"); w2 != w {
+		t.Errorf("by name %q, by code %q", w2, w)
+	}
+	if _, err := Where(i18n.English, pos, pos.Turn(), "dragon"); err == nil {
+		t.Error("unknown kind: no error")
+	}
+	sq, _ := Square(i18n.English, pos, clt.String())
+	if !strings.Contains(sq, "command tank") {
+		t.Errorf("square %s: %q", clt, sq)
+	}
+	if _, err := Square(i18n.English, pos, "z99"); err == nil {
+		t.Error("off-board square: no error")
+	}
+	n := 0
+	for _, m := range pos.Moves() {
+		if m.From == clt {
+			n++
+		}
+	}
+	mv, _ := Moves(i18n.English, pos, clt.String())
+	if n > 0 && !strings.Contains(mv, fmt.Sprintf(": %d legal moves: ", n)) {
+		t.Errorf("moves of %s: %q, want %d", clt, mv, n)
+	}
+	for target, from := range shots {
+		a, err := Attackers(i18n.English, pos, target)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for f := range from {
+			if !strings.Contains(a, f+" ") {
+				t.Errorf("attackers of %s: %q lacks %s", target, a, f)
+			}
+		}
+	}
+	tb, err := TextBoard(i18n.English, pos)
+	if err != nil || !strings.Contains(tb, "Rank 1: ") || !strings.Contains(tb, "obstacle") {
+		t.Errorf("text board: %v\n%s", err, tb)
+	}
+	st := Standings(i18n.English, "Standings", []Standing{{1, "alice", "2", 2}, {2, "bob", "0", 2}}, 0)
+	if st != "Standings\n1. alice, 2 points, 2 games\n2. bob, 0 points, 2 games" {
+		t.Errorf("standings: %q", st)
+	}
+	var many []Standing
+	for i := 1; i <= 100; i++ {
+		many = append(many, Standing{i, strings.Repeat("x", 20), "1", 3})
+	}
+	if st := Standings(i18n.English, "T", many, AltLimit); utf8.RuneCountInString(st) > AltLimit || !strings.HasSuffix(st, "does not fit here.") {
+		t.Errorf("long standings: %d chars", utf8.RuneCountInString(st))
+	}
+}
