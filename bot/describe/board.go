@@ -71,7 +71,6 @@ func adapt(pos engine.Position) (board, error) {
 
 var dirKeys = [8]string{"a11y.dir.N", "a11y.dir.NE", "a11y.dir.E", "a11y.dir.SE", "a11y.dir.S", "a11y.dir.SW", "a11y.dir.W", "a11y.dir.NW"}
 
-
 type tankBoard struct{ p *tank.Position }
 
 func (b tankBoard) files() int      { return b.p.Width() }

@@ -244,7 +244,6 @@ func (p parsed) encode(t *testing.T, game string, terrain engine.Position) strin
 	return ""
 }
 
-
 // randomGame plays seeded random legal moves from the start until the game
 // ends or plies moves were played, calling visit with every position.
 func randomGame(t *testing.T, game, variant string, seed uint64, plies int, visit func(b Board)) {
