@@ -61,6 +61,7 @@ type Console struct {
 	next    string // the user the last turn ping mentioned (hot seat)
 	threads int
 	puzzle  string // the game of puzzle mode (Puzzles); "" otherwise
+	text    textMode
 }
 
 // Clock is a settable time source: real time (or a fixed start) plus
@@ -161,6 +162,9 @@ func (c *Console) Exec(ctx context.Context, line string) error {
 		return c.Bot.Tick(ctx)
 	case "tick":
 		return c.Bot.Tick(ctx)
+	}
+	if handled, err := c.textCommand(line); handled {
+		return err
 	}
 	who, rest, ok := splitSpeaker(line)
 	if !ok {
@@ -392,7 +396,7 @@ func (c *Console) print(where string, r bot.Reply) {
 		}
 	}
 	if r.Position != "" {
-		sb.WriteString(TextBoard(r.Game, r.Position))
+		sb.WriteString(c.boardText(r.Game, r.Position))
 	}
 	for _, f := range r.Files {
 		if c.PNGDir != "" && (strings.HasSuffix(f.Name, ".png") || strings.HasSuffix(f.Name, ".gif")) {
