@@ -105,6 +105,19 @@ func header(t engine.Translator, b Board, bd board) []string {
 	return out
 }
 
+// LastMove is the move that led to the board in words ("White heavy tank
+// c3 to c5, facing north"), "" when there is none.
+func LastMove(locale string, b Board) (string, error) {
+	if b.Last == nil || b.Prev == nil {
+		return "", nil
+	}
+	bd, err := adapt(b.Pos)
+	if err != nil {
+		return "", err
+	}
+	return bd.lastMove(tr(locale), b.Prev, b.Last), nil
+}
+
 func result(t engine.Translator, o engine.Outcome) string {
 	reason := ""
 	if o.Reason != "" {

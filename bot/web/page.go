@@ -13,6 +13,7 @@ import (
 
 	"golang.org/x/text/language"
 
+	"github.com/tankbot/tankbot/bot/describe"
 	"github.com/tankbot/tankbot/bot/i18n"
 	"github.com/tankbot/tankbot/engine"
 	recfile "github.com/tankbot/tankbot/engine/record"
@@ -84,14 +85,42 @@ type pageData struct {
 	First, Prev, Next, Last, FlipHref  string
 	Langs                              []langLink
 	Finished                           bool
-	CSS                                template.CSS
-	JS                                 template.JS
-	T                                  map[string]string
+	// Alt is the board image's text (the alt text Discord gets), Pieces
+	// the board in words, one line per rank (bot/describe): the board's
+	// text alternative, for the ply shown.
+	Alt      string
+	Pieces   []string
+	LastMove string // the move that led to the ply shown, in words
+	CSS      template.CSS
+	JS       template.JS
+	T        map[string]string
 }
 
 // words are the page's catalog keys (bot/i18n, "web." block).
 var words = []string{"web.moves", "web.flip", "web.first", "web.prev", "web.next", "web.last", "web.download",
-	"web.record", "web.finalpng", "web.gif", "web.live", "web.language", "web.board", "web.players"}
+	"web.record", "web.finalpng", "web.gif", "web.live", "web.language", "web.board", "web.players", "web.pieces"}
+
+// boardText is the alt text and the text board of ply k in loc; a
+// position the describer cannot word leaves the image's plain label.
+func boardText(loc string, g *game, k int) (alt, last string, pieces []string) {
+	b := describe.Board{Game: g.Kind, Number: int64(g.Number), Variant: g.Variant, Pos: g.positions[k]}
+	if k > 0 {
+		b.Prev, b.Last = g.positions[k-1], g.last[k]
+	}
+	if k == g.plies() {
+		b.Outcome = g.outcome
+	}
+	alt, err := describe.Alt(loc, b)
+	if err != nil {
+		return i18n.T(loc, "web.board"), "", nil
+	}
+	last, _ = describe.LastMove(loc, b)
+	tb, err := describe.TextBoard(loc, g.positions[k])
+	if err != nil {
+		return alt, last, nil
+	}
+	return alt, last, strings.Split(tb, "\n")
+}
 
 // statusText is the turn or the result line, in loc.
 func statusText(loc string, g *game) string {
@@ -244,6 +273,7 @@ func (s *Server) page(w http.ResponseWriter, r *http.Request) {
 		T:         map[string]string{},
 	}
 	d.Description = i18n.T(loc, "web.description", g.names[0], g.names[1], d.Status)
+	d.Alt, d.LastMove, d.Pieces = boardText(loc, g, k)
 	fq := query(!flip, loc, i18n.Normalize(qv.Get("lang")) != "")
 	d.FlipHref = "?" + join(fq, "ply="+strconv.Itoa(k))
 	for i, l := range moveLabels(loc, g) {

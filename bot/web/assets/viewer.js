@@ -26,6 +26,28 @@
     fu.searchParams.set("ply", k); f.href = fu.search;
     history.replaceState(null, "", href(k));
     if (a[k].scrollIntoView) a[k].scrollIntoView({ block: "nearest" });
+    text(k);
+  }
+  // The board's text alternative (the image's alt text and the list of
+  // pieces) follows the ply shown: read from the page of that ply, so the
+  // words are the server's, in the page's language.
+  var textSeq = 0, pending = null;
+  function text(k) {
+    if (!window.fetch || !window.DOMParser) return;
+    var seq = ++textSeq;
+    fetch(href(k), { credentials: "same-origin" }).then(function (r) { return r.ok ? r.text() : null; }).then(function (html) {
+      if (!html || seq !== textSeq) return;
+      var doc = new DOMParser().parseFromString(html, "text/html");
+      var ni = doc.getElementById("board"), np = doc.getElementById("pieces"), op = document.getElementById("pieces");
+      if (ni) img.alt = ni.alt;
+      if (np && op) { op.innerHTML = np.innerHTML; op.dataset.last = np.dataset.last; }
+      // A live move waiting to be announced: its words, then the status.
+      var an = document.getElementById("announce");
+      if (pending !== null && an && np) {
+        an.textContent = (np.dataset.last ? np.dataset.last + ". " : "") + pending;
+        pending = null;
+      }
+    }).catch(function () {});
   }
   function step(what) {
     switch (what) {
@@ -85,6 +107,14 @@
       el.querySelector("b").textContent = c.left;
       if (c.end) el.dataset.end = c.end; else delete el.dataset.end;
     });
+    // Screen readers hear the new move in words and the status once (the
+    // live region) when the board follows the game; a reader who stepped
+    // back hears the move in notation and the status.
+    if (follow) pending = d.status;
+    else {
+      var an = document.getElementById("announce");
+      if (an && d.moves.length > 1) an.textContent = d.moves[d.moves.length - 1].l + ". " + d.status;
+    }
     go(follow ? d.moves.length - 1 : Math.min(cur, d.moves.length - 1));
     if (d.over) {
       es.close();
