@@ -29,7 +29,7 @@ func TestTextModeWholeGame(t *testing.T) {
 				t.Fatal(err)
 			}
 			rng := rand.New(rand.NewPCG(7, 7))
-			n := 0
+			n, over := 0, false
 			for ; n < plies; n++ {
 				out := s.run("board")
 				if !strings.Contains(out, "Rank ") && !strings.Contains(out, "in hand") {
@@ -39,7 +39,7 @@ func TestTextModeWholeGame(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				if pos.Status().Over() {
+				if over = pos.Status().Over(); over {
 					break
 				}
 				ms := pos.LegalMoves()
@@ -52,7 +52,10 @@ func TestTextModeWholeGame(t *testing.T) {
 					t.Fatalf("move %q: a picture or no board in words:\n%s", m, out)
 				}
 			}
-			t.Logf("%s: %d moves in text mode", game, n)
+			t.Logf("%s: %d moves in text mode, game over: %v", game, n, over)
+			if !testing.Short() && !over {
+				t.Errorf("%s: the game did not end in %d moves", game, plies)
+			}
 			for _, q := range []string{"where white", "square a1", "attackers a1", "moves a1"} {
 				if out := s.run(q); strings.TrimSpace(out) == "" || strings.Contains(out, "error:") {
 					t.Errorf("%s: %q", q, out)

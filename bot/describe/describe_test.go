@@ -293,6 +293,7 @@ func TestAltReconstructsEveryPosition(t *testing.T) {
 				t.Fatal(err)
 			}
 			full, cut, n := 0, 0, 0
+			cutIn := map[string]int{}
 			var last Board
 			randomGame(t, tc.game, tc.variant, 1, plies, func(b Board) {
 				n++
@@ -307,6 +308,9 @@ func TestAltReconstructsEveryPosition(t *testing.T) {
 					}
 					if strings.Contains(alt, "a11y.") {
 						t.Fatalf("%s: untranslated key in %q", loc, alt)
+					}
+					if !Complete(loc, alt) {
+						cutIn[loc]++
 					}
 				}
 				alt, _ := Alt(i18n.English, b)
@@ -327,7 +331,7 @@ func TestAltReconstructsEveryPosition(t *testing.T) {
 					t.Fatalf("reconstructed\n %s\nwant\n %s\nfrom alt text:\n%s", rp.Encode(), b.Pos.Encode(), alt)
 				}
 			})
-			t.Logf("%s %s: %d positions (game over: %v), %d rebuilt from the alt text, %d cut", tc.game, tc.variant, n, last.Pos.Status().Over(), full, cut)
+			t.Logf("%s %s: %d positions (game over: %v), %d rebuilt from the alt text, %d cut; cut by locale %v", tc.game, tc.variant, n, last.Pos.Status().Over(), full, cut, cutIn)
 			if full == 0 {
 				t.Fatal("no position was rebuilt")
 			}
