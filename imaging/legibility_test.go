@@ -527,3 +527,45 @@ func TestGungiHandLegibility(t *testing.T) {
 			sizeName(w), len(vs), r.errors, r.closest, r.closestA, r.closestB, r.worstMargin)
 	}
 }
+
+// chipGeometry is a panel of tower chips (the tiers below a tower's top
+// piece) as wide as the Gungi picture, so that it is scaled as the board
+// is. Its "squares" are the chips' top gColW × gColW, where the letter is.
+type chipGeometry struct{}
+
+const chipCols = gW / (gColW + 8)
+
+func (chipGeometry) squares() int { return chipCols * 12 }
+func (chipGeometry) at(sq int) (int, int) {
+	return 8 + sq%chipCols*(gColW+8), 8 + sq/chipCols*(gChipH+8)
+}
+func (chipGeometry) inner() int { return gColW }
+func (chipGeometry) pitch() int { return gColW + 8 }
+func (chipGeometry) newFrame() (*image.Paletted, func()) {
+	img := image.NewPaletted(image.Rect(0, 0, gW, 16+12*(gChipH+8)), palette)
+	fill(img, img.Rect, gWood)
+	return img, func() {}
+}
+
+// TestGungiChipLegibility: the kind and owner of every tier below a
+// tower's top (13 kinds × 2 sides) read from its chip at 400 px wide
+// (issue 42: the 13 px letters on 16 px chips could not be read there).
+// Not at 300 px: a chip is then 7 px wide and the sampler's 2 px border
+// leaves too little of it to measure; the alt text lists every tier.
+func TestGungiChipLegibility(t *testing.T) {
+	var vs []variant
+	for _, k := range gungi.Kinds {
+		for _, side := range []engine.Side{engine.White, engine.Black} {
+			key := chipKey{kind: k, side: side, bg: gWood}
+			name := fmt.Sprintf("%s %c", side, k.Letter())
+			vs = append(vs, variant{name: name, class: name,
+				put: func(img *image.Paletted, x, y int) { blit(img, towerChip(key), x, y) }})
+		}
+	}
+	r := classify(t, chipGeometry{}, vs, 400, false)
+	t.Logf("tower chips at 400 px wide: %d variants, %d misread, closest pair %.1f (%s / %s), worst margin %.1f",
+		len(vs), r.errors, r.closest, r.closestA, r.closestB, r.worstMargin)
+	if r.worstMargin < minMargin {
+		t.Errorf("tower chips at 400 px wide: worst margin %.1f < %.0f", r.worstMargin, minMargin)
+	}
+}
