@@ -153,7 +153,7 @@ func (b tankBoard) normSquare(s string) string {
 	if err != nil || r < 1 || r > b.p.Height() {
 		return ""
 	}
-	return s
+	return s[:1] + strconv.Itoa(r) // "a+5" and "a05" are a5
 }
 
 type gungiBoard struct{ p *gungi.Position }
@@ -345,7 +345,10 @@ func (b camelotBoard) normSquare(s string) string {
 		return ""
 	}
 	r, err := strconv.Atoi(s[1:])
-	if err != nil || r < 1 || r > 16 || b.p.At(s) == 0 && !b.onBoard(s) {
+	if err != nil || r < 1 || r > 16 {
+		return ""
+	}
+	if s = s[:1] + strconv.Itoa(r); !b.onBoard(s) {
 		return ""
 	}
 	return s

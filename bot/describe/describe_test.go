@@ -420,6 +420,9 @@ func TestQueries(t *testing.T) {
 	if _, err := Square(i18n.English, pos, "z99"); err == nil {
 		t.Error("off-board square: no error")
 	}
+	if a, _ := Square(i18n.English, pos, clt.String()[:1]+"+"+clt.String()[1:]); a != sq {
+		t.Errorf("square with a sign: %q, want %q", a, sq)
+	}
 	n := 0
 	for _, m := range pos.Moves() {
 		if m.From == clt {
