@@ -53,7 +53,11 @@ type board interface {
 	extras(t engine.Translator) []string
 	// normSquare is a typed square in the game's spelling, or "".
 	normSquare(s string) string
+	// kinds are the game's kinds: catalog key and notation letter.
+	kinds() []kindName
 }
+
+type kindName struct{ key, letter string }
 
 func adapt(pos engine.Position) (board, error) {
 	switch p := pos.(type) {
@@ -143,6 +147,14 @@ func (b tankBoard) from(m engine.Move) string {
 }
 
 func (b tankBoard) extras(engine.Translator) []string { return nil }
+
+func (b tankBoard) kinds() []kindName {
+	var out []kindName
+	for _, k := range tank.Kinds {
+		out = append(out, kindName{"a11y.tank." + k.String(), string(k.Stats().Code)})
+	}
+	return out
+}
 
 func (b tankBoard) normSquare(s string) string {
 	s = strings.ToLower(strings.TrimSpace(s))
@@ -256,6 +268,14 @@ func (b gungiBoard) extras(t engine.Translator) []string {
 	return out
 }
 
+func (b gungiBoard) kinds() []kindName {
+	var out []kindName
+	for _, k := range gungi.Kinds {
+		out = append(out, kindName{gungiKey(k), string(k.Letter())})
+	}
+	return out
+}
+
 func (b gungiBoard) normSquare(s string) string {
 	if sq, ok := gungi.ParseSquare(strings.TrimSpace(s)); ok {
 		return sq.String()
@@ -337,6 +357,10 @@ func (b camelotBoard) from(m engine.Move) string {
 
 func (b camelotBoard) extras(t engine.Translator) []string {
 	return []string{t("a11y.camelot.castles", strconv.Itoa(b.p.CastleMovesUsed(engine.White)), strconv.Itoa(b.p.CastleMovesUsed(engine.Black)))}
+}
+
+func (b camelotBoard) kinds() []kindName {
+	return []kindName{{"a11y.camelot.knight", "K"}, {"a11y.camelot.man", "M"}}
 }
 
 func (b camelotBoard) normSquare(s string) string {

@@ -383,7 +383,7 @@ func Where(locale string, pos engine.Position, side engine.Side, kind string) (s
 	occ := bd.occupants()
 	var want string
 	if kind = strings.TrimSpace(kind); kind != "" {
-		if want = matchKind(locale, occ, kind); want == "" {
+		if want = matchKind(locale, bd.kinds(), kind); want == "" {
 			return "", fmt.Errorf("%s", t("a11y.q.nokind", kind))
 		}
 	}
@@ -416,24 +416,16 @@ func Where(locale string, pos engine.Position, side engine.Side, kind string) (s
 	return t("a11y.q.where", what, strings.Join(items, ", ")), nil
 }
 
-// matchKind is the catalog key of the kind a player typed, "" if none.
-func matchKind(locale string, occ []occupant, typed string) string {
+// matchKind is the catalog key of the game's kind a player typed: its
+// name in locale or English, its short name ("HT", "CLT") or its letter in
+// the notation ("H", "R", "P"); "" if none.
+func matchKind(locale string, kinds []kindName, typed string) string {
 	typed = strings.ToLower(typed)
-	for k := range kindOrder {
-		code := k[strings.LastIndexAny(k, ".")+1:]
-		for _, name := range []string{i18n.T(locale, k), i18n.T(i18n.English, k), code} {
+	for _, k := range kinds {
+		short := k.key[strings.LastIndex(k.key, ".")+1:]
+		for _, name := range []string{i18n.T(locale, k.key), i18n.T(i18n.English, k.key), short, k.letter} {
 			if strings.ToLower(name) == typed {
-				return k
-			}
-		}
-	}
-	// A letter: the first letter of a Tank Chess code ("H", "C"), a
-	// Camelot kind ("K", "M"): only among the kinds on this board.
-	for _, o := range occ {
-		for _, u := range o.tower {
-			code := u.kind[strings.LastIndexAny(u.kind, ".")+1:]
-			if len(typed) == 1 && strings.ToLower(code[:1]) == typed {
-				return u.kind
+				return k.key
 			}
 		}
 	}

@@ -410,8 +410,13 @@ func TestQueries(t *testing.T) {
 	if w2, _ := Where(i18n.English, pos, pos.Turn(), "command tank"); w2 != w {
 		t.Errorf("by name %q, by code %q", w2, w)
 	}
-	if _, err := Where(i18n.English, pos, pos.Turn(), "dragon"); err == nil {
-		t.Error("unknown kind: no error")
+	if w3, _ := Where(i18n.English, pos, pos.Turn(), "c"); w3 != w {
+		t.Errorf("by letter %q, by code %q", w3, w)
+	}
+	for _, k := range []string{"dragon", "Marshal", "P"} { // P: a Gungi letter, not a tank's
+		if _, err := Where(i18n.English, pos, pos.Turn(), k); err == nil {
+			t.Errorf("kind %q of no tank: no error", k)
+		}
 	}
 	sq, _ := Square(i18n.English, pos, clt.String())
 	if !strings.Contains(sq, "command tank") {
