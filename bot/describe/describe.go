@@ -177,11 +177,7 @@ func positionParts(t engine.Translator, pos engine.Position, bd board) []part {
 	var towers []string
 	for _, o := range occ {
 		if len(o.tower) > 1 {
-			var tiers []string
-			for _, u := range o.tower {
-				tiers = append(tiers, unitName(t, u))
-			}
-			towers = append(towers, t("a11y.tower", o.square, strings.Join(tiers, ", ")))
+			towers = append(towers, t("a11y.tower", o.square, tiers(t, o.tower)))
 		}
 	}
 	for i, tw := range towers {
@@ -277,6 +273,23 @@ func unitName(t engine.Translator, u unit) string {
 	return s
 }
 
+// tiers words a tower bottom to top, the side named once for each run of
+// tiers of the same side ("White Pawn and General, Black Archer"): a
+// Gungi position with many towers then fits the alt text more often.
+func tiers(t engine.Translator, tower []unit) string {
+	var runs []string
+	for i := 0; i < len(tower); {
+		j := i
+		var kinds []string
+		for ; j < len(tower) && tower[j].side == tower[i].side; j++ {
+			kinds = append(kinds, t(tower[j].kind))
+		}
+		runs = append(runs, t("a11y.piece", sideName(t, tower[i].side), strings.Join(kinds, t("a11y.and"))))
+		i = j
+	}
+	return strings.Join(runs, ", ")
+}
+
 // fit joins the header and as many position parts as fit in limit
 // characters; when a part does not fit, it ends with the cut notice
 // instead. The header is never cut unless it alone is too long.
@@ -354,11 +367,7 @@ func TextBoard(locale string, pos engine.Position) (string, error) {
 		case len(o.tower) == 1:
 			what = unitName(t, o.tower[0])
 		default:
-			var tiers []string
-			for _, u := range o.tower {
-				tiers = append(tiers, unitName(t, u))
-			}
-			what = t("a11y.tower.short", strings.Join(tiers, ", "))
+			what = t("a11y.tower.short", tiers(t, o.tower))
 		}
 		byRank[o.rank] = append(byRank[o.rank], o.square+" "+what)
 	}
@@ -453,11 +462,7 @@ func Square(locale string, pos engine.Position, sq string) (string, error) {
 		case len(o.tower) == 1:
 			return name + " " + unitName(t, o.tower[0]), nil
 		}
-		var tiers []string
-		for _, u := range o.tower {
-			tiers = append(tiers, unitName(t, u))
-		}
-		return t("a11y.tower", name, strings.Join(tiers, ", ")), nil
+		return t("a11y.tower", name, tiers(t, o.tower)), nil
 	}
 	return t("a11y.q.empty", name), nil
 }

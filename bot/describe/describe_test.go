@@ -129,10 +129,12 @@ func parseAlt(t *testing.T, game, alt string) parsed {
 		case head == "Towers, bottom to top: ":
 			for _, tw := range strings.Split(body, "; ") {
 				sq, tiers, _ := strings.Cut(tw, " ")
-				for _, u := range strings.Split(tiers, ", ") {
-					side, kind, _ := strings.Cut(u, " ")
-					c, _, _ := kindAt(kind)
-					p.squares[sq] = append(p.squares[sq], token(c, sideWords[side], false, ""))
+				for _, run := range strings.Split(tiers, ", ") { // "White Pawn and General"
+					side, kinds, _ := strings.Cut(run, " ")
+					for _, kind := range strings.Split(kinds, " and ") {
+						c, _, _ := kindAt(kind)
+						p.squares[sq] = append(p.squares[sq], token(c, sideWords[side], false, ""))
+					}
 				}
 			}
 		default: // a side's pieces
