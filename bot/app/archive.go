@@ -164,7 +164,6 @@ func (b *Bot) positionAt(ctx context.Context, g *gameRec, k int) (engine.Positio
 // board image, which stays the embed's image. A failure costs only the
 // extras: the result is already saved and the message still goes.
 func (b *Bot) finalExtras(ctx context.Context, loc string, g *gameRec, reply *Reply) {
-	reply.Final = true
 	if g.Status == gmActive {
 		return
 	}

@@ -102,7 +102,7 @@ func (b *Bot) sweepBoards(ctx context.Context, m outMsg) error {
 	if !ok || b.n == nil {
 		return b.st.sent(ctx, m.ID, "")
 	}
-	game := m.Reply.GameID
+	game := m.Post.reply.GameID
 	// Two strip posts of a game claimed together take turns here: the
 	// second reads the boards after the first stripped them, instead of
 	// editing them again (each edit spends the bot token's budget).
@@ -169,8 +169,8 @@ func (b *Bot) stripLater(ctx context.Context, m outMsg, wait time.Duration, err 
 	if m.Attempts >= stripLoudAfter {
 		level, log = "error", b.log.Error
 	}
-	log("strip old board buttons: will retry", "game", m.Reply.GameID, "post", m.ID, "attempts", m.Attempts, "in", pause, "level", level, "err", err)
-	return wrap("requeue the strip of game "+strconv.FormatInt(m.Reply.GameID, 10),
+	log("strip old board buttons: will retry", "game", m.Post.reply.GameID, "post", m.ID, "attempts", m.Attempts, "in", pause, "level", level, "err", err)
+	return wrap("requeue the strip of game "+strconv.FormatInt(m.Post.reply.GameID, 10),
 		b.st.retryAt(ctx, m.ID, b.clk.Now().Add(pause), err.Error()))
 }
 

@@ -329,11 +329,11 @@ func (b *Bot) challengeAction(ctx context.Context, r *req, id int64, action stri
 // challenge when something other than a click on that message ends it (a
 // typed /accept, the expiry), so it is retried until Discord takes it. Nil
 // when the message is unknown (challenges made before its id was kept).
-func challengeEdit(c *challengeRec, content string) []Reply {
+func challengeEdit(c *challengeRec, content string) []outPost {
 	if c.MessageID == "" {
 		return nil
 	}
-	return []Reply{{ChannelID: c.ChannelID, Edit: c.MessageID, Content: content}}
+	return []outPost{editPost(Reply{ChannelID: c.ChannelID, Content: content}, c.MessageID)}
 }
 
 // expiredAnswer answers a use of an expired challenge. One still pending
@@ -347,7 +347,7 @@ func (b *Bot) expiredAnswer(ctx context.Context, r *req, c *challengeRec) ([]Rep
 		eff := effects{cancel: []cancelSpec{{kinds: []string{evExpire}}}}
 		if !own {
 			// What the expiry event would have queued.
-			eff.posts = []Reply{b.expiryNotice(ctx, c)}
+			eff.posts = []outPost{b.expiryNotice(ctx, c)}
 		}
 		ok, err := b.st.setChallengeStatus(ctx, c.ID, chExpired, eff)
 		if err != nil {
@@ -477,7 +477,7 @@ func (b *Bot) startGame(ctx context.Context, r *req, c *challengeRec, taker User
 	label := gameLabel(pub.loc, c.Game, c.Variant, start)
 	eff := turnEffects(g, tc)
 	eff.cancel = []cancelSpec{{ref: c.ID, kinds: []string{evExpire}}}
-	var edit []Reply
+	var edit []outPost
 	if !own {
 		// The game's number is not known before the insert: the edit says
 		// who accepted and where the game went.

@@ -128,11 +128,12 @@ func (b *Bot) play(ctx context.Context, r *req, g *gameRec, seq int, text string
 	if err != nil {
 		return nil, err
 	}
+	queue := boardPost
 	if g.Status == gmActive {
 		reply.Content, reply.Mentions = b.turnContent(ctx, g, next, r.User, played)
 	} else {
 		reply.Content, reply.Mentions = b.endContent(ctx, g, played)
-		reply.Final = true
+		queue = finalBoardPost
 	}
 	reply.Update = false
 	reply.Seq = g.Seq
@@ -143,11 +144,12 @@ func (b *Bot) play(ctx context.Context, r *req, g *gameRec, seq int, text string
 	// cancelled once the transport records that the answer arrived.
 	eff := turnEffects(g, tc)
 	if r.outOfBand {
-		eff.posts = []Reply{reply}
+		eff.posts = []outPost{queue(reply)}
 	} else if len(reply.Mentions) > 0 {
 		fb := reply
 		fb.ChannelID = g.ChannelID
-		eff.ping, eff.pingDue = &fb, now.Add(pingFallbackDelay)
+		p := queue(fb)
+		eff.ping, eff.pingDue = &p, now.Add(pingFallbackDelay)
 	}
 	ok, err := b.st.saveGameWith(ctx, g, &moveRec{Notation: note, Side: side, Spent: spent, RepKey: repKey}, eff)
 	if err != nil {

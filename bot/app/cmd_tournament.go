@@ -482,8 +482,8 @@ func (b *Bot) endWithBoard(ctx context.Context, g *gameRec, o engine.Outcome, ev
 		return err
 	}
 	reply.Content, reply.Mentions = b.endContent(ctx, g, event)
-	reply.Final, reply.ChannelID = true, g.ChannelID
-	return b.end(ctx, g, o, reply)
+	reply.ChannelID = g.ChannelID
+	return b.end(ctx, g, o, finalBoardPost(reply))
 }
 
 // judge adjudicates a game unfinished at its round's deadline
@@ -632,7 +632,7 @@ func (b *Bot) queue(ctx context.Context, channel string, rs []Reply) {
 		if r.ChannelID == "" {
 			r.ChannelID = channel
 		}
-		body, err := queued(r)
+		body, err := encodePost(queuedAs(r))
 		if err == nil {
 			_, err = b.st.Enqueue(ctx, store.Message{Channel: r.ChannelID, Payload: body})
 		}
@@ -647,15 +647,15 @@ func (b *Bot) queue(ctx context.Context, channel string, rs []Reply) {
 // standings pinging the podium.
 func (b *Bot) advancePosts(ev *director.Event, _ []tournament.Pairing, finished bool) ([]store.Message, error) {
 	loc := b.cfg.DefaultLocale
-	r := Reply{ChannelID: ev.Row.Channel, Content: b.roundText(loc, ev)}
+	p := textPost(Reply{ChannelID: ev.Row.Channel, Content: b.roundText(loc, ev)})
 	if finished {
-		r = b.finalPost(ev, loc)
+		p = b.finalPost(ev, loc)
 	}
-	body, err := queued(r)
+	body, err := encodePost(p)
 	if err != nil {
 		return nil, err
 	}
-	return []store.Message{{Channel: r.ChannelID, Payload: body}}, nil
+	return []store.Message{{Channel: p.reply.ChannelID, Payload: body}}, nil
 }
 
 // roundText announces the current round with its boards; nobody is
@@ -667,8 +667,8 @@ func (b *Bot) roundText(loc string, ev *director.Event) string {
 
 // finalPost announces the winner and pings the podium (the people on
 // it); the standings pictures are attached when it is delivered
-// (Reply.Tournament: the outbox keeps no files).
-func (b *Bot) finalPost(ev *director.Event, loc string) Reply {
+// (standingsPost: the outbox keeps no files).
+func (b *Bot) finalPost(ev *director.Event, loc string) outPost {
 	st := ev.T.Standings()
 	var podium []string
 	var lines []string
@@ -683,16 +683,16 @@ func (b *Bot) finalPost(ev *director.Event, loc string) Reply {
 			lines = append(lines, i18n.T(loc, "tournament.podium", strconv.Itoa(s.Rank), who))
 		}
 	}
-	return Reply{ChannelID: ev.Row.Channel, Mentions: podium, Tournament: ev.Row.ID, FallbackText: i18n.T(loc, "tournament.noimage"),
-		Content: clipRunes(i18n.T(loc, "tournament.finished", strconv.FormatInt(ev.Row.ID, 10))+"\n"+strings.Join(lines, "\n"), 2000)}
+	return standingsPost(Reply{ChannelID: ev.Row.Channel, Mentions: podium, FallbackText: i18n.T(loc, "tournament.noimage"),
+		Content: clipRunes(i18n.T(loc, "tournament.finished", strconv.FormatInt(ev.Row.ID, 10))+"\n"+strings.Join(lines, "\n"), 2000)}, ev.Row.ID)
 }
 
 // redrawStandings attaches the standings pictures to a queued post of
-// tournament r.Tournament, drawn from the stored tournament as it stands.
-func (b *Bot) redrawStandings(ctx context.Context, r *Reply) {
-	ev, err := b.director().Load(ctx, r.Tournament)
+// tournament id, drawn from the stored tournament as it stands.
+func (b *Bot) redrawStandings(ctx context.Context, r *Reply, id int64) {
+	ev, err := b.director().Load(ctx, id)
 	if err != nil {
-		b.log.Warn("redraw standings", "tournament", r.Tournament, "err", err)
+		b.log.Warn("redraw standings", "tournament", id, "err", err)
 		return
 	}
 	r.Files = b.standingsFiles(ev, b.cfg.DefaultLocale)

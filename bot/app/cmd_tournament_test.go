@@ -317,7 +317,7 @@ func TestTournamentComputersPlayEachOther(t *testing.T) {
 	}
 	var final *post
 	for _, p := range h.n.all() {
-		if strings.Contains(p.Reply.Content, "is over.") && p.Reply.Tournament != 0 {
+		if strings.Contains(p.Reply.Content, "is over.") && len(p.Reply.Files) > 0 {
 			final = &p
 		}
 	}

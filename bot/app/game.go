@@ -148,7 +148,7 @@ func overRefusal(r *req, g *gameRec) error {
 
 // end saves g finished with o; its clock events are dropped and posts
 // queued for out-of-band delivery in the same transaction.
-func (b *Bot) end(ctx context.Context, g *gameRec, o engine.Outcome, posts ...Reply) error {
+func (b *Bot) end(ctx context.Context, g *gameRec, o engine.Outcome, posts ...outPost) error {
 	g.finish(o)
 	eff := turnEffects(g, clockOf(g))
 	eff.posts = posts

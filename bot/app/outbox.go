@@ -19,11 +19,11 @@ func backoff(n int) time.Duration {
 	return min(d, 5*time.Minute)
 }
 
-// deliver sends the queued posts that are due, Config.Workers at a time.
-// Each carries its outbox nonce, so Discord drops a resend of a post it
-// took just before a crash; Discord's id is recorded once it answers. A
-// queued edit (Reply.Edit: an expired or accepted challenge losing its
-// buttons) goes through Notifier.Edit instead. A refused post or edit is
+// deliver sends the queued posts that are due, Config.Workers at a time,
+// each as its kind says (posts.go). A new message carries its outbox
+// nonce, so Discord drops a resend of a post it took just before a crash;
+// Discord's id is recorded once it answers. A queued edit (an expired or
+// accepted challenge losing its buttons) goes through Notifier.Edit. A refused post or edit is
 // retried with backoff, and after maxAttempts given up and logged.
 func (b *Bot) deliver(ctx context.Context) error {
 	msgs, err := b.st.claimOutbox(ctx, b.clk.Now(), outboxBatch)
@@ -68,25 +68,12 @@ func (b *Bot) deliverOne(ctx context.Context, m outMsg) error {
 	if b.n == nil {
 		return b.st.sent(ctx, m.ID, "") // no transport: dropped by design
 	}
-	r := m.Reply
 	if m.Ping {
-		if why := b.needlessPing(ctx, r); why != "" {
+		if why := b.needlessPing(ctx, m.Post); why != "" {
 			return b.st.dropPost(ctx, m.ID, why)
 		}
 	}
-	var id string
-	var err error
-	if r.Edit != "" {
-		// An edit lands the same however often it is repeated: no nonce.
-		id, err = r.Edit, b.n.Edit(ctx, m.Channel, r.Edit, r)
-	} else {
-		r.Nonce = m.Nonce
-		b.redraw(ctx, &r)
-		id, err = b.n.Post(ctx, m.Channel, r)
-		if err == nil && r.Daily != nil {
-			b.dailyDelivered(ctx, r.Daily, id)
-		}
-	}
+	id, err := m.Post.kind.deliver(ctx, b, m, m.Post.reply)
 	if err == nil {
 		return b.st.sent(ctx, m.ID, id)
 	}
@@ -134,7 +121,8 @@ func (s *storeRepo) pauseOutbox(ctx context.Context, until time.Time) error {
 // must): the game moved on (a takeback, a newer move) or ended since, so
 // its "your move" would be wrong. (A newer move also cancelled it when
 // queued; this covers takebacks and endings off the board.)
-func (b *Bot) needlessPing(ctx context.Context, r Reply) string {
+func (b *Bot) needlessPing(ctx context.Context, p outPost) string {
+	r := p.reply
 	g, err := b.st.game(ctx, r.GameID)
 	switch {
 	case errors.Is(err, errNotFound):
@@ -143,7 +131,7 @@ func (b *Bot) needlessPing(ctx context.Context, r Reply) string {
 		return "" // when in doubt, ping
 	case g.Seq != r.Seq:
 		return "the game moved on"
-	case !r.Final && g.Status != gmActive:
+	case !p.kind.final() && g.Status != gmActive:
 		return "the game is over"
 	}
 	return ""
@@ -170,35 +158,18 @@ func (b *Bot) Delivered(ctx context.Context, r Reply, messageID string) {
 	}
 }
 
-// redraw attaches the board image to a queued board post (files are not
-// kept in the outbox). The game's board is drawn as it stands; without an
-// image the post still goes. A final board also gets its rating lines,
-// record and replay (finalExtras), made from the committed game.
-func (b *Bot) redraw(ctx context.Context, r *Reply) {
-	if r.Daily != nil {
-		b.drawDaily(r)
-		return
-	}
-	if r.Tournament != 0 {
-		b.redrawStandings(ctx, r)
-	}
-	if !r.Board || r.GameID == 0 || (r.Embed == nil || r.Embed.Image == "") && !r.Final {
-		return
-	}
-	g, err := b.st.game(ctx, r.GameID)
+// queuedGame is the stored game a queued post of game id draws from; a
+// failure is logged and the post goes without its picture.
+func (b *Bot) queuedGame(ctx context.Context, id int64, r *Reply) (*gameRec, bool) {
+	g, err := b.st.game(ctx, id)
 	if err != nil {
-		b.log.Warn("redraw queued board", "game", r.GameID, "err", err)
+		b.log.Warn("redraw queued board", "game", id, "err", err)
 		if r.Embed != nil {
 			r.Embed.Image = ""
 		}
-		return
+		return nil, false
 	}
-	if r.Embed != nil && r.Embed.Image != "" {
-		b.redrawImage(ctx, r, g)
-	}
-	if r.Final {
-		b.finalExtras(ctx, b.outLocale(g), g, r)
-	}
+	return g, true
 }
 
 // outLocale is the language of a game's posts made out of band: the

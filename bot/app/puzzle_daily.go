@@ -151,11 +151,11 @@ func (b *Bot) dailyFire(ctx context.Context, e event) error {
 	if err != nil {
 		return err
 	}
-	posts := []Reply{reply}
+	posts := []outPost{reply}
 	if prev != nil && prev.MessageID != "" {
 		// Only the current puzzle has a live button: yesterday's post
 		// loses its Solve (an edit, notifying nobody).
-		posts = append(posts, Reply{ChannelID: prev.Channel, Edit: prev.MessageID})
+		posts = append(posts, editPost(Reply{ChannelID: prev.Channel}, prev.MessageID))
 	}
 	eff, err := toEffects(effects{posts: posts})
 	if err != nil {
@@ -175,10 +175,10 @@ func (b *Bot) dailyFire(ctx context.Context, e event) error {
 // dailyPost is the public post of a day's puzzle in the server's
 // language: the task, the Solve button and the results of the previous
 // daily puzzle (names, not pings: nobody is notified by it).
-func (b *Bot) dailyPost(ctx context.Context, loc, guild, channel, day string, pz *puzzle.Puzzle, prev *store.DailyPost, slot time.Time) (Reply, error) {
+func (b *Bot) dailyPost(ctx context.Context, loc, guild, channel, day string, pz *puzzle.Puzzle, prev *store.DailyPost, slot time.Time) (outPost, error) {
 	pos, err := pz.Decode()
 	if err != nil {
-		return Reply{}, wrap("daily puzzle "+pz.ID, err)
+		return outPost{}, wrap("daily puzzle "+pz.ID, err)
 	}
 	t := func(key string, args ...string) string { return i18n.T(loc, key, args...) }
 	desc := t("puzzle.task", t("game."+pos.Turn().String()), strconv.Itoa(pz.Depth)) + "\n" + t("daily.howto")
@@ -186,18 +186,17 @@ func (b *Bot) dailyPost(ctx context.Context, loc, guild, channel, day string, pz
 	if prev != nil {
 		solvers, err := b.st.DailySolvers(ctx, prev.Guild, prev.Day, slot)
 		if err != nil {
-			return Reply{}, err
+			return outPost{}, err
 		}
 		content = dailyResults(loc, prev, solvers)
 	}
 	name := "daily-" + day + ".png"
-	return Reply{
+	return dailyPuzzlePost(Reply{
 		ChannelID:  channel,
 		Content:    clipRunes(content, 2000),
 		Embed:      &Embed{Title: t("daily.title", day, gameLabel(loc, pz.Game, "x", nil)), Description: desc, Image: name, Footer: pz.ID},
 		Components: [][]Component{{{Kind: Button, CustomID: "dp:" + day, Label: t("btn.daily.solve"), Style: Primary}}},
-		Daily:      &DailyRef{Guild: guild, Day: day, Game: pz.Game, Puzzle: pz.ID, Locale: loc},
-	}, nil
+	}, DailyRef{Guild: guild, Day: day, Game: pz.Game, Puzzle: pz.ID, Locale: loc}), nil
 }
 
 // dailyResults names who solved the previous daily puzzle and how long
@@ -228,8 +227,7 @@ func dailyResults(loc string, prev *store.DailyPost, solvers []store.DailySolver
 
 // drawDaily attaches a queued daily post's image: the puzzle from the
 // solver's side. Without an image the post still goes.
-func (b *Bot) drawDaily(r *Reply) {
-	d := r.Daily
+func (b *Bot) drawDaily(r *Reply, d DailyRef) {
 	if r.Embed == nil || r.Embed.Image == "" {
 		return
 	}
@@ -253,7 +251,7 @@ func (b *Bot) drawDaily(r *Reply) {
 // dailyDelivered records the Discord id of a delivered daily post; a
 // failure is logged (the post went; only tomorrow's strip of its button
 // is lost).
-func (b *Bot) dailyDelivered(ctx context.Context, d *DailyRef, messageID string) {
+func (b *Bot) dailyDelivered(ctx context.Context, d DailyRef, messageID string) {
 	if st := b.st; st != nil && messageID != "" {
 		if err := st.SetDailyMessage(ctx, d.Guild, d.Day, messageID); err != nil {
 			b.log.Warn("record daily puzzle post", "guild", d.Guild, "day", d.Day, "err", err)

@@ -135,7 +135,7 @@ func (b *Bot) safely(what string, fn func() error) (err error) {
 // maxAttempts, then it is completed and the give-up logged.
 func (b *Bot) runEvent(ctx context.Context, e event) error {
 	name := e.Kind + " " + strconv.FormatInt(e.Ref, 10)
-	var posts []Reply
+	var posts []outPost
 	err := b.safely(name, func() error {
 		var err error
 		posts, err = b.fire(ctx, e)
@@ -157,7 +157,7 @@ func (b *Bot) runEvent(ctx context.Context, e event) error {
 // fire acts on one event. Changes of state carry their own announcements
 // (queued in their transaction); the posts returned are queued with the
 // event's completion.
-func (b *Bot) fire(ctx context.Context, e event) ([]Reply, error) {
+func (b *Bot) fire(ctx context.Context, e event) ([]outPost, error) {
 	loc := b.cfg.DefaultLocale
 	switch e.Kind {
 	case evAI:
@@ -172,7 +172,7 @@ func (b *Bot) fire(ctx context.Context, e event) ([]Reply, error) {
 		if err != nil {
 			return nil, err
 		}
-		_, err = b.st.setChallengeStatus(ctx, c.ID, chExpired, effects{posts: []Reply{b.expiryNotice(ctx, c)}})
+		_, err = b.st.setChallengeStatus(ctx, c.ID, chExpired, effects{posts: []outPost{b.expiryNotice(ctx, c)}})
 		return nil, err
 	case evFlag, evRemind:
 		g, err := b.st.game(ctx, e.Ref)
@@ -193,7 +193,7 @@ func (b *Bot) fire(ctx context.Context, e event) ([]Reply, error) {
 				return nil, nil // claimed late: the flag-fall says it, not "0:00 left"
 			}
 			r, err := b.reminder(ctx, g)
-			return []Reply{r}, err
+			return []outPost{queuedAs(r)}, err
 		}
 		if !g.ClockState.Flagged(clockOf(g), b.clk.Now()) {
 			// Moved by a downtime extension after it was claimed: the
@@ -214,9 +214,9 @@ func (b *Bot) fire(ctx context.Context, e event) ([]Reply, error) {
 // edited in place in the server's language (buttons gone, nobody pinged),
 // or, when that message is unknown (challenges made before its id was
 // kept), a new message in the challenger's language.
-func (b *Bot) expiryNotice(ctx context.Context, c *challengeRec) Reply {
+func (b *Bot) expiryNotice(ctx context.Context, c *challengeRec) outPost {
 	if c.MessageID == "" {
-		return Reply{ChannelID: c.ChannelID, Content: b.tFor(ctx, c.Challenger.ID, "challenge.expired", c.Challenger.Name)}
+		return textPost(Reply{ChannelID: c.ChannelID, Content: b.tFor(ctx, c.Challenger.ID, "challenge.expired", c.Challenger.Name)})
 	}
 	loc := c.Locale
 	if loc == "" {
@@ -252,7 +252,11 @@ func (b *Bot) flagFall(ctx context.Context, loc string, g *gameRec, ply int, out
 		return nil, err
 	}
 	if outOfBand {
-		if err := b.end(ctx, g, o, replies...); err != nil {
+		posts := make([]outPost, len(replies))
+		for i, r := range replies {
+			posts[i] = finalBoardPost(r)
+		}
+		if err := b.end(ctx, g, o, posts...); err != nil {
 			return nil, err
 		}
 		return nil, nil
@@ -279,8 +283,6 @@ func (b *Bot) flagReplies(ctx context.Context, loc string, g *gameRec) ([]Reply,
 	}
 	reply.ChannelID = g.ChannelID
 	reply.Content, reply.Mentions = b.endContent(ctx, g, fell)
-	// Queued, it is completed (ratings, record, replay) at delivery.
-	reply.Final = true
 	return []Reply{reply}, nil
 }
 
@@ -384,8 +386,8 @@ func (b *Bot) extendClocks(ctx context.Context, down, up time.Time) error {
 		g.Rev++
 		eff := turnEffects(g, tc)
 		loc := b.cfg.DefaultLocale
-		eff.posts = []Reply{{ChannelID: g.ChannelID, Content: i18n.T(loc, "downtime.extended",
-			fmtDuration(d), g.num(), discordTime(g.deadline(tc)))}}
+		eff.posts = []outPost{textPost(Reply{ChannelID: g.ChannelID, Content: i18n.T(loc, "downtime.extended",
+			fmtDuration(d), g.num(), discordTime(g.deadline(tc)))})}
 		ok, err := b.st.saveGameWith(ctx, g, nil, eff)
 		if err != nil {
 			errs = append(errs, wrap("extend clock of game "+g.num(), err))

@@ -216,11 +216,11 @@ type Tournaments interface {
 type effects struct {
 	cancel   []cancelSpec
 	schedule []event // Ref 0: the row being written
-	posts    []Reply // each with ChannelID set; Files are not kept (boards are re-drawn at delivery)
+	posts    []outPost // each with ChannelID set; Files are not kept (boards are re-drawn at delivery)
 	// ping, when set, is a move's answer queued as its fallback ping (with
 	// GameID, Seq and ChannelID set), first tried at pingDue unless the
 	// answer's board is recorded first (see pingFallbackDelay).
-	ping    *Reply
+	ping    *outPost
 	pingDue time.Time
 }
 
@@ -235,10 +235,10 @@ type cancelSpec struct {
 type outMsg struct {
 	ID       int64
 	Ping     bool // a move's fallback ping
-	Strip    bool // strips the superseded boards of game Reply.GameID (boards.go)
+	Strip    bool // strips the superseded boards of game Post.reply.GameID (boards.go)
 	Channel  string
 	Nonce    string
-	Reply    Reply
+	Post     outPost
 	Attempts int
 }
 

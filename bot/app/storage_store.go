@@ -91,7 +91,7 @@ func (s *storeRepo) setSeenLocale(ctx context.Context, id, locale string) error 
 }
 
 // toEffects turns the bot's effects into the store's; posts become outbox
-// rows holding the reply as JSON, without its files.
+// rows in their stored form (posts.go), without files.
 func toEffects(e effects) (store.Effects, error) {
 	var out store.Effects
 	for _, c := range e.cancel {
@@ -100,21 +100,22 @@ func toEffects(e effects) (store.Effects, error) {
 	for _, ev := range e.schedule {
 		out.Schedule = append(out.Schedule, store.Event{Kind: ev.Kind, Ref: ev.Ref, Ply: ev.Ply, Due: ev.Due, Payload: ev.Arg})
 	}
-	for _, r := range e.posts {
-		if r.ChannelID == "" {
+	for _, p := range e.posts {
+		if p.reply.ChannelID == "" {
 			return out, errors.New("queued post without a channel")
 		}
-		body, err := queued(r)
+		body, err := encodePost(p)
 		if err != nil {
 			return out, err
 		}
-		out.Outbox = append(out.Outbox, store.Message{Channel: r.ChannelID, Payload: body})
+		out.Outbox = append(out.Outbox, store.Message{Channel: p.reply.ChannelID, Payload: body})
 	}
-	if r := e.ping; r != nil {
+	if p := e.ping; p != nil {
+		r := p.reply
 		if r.ChannelID == "" || r.GameID == 0 || r.Seq == 0 {
 			return out, errors.New("fallback ping without a channel, game or sequence")
 		}
-		body, err := queued(*r)
+		body, err := encodePost(*p)
 		if err != nil {
 			return out, err
 		}
@@ -124,15 +125,6 @@ func toEffects(e effects) (store.Effects, error) {
 	return out, nil
 }
 
-// queued is r as an outbox payload: JSON, without its files.
-func queued(r Reply) (string, error) {
-	r.Files = nil
-	body, err := json.Marshal(r)
-	if err != nil {
-		return "", fmt.Errorf("queued post: %w", err)
-	}
-	return string(body), nil
-}
 
 func (s *storeRepo) createChallenge(ctx context.Context, c *challengeRec, eff effects) (int64, error) {
 	se, err := toEffects(eff)
@@ -446,7 +438,8 @@ func (s *storeRepo) claimOutbox(ctx context.Context, now time.Time, limit int) (
 	out := make([]outMsg, 0, len(ms))
 	for _, m := range ms {
 		o := outMsg{ID: m.ID, Ping: m.Kind == store.OutboxPing, Strip: m.Kind == store.OutboxStrip, Channel: m.Channel, Nonce: m.Nonce, Attempts: m.Attempts}
-		if err := json.Unmarshal([]byte(m.Payload), &o.Reply); err != nil {
+		p, err := decodePost(m.Payload)
+		if err != nil {
 			// A row no bot can read is given up at once rather than
 			// retried forever.
 			if gerr := s.st.GiveUp(ctx, m.ID, "unreadable payload: "+err.Error()); gerr != nil {
@@ -454,8 +447,9 @@ func (s *storeRepo) claimOutbox(ctx context.Context, now time.Time, limit int) (
 			}
 			continue
 		}
+		o.Post = p
 		if o.Strip {
-			o.Reply.GameID = m.Game
+			o.Post.reply.GameID = m.Game
 		}
 		out = append(out, o)
 	}

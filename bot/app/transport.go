@@ -117,10 +117,6 @@ type Reply struct {
 	// with its Seq cancels the ping, so it goes out only when the answer
 	// never reached Discord.
 	Seq int `json:",omitempty"`
-	// Final marks a finished game's final board: it carries the rating
-	// changes and the record and replay files. A queued one (out of
-	// band, Files not kept) is completed when it is delivered.
-	Final bool `json:",omitempty"`
 	// Position is the encoded position a Board reply shows and Game its
 	// game's name, for transports that draw text (the console).
 	Position string
@@ -129,22 +125,10 @@ type Reply struct {
 	// nonce with enforce_nonce, so Discord creates it at most once however
 	// often it is resent after a crash.
 	Nonce string `json:",omitempty"`
-	// Edit, on a queued post (effects.posts), is the id of a message in
-	// ChannelID that the post edits (Notifier.Edit: components replaced,
-	// content when set) instead of posting anew. It is retried like a
-	// post and, being an edit, notifies nobody.
-	Edit string `json:",omitempty"`
-	// Daily marks a queued daily puzzle post: its image is drawn at
-	// delivery (files are not kept in the outbox) and its message id
-	// recorded.
-	Daily *DailyRef `json:",omitempty"`
-	// Tournament, on a queued post, is the tournament whose standings
-	// pictures are drawn and attached at delivery (the outbox keeps no
-	// files): the final standings.
-	Tournament int64 `json:",omitempty"`
 }
 
-// DailyRef names a server's daily puzzle post.
+// DailyRef names a server's daily puzzle post (the ids of its post kind,
+// posts.go).
 type DailyRef struct {
 	Guild, Day, Game, Puzzle, Locale string
 }
