@@ -169,7 +169,7 @@ func sendNew(ctx context.Context, b *Bot, m outMsg, r Reply) (string, error) {
 type textKind struct{}
 
 func (textKind) name() string { return "text" }
-func (textKind) final() bool { return false }
+func (textKind) final() bool  { return false }
 func (textKind) deliver(ctx context.Context, b *Bot, m outMsg, r Reply) (string, error) {
 	return sendNew(ctx, b, m, r)
 }
@@ -179,7 +179,7 @@ type boardKind struct {
 }
 
 func (boardKind) name() string { return "board" }
-func (boardKind) final() bool { return false }
+func (boardKind) final() bool  { return false }
 func (k boardKind) deliver(ctx context.Context, b *Bot, m outMsg, r Reply) (string, error) {
 	if r.Embed != nil && r.Embed.Image != "" {
 		if g, ok := b.queuedGame(ctx, k.Game, &r); ok {
@@ -194,7 +194,7 @@ type finalKind struct {
 }
 
 func (finalKind) name() string { return "final" }
-func (finalKind) final() bool { return true }
+func (finalKind) final() bool  { return true }
 func (k finalKind) deliver(ctx context.Context, b *Bot, m outMsg, r Reply) (string, error) {
 	if g, ok := b.queuedGame(ctx, k.Game, &r); ok {
 		if r.Embed != nil && r.Embed.Image != "" {
@@ -210,7 +210,7 @@ type dailyKind struct {
 }
 
 func (dailyKind) name() string { return "daily" }
-func (dailyKind) final() bool { return false }
+func (dailyKind) final() bool  { return false }
 func (k dailyKind) deliver(ctx context.Context, b *Bot, m outMsg, r Reply) (string, error) {
 	b.drawDaily(&r, k.DailyRef)
 	id, err := sendNew(ctx, b, m, r)
@@ -225,7 +225,7 @@ type standingsKind struct {
 }
 
 func (standingsKind) name() string { return "standings" }
-func (standingsKind) final() bool { return false }
+func (standingsKind) final() bool  { return false }
 func (k standingsKind) deliver(ctx context.Context, b *Bot, m outMsg, r Reply) (string, error) {
 	b.redrawStandings(ctx, &r, k.Tournament)
 	return sendNew(ctx, b, m, r)
@@ -236,7 +236,7 @@ type editKind struct {
 }
 
 func (editKind) name() string { return "edit" }
-func (editKind) final() bool { return false }
+func (editKind) final() bool  { return false }
 
 // deliver edits: an edit lands the same however often it is repeated, so
 // it needs no nonce.

@@ -215,7 +215,7 @@ type Tournaments interface {
 // transaction: events to drop and add, and posts to deliver out of band.
 type effects struct {
 	cancel   []cancelSpec
-	schedule []event // Ref 0: the row being written
+	schedule []event   // Ref 0: the row being written
 	posts    []outPost // each with ChannelID set; Files are not kept (boards are re-drawn at delivery)
 	// ping, when set, is a move's answer queued as its fallback ping (with
 	// GameID, Seq and ChannelID set), first tried at pingDue unless the

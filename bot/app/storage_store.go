@@ -125,7 +125,6 @@ func toEffects(e effects) (store.Effects, error) {
 	return out, nil
 }
 
-
 func (s *storeRepo) createChallenge(ctx context.Context, c *challengeRec, eff effects) (int64, error) {
 	se, err := toEffects(eff)
 	if err != nil {
