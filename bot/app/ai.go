@@ -9,6 +9,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/tankbot/tankbot/bot/game"
 	"github.com/tankbot/tankbot/bot/i18n"
 	"github.com/tankbot/tankbot/bot/metrics"
 	"github.com/tankbot/tankbot/engine"
@@ -73,7 +74,7 @@ func (b *Bot) AISearches() int64 { return b.ai.started.Load() }
 
 // aiEvent is the computer's turn in g, when it is the computer's turn.
 func aiEvent(g *gameRec) (event, bool) {
-	if g.Status != gmActive || !g.aiMoves(g.Turn) {
+	if g.Status != gmActive || !g.AIMoves(g.Turn) {
 		return event{}, false
 	}
 	due := g.ClockState.TurnStart
@@ -127,12 +128,7 @@ func (b *Bot) startAI(ctx context.Context, evs []event) []event {
 
 // aiBoth is the AISide of a game the computer plays on both sides (two
 // computer entrants of a tournament).
-const aiBoth = 2
-
-// aiMoves says whether the computer plays side in g.
-func (g *gameRec) aiMoves(side int) bool {
-	return g.AILevel > 0 && (g.AISide == side || g.AISide == aiBoth)
-}
+const aiBoth = game.AIBoth
 
 // aiSeed makes the computer's choice reproducible: the same game at the
 // same ply searches the same way.
@@ -156,7 +152,7 @@ func (b *Bot) aiMove(ctx context.Context, e event) error {
 	if tc := clockOf(g); tc.Timed() {
 		// The computer's clock runs like a human's: with little left it
 		// thinks less.
-		lim.ClockLeft = max(g.remaining(tc, int(pos.Turn()), b.clk.Now()), time.Millisecond)
+		lim.ClockLeft = max(g.Remaining(tc, int(pos.Turn()), b.clk.Now()), time.Millisecond)
 	}
 	if _, rep := pos.(engine.Repeatable); rep {
 		if gm, err := b.replay(ctx, g); err == nil {
@@ -182,7 +178,7 @@ func (b *Bot) aiMove(ctx context.Context, e event) error {
 		loc = g2.Locale // the server's language when the game began
 	}
 	r := &req{
-		Command:   Command{User: g2.user(int(pos2.Turn())), GuildID: g2.GuildID},
+		Command:   Command{User: g2.User(int(pos2.Turn())), GuildID: g2.GuildID},
 		loc:       loc,
 		pub:       loc,
 		outOfBand: true,
@@ -215,11 +211,11 @@ func (b *Bot) aiTurn(ctx context.Context, id int64, ply int) (*gameRec, engine.P
 	if g.AILevel == 0 || g.Status != gmActive || g.Ply != ply {
 		return nil, nil, false, nil
 	}
-	pos, err := g.position()
+	pos, err := g.Position()
 	if err != nil {
 		return nil, nil, false, err
 	}
-	if !g.aiMoves(int(pos.Turn())) || pos.Status().Over() {
+	if !g.AIMoves(int(pos.Turn())) || pos.Status().Over() {
 		return nil, nil, false, nil
 	}
 	return g, pos, true, nil
@@ -227,7 +223,7 @@ func (b *Bot) aiTurn(ctx context.Context, id int64, ply int) (*gameRec, engine.P
 
 // replay is g as an engine game (start and log).
 func (b *Bot) replay(ctx context.Context, g *gameRec) (*engine.Game, error) {
-	start, err := g.decode(g.Start, "start")
+	start, err := g.Decode(g.Start, "start")
 	if err != nil {
 		return nil, err
 	}
@@ -317,7 +313,7 @@ func (b *Bot) aiTurnContent(ctx context.Context, g *gameRec, pos engine.Position
 // aiDraw answers a draw offer to the computer at once: it accepts only
 // when a short search finds its position clearly bad.
 func (b *Bot) aiDraw(ctx context.Context, r *req, g *gameRec) ([]Reply, error) {
-	pos, err := g.position()
+	pos, err := g.Position()
 	if err != nil {
 		return nil, err
 	}
@@ -329,7 +325,7 @@ func (b *Bot) aiDraw(ctx context.Context, r *req, g *gameRec) ([]Reply, error) {
 	if int(pos.Turn()) != g.AISide {
 		score = -score
 	}
-	me := g.user(g.AISide)
+	me := g.User(g.AISide)
 	if score > -aiDrawMargin {
 		return nil, refuse("ai.draw.declined", me.Name)
 	}
@@ -365,5 +361,5 @@ func (b *Bot) aiTakeback(ctx context.Context, r *req, g *gameRec, side int) ([]R
 	if last < 0 {
 		return nil, refuse("takeback.nothing")
 	}
-	return b.undo(ctx, r, g, len(moves)-last, g.user(g.AISide))
+	return b.undo(ctx, r, g, len(moves)-last, g.User(g.AISide))
 }

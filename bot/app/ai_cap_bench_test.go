@@ -79,7 +79,7 @@ func BenchmarkComputerMoveCap(b *testing.B) {
 						if err != nil {
 							b.Fatal(err)
 						}
-						pos, err := g.position()
+						pos, err := g.Position()
 						if err != nil {
 							b.Fatal(err)
 						}
@@ -87,14 +87,14 @@ func BenchmarkComputerMoveCap(b *testing.B) {
 							newGame(i)
 							continue
 						}
-						if g.aiMoves(int(pos.Turn())) {
+						if g.AIMoves(int(pos.Turn())) {
 							continue // its move is still to come
 						}
 						res, err := ai.Think(ctx, pos, ai.Limits{Level: 2, Seed: int64(started*1000 + g.Ply)})
 						if err != nil {
 							b.Fatal(err)
 						}
-						rs := bt.Handle(ctx, Command{Name: "move", User: g.user(int(pos.Turn())), GuildID: "g", ChannelID: g.ChannelID,
+						rs := bt.Handle(ctx, Command{Name: "move", User: g.User(int(pos.Turn())), GuildID: "g", ChannelID: g.ChannelID,
 							Options: map[string]string{"move": res.Notation}})
 						if len(rs) == 0 || rs[0].Ephemeral {
 							b.Fatalf("move %s refused: %+v", res.Notation, rs)

@@ -25,7 +25,7 @@ func TestAIGungiDraftAnyReadyOrder(t *testing.T) {
 			next := 0
 			for range 200 {
 				g := h.game(id)
-				pos, err := g.position()
+				pos, err := g.Position()
 				if err != nil {
 					t.Fatal(err)
 				}

@@ -87,7 +87,7 @@ func TestAIFullGames(t *testing.T) {
 			aiMoves, posted := 0, 0
 			const maxPly = 400
 			for g.Status == gmActive && g.Ply < maxPly {
-				pos, _ := g.position()
+				pos, _ := g.Position()
 				if int(pos.Turn()) == g.AISide {
 					before := len(h.n.all())
 					h.aiTick()
@@ -195,7 +195,7 @@ func TestAIChallenge(t *testing.T) {
 	if g.AILevel != 3 || g.Status != gmActive {
 		t.Fatalf("level 3: %+v", g)
 	}
-	if _, vs := g.player(tankbot.ID); !vs {
+	if _, vs := g.Side(tankbot.ID); !vs {
 		t.Fatalf("the computer does not play as the bot's user: %+v", g)
 	}
 	st := h.b.st.(*storeRepo).st
@@ -214,7 +214,7 @@ func TestAIChallenge(t *testing.T) {
 		}
 	}
 	g2 := h.game(id2)
-	if g2.AILevel != 3 || PlainText(g2.user(g2.AISide).Name) != "TankBot (level 3)" {
+	if g2.AILevel != 3 || PlainText(g2.User(g2.AISide).Name) != "TankBot (level 3)" {
 		t.Fatalf("challenge of the bot's user: %+v", g2)
 	}
 	if _, rated, _ := st.GameNumber(h.ctx, id2); rated {

@@ -67,7 +67,7 @@ func BenchmarkMove(b *testing.B) {
 				tb.mu.Unlock()
 				continue
 			}
-			pos, _ := g.position()
+			pos, _ := g.Position()
 			moves := pos.LegalMoves()
 			mv := pos.FormatMove(moves[(g.Ply*7)%len(moves)])
 			u := tb.players[int(pos.Turn())]
@@ -135,7 +135,7 @@ func BenchmarkFinalBoard(b *testing.B) {
 				if g.Status != gmActive {
 					break
 				}
-				pos, _ := g.position()
+				pos, _ := g.Position()
 				moves := pos.LegalMoves()
 				u := [2]User{w, k}[int(pos.Turn())]
 				mv := pos.FormatMove(moves[rng.IntN(len(moves))])
@@ -147,7 +147,7 @@ func BenchmarkFinalBoard(b *testing.B) {
 					b.Fatal(err)
 				}
 			}
-			pos, _ := g.position()
+			pos, _ := g.Position()
 			var reply Reply
 			b.ResetTimer()
 			for range b.N {

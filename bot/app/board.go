@@ -15,7 +15,7 @@ import (
 // whose turn, clocks, outcome, the PNG and the action buttons. The image is
 // drawn as the public board is (publicFlip), or the other way up with flip.
 func (b *Bot) boardReply(ctx context.Context, r *req, g *gameRec, pos engine.Position, last engine.Move, head string, flip bool) (Reply, error) {
-	id := g.num()
+	id := g.Num()
 	desc := head
 	add := func(s string) {
 		if desc != "" {
@@ -27,7 +27,7 @@ func (b *Bot) boardReply(ctx context.Context, r *req, g *gameRec, pos engine.Pos
 	now := b.clk.Now()
 	if g.Status == gmActive {
 		turn := int(pos.Turn())
-		add(r.t("game.turn", g.user(turn).Name, r.t("game."+engine.Side(turn).String())))
+		add(r.t("game.turn", g.User(turn).Name, r.t("game."+engine.Side(turn).String())))
 	} else {
 		add(resultText(r.loc, g))
 	}
@@ -41,8 +41,8 @@ func (b *Bot) boardReply(ctx context.Context, r *req, g *gameRec, pos engine.Pos
 	e := &Embed{Title: r.t("game.title", id, label), Description: desc, Color: boardColor(g, pos)}
 	if tc.Timed() {
 		e.Fields = append(e.Fields,
-			Field{Name: r.t("game.sideplayer", r.t("game.white"), g.White.Name), Value: fmtDuration(g.remaining(tc, 0, now)), Inline: true},
-			Field{Name: r.t("game.sideplayer", r.t("game.black"), g.Black.Name), Value: fmtDuration(g.remaining(tc, 1, now)), Inline: true})
+			Field{Name: r.t("game.sideplayer", r.t("game.white"), g.White.Name), Value: fmtDuration(g.Remaining(tc, 0, now)), Inline: true},
+			Field{Name: r.t("game.sideplayer", r.t("game.black"), g.Black.Name), Value: fmtDuration(g.Remaining(tc, 1, now)), Inline: true})
 	}
 	if g.Last != "" {
 		e.Fields = append(e.Fields, Field{Name: r.t("game.lastmove"), Value: g.Last + suffix(pos), Inline: true})

@@ -45,30 +45,6 @@ func describeClock(loc string, tc clock.Settings) string {
 	return i18n.T(loc, "clock.realtime", strconv.Itoa(int(tc.Initial/time.Minute)))
 }
 
-// deadline is when the side to move runs out of time; zero when untimed.
-func (g *gameRec) deadline(tc clock.Settings) time.Time { return g.ClockState.Deadline(tc) }
-
-// remaining is a side's time left at now; a finished game's clocks stand
-// still.
-func (g *gameRec) remaining(tc clock.Settings, side int, now time.Time) time.Duration {
-	if g.Status != gmActive {
-		return g.ClockState.Left[side&1]
-	}
-	return g.ClockState.Remaining(tc, side, now)
-}
-
-// rewind hands the turn back to side at now (a takeback): the side that was
-// to move keeps the time it has left; real-time clocks otherwise stand as
-// they were, a correspondence allowance starts afresh.
-func (g *gameRec) rewind(tc clock.Settings, side int, now time.Time) {
-	st := &g.ClockState
-	st.Left[st.ToMove] = st.Remaining(tc, st.ToMove, now)
-	if tc.Kind == clock.Correspondence {
-		st.Left[side] = tc.PerMove
-	}
-	st.ToMove, st.TurnStart = side, now
-}
-
 // fmtDuration writes a clock reading: "29:58", "1:02:03", "2d 3h".
 func fmtDuration(d time.Duration) string {
 	if d >= 48*time.Hour {
@@ -95,7 +71,7 @@ func discordTime(t time.Time) string { return "<t:" + strconv.FormatInt(t.Unix()
 // claimed, and every change of turn cancels them and writes new ones in its
 // own transaction (see effects).
 func clockEvents(g *gameRec, tc clock.Settings) []event {
-	d := g.deadline(tc)
+	d := g.Deadline(tc)
 	if d.IsZero() {
 		return nil
 	}

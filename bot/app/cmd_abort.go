@@ -24,8 +24,8 @@ var abortCmd = command{
 
 // abort ends a game without result while neither player has moved twice.
 func (b *Bot) abort(ctx context.Context, r *req, g *gameRec) ([]Reply, error) {
-	if _, ok := g.player(r.User.ID); !ok {
-		return nil, refuse("refuse.notplayer", g.num())
+	if _, ok := g.Side(r.User.ID); !ok {
+		return nil, refuse("refuse.notplayer", g.Num())
 	}
 	if g.Status != gmActive {
 		return nil, overRefusal(r, g)

@@ -35,7 +35,7 @@ func (b *Bot) boardCommand(ctx context.Context, r *req) ([]Reply, error) {
 	if s, err := b.st.settings(ctx, r.User.ID); err == nil && s.Flip {
 		flip = !flip
 	}
-	if side, ok := g.player(r.User.ID); ok && side == 1 {
+	if side, ok := g.Side(r.User.ID); ok && side == 1 {
 		flip = !flip
 	}
 	if r.Options["public"] != "true" {
@@ -96,7 +96,7 @@ func (b *Bot) boardAtPly(ctx context.Context, r *req, g *gameRec, text string) (
 		if s, err := b.st.settings(ctx, r.User.ID); err == nil && s.Flip {
 			flip = !flip
 		}
-		if side, ok := g.player(r.User.ID); ok && side == 1 {
+		if side, ok := g.Side(r.User.ID); ok && side == 1 {
 			flip = !flip
 		}
 		flip = flip != b.publicFlip(pos)

@@ -504,7 +504,7 @@ func (b *Bot) startGame(ctx context.Context, r *req, c *challengeRec, taker User
 			}
 		}
 	}
-	id := g.num()
+	id := g.Num()
 	head := pub.t("game.started", id, white.Name, black.Name, label, describeClock(pub.loc, tc))
 	if !g.Rated {
 		head += "\n" + pub.t("challenge.casual")
@@ -517,16 +517,16 @@ func (b *Bot) startGame(ctx context.Context, r *req, c *challengeRec, taker User
 	// and one of them is to move.
 	// The player to move is named first (the console's hot seat follows
 	// the first mention of a board).
-	first := g.user(int(start.Turn()))
+	first := g.User(int(start.Turn()))
 	var humans []User // the computer is never pinged
 	for _, s := range []int{int(start.Turn()), 1 - int(start.Turn())} {
-		if !g.aiMoves(s) {
-			humans = append(humans, g.user(s))
+		if !g.AIMoves(s) {
+			humans = append(humans, g.User(s))
 		}
 	}
 	board.Content, board.Mentions = b.pings(ctx, humans, func(loc, who string) string {
 		line := i18n.T(loc, "ping.started", who, id, white.Name, black.Name, gameLabel(loc, c.Game, c.Variant, start))
-		if d := g.deadline(tc); !d.IsZero() {
+		if d := g.Deadline(tc); !d.IsZero() {
 			return line + " " + i18n.T(loc, "ping.tomove", first.Name, discordTime(d))
 		}
 		return line + " " + i18n.T(loc, "ping.tomove.nodeadline", first.Name)

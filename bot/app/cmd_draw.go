@@ -35,9 +35,9 @@ func drawAction(b *Bot, ctx context.Context, r *req, g *gameRec, _ customID) ([]
 
 // draw offers a draw, or accepts the opponent's standing offer.
 func (b *Bot) draw(ctx context.Context, r *req, g *gameRec) ([]Reply, error) {
-	side, ok := g.player(r.User.ID)
+	side, ok := g.Side(r.User.ID)
 	if !ok {
-		return nil, refuse("refuse.notplayer", g.num())
+		return nil, refuse("refuse.notplayer", g.Num())
 	}
 	if g.Status != gmActive {
 		return nil, overRefusal(r, g)

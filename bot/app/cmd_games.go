@@ -49,12 +49,12 @@ func (b *Bot) gamesPage(ctx context.Context, r *req, n int) ([]Reply, error) {
 	var mine, all []string
 	for _, g := range games {
 		turn := g.Turn
-		if p, err := g.position(); err == nil {
+		if p, err := g.Position(); err == nil {
 			turn = int(p.Turn())
 		}
-		line := r.t("games.line", g.num(), labelOf(r.loc, g.Game, g.Variant, g.Start), g.White.Name, g.Black.Name,
-			strconv.Itoa(engine.MoveNumber(g.Ply)), g.user(turn).Name)
-		if _, ok := g.player(r.User.ID); ok {
+		line := r.t("games.line", g.Num(), labelOf(r.loc, g.Game, g.Variant, g.Start), g.White.Name, g.Black.Name,
+			strconv.Itoa(engine.MoveNumber(g.Ply)), g.User(turn).Name)
+		if _, ok := g.Side(r.User.ID); ok {
 			mine = append(mine, line)
 		} else {
 			all = append(all, line)

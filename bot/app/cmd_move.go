@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"strings"
-	"time"
 
 	"github.com/tankbot/tankbot/bot/i18n"
 	"github.com/tankbot/tankbot/engine"
@@ -14,19 +13,19 @@ import (
 // their turn by the position itself (games whose turns do not simply
 // alternate by ply, like Gungi's draft, are right too).
 func (b *Bot) mustMove(r *req, g *gameRec) (side int, pos engine.Position, err error) {
-	side, ok := g.player(r.User.ID)
+	side, ok := g.Side(r.User.ID)
 	if !ok {
-		return 0, nil, refuse("refuse.notplayer", g.num())
+		return 0, nil, refuse("refuse.notplayer", g.Num())
 	}
 	if g.Status != gmActive {
 		return 0, nil, overRefusal(r, g)
 	}
-	pos, err = g.position()
+	pos, err = g.Position()
 	if err != nil {
 		return 0, nil, err
 	}
 	if int(pos.Turn()) != side {
-		return 0, nil, refuse("refuse.notyourturn", g.user(1-side).Name)
+		return 0, nil, refuse("refuse.notyourturn", g.User(1-side).Name)
 	}
 	return side, pos, nil
 }
@@ -95,22 +94,7 @@ func (b *Bot) play(ctx context.Context, r *req, g *gameRec, seq int, text string
 		// simply not have run yet. Time decides, not the move.
 		return b.flagFall(ctx, r.pub, g, g.Ply, r.outOfBand)
 	}
-	var spent time.Duration
-	g.ClockState, spent = g.ClockState.Apply(tc, now)
-	// The engine says who moves next (the Gungi draft does not always
-	// alternate).
-	g.ClockState.ToMove = int(next.Turn())
-	g.Pos = next.Encode()
-	g.Turn = int(next.Turn())
-	g.Ply++
-	g.Rev++
-	g.Seq++
-	g.Last = note
-	g.DrawOffer, g.Takeback = 0, 0
-	g.Moves[side]++
-	if outcome.Over() {
-		g.Status, g.Result, g.Reason = gmFinished, outcome.Result.String(), string(outcome.Reason)
-	}
+	spent := g.Played(tc, now, side, next, note, outcome)
 	pub := r.public()
 	// The record's notation, and what it means when the game can say so
 	// (Gungi's draft: "placed the Marshal on a9").
@@ -237,7 +221,7 @@ func announce(loc string, g *gameRec, a engine.Announcement) string {
 	if !i18n.Has("announce." + a.Kind) {
 		return a.Kind
 	}
-	return i18n.T(loc, "announce."+a.Kind, g.user(int(a.Side)).Name)
+	return i18n.T(loc, "announce."+a.Kind, g.User(int(a.Side)).Name)
 }
 
 // illegal turns an engine error into a translated refusal with the

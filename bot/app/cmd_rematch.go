@@ -10,14 +10,14 @@ import (
 // rematch offers the same game with colours swapped, as a challenge to the
 // other player.
 func (b *Bot) rematch(ctx context.Context, r *req, g *gameRec) ([]Reply, error) {
-	side, ok := g.player(r.User.ID)
+	side, ok := g.Side(r.User.ID)
 	if !ok {
-		return nil, refuse("refuse.notplayer", g.num())
+		return nil, refuse("refuse.notplayer", g.Num())
 	}
 	if g.Status == gmActive {
 		return nil, refuse("rematch.notover")
 	}
-	opp := g.user(1 - side)
+	opp := g.User(1 - side)
 	if g.AILevel > 0 {
 		// Against the computer: a new game at once, same level.
 		c := &challengeRec{

@@ -19,7 +19,7 @@ var resignCmd = command{
 			return b.askResign(r, g)
 		}},
 		{name: "resignyes", doc: "Confirms the resignation.", run: func(b *Bot, ctx context.Context, r *req, g *gameRec, _ customID) ([]Reply, error) {
-			return confirmed(r, g, r.t("resign.you", g.num()))(b.resign(ctx, r, g))
+			return confirmed(r, g, r.t("resign.you", g.Num()))(b.resign(ctx, r, g))
 		}},
 		{name: "keep", doc: "Cancel of a confirmation (resign, a move that stands for many): nothing happens.", run: func(_ *Bot, _ context.Context, r *req, _ *gameRec, _ customID) ([]Reply, error) {
 			return []Reply{{Ephemeral: true, Update: true, Content: r.t("confirm.kept")}}, nil
@@ -37,15 +37,15 @@ func (b *Bot) resignCommand(ctx context.Context, r *req) ([]Reply, error) {
 
 // askResign asks for a confirmation first: a resignation cannot be undone.
 func (b *Bot) askResign(r *req, g *gameRec) ([]Reply, error) {
-	if _, ok := g.player(r.User.ID); !ok {
-		return nil, refuse("refuse.notplayer", g.num())
+	if _, ok := g.Side(r.User.ID); !ok {
+		return nil, refuse("refuse.notplayer", g.Num())
 	}
 	if g.Status != gmActive {
 		return nil, overRefusal(r, g)
 	}
 	return []Reply{{
 		Ephemeral: true,
-		Content:   r.t("resign.confirm", g.num()),
+		Content:   r.t("resign.confirm", g.Num()),
 		Components: [][]Component{{
 			{Kind: Button, CustomID: gameID(g.ID, g.Seq, "resignyes"), Label: r.t("btn.resign"), Style: Danger},
 			{Kind: Button, CustomID: gameID(g.ID, g.Seq, "keep"), Label: r.t("btn.cancel"), Style: Secondary},
@@ -54,9 +54,9 @@ func (b *Bot) askResign(r *req, g *gameRec) ([]Reply, error) {
 }
 
 func (b *Bot) resign(ctx context.Context, r *req, g *gameRec) ([]Reply, error) {
-	side, ok := g.player(r.User.ID)
+	side, ok := g.Side(r.User.ID)
 	if !ok {
-		return nil, refuse("refuse.notplayer", g.num())
+		return nil, refuse("refuse.notplayer", g.Num())
 	}
 	if g.Status != gmActive {
 		return nil, overRefusal(r, g)

@@ -78,14 +78,14 @@ func (b *Bot) reviewCommand(ctx context.Context, r *req) ([]Reply, error) {
 // and stored.
 func (b *Bot) reviewReply(ctx context.Context, r *req, g *gameRec) ([]Reply, error) {
 	if g.Status == gmActive {
-		return nil, refuse("review.active", g.num())
+		return nil, refuse("review.active", g.Num())
 	}
 	rec, err := b.gameRecord(ctx, g)
 	if err != nil {
 		return nil, err
 	}
 	if len(rec.Moves) == 0 {
-		return nil, refuse("review.nomoves", g.num())
+		return nil, refuse("review.nomoves", g.Num())
 	}
 	rv, annotated, err := b.storedReview(ctx, g)
 	if errors.Is(err, store.ErrNotFound) {
@@ -159,7 +159,7 @@ func (b *Bot) runReview(ctx context.Context, g *gameRec, rec *recfile.Record, pr
 // record.
 func (b *Bot) reviewMessage(r *req, g *gameRec, rec *recfile.Record, rv *review.Review, annotated string) ([]Reply, error) {
 	lines := []string{
-		r.t("review.title", g.num()),
+		r.t("review.title", g.Num()),
 		r.t("review.player", "<@"+g.White.ID+">", r.t("review.white"), pct(rv.White.Accuracy), strconv.Itoa(rv.White.Inaccuracies), strconv.Itoa(rv.White.Mistakes), strconv.Itoa(rv.White.Blunders)),
 		r.t("review.player", "<@"+g.Black.ID+">", r.t("review.black"), pct(rv.Black.Accuracy), strconv.Itoa(rv.Black.Inaccuracies), strconv.Itoa(rv.Black.Mistakes), strconv.Itoa(rv.Black.Blunders)),
 		r.t("review.turning"),
@@ -192,7 +192,7 @@ func (b *Bot) reviewMessage(r *req, g *gameRec, rec *recfile.Record, rv *review.
 	if err != nil {
 		return nil, wrap("review graph", err)
 	}
-	base := "game-" + g.num()
+	base := "game-" + g.Num()
 	files := []File{
 		{Name: base + "-review.png", ContentType: "image/png", Data: png},
 		{Name: base + "-review.txt", ContentType: "text/plain; charset=utf-8", Data: []byte(annotated)},

@@ -76,7 +76,7 @@ func (b *Bot) reviewProgress(ctx context.Context, r *req, g *gameRec) func(done,
 		return nil
 	}
 	n := newProgressNotes(b.clk, reviewProgressEvery, func(pct int) {
-		if err := f(ctx, r.t("review.progress", g.num(), strconv.Itoa(pct))); err != nil {
+		if err := f(ctx, r.t("review.progress", g.Num(), strconv.Itoa(pct))); err != nil {
 			// Progress is a courtesy: the review goes on and answers.
 			b.log.Warn("review progress", "game", g.ID, "err", err)
 		}

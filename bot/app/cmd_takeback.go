@@ -30,9 +30,9 @@ var takebackCmd = command{
 }
 
 func (b *Bot) askTakeback(ctx context.Context, r *req, g *gameRec) ([]Reply, error) {
-	side, ok := g.player(r.User.ID)
+	side, ok := g.Side(r.User.ID)
 	if !ok {
-		return nil, refuse("refuse.notplayer", g.num())
+		return nil, refuse("refuse.notplayer", g.Num())
 	}
 	if g.Status != gmActive {
 		return nil, overRefusal(r, g)
@@ -40,7 +40,7 @@ func (b *Bot) askTakeback(ctx context.Context, r *req, g *gameRec) ([]Reply, err
 	if g.AILevel > 0 && side != g.AISide {
 		return b.aiTakeback(ctx, r, g, side)
 	}
-	pos, err := g.position()
+	pos, err := g.Position()
 	if err != nil {
 		return nil, err
 	}
@@ -51,7 +51,7 @@ func (b *Bot) askTakeback(ctx context.Context, r *req, g *gameRec) ([]Reply, err
 }
 
 func (b *Bot) acceptTakeback(ctx context.Context, r *req, g *gameRec, _ customID) ([]Reply, error) {
-	side, _ := g.player(r.User.ID)
+	side, _ := g.Side(r.User.ID)
 	if !takebackOffer.fromOpponent(g, side) {
 		return nil, refuse("takeback.none")
 	}
@@ -88,17 +88,11 @@ func (b *Bot) undo(ctx context.Context, r *req, g *gameRec, n int, by User) ([]R
 		}
 	}
 	tc, _ := parseClock(g.Clock)
-	g.Pos = prev.Encode()
-	g.Turn = int(prev.Turn())
-	g.Ply -= n
-	g.Last = ""
+	lastNote := ""
 	if k := len(log) - n; k > 0 {
-		g.Last = log[k-1]
+		lastNote = log[k-1]
 	}
-	g.rewind(tc, g.Turn, b.clk.Now())
-	g.Takeback, g.DrawOffer = 0, 0
-	g.Rev++
-	g.Seq++ // never back: buttons of the undone position stay stale
+	g.TookBack(tc, b.clk.Now(), n, prev, lastNote)
 	ok, err := b.st.takeBack(ctx, g, n, turnEffects(g, tc))
 	if err != nil || !ok {
 		return nil, orRaced(err)

@@ -135,7 +135,7 @@ func (b *Bot) tournament(ctx context.Context, r *req) ([]Reply, error) {
 					other = g.Black
 				}
 				out = append(out, Reply{ChannelID: g.ChannelID, Mentions: []string{other.ID},
-					Content: pub.t("tournament.forfeitwin", mention(other.ID), g.num(), r.User.Name)})
+					Content: pub.t("tournament.forfeitwin", mention(other.ID), g.Num(), r.User.Name)})
 			}
 		}
 		// The forfeit may have been the round's last game.
@@ -470,13 +470,13 @@ func (b *Bot) endWithBoard(ctx context.Context, g *gameRec, o engine.Outcome, ev
 	if event == nil {
 		return b.end(ctx, g, o)
 	}
-	pos, err := g.position()
+	pos, err := g.Position()
 	if err != nil {
 		return err
 	}
 	loc := b.outLocale(g)
 	r := &req{Command: Command{GuildID: g.GuildID, ChannelID: g.ChannelID}, loc: loc, pub: loc, outOfBand: true}
-	g.finish(o)
+	g.Finish(o)
 	reply, err := b.boardReply(ctx, r, g, pos, nil, event(loc), false)
 	if err != nil {
 		return err
@@ -503,7 +503,7 @@ func (b *Bot) judge(ctx context.Context) director.Judge {
 			}
 			return tournament.DoubleForfeit, nil // aborted
 		}
-		pos, err := g.position()
+		pos, err := g.Position()
 		if err != nil {
 			return tournament.Pending, err
 		}

@@ -176,8 +176,8 @@ func (b *Bot) gameAction(ctx context.Context, r *req, id customID) ([]Reply, err
 		return nil, err
 	}
 	if !a.anyone {
-		if _, ok := g.player(r.User.ID); !ok {
-			return nil, refuse("refuse.notplayer", g.num())
+		if _, ok := g.Side(r.User.ID); !ok {
+			return nil, refuse("refuse.notplayer", g.Num())
 		}
 		if g.Status != gmActive {
 			return nil, overRefusal(r, g)

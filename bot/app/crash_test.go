@@ -163,7 +163,7 @@ func TestCrashChildBot(t *testing.T) {
 			// Nobody moves: the reminder and the flag fall out of band.
 			clk.Advance(11 * time.Minute)
 		} else {
-			pos, err := g.position()
+			pos, err := g.Position()
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -172,7 +172,7 @@ func TestCrashChildBot(t *testing.T) {
 				continue
 			}
 			note := pos.FormatMove(ms[rand.IntN(len(ms))])
-			who := g.user(int(pos.Turn()))
+			who := g.User(int(pos.Turn()))
 			rs := b.Handle(ctx, Command{Kind: KindSlash, Name: "move", User: who, ChannelID: ch, GuildID: "g",
 				Options: map[string]string{"move": note, "game": strconv.FormatInt(g.ID, 10)}})
 			if len(rs) > 0 && !rs[0].Ephemeral {

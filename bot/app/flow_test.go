@@ -144,7 +144,7 @@ func TestSuggestTypedSquare(t *testing.T) {
 	h := newHarness(t, Config{})
 	id := h.startGame()
 	g := h.game(id)
-	pos, _ := g.position()
+	pos, _ := g.Position()
 	sq := pos.LegalMoves()[0].Steps()[0]
 	c := Command{Kind: KindSlash, Name: "move", User: alice, GuildID: "guild", ChannelID: "chan", Options: map[string]string{"move": strings.ToLower(sq)}}
 	got := h.b.Suggest(h.ctx, c, "move")

@@ -32,7 +32,7 @@ func (b *Bot) findGame(ctx context.Context, r *req) (*gameRec, error) {
 	var inThread, mine []*gameRec
 	for _, g := range games {
 		inThread = append(inThread, g)
-		if _, ok := g.player(r.User.ID); ok {
+		if _, ok := g.Side(r.User.ID); ok {
 			mine = append(mine, g)
 		}
 	}
@@ -58,7 +58,7 @@ func (b *Bot) findGame(ctx context.Context, r *req) (*gameRec, error) {
 	}
 	ids := make([]string, len(mine))
 	for i, g := range mine {
-		ids[i] = "#" + g.num()
+		ids[i] = "#" + g.Num()
 	}
 	return nil, refuse("refuse.whichgame", strings.Join(ids, ", "))
 }
@@ -71,7 +71,7 @@ func (b *Bot) onlyGameInServer(ctx context.Context, r *req) *gameRec {
 	}
 	var mine *gameRec
 	for _, g := range games {
-		if _, ok := g.player(r.User.ID); ok {
+		if _, ok := g.Side(r.User.ID); ok {
 			if mine != nil {
 				return nil
 			}
@@ -94,26 +94,10 @@ func (b *Bot) loadGame(ctx context.Context, r *req, id int64) (*gameRec, error) 
 	return g, nil
 }
 
-// position decodes the game's cached position.
-func (g *gameRec) position() (engine.Position, error) { return g.decode(g.Pos, "game position") }
-
-// decode reads an encoded position of g's game (what names it in errors).
-func (g *gameRec) decode(enc, what string) (engine.Position, error) {
-	rules, ok := lookupGame(g.Game)
-	if !ok {
-		return nil, errors.New("unknown game " + g.Game)
-	}
-	p, err := rules.Decode(enc)
-	if err != nil {
-		return nil, wrap("decode "+what, err)
-	}
-	return p, nil
-}
-
 // replayLast gives the current position and the last move as an engine
 // move (for the image's highlight).
 func (b *Bot) replayLast(ctx context.Context, g *gameRec) (engine.Position, engine.Move, error) {
-	pos, err := g.position()
+	pos, err := g.Position()
 	if err != nil {
 		return nil, nil, err
 	}
@@ -143,13 +127,13 @@ func (b *Bot) replayLast(ctx context.Context, g *gameRec) (engine.Position, engi
 // overRefusal is the answer to acting on a finished game: which game, and
 // how it ended.
 func overRefusal(r *req, g *gameRec) error {
-	return refuse("refuse.over", g.num(), outcomeWords(r.loc, g))
+	return refuse("refuse.over", g.Num(), outcomeWords(r.loc, g))
 }
 
 // end saves g finished with o; its clock events are dropped and posts
 // queued for out-of-band delivery in the same transaction.
 func (b *Bot) end(ctx context.Context, g *gameRec, o engine.Outcome, posts ...outPost) error {
-	g.finish(o)
+	g.Finish(o)
 	eff := turnEffects(g, clockOf(g))
 	eff.posts = posts
 	ok, err := b.st.saveGameWith(ctx, g, nil, eff)
@@ -162,16 +146,6 @@ func (b *Bot) end(ctx context.Context, g *gameRec, o engine.Outcome, posts ...ou
 	return nil
 }
 
-// finish marks g (in memory) finished with o; saving is the caller's.
-func (g *gameRec) finish(o engine.Outcome) {
-	if g.Status != gmActive {
-		return // already marked (flagFall builds its news first)
-	}
-	g.Rev++
-	g.Status, g.Result, g.Reason = gmFinished, o.Result.String(), string(o.Reason)
-	g.DrawOffer, g.Takeback = 0, 0
-}
-
 // finish ends g with an outcome decided off the board (resignation,
 // agreement, abort) and posts the final board, pinging both players with
 // what happened (event) and the result.
@@ -179,7 +153,7 @@ func (b *Bot) finish(ctx context.Context, r *req, g *gameRec, o engine.Outcome, 
 	if err := b.end(ctx, g, o); err != nil {
 		return nil, err
 	}
-	pos, err := g.position()
+	pos, err := g.Position()
 	if err != nil {
 		return nil, err
 	}

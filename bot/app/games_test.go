@@ -37,7 +37,7 @@ func TestGungiFinishDraftButton(t *testing.T) {
 	h := newHarness(t, Config{})
 	id := h.startGame("game=gungi")
 	g := h.game(id)
-	pos, _ := g.position()
+	pos, _ := g.Position()
 	if pos.Turn() != 1 {
 		t.Fatalf("the draft starts with %v, want Black", pos.Turn())
 	}
@@ -54,7 +54,7 @@ func TestGungiFinishDraftButton(t *testing.T) {
 	if g.Last != "ready:quick" || g.Ply != 1 {
 		t.Fatalf("after the button: ply %d, last %q", g.Ply, g.Last)
 	}
-	pos, _ = g.position()
+	pos, _ = g.Position()
 	// The quick formation places 25 of Black's 38 pieces.
 	if !strings.Contains(text(rs), "Black: 13 in hand") {
 		t.Errorf("hands after the formation: %s", text(rs))

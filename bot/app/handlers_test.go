@@ -22,7 +22,7 @@ func (h *harness) legalMove(id int64, pick func([]string) string) string {
 	if err != nil {
 		h.t.Fatal(err)
 	}
-	pos, err := g.position()
+	pos, err := g.Position()
 	if err != nil {
 		h.t.Fatal(err)
 	}
@@ -246,7 +246,7 @@ func TestRacingSamePly(t *testing.T) {
 	h := newHarness(t, Config{})
 	id := h.startGame()
 	g := h.game(id)
-	pos, _ := g.position()
+	pos, _ := g.Position()
 	moves := pos.LegalMoves()
 	var wg sync.WaitGroup
 	out := make([][]Reply, 8)
@@ -592,14 +592,14 @@ func TestEveryGame(t *testing.T) {
 			id := h.startGame("game=" + name)
 			for i := 0; i < 4; i++ {
 				g := h.game(id)
-				pos, err := g.position()
+				pos, err := g.Position()
 				if err != nil {
 					t.Fatal(err)
 				}
 				if pos.Status().Over() {
 					break
 				}
-				who := g.user(int(pos.Turn()))
+				who := g.User(int(pos.Turn()))
 				rs := h.slash(who, "move", "move="+h.legalMove(id, nil))
 				mustNotRefuse(t, rs)
 				// The move lands whether or not imaging draws this game yet;

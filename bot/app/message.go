@@ -161,7 +161,7 @@ func outcomeWords(loc string, g *gameRec) string {
 // each in their language, with what happened (event, may be nil) and the
 // result in words.
 func (b *Bot) endContent(ctx context.Context, g *gameRec, event func(loc string) string) (string, []string) {
-	id := g.num()
+	id := g.Num()
 	return b.pings(ctx, []User{g.White, g.Black}, func(loc, who string) string {
 		if event != nil {
 			return i18n.T(loc, "ping.over.event", who, event(loc), id, outcomeWords(loc, g))
@@ -221,9 +221,9 @@ func announceText(loc string, g *gameRec, pos engine.Position, a engine.Announce
 	}
 	// Check and escape are about the side that moved; the victim of a check
 	// is the other one. Duties are about the side to move.
-	subject := g.user(int(a.Side))
+	subject := g.User(int(a.Side))
 	if a.Kind == engine.AnnounceCheck {
-		subject = g.user(1 - int(a.Side))
+		subject = g.User(1 - int(a.Side))
 	}
 	return i18n.T(loc, key, subject.Name, list(to), list(from))
 }
@@ -234,8 +234,8 @@ func announceText(loc string, g *gameRec, pos engine.Position, a engine.Announce
 // ready opponent) nobody is pinged.
 func (b *Bot) turnContent(ctx context.Context, g *gameRec, pos engine.Position, mover User, what func(loc string) string) (string, []string) {
 	tc, _ := parseClock(g.Clock)
-	next := g.user(int(pos.Turn()))
-	id := g.num()
+	next := g.User(int(pos.Turn()))
+	id := g.Num()
 	body := func(loc string) string {
 		var parts []string
 		if what != nil {
@@ -244,14 +244,14 @@ func (b *Bot) turnContent(ctx context.Context, g *gameRec, pos engine.Position, 
 		for _, a := range pos.Announcements() {
 			parts = append(parts, announceText(loc, g, pos, a))
 		}
-		if d := g.deadline(tc); !d.IsZero() {
+		if d := g.Deadline(tc); !d.IsZero() {
 			parts = append(parts, i18n.T(loc, "ping.yourmove", id, discordTime(d)))
 		} else {
 			parts = append(parts, i18n.T(loc, "ping.yourmove.nodeadline", id))
 		}
 		return strings.Join(parts, " ")
 	}
-	if g.aiMoves(int(pos.Turn())) {
+	if g.AIMoves(int(pos.Turn())) {
 		return b.aiTurnContent(ctx, g, pos, mover, next, what)
 	}
 	if next.ID == mover.ID {

@@ -33,12 +33,11 @@ func (b *Bot) propose(ctx context.Context, r *req, g *gameRec, o offer, side int
 	if *s == side+1 {
 		return nil, refuse(o.key + ".pending")
 	}
-	*s = side + 1
-	g.Rev++
+	g.SetOffer(s, side+1)
 	if ok, err := b.st.saveGame(ctx, g, nil); err != nil || !ok {
 		return nil, orRaced(err)
 	}
-	content, ids := b.pings(ctx, []User{g.user(1 - side)}, func(loc, who string) string {
+	content, ids := b.pings(ctx, []User{g.User(1 - side)}, func(loc, who string) string {
 		return i18n.T(loc, o.key+".offered", r.User.Name, who)
 	})
 	return []Reply{inGame(r, g, Reply{
@@ -55,16 +54,15 @@ func (b *Bot) propose(ctx context.Context, r *req, g *gameRec, o offer, side int
 // (buttons gone) and a new message pings the one who offered, in their
 // language (an edit alone would not notify them).
 func (b *Bot) decline(ctx context.Context, r *req, g *gameRec, o offer) ([]Reply, error) {
-	side, _ := g.player(r.User.ID)
+	side, _ := g.Side(r.User.ID)
 	if !o.fromOpponent(g, side) {
 		return nil, refuse(o.key + ".none")
 	}
-	*o.slot(g) = 0
-	g.Rev++
+	g.SetOffer(o.slot(g), 0)
 	if ok, err := b.st.saveGame(ctx, g, nil); err != nil || !ok {
 		return nil, orRaced(err)
 	}
-	content, ids := b.pings(ctx, []User{g.user(1 - side)}, func(loc, who string) string {
+	content, ids := b.pings(ctx, []User{g.User(1 - side)}, func(loc, who string) string {
 		return i18n.T(loc, o.key+".declined.ping", who, r.User.Name)
 	})
 	return []Reply{

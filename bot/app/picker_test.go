@@ -38,7 +38,7 @@ func TestPickerPlaysAMove(t *testing.T) {
 			h := newHarness(t, Config{})
 			id := h.startGame("game=" + game)
 			board := h.game(id)
-			pos, _ := board.position()
+			pos, _ := board.Position()
 			legal := map[string]bool{}
 			for _, m := range pos.LegalMoves() {
 				legal[pos.FormatMove(m)] = true

@@ -149,7 +149,7 @@ func TestDowntimeNotCharged(t *testing.T) {
 	if g.Status != gmActive {
 		t.Fatalf("the flag fell during the outage: %s %s", g.Status, g.Reason)
 	}
-	left := g.remaining(clockOf(g), 0, h.clk.Now())
+	left := g.Remaining(clockOf(g), 0, h.clk.Now())
 	if left != 8*time.Minute {
 		t.Fatalf("white has %v left, want 8m (2m used before the outage)", left)
 	}

@@ -157,7 +157,7 @@ func TestHideWebPage(t *testing.T) {
 
 func mustPos(t *testing.T, g *gameRec) engine.Position {
 	t.Helper()
-	pos, err := g.position()
+	pos, err := g.Position()
 	if err != nil {
 		t.Fatal(err)
 	}

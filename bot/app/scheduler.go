@@ -186,7 +186,7 @@ func (b *Bot) fire(ctx context.Context, e event) ([]outPost, error) {
 			return nil, nil // the turn it was scheduled for is over
 		}
 		if e.Kind == evRemind {
-			if g.aiMoves(g.Turn) {
+			if g.AIMoves(g.Turn) {
 				return nil, nil // the computer needs no reminder
 			}
 			if g.ClockState.Flagged(clockOf(g), b.clk.Now()) {
@@ -235,7 +235,7 @@ func (b *Bot) flagFall(ctx context.Context, loc string, g *gameRec, ply int, out
 	if g.Ply != ply || g.Status != gmActive {
 		return nil, refuse("refuse.stale")
 	}
-	pos, err := g.position()
+	pos, err := g.Position()
 	if err != nil {
 		return nil, err
 	}
@@ -246,7 +246,7 @@ func (b *Bot) flagFall(ctx context.Context, loc string, g *gameRec, ply int, out
 	}
 	// The fallen flag reads 0:00 on the final board.
 	g.ClockState.Left[loser] = 0
-	g.finish(o)
+	g.Finish(o)
 	replies, err := b.flagReplies(ctx, loc, g)
 	if err != nil {
 		return nil, err
@@ -270,12 +270,12 @@ func (b *Bot) flagFall(ctx context.Context, loc string, g *gameRec, ply int, out
 
 // flagReplies announce a game lost on time, in its channel, to both players.
 func (b *Bot) flagReplies(ctx context.Context, loc string, g *gameRec) ([]Reply, error) {
-	pos, err := g.position()
+	pos, err := g.Position()
 	if err != nil {
 		return nil, err
 	}
-	u := g.user(int(pos.Turn()))
-	id := g.num()
+	u := g.User(int(pos.Turn()))
+	id := g.Num()
 	fell := func(loc string) string { return i18n.T(loc, "flag.fell", u.Name, id) }
 	reply, err := b.boardReply(ctx, &req{loc: loc, pub: loc}, g, pos, nil, fell(loc), false)
 	if err != nil {
@@ -289,20 +289,20 @@ func (b *Bot) flagReplies(ctx context.Context, loc string, g *gameRec) ([]Reply,
 // reminder is the post telling the side to move that time runs short.
 func (b *Bot) reminder(ctx context.Context, g *gameRec) (Reply, error) {
 	tc := clockOf(g)
-	pos, err := g.position()
+	pos, err := g.Position()
 	if err != nil {
 		return Reply{}, err
 	}
-	u := g.user(int(pos.Turn()))
-	id := g.num()
+	u := g.User(int(pos.Turn()))
+	id := g.Num()
 	var text string
 	if tc.Kind == clock.Correspondence {
-		text = b.tFor(ctx, u.ID, "remind.deadline", "<@"+u.ID+">", id, discordTime(g.deadline(tc)))
+		text = b.tFor(ctx, u.ID, "remind.deadline", "<@"+u.ID+">", id, discordTime(g.Deadline(tc)))
 	} else {
-		left := g.remaining(tc, int(pos.Turn()), b.clk.Now())
+		left := g.Remaining(tc, int(pos.Turn()), b.clk.Now())
 		// Rounded up: while any time remains the reminder never reads 0:00.
 		left = (left + time.Second - 1).Truncate(time.Second)
-		text = b.tFor(ctx, u.ID, "remind.low", "<@"+u.ID+">", fmtDuration(left), id, discordTime(g.deadline(tc)))
+		text = b.tFor(ctx, u.ID, "remind.low", "<@"+u.ID+">", fmtDuration(left), id, discordTime(g.Deadline(tc)))
 	}
 	return Reply{ChannelID: g.ChannelID, Content: text, Mentions: []string{u.ID}}, nil
 }
@@ -382,15 +382,14 @@ func (b *Bot) extendClocks(ctx context.Context, down, up time.Time) error {
 			continue
 		}
 		tc := clockOf(g)
-		g.ClockState.TurnStart = g.ClockState.TurnStart.Add(d)
-		g.Rev++
+		g.Extend(d)
 		eff := turnEffects(g, tc)
 		loc := b.cfg.DefaultLocale
 		eff.posts = []outPost{textPost(Reply{ChannelID: g.ChannelID, Content: i18n.T(loc, "downtime.extended",
-			fmtDuration(d), g.num(), discordTime(g.deadline(tc)))})}
+			fmtDuration(d), g.Num(), discordTime(g.Deadline(tc)))})}
 		ok, err := b.st.saveGameWith(ctx, g, nil, eff)
 		if err != nil {
-			errs = append(errs, wrap("extend clock of game "+g.num(), err))
+			errs = append(errs, wrap("extend clock of game "+g.Num(), err))
 			continue
 		}
 		if ok {

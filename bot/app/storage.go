@@ -3,12 +3,11 @@ package app
 import (
 	"context"
 	"errors"
-	"strconv"
 	"time"
 
+	"github.com/tankbot/tankbot/bot/game"
 	"github.com/tankbot/tankbot/bot/tournament/director"
 	"github.com/tankbot/tankbot/store"
-	"github.com/tankbot/tankbot/store/clock"
 )
 
 // Storage is everything the bot keeps, as one interface per kind of
@@ -301,72 +300,12 @@ type challengeRec struct {
 
 // Game statuses.
 const (
-	gmActive   = "active"
-	gmFinished = "finished"
+	gmActive   = game.Active
+	gmFinished = game.Finished
 )
 
-type gameRec struct {
-	ID         int64
-	Rev        int
-	Seq        int // advanced by every move and takeback, never reused: pins components
-	Game       string
-	Variant    string
-	Start      string
-	Pos        string
-	Ply        int
-	Turn       int    // side to move (0 white, 1 black), from the position
-	Last       string // last move in notation
-	White      User
-	Black      User
-	GuildID    string
-	ChannelID  string      // where the game is played (thread or channel)
-	Parent     string      // the channel the game's thread belongs to; "" when not in a thread
-	Clock      string      // clock.Settings.String()
-	ClockState clock.State // ToMove follows Turn
-	Status     string
-	Result     string
-	Reason     string
-	DrawOffer  int // 0 none, 1 white offers, 2 black offers
-	Takeback   int // 0 none, 1 white asks, 2 black asks
-	Moves      [2]int
-	MessageID  string // the message showing the board, when known
-	// Number is the game's number on its server (#1, #2, ...): what
-	// players see and type. The store assigns it when the game is
-	// created; ID stays internal (custom ids, logs).
-	Number int
-	// Rated games count for ratings. Set when the game is created: a
-	// casual challenge, or any game with a player who is not a person
-	// (the AI, a bot account), is created with Rated false.
-	Rated bool
-	// AILevel is the computer's level (1..5) in a game against the bot,
-	// 0 otherwise; AISide is the side it plays (see ai.go).
-	AILevel int
-	AISide  int
-	// Locale is the server's language when the game began: public posts
-	// made out of band (the computer's moves) use it.
-	Locale string
-}
-
-// num is the game's number as players see it ("12"; the catalog adds
-// the "#").
-func (g *gameRec) num() string { return strconv.Itoa(g.Number) }
-
-func (g *gameRec) player(id string) (side int, ok bool) {
-	switch id {
-	case g.White.ID:
-		return 0, true
-	case g.Black.ID:
-		return 1, true
-	}
-	return 0, false
-}
-
-func (g *gameRec) user(side int) User {
-	if side == 1 {
-		return g.Black
-	}
-	return g.White
-}
+// gameRec is a game as the bot keeps it; bot/game owns its invariants.
+type gameRec = game.Game
 
 // Event kinds.
 const (

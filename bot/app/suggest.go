@@ -84,10 +84,10 @@ func (b *Bot) suggestGames(ctx context.Context, r *req, typed string, finished b
 		}
 	}
 	for _, g := range games {
-		if _, ok := g.player(r.User.ID); !ok || len(out) == maxChoices {
+		if _, ok := g.Side(r.User.ID); !ok || len(out) == maxChoices {
 			continue
 		}
-		id := g.num() // players type the server's number
+		id := g.Num() // players type the server's number
 		if strings.HasPrefix(id, strings.TrimPrefix(typed, "#")) {
 			out = append(out, Choice{Name: clipRunes("#"+id+" "+gameLabel(r.loc, g.Game, g.Variant, nil)+" · "+PlainText(g.White.Name)+" – "+PlainText(g.Black.Name), 100), Value: id})
 		}
@@ -133,7 +133,7 @@ func suggestChallenges(b *Bot, ctx context.Context, r *req, typed string) (out [
 // others. Each is labelled with the piece it moves when the game names
 // pieces ("LT · F3 > F5N").
 func (b *Bot) suggestMoves(r *req, g *gameRec, typed string) []Choice {
-	pos, err := g.position()
+	pos, err := g.Position()
 	if err != nil {
 		return nil
 	}

@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"time"
+
+	"github.com/tankbot/tankbot/bot/game"
 )
 
 // This file is the contract between the transport-free handlers and the
@@ -13,11 +15,7 @@ import (
 // (flag-falls, reminders, expiries) go through the transport's Notifier.
 
 // User is a person (or a bot account) as the transport knows them.
-type User struct {
-	ID   string
-	Name string // display name, for messages and thread names
-	Bot  bool   // true for bot accounts: they cannot be challenged
-}
+type User = game.Player
 
 // Kind says what sort of interaction a Command comes from.
 type Kind int

@@ -45,18 +45,18 @@ func (b *Bot) watchLink(ctx context.Context, r *req, g *gameRec, rows [][]Compon
 // and downloads then answer 404, as for a token that never existed. The
 // confirmation is private and offers the way back.
 func (b *Bot) hideWebPage(ctx context.Context, r *req, g *gameRec, hide bool) ([]Reply, error) {
-	if _, ok := g.player(r.User.ID); !ok {
-		return nil, refuse("web.hide-notplayer", g.num())
+	if _, ok := g.Side(r.User.ID); !ok {
+		return nil, refuse("web.hide-notplayer", g.Num())
 	}
 	if g.Status == gmActive {
-		return nil, refuse("web.hide-active", g.num())
+		return nil, refuse("web.hide-active", g.Num())
 	}
 	if err := b.st.HideGame(ctx, g.ID, r.User.ID, hide); err != nil {
 		switch {
 		case errors.Is(err, store.ErrNotPlayer):
-			return nil, refuse("web.hide-notplayer", g.num())
+			return nil, refuse("web.hide-notplayer", g.Num())
 		case errors.Is(err, store.ErrGameActive):
-			return nil, refuse("web.hide-active", g.num())
+			return nil, refuse("web.hide-active", g.Num())
 		}
 		return nil, wrap("hide web page", err)
 	}
@@ -66,7 +66,7 @@ func (b *Bot) hideWebPage(ctx context.Context, r *req, g *gameRec, hide bool) ([
 	}
 	return []Reply{{
 		Ephemeral:  true,
-		Content:    r.t(key, g.num()),
+		Content:    r.t(key, g.Num()),
 		Components: [][]Component{{{Kind: Button, CustomID: gameID(g.ID, g.Seq, other), Label: r.t(label), Style: Secondary}}},
 	}}, nil
 }
