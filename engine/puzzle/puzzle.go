@@ -10,8 +10,8 @@ import (
 
 	"github.com/tankbot/tankbot/engine"
 	"github.com/tankbot/tankbot/engine/camelot"
-	"github.com/tankbot/tankbot/engine/gungi"
 	"github.com/tankbot/tankbot/engine/games"
+	"github.com/tankbot/tankbot/engine/gungi"
 )
 
 // Puzzle is one position with its proven solution.
