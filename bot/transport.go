@@ -37,6 +37,8 @@ type (
 	Bounds      = app.Bounds
 
 	Interim = app.Interim
+
+	SubcommandSpec = app.SubcommandSpec
 )
 
 const (
@@ -59,6 +61,10 @@ const (
 	Integer       = app.Integer
 	ChannelOption = app.ChannelOption
 	RoleOption    = app.RoleOption
+
+	// SubcommandOption is the option in which a transport passes the
+	// chosen subcommand's name.
+	SubcommandOption = app.SubcommandOption
 )
 
 var (

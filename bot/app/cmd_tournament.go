@@ -20,7 +20,7 @@ import (
 
 var tournamentCmd = command{
 	name: "tournament",
-	doc: "Tournaments in the server (docs/tournaments.md). `action`: `create`, `join`, `leave`, `start` (organiser: the creator or Manage Server), " +
+	doc: "Tournaments in the server (docs/tournaments.md), one subcommand per action (the console writes it `action:create`): `create`, `join`, `leave`, `start` (organiser: the creator or Manage Server), " +
 		"`standings` (a PNG), `pairings`, `withdraw`, `cancel` (organiser). `id`: which tournament (default: the server's latest open one). " +
 		"For `create`: `game`, `map`, `clock` as for /challenge, `format` (`round-robin`, `swiss`, `knockout`), `rounds` (Swiss), `rated`, " +
 		"`players` (at most), `signup` (sign-up closes after, e.g. `2h`, `1d`), `roundlength` (default `1d`). Round games start by themselves in threads. " +
@@ -38,6 +38,16 @@ var tournamentCmd = command{
 		{name: "signup", typ: String},
 		{name: "roundlength", typ: String},
 		{name: "level", typ: Integer, bounds: between(minAILevel, maxAILevel)},
+	},
+	subs: []subDef{
+		{name: "create", opts: []string{"game", "map", "clock", "format", "rounds", "rated", "players", "signup", "roundlength"}},
+		{name: "join", opts: []string{"id", "level"}},
+		{name: "leave", opts: []string{"id"}},
+		{name: "start", opts: []string{"id"}},
+		{name: "standings", opts: []string{"id"}},
+		{name: "pairings", opts: []string{"id"}},
+		{name: "withdraw", opts: []string{"id"}},
+		{name: "cancel", opts: []string{"id"}},
 	},
 	run: (*Bot).tournament,
 }

@@ -51,7 +51,25 @@ type command struct {
 	// manageServer registers the command for members with Manage Server
 	// only (Discord hides it from the others; its handler checks too).
 	manageServer bool
+	// subs, when set, are the command's subcommands: Discord shows each
+	// with only its own options instead of every option at once. The
+	// chosen one reaches the handler as the option SubcommandOption,
+	// which opts defines (for the console, which writes it so).
+	subs []subDef
 }
+
+// subDef is one subcommand: its name and the names of its options (from
+// the command's opts). Its description is the catalog's
+// "sub.<command>.<name>".
+type subDef struct {
+	name string
+	opts []string
+}
+
+// SubcommandOption is the option in which a transport passes the chosen
+// subcommand's name (Discord's nested subcommand; the console's
+// "action:create").
+const SubcommandOption = "action"
 
 // optDef is one option of a command. Descriptions come from the catalog
 // ("opt.<name>").
@@ -209,10 +227,19 @@ type CommandSpec struct {
 	Description              string
 	NameLocalizations        map[string]string
 	DescriptionLocalizations map[string]string
-	Options                  []OptionSpec
+	// Options, or Subcommands, each with its own options (never both).
+	Options     []OptionSpec
+	Subcommands []SubcommandSpec
 	// ManageServer: only members with Manage Server see the command
 	// (Discord's default_member_permissions).
 	ManageServer bool
+}
+
+// SubcommandSpec is one subcommand of a slash command.
+type SubcommandSpec struct {
+	Name, Description        string
+	DescriptionLocalizations map[string]string
+	Options                  []OptionSpec
 }
 
 // OptionSpec is one option of a slash command.
@@ -237,24 +264,53 @@ func (b *Bot) Commands() []CommandSpec {
 			DescriptionLocalizations: localized("cmd." + c.name),
 			ManageServer:             c.manageServer,
 		}
+		if len(c.subs) > 0 {
+			for _, s := range c.subs {
+				key := "sub." + c.name + "." + s.name
+				ss := SubcommandSpec{Name: s.name, Description: i18n.T(i18n.English, key), DescriptionLocalizations: localized(key)}
+				for _, name := range s.opts {
+					if o, ok := c.opt(name); ok {
+						ss.Options = append(ss.Options, optSpec(o))
+					}
+				}
+				spec.Subcommands = append(spec.Subcommands, ss)
+			}
+			out = append(out, spec)
+			continue
+		}
 		for _, o := range c.opts {
-			os := OptionSpec{
-				Name:                     o.name,
-				Description:              i18n.T(i18n.English, "opt."+o.name, MoveExample(defaultGame())),
-				DescriptionLocalizations: localized("opt."+o.name, MoveExample(defaultGame())),
-				Type:                     o.typ,
-				Required:                 o.required,
-				Autocomplete:             o.suggest != nil && o.choices == nil,
-				Bounds:                   o.bounds,
-			}
-			if o.choices != nil {
-				os.Choices = o.choices()
-			}
-			spec.Options = append(spec.Options, os)
+			spec.Options = append(spec.Options, optSpec(o))
 		}
 		out = append(out, spec)
 	}
 	return out
+}
+
+// opt is the command's option called name.
+func (c *command) opt(name string) (optDef, bool) {
+	for _, o := range c.opts {
+		if o.name == name {
+			return o, true
+		}
+	}
+	return optDef{}, false
+}
+
+// optSpec is o as registered.
+func optSpec(o optDef) OptionSpec {
+	os := OptionSpec{
+		Name:                     o.name,
+		Description:              i18n.T(i18n.English, "opt."+o.name, MoveExample(defaultGame())),
+		DescriptionLocalizations: localized("opt."+o.name, MoveExample(defaultGame())),
+		Type:                     o.typ,
+		Required:                 o.required,
+		Autocomplete:             o.suggest != nil && o.choices == nil,
+		Bounds:                   o.bounds,
+	}
+	if o.choices != nil {
+		os.Choices = o.choices()
+	}
+	return os
 }
 
 // localized returns a key's non-English texts keyed by Discord locale.
@@ -300,8 +356,24 @@ var gameOpt = optDef{name: "game", typ: String, suggest: suggestActiveGames}
 // gameOptFinished is "game" where a finished game can be meant too.
 var gameOptFinished = optDef{name: "game", typ: String, suggest: suggestAnyGames}
 
-// usage writes a command as docs/bot.md shows it: "/move <move> [game]".
+// usage writes a command as docs/bot.md shows it: "/move <move> [game]";
+// one per subcommand ("/tournament join [id] [level]"), joined by " · ".
 func (c command) usage() string {
+	if len(c.subs) > 0 {
+		var subs []string
+		for _, s := range c.subs {
+			parts := []string{"/" + c.name + " " + s.name}
+			for _, name := range s.opts {
+				if o, ok := c.opt(name); ok && o.required {
+					parts = append(parts, "<"+name+">")
+				} else {
+					parts = append(parts, "["+name+"]")
+				}
+			}
+			subs = append(subs, strings.Join(parts, " "))
+		}
+		return strings.Join(subs, "` · `")
+	}
 	parts := []string{"/" + c.name}
 	for _, o := range c.opts {
 		if o.required {
