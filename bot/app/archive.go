@@ -167,7 +167,7 @@ func (b *Bot) finalExtras(ctx context.Context, loc string, g *gameRec, reply *Re
 	if g.Status == gmActive {
 		return
 	}
-	b.tournamentGameOver(ctx, g)
+	b.gameOver(ctx, g)
 	lines, err := b.ratingsForGame(ctx, loc, g)
 	if err != nil {
 		b.log.Warn("rate finished game", "game", g.ID, "err", err)

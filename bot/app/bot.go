@@ -5,12 +5,9 @@ package app
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"log/slog"
 	"runtime"
-	"runtime/debug"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -166,81 +163,6 @@ type req struct {
 }
 
 func (r *req) t(key string, args ...string) string { return i18n.T(r.loc, key, args...) }
-
-// Handle runs one command and returns the replies to send. It never panics:
-// a bug becomes an ephemeral apology and a log line.
-func (b *Bot) Handle(ctx context.Context, c Command) (out []Reply) {
-	markUsers(&c)
-	r := b.newReq(ctx, c)
-	defer func() {
-		if p := recover(); p != nil {
-			b.log.Error("handler panic", "panic", p, "command", c.Name, "custom_id", c.CustomID, "stack", string(debug.Stack()))
-			out = []Reply{{Ephemeral: true, Content: r.t("refuse.internal")}}
-		}
-	}()
-	replies, err := b.dispatch(ctx, r)
-	if err != nil {
-		var rf *refusal
-		if errors.As(err, &rf) {
-			// A refusal may quote what the user typed: never all of it.
-			args := make([]string, len(rf.args))
-			for i, a := range rf.args {
-				args[i] = clipRunes(a, maxInput)
-			}
-			lines := []string{r.t(rf.key, args...)}
-			lines = append(lines, rf.extra...)
-			return []Reply{{Ephemeral: true, Content: clipRunes(strings.Join(lines, "\n"), 2000)}}
-		}
-		b.log.Error("handler failed", "err", err, "command", c.Name, "custom_id", c.CustomID)
-		return []Reply{{Ephemeral: true, Content: r.t("refuse.internal")}}
-	}
-	return replies
-}
-
-// locale picks the caller's language: /settings, then the Discord locale
-// of the command, then the Discord locale last seen from them (for messages
-// written outside an interaction), then the configured default. A Discord
-// locale that differs from the stored one is saved.
-func (b *Bot) locale(ctx context.Context, c Command) string {
-	var s userSettings
-	if c.User.ID != "" && b.st != nil {
-		var err error
-		if s, err = b.st.settings(ctx, c.User.ID); err != nil {
-			b.log.Warn("read settings", "user", c.User.ID, "err", err)
-		}
-		b.rememberLocale(ctx, c.User.ID, i18n.Normalize(c.Locale), s.Seen)
-		if s.Locale != "" {
-			return s.Locale
-		}
-	}
-	if l := i18n.Normalize(c.Locale); l != "" {
-		return l
-	}
-	if s.Seen != "" {
-		return s.Seen
-	}
-	return b.cfg.DefaultLocale
-}
-
-// rememberLocale stores loc as the user's last seen Discord locale when it
-// differs from what is stored (stored: the value just read, or the cache).
-func (b *Bot) rememberLocale(ctx context.Context, user, loc, stored string) {
-	if loc == "" {
-		return
-	}
-	if v, ok := b.seen.Load(user); ok {
-		stored = v.(string)
-	}
-	if loc == stored {
-		b.seen.Store(user, loc)
-		return
-	}
-	if err := b.st.setSeenLocale(ctx, user, loc); err != nil {
-		b.log.Warn("remember locale", "user", user, "err", err)
-		return
-	}
-	b.seen.Store(user, loc)
-}
 
 // RunScheduler calls Tick every interval until ctx ends. Events that fell due
 // while the bot was down fire on the first pass.

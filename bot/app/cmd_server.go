@@ -93,31 +93,6 @@ func clockChoices() []Choice {
 	return out
 }
 
-// guildSettings reads the server's settings; outside a server, or when
-// the read fails (logged), the bot's defaults.
-func (b *Bot) guildSettings(ctx context.Context, guild string) store.GuildSettings {
-	if guild == "" || b.st == nil {
-		return store.GuildSettings{}
-	}
-	s := b.st
-	if s == nil {
-		return store.GuildSettings{Guild: guild}
-	}
-	gs, err := s.GuildSettings(ctx, guild)
-	if err != nil {
-		b.log.Warn("read server settings", "guild", guild, "err", err)
-	}
-	return gs
-}
-
-// newReq is c being handled: the caller's language, the server's
-// settings and the language of its public messages.
-func (b *Bot) newReq(ctx context.Context, c Command) *req {
-	r := &req{Command: c, loc: b.locale(ctx, c), guild: b.guildSettings(ctx, c.GuildID)}
-	r.pub = b.pubLocale(c, r.guild.Locale)
-	return r
-}
-
 func (b *Bot) serverCommand(ctx context.Context, r *req) ([]Reply, error) {
 	if r.GuildID == "" {
 		return nil, refuse("server.noguild")

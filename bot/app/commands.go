@@ -160,53 +160,6 @@ func newRouter(cmds []command) *router {
 // gamePrefix starts the custom ids of game components (the actions).
 const gamePrefix = "g"
 
-// dispatch routes a command, click or form through the table.
-func (b *Bot) dispatch(ctx context.Context, r *req) ([]Reply, error) {
-	switch r.Kind {
-	case KindComponent, KindModal:
-		prefix, _, _ := strings.Cut(r.CustomID, ":")
-		if p, ok := b.cmds.prefixes[prefix]; ok {
-			return p.run(b, ctx, r)
-		}
-		id, ok := parseCustomID(r.CustomID)
-		if !ok || id.kind != 'g' {
-			return nil, refuse("refuse.unknown")
-		}
-		return b.gameAction(ctx, r, id)
-	}
-	if c, ok := b.cmds.byName[r.Name]; ok {
-		return c.run(b, ctx, r)
-	}
-	return nil, refuse("refuse.unknown")
-}
-
-// gameAction routes a game component by its custom id: the game is loaded
-// (another server's game does not exist here) and, unless the action is for
-// anyone, the caller must be a player of the game while it is on, clicking
-// the board it was drawn for.
-func (b *Bot) gameAction(ctx context.Context, r *req, id customID) ([]Reply, error) {
-	a, ok := b.cmds.actions[id.action]
-	if !ok {
-		return nil, refuse("refuse.unknown")
-	}
-	g, err := b.loadGame(ctx, r, id.id)
-	if err != nil {
-		return nil, err
-	}
-	if !a.anyone {
-		if _, ok := g.Side(r.User.ID); !ok {
-			return nil, refuse("refuse.notplayer", g.Num())
-		}
-		if g.Status != gmActive {
-			return nil, overRefusal(r, g)
-		}
-		if id.seq != g.Seq {
-			return nil, refuse("refuse.stale")
-		}
-	}
-	return a.run(b, ctx, r, g, id)
-}
-
 // OptionType is the kind of value a slash-command option takes.
 type OptionType int
 

@@ -166,3 +166,21 @@ func (b *Bot) finish(ctx context.Context, r *req, g *gameRec, o engine.Outcome, 
 	b.finalExtras(ctx, pub.loc, g, &reply)
 	return []Reply{inGame(r, g, reply)}, nil
 }
+
+// gameOverHooks are what other features do with a finished game, run
+// when its final board is completed (finalExtras), in order. They must
+// be idempotent: a final board delivered again after a crash runs them
+// again. A feature that acts on game ends adds itself here instead of
+// being called from the code that ends games. (Ratings are counted by the
+// store in the finishing write, and puzzle mining reads the finished
+// games on its own: neither needs a hook.)
+var gameOverHooks = []func(b *Bot, ctx context.Context, g *gameRec){
+	(*Bot).tournamentGameOver,
+}
+
+// gameOver runs the game-over hooks for g.
+func (b *Bot) gameOver(ctx context.Context, g *gameRec) {
+	for _, h := range gameOverHooks {
+		h(b, ctx, g)
+	}
+}

@@ -39,18 +39,6 @@ func clipRunes(s string, n int) string {
 	return string(r[:n-1]) + "…"
 }
 
-// pubLocale is the language of public messages: the one the server chose
-// (/server), else Discord's server locale, else the configured default.
-func (b *Bot) pubLocale(c Command, chosen string) string {
-	if chosen != "" {
-		return chosen
-	}
-	if l := i18n.Normalize(c.GuildLocale); l != "" {
-		return l
-	}
-	return b.cfg.DefaultLocale
-}
-
 // public is r speaking to everybody: the server's language.
 func (r *req) public() *req {
 	p := *r
