@@ -74,8 +74,9 @@ const (
 	stripRounds = 8
 )
 
-// boardSweeper is the store side of the sweep; storeRepo has it.
-type boardSweeper interface {
+// Boards are the board messages the sweep strips (the store side of the
+// sweep), a kind of record of Storage.
+type Boards interface {
 	supersededBoards(ctx context.Context, game int64) ([]store.Board, error)
 	boardStripped(ctx context.Context, game int64, messageID string) error
 	// pauseStrips holds every pending strip post until until (a global
@@ -98,8 +99,8 @@ func (s *storeRepo) pauseStrips(ctx context.Context, until time.Time) error {
 // sweepBoards delivers strip post m: every superseded live board of the
 // game loses its buttons. It is done (sent) only when none is left.
 func (b *Bot) sweepBoards(ctx context.Context, m outMsg) error {
-	sw, ok := b.st.(boardSweeper)
-	if !ok || b.n == nil {
+	sw := b.st
+	if b.n == nil {
 		return b.st.sent(ctx, m.ID, "")
 	}
 	game := m.Post.reply.GameID

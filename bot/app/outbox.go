@@ -92,8 +92,8 @@ func (b *Bot) postFailed(ctx context.Context, m outMsg, err error) error {
 	var rl *RateLimited
 	if errors.As(err, &rl) {
 		until := b.clk.Now().Add(max(rl.After, time.Second/10))
-		if p, ok := b.st.(outboxPauser); ok && rl.Global {
-			if perr := p.pauseOutbox(ctx, until); perr != nil {
+		if rl.Global {
+			if perr := b.st.pauseOutbox(ctx, until); perr != nil {
 				err = errors.Join(err, perr)
 			}
 		}
@@ -105,12 +105,6 @@ func (b *Bot) postFailed(ctx context.Context, m outMsg, err error) error {
 		return errors.Join(wrap("post", err), b.st.giveUp(ctx, m.ID, err.Error()))
 	}
 	return errors.Join(wrap("post", err), b.st.retryAt(ctx, m.ID, b.clk.Now().Add(backoff(m.Attempts)), err.Error()))
-}
-
-// outboxPauser holds every pending post until a time (a global rate
-// limit covers the whole fleet's token); storeRepo has it.
-type outboxPauser interface {
-	pauseOutbox(ctx context.Context, until time.Time) error
 }
 
 func (s *storeRepo) pauseOutbox(ctx context.Context, until time.Time) error {

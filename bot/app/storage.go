@@ -20,6 +20,7 @@ type Storage interface {
 	Games
 	Events
 	Outbox
+	Boards
 	Ratings
 	Puzzles
 	Dailies
@@ -135,6 +136,9 @@ type Outbox interface {
 	giveUp(ctx context.Context, id int64, reason string) error
 	// purge deletes events and posts finished before before.
 	purge(ctx context.Context, before time.Time) (int64, error)
+	// pauseOutbox holds every pending post until until (a global rate
+	// limit covers the whole fleet's token).
+	pauseOutbox(ctx context.Context, until time.Time) error
 }
 
 // Ratings is a player's ratings and their changes per game.
