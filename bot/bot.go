@@ -1,278 +1,40 @@
-// Package bot holds tankbot's transport-free handlers: challenges, moves,
-// boards, clocks and the scheduler. Transports (bot/discord, bot/console,
-// tests) turn what users do into Commands and send back the Replies.
+// Package bot wires tankbot's layers together and is the one door the
+// transports (bot/discord, bot/console, cmd/tankbot) use: the handler core
+// lives in bot/app and the packages under it (docs/architecture.md); this
+// package names its types for them, so that a transport depends on one
+// package whatever the layers below are called.
 package bot
 
 import (
-	"context"
-	"errors"
-	"fmt"
 	"log/slog"
-	"runtime"
-	"runtime/debug"
-	"strings"
-	"sync"
-	"sync/atomic"
-	"time"
 
-	"github.com/tankbot/tankbot/bot/i18n"
-	"github.com/tankbot/tankbot/bot/renders"
+	"github.com/tankbot/tankbot/bot/app"
 	"github.com/tankbot/tankbot/store"
 )
 
-// Config tunes the bot.
-type Config struct {
-	// ChallengeExpiry is how long an unanswered challenge stays open
-	// (default 24 h).
-	ChallengeExpiry time.Duration
-	// DefaultLocale is used when neither /settings nor the command has one.
-	DefaultLocale string
-	// DefaultClocks maps a variant ("basic16") or a game ("camelot") to its
-	// default clock preset; unset entries use the rulebook's defaults.
-	DefaultClocks map[string]string
-	// ThreadPerGame is the default of /challenge's thread option.
-	ThreadPerGame bool
-	// Workers bounds the events and posts the scheduler handles at once
-	// (default 4).
-	Workers int
-	// Retention is how long completed events and delivered posts are kept
-	// (default 7 days).
-	Retention time.Duration
-	// DowntimeGrace is the gap between heartbeats above which the bot
-	// counts itself as having been down and extends the running clocks
-	// (default 30 s).
-	DowntimeGrace time.Duration
-	// WhiteAtBottom draws every public board with White at the bottom;
-	// by default it is drawn from the side of the player to move.
-	WhiteAtBottom bool
-	// SelfID is the bot's own Discord user id: challenging it (or giving
-	// /challenge a level) starts a game against the computer, which plays
-	// as this user. The gateway adapter also sets it from READY
-	// (SetSelfID).
-	SelfID string
-	// AIWorkers bounds the computer's searches running at once (default:
-	// one per core, runtime.NumCPU()).
-	AIWorkers int
-	// WebBaseURL is the web viewer's public address (docs/web.md): every
-	// game message links to its page; "" for no links.
-	WebBaseURL string
-	// MaxRenders bounds the replays and stored boards drawn at once, by
-	// the bot and the web viewer sharing Renders (default: one per core,
-	// runtime.NumCPU()).
-	MaxRenders int
-	// ReviewNodes is a game review's node budget per position before the
-	// game's scaling (default review.DefaultNodes; docs/review.md).
-	ReviewNodes int64
-}
-
-// Renders is what draws the bot's replays and finished boards: the web
-// viewer shares it, so that MaxRenders bounds the whole instance.
-func (b *Bot) Renders() *renders.Renders { return b.rd }
-
-// Bot is the handler core. It is safe for concurrent use.
-type Bot struct {
-	cfg Config
-	st  Storage
-	clk Clock
-	n   Notifier
-	log *slog.Logger
-
-	// seen caches the Discord locale last stored per user, so an
-	// interaction writes only when it changes.
-	seen sync.Map
-	// lastMaintain is when the scheduler last reconciled and purged
-	// (Unix nanoseconds).
-	lastMaintain atomic.Int64
-
-	ai aiPool
-
-	// rv bounds and counts the game reviews (cmd_review.go).
-	rv reviewer
-
-	// mine mines finished games for puzzles (puzzle_pool.go).
-	mine miner
-
-	// rd draws replays and finished boards at most MaxRenders at once
-	// and stores a finished game's (archive.go).
-	rd *renders.Renders
-
-	// cmds is the command table, indexed (commands.go).
-	cmds *router
-}
+// The handler core and its configuration.
+type (
+	Bot     = app.Bot
+	Config  = app.Config
+	Storage = app.Storage
+	Clock   = app.Clock
+)
 
 // New builds the bot on a Storage (see OpenSQLite), the time source, the
 // transport's Notifier (nil: out-of-band posts are dropped) and a logger.
 func New(cfg Config, st Storage, clk Clock, n Notifier, log *slog.Logger) *Bot {
-	return newBot(cfg, st, clk, n, log)
+	return app.New(cfg, st, clk, n, log)
 }
 
-func newBot(cfg Config, st Storage, clk Clock, n Notifier, log *slog.Logger) *Bot {
-	if cfg.ChallengeExpiry <= 0 {
-		cfg.ChallengeExpiry = 24 * time.Hour
-	}
-	if cfg.DefaultLocale == "" {
-		cfg.DefaultLocale = i18n.English
-	}
-	if log == nil {
-		log = slog.New(slog.DiscardHandler)
-	}
-	if cfg.Workers <= 0 {
-		cfg.Workers = defaultWorkers
-	}
-	if cfg.Retention <= 0 {
-		cfg.Retention = defaultRetention
-	}
-	if cfg.DowntimeGrace <= 0 {
-		cfg.DowntimeGrace = defaultDowntimeGrace
-	}
-	if cfg.AIWorkers <= 0 {
-		cfg.AIWorkers = runtime.NumCPU()
-	}
-	b := &Bot{cfg: cfg, st: st, clk: clk, n: n, log: log, cmds: newRouter(commands)}
-	var rst *store.Store
-	if st != nil {
-		rst = st.store()
-	}
-	b.rd = renders.New(rst, cfg.MaxRenders, log)
-	b.ai.init(cfg.AIWorkers)
-	b.SetSelfID(cfg.SelfID)
-	return b
-}
+// OpenSQLite opens (creating and migrating if needed) the database at path.
+func OpenSQLite(path string) (Storage, error) { return app.OpenSQLite(path) }
 
-// refusal is a player-facing refusal: a catalog key and its args. Handlers
-// return it as an error; Handle turns it into an ephemeral reply.
-type refusal struct {
-	key  string
-	args []string
-	// extra lines (already translated), e.g. engine alternatives
-	extra []string
-}
+// NewStorage adapts an open store (the caller keeps using it, e.g. for
+// meta entries; Close closes it).
+func NewStorage(st *store.Store) Storage { return app.NewStorage(st) }
 
-func (r *refusal) Error() string { return r.key }
+// ErasureScrub is what erasing a user rewrites in the bot's own stored extras.
+func ErasureScrub() store.Scrub { return app.ErasureScrub() }
 
-func refuse(key string, args ...string) error { return &refusal{key: key, args: args} }
-
-// req is one command being handled: the command and the caller's locale.
-type req struct {
-	Command
-	loc string
-	pub string // the language of public messages (the server's)
-	// guild is the server's settings (/server); zero outside a server.
-	guild store.GuildSettings
-	// outOfBand marks the scheduler acting for a player (the computer's
-	// move): its posts are queued in the change's own transaction and
-	// nothing is returned.
-	outOfBand bool
-}
-
-func (r *req) t(key string, args ...string) string { return i18n.T(r.loc, key, args...) }
-
-// Handle runs one command and returns the replies to send. It never panics:
-// a bug becomes an ephemeral apology and a log line.
-func (b *Bot) Handle(ctx context.Context, c Command) (out []Reply) {
-	markUsers(&c)
-	r := b.newReq(ctx, c)
-	defer func() {
-		if p := recover(); p != nil {
-			b.log.Error("handler panic", "panic", p, "command", c.Name, "custom_id", c.CustomID, "stack", string(debug.Stack()))
-			out = []Reply{{Ephemeral: true, Content: r.t("refuse.internal")}}
-		}
-	}()
-	replies, err := b.dispatch(ctx, r)
-	if err != nil {
-		var rf *refusal
-		if errors.As(err, &rf) {
-			// A refusal may quote what the user typed: never all of it.
-			args := make([]string, len(rf.args))
-			for i, a := range rf.args {
-				args[i] = clipRunes(a, maxInput)
-			}
-			lines := []string{r.t(rf.key, args...)}
-			lines = append(lines, rf.extra...)
-			return []Reply{{Ephemeral: true, Content: clipRunes(strings.Join(lines, "\n"), 2000)}}
-		}
-		b.log.Error("handler failed", "err", err, "command", c.Name, "custom_id", c.CustomID)
-		return []Reply{{Ephemeral: true, Content: r.t("refuse.internal")}}
-	}
-	return replies
-}
-
-// locale picks the caller's language: /settings, then the Discord locale
-// of the command, then the Discord locale last seen from them (for messages
-// written outside an interaction), then the configured default. A Discord
-// locale that differs from the stored one is saved.
-func (b *Bot) locale(ctx context.Context, c Command) string {
-	var s userSettings
-	if c.User.ID != "" && b.st != nil {
-		var err error
-		if s, err = b.st.settings(ctx, c.User.ID); err != nil {
-			b.log.Warn("read settings", "user", c.User.ID, "err", err)
-		}
-		b.rememberLocale(ctx, c.User.ID, i18n.Normalize(c.Locale), s.Seen)
-		if s.Locale != "" {
-			return s.Locale
-		}
-	}
-	if l := i18n.Normalize(c.Locale); l != "" {
-		return l
-	}
-	if s.Seen != "" {
-		return s.Seen
-	}
-	return b.cfg.DefaultLocale
-}
-
-// rememberLocale stores loc as the user's last seen Discord locale when it
-// differs from what is stored (stored: the value just read, or the cache).
-func (b *Bot) rememberLocale(ctx context.Context, user, loc, stored string) {
-	if loc == "" {
-		return
-	}
-	if v, ok := b.seen.Load(user); ok {
-		stored = v.(string)
-	}
-	if loc == stored {
-		b.seen.Store(user, loc)
-		return
-	}
-	if err := b.st.setSeenLocale(ctx, user, loc); err != nil {
-		b.log.Warn("remember locale", "user", user, "err", err)
-		return
-	}
-	b.seen.Store(user, loc)
-}
-
-// RunScheduler calls Tick every interval until ctx ends. Events that fell due
-// while the bot was down fire on the first pass.
-func (b *Bot) RunScheduler(ctx context.Context, every time.Duration) error {
-	if every <= 0 {
-		every = time.Second
-	}
-	if err := b.Recover(ctx); err != nil && ctx.Err() == nil {
-		b.log.Error("scheduler recovery", "err", err)
-	}
-	t := time.NewTicker(every)
-	defer t.Stop()
-	for {
-		if err := b.Tick(ctx); err != nil && ctx.Err() == nil {
-			b.log.Error("scheduler tick", "err", err)
-		}
-		b.minePuzzlesLater(ctx)
-		select {
-		case <-ctx.Done():
-			// Searches end with ctx; wait for them to save what they
-			// found before the caller closes the store.
-			b.WaitAI()
-			b.WaitMining()
-			return nil
-		case <-t.C:
-		}
-	}
-}
-
-func wrap(op string, err error) error {
-	if err == nil {
-		return nil
-	}
-	return fmt.Errorf("%s: %w", op, err)
-}
+// MoveExample is a move in the game's notation, legal at its start (the console's banner).
+func MoveExample(game string) string { return app.MoveExample(game) }

@@ -1,259 +1,47 @@
 package bot
 
-import (
-	"strings"
-	"unicode/utf8"
-)
+import "github.com/tankbot/tankbot/bot/app"
 
-// Discord's limits on what a message, a modal and an autocomplete answer
-// may hold, in characters (runes). A message over any of them is refused
-// whole, so every Reply is fitted (FitReply) before it is sent.
+// Discord's limits on a message, as the handlers respect them.
 const (
-	MaxContent          = 2000
-	MaxEmbedTitle       = 256
-	MaxEmbedDescription = 4096
-	MaxFieldName        = 256
-	MaxFieldValue       = 1024
-	MaxFields           = 25
-	MaxFooter           = 2048
-	MaxEmbedTotal       = 6000 // title + description + fields + footer
-	MaxRows             = 5
-	MaxButtonsPerRow    = 5
-	MaxMenuOptions      = 25
-	MaxButtonLabel      = 80
-	MaxCustomID         = 100
-	MaxOptionText       = 100 // select option label, value and description
-	MaxPlaceholder      = 150
-	MaxChoices          = 25
-	MaxChoiceText       = 100
-	MaxModalTitle       = 45
-	MaxModalInputs      = 5
-	MaxInputLabel       = 45
-	MaxInputPlaceholder = 100
-	MaxFiles            = 10
+	MaxContent          = app.MaxContent
+	MaxEmbedTitle       = app.MaxEmbedTitle
+	MaxEmbedDescription = app.MaxEmbedDescription
+	MaxFieldName        = app.MaxFieldName
+	MaxFieldValue       = app.MaxFieldValue
+	MaxFields           = app.MaxFields
+	MaxFooter           = app.MaxFooter
+	MaxEmbedTotal       = app.MaxEmbedTotal
+	MaxRows             = app.MaxRows
+	MaxButtonsPerRow    = app.MaxButtonsPerRow
+	MaxMenuOptions      = app.MaxMenuOptions
+	MaxButtonLabel      = app.MaxButtonLabel
+	MaxCustomID         = app.MaxCustomID
+	MaxOptionText       = app.MaxOptionText
+	MaxPlaceholder      = app.MaxPlaceholder
+	MaxChoices          = app.MaxChoices
+	MaxChoiceText       = app.MaxChoiceText
+	MaxModalTitle       = app.MaxModalTitle
+	MaxModalInputs      = app.MaxModalInputs
+	MaxInputLabel       = app.MaxInputLabel
+	MaxInputPlaceholder = app.MaxInputPlaceholder
+	MaxFiles            = app.MaxFiles
 )
 
-// ellipsis marks text that was cut.
-const ellipsis = "…"
+// Clip shortens s to at most n runes without splitting a Discord token.
+func Clip(s string, n int) string { return app.Clip(s, n) }
 
-// Clip shortens s to at most n runes, ending in an ellipsis when it cut.
-// It never splits a Discord token (<@id>, <#id>, <t:…>, <:emoji:id>) when
-// the cut can move before it, and the result is valid UTF-8 even when s
-// was not (invalid bytes become U+FFFD).
-func Clip(s string, n int) string {
-	if !utf8.ValidString(s) {
-		s = strings.ToValidUTF8(s, "\uFFFD")
-	}
-	if n <= 0 {
-		return ""
-	}
-	if utf8.RuneCountInString(s) <= n {
-		return s
-	}
-	if n == 1 {
-		return ellipsis
-	}
-	// Byte offset of the (n-1)th rune: room for the ellipsis.
-	cut := 0
-	for k := 0; k < n-1; k++ {
-		_, size := utf8.DecodeRuneInString(s[cut:])
-		cut += size
-	}
-	head := s[:cut]
-	// An unclosed "<" that starts a token: cut before it, so a mention
-	// is either whole or absent (a half mention shows as raw text).
-	if lt := strings.LastIndexByte(head, '<'); lt >= 0 && !strings.Contains(head[lt:], ">") && tokenStart(s[lt:]) {
-		head = head[:lt]
-	}
-	return strings.TrimRight(head, " \n") + ellipsis
-}
+// FitReply returns r within Discord's limits (r is not modified).
+func FitReply(r Reply) Reply { return app.FitReply(r) }
 
-// tokenStart reports whether s begins with a Discord markup token.
-func tokenStart(s string) bool {
-	for _, p := range []string{"<@", "<#", "<t:", "<:", "<a:", "</"} {
-		if strings.HasPrefix(s, p) {
-			return true
-		}
-	}
-	return false
-}
+// FitChoices returns at most 25 autocomplete choices within Discord's limits.
+func FitChoices(cs []Choice) []Choice { return app.FitChoices(cs) }
 
-func runes(s string) int { return utf8.RuneCountInString(s) }
+// WithoutFiles is r to send again after Discord refused its attachments.
+func WithoutFiles(r Reply) Reply { return app.WithoutFiles(r) }
 
-// exact reports whether s, a value the bot reads back (custom id, option
-// or choice value), can be sent as it is: not empty, valid UTF-8, at most
-// n runes.
-func exact(s string, n int) bool {
-	return s != "" && utf8.ValidString(s) && runes(s) <= n
-}
+// PlainText is s with its names' marks removed: the names as typed.
+func PlainText(s string) string { return app.PlainText(s) }
 
-// FitReply returns r within Discord's limits: text clipped (by rune, with
-// an ellipsis), surplus fields, rows, buttons, options and files dropped,
-// and components Discord would refuse (a custom id over 100 characters, a
-// menu without options) left out rather than sent. r is not modified.
-func FitReply(r Reply) Reply {
-	r.Content = Clip(r.Content, MaxContent)
-	r.FallbackText = Clip(r.FallbackText, MaxContent)
-	if r.Embed != nil {
-		e := fitEmbed(*r.Embed)
-		r.Embed = &e
-	}
-	r.Components = fitComponents(r.Components)
-	if len(r.Files) > MaxFiles {
-		r.Files = r.Files[:MaxFiles:MaxFiles]
-	}
-	if r.Modal != nil {
-		m := fitModal(*r.Modal)
-		r.Modal = &m
-	}
-	return r
-}
-
-func fitEmbed(e Embed) Embed {
-	e.Title = Clip(e.Title, MaxEmbedTitle)
-	e.Description = Clip(e.Description, MaxEmbedDescription)
-	e.Footer = Clip(e.Footer, MaxFooter)
-	if len(e.Fields) > MaxFields {
-		e.Fields = e.Fields[:MaxFields]
-	}
-	fs := make([]Field, len(e.Fields))
-	for k, f := range e.Fields {
-		fs[k] = Field{Name: Clip(f.Name, MaxFieldName), Value: Clip(f.Value, MaxFieldValue), Inline: f.Inline}
-	}
-	e.Fields = fs
-	total := func() int {
-		t := runes(e.Title) + runes(e.Description) + runes(e.Footer)
-		for _, f := range e.Fields {
-			t += runes(f.Name) + runes(f.Value)
-		}
-		return t
-	}
-	// Over the total: the description gives way first (it holds the
-	// longest text), then fields from the end, then the footer.
-	if over := total() - MaxEmbedTotal; over > 0 {
-		e.Description = Clip(e.Description, max(0, runes(e.Description)-over))
-	}
-	for total() > MaxEmbedTotal && len(e.Fields) > 0 {
-		e.Fields = e.Fields[:len(e.Fields)-1]
-	}
-	if over := total() - MaxEmbedTotal; over > 0 {
-		e.Footer = Clip(e.Footer, max(0, runes(e.Footer)-over))
-	}
-	return e
-}
-
-func fitComponents(rows [][]Component) [][]Component {
-	if rows == nil {
-		return nil
-	}
-	out := make([][]Component, 0, min(len(rows), MaxRows))
-	for _, row := range rows {
-		if len(out) == MaxRows {
-			break
-		}
-		var fr []Component
-		for _, c := range row {
-			if c.Style == Link && c.Kind == Button {
-				// A link button has a URL (at most 512 characters) instead.
-				if !exact(c.URL, 512) || c.CustomID != "" {
-					continue
-				}
-			} else if !exact(c.CustomID, MaxCustomID) {
-				// Clipping (or mending) would route the click elsewhere.
-				continue
-			}
-			if c.Kind == Select {
-				m, ok := fitMenu(c)
-				if !ok {
-					continue
-				}
-				// A menu fills its row on its own.
-				if len(fr) == 0 {
-					fr = []Component{m}
-				}
-				break
-			}
-			if len(fr) == MaxButtonsPerRow {
-				break
-			}
-			c.Label = Clip(c.Label, MaxButtonLabel)
-			fr = append(fr, c)
-		}
-		if len(fr) > 0 {
-			out = append(out, fr)
-		}
-	}
-	return out
-}
-
-func fitMenu(c Component) (Component, bool) {
-	c.Label = Clip(c.Label, MaxPlaceholder)
-	c.Placeholder = Clip(c.Placeholder, MaxPlaceholder)
-	opts := make([]Option, 0, min(len(c.Options), MaxMenuOptions))
-	for _, o := range c.Options {
-		if len(opts) == MaxMenuOptions {
-			break
-		}
-		if !exact(o.Value, MaxOptionText) {
-			continue // a clipped value would choose something else
-		}
-		opts = append(opts, Option{Label: Clip(o.Label, MaxOptionText), Value: o.Value, Description: Clip(o.Description, MaxOptionText)})
-	}
-	c.Options = opts
-	return c, len(opts) > 0
-}
-
-func fitModal(m Modal) Modal {
-	m.Title = Clip(m.Title, MaxModalTitle)
-	ins := make([]Input, 0, min(len(m.Inputs), MaxModalInputs))
-	for _, in := range m.Inputs {
-		if len(ins) == MaxModalInputs {
-			break
-		}
-		in.Label = Clip(in.Label, MaxInputLabel)
-		in.Placeholder = Clip(in.Placeholder, MaxInputPlaceholder)
-		ins = append(ins, in)
-	}
-	m.Inputs = ins
-	return m
-}
-
-// FitChoices returns at most 25 autocomplete choices with names clipped
-// to 100 characters; a choice without a value, or whose value is too long
-// to insert whole, is left out.
-func FitChoices(cs []Choice) []Choice {
-	out := make([]Choice, 0, min(len(cs), MaxChoices))
-	for _, c := range cs {
-		if len(out) == MaxChoices {
-			break
-		}
-		if !exact(c.Value, MaxChoiceText) {
-			continue
-		}
-		name := c.Name
-		if name == "" {
-			name = c.Value // Discord wants a name of 1-100 characters
-		}
-		out = append(out, Choice{Name: Clip(name, MaxChoiceText), Value: c.Value})
-	}
-	return out
-}
-
-// WithoutFiles is r to send again after Discord refused its attachments
-// (too large): no files, no embed image, and FallbackText (from the
-// catalog) added to the content so the reader learns why.
-func WithoutFiles(r Reply) Reply {
-	r.Files = nil
-	if r.Embed != nil {
-		e := *r.Embed
-		e.Image = ""
-		r.Embed = &e
-	}
-	if r.FallbackText != "" {
-		if r.Content != "" {
-			r.Content += "\n"
-		}
-		r.Content = Clip(r.Content+r.FallbackText, MaxContent)
-	}
-	return r
-}
+// MarkedText is s with each marked name replaced by f(name).
+func MarkedText(s string, f func(name string) string) string { return app.MarkedText(s, f) }

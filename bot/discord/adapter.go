@@ -37,26 +37,14 @@ type Store interface {
 }
 
 // BoardRecorder is implemented by a Store that keeps the id of the message
-// showing each game's board; the adapter records it after sending a reply
-// marked Board.
+// showing each game's board: the one way the adapter records a sent board.
+// It passes the game sequence the board shows (bot.Reply.Seq; 0: none),
+// whose recording cancels the fallback ping of the move that board answers
+// (docs/reliability.md), and the interaction webhook the message can be
+// edited through while its token lives (store.BoardHook; zero: none), so
+// the board sweep strips it off the bot token's global limit.
 type BoardRecorder interface {
-	SetBoardMessage(ctx context.Context, gameID int64, channelID, messageID string) error
-}
-
-// BoardSeqRecorder is a BoardRecorder that also learns the game sequence
-// the board shows (bot.Reply.Seq): recording it cancels the fallback ping
-// of the move that board answers (docs/reliability.md). Preferred to
-// BoardRecorder when the Store has it.
-type BoardSeqRecorder interface {
-	SetBoardMessageAt(ctx context.Context, gameID int64, seq int, channelID, messageID string) error
-}
-
-// BoardHookRecorder is a BoardSeqRecorder that also keeps the interaction
-// webhook a board message can be edited through while its token lives
-// (store.BoardHook): the board sweep strips it that way, off the bot
-// token's global limit. Preferred to BoardSeqRecorder when the Store has it.
-type BoardHookRecorder interface {
-	SetBoardMessageVia(ctx context.Context, gameID int64, seq int, channelID, messageID string, hook store.BoardHook) error
+	RecordBoard(ctx context.Context, gameID int64, seq int, channelID, messageID string, hook store.BoardHook) error
 }
 
 // ChallengeRecorder is implemented by a Store that keeps the id of the
@@ -369,12 +357,8 @@ func (a *Adapter) recordVia(ctx context.Context, r bot.Reply, channelID, message
 	}
 	if r.Board && r.GameID != 0 {
 		var err error
-		if hr, ok := a.st.(BoardHookRecorder); ok {
-			err = hr.SetBoardMessageVia(ctx, r.GameID, r.BoardSeq(), channelID, messageID, hook)
-		} else if sr, ok := a.st.(BoardSeqRecorder); ok {
-			err = sr.SetBoardMessageAt(ctx, r.GameID, r.BoardSeq(), channelID, messageID)
-		} else if br, ok := a.st.(BoardRecorder); ok {
-			err = br.SetBoardMessage(ctx, r.GameID, channelID, messageID)
+		if br, ok := a.st.(BoardRecorder); ok {
+			err = br.RecordBoard(ctx, r.GameID, r.BoardSeq(), channelID, messageID, hook)
 		}
 		if err != nil {
 			a.log.Warn("record board message", "game", r.GameID, "err", err)

@@ -83,7 +83,8 @@ func toCommand(i *discordgo.Interaction, ch *discordgo.Channel) (c bot.Command, 
 }
 
 // flattenOptions copies option values as text into out (sub-commands are
-// flattened) and returns the focused option's name, if any.
+// flattened: the chosen one's name goes in bot.SubcommandOption) and
+// returns the focused option's name, if any.
 func flattenOptions(opts []*discordgo.ApplicationCommandInteractionDataOption, out map[string]string) (focused string) {
 	for _, o := range opts {
 		if o == nil {
@@ -92,7 +93,10 @@ func flattenOptions(opts []*discordgo.ApplicationCommandInteractionDataOption, o
 		if o.Focused {
 			focused = o.Name
 		}
-		if len(o.Options) > 0 {
+		if o.Type == discordgo.ApplicationCommandOptionSubCommand {
+			out[bot.SubcommandOption] = o.Name
+		}
+		if len(o.Options) > 0 || o.Type == discordgo.ApplicationCommandOptionSubCommand || o.Type == discordgo.ApplicationCommandOptionSubCommandGroup {
 			if f := flattenOptions(o.Options, out); f != "" {
 				focused = f
 			}

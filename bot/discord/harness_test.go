@@ -11,6 +11,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/tankbot/tankbot/store"
 )
 
 const (
@@ -60,7 +62,7 @@ func (m *memStore) SetMeta(_ context.Context, k, v string) error {
 	return nil
 }
 
-func (m *memStore) SetBoardMessage(_ context.Context, game int64, ch, msg string) error {
+func (m *memStore) RecordBoard(_ context.Context, game int64, _ int, ch, msg string, _ store.BoardHook) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	m.boards[game] = ch + "/" + msg

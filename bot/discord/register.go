@@ -44,35 +44,53 @@ func toApplicationCommands(specs []bot.CommandSpec) []*discordgo.ApplicationComm
 			perm := int64(discordgo.PermissionManageGuild)
 			ac.DefaultMemberPermissions = &perm
 		}
+		for _, sub := range s.Subcommands {
+			so := &discordgo.ApplicationCommandOption{
+				Type:                     discordgo.ApplicationCommandOptionSubCommand,
+				Name:                     sub.Name,
+				Description:              sub.Description,
+				DescriptionLocalizations: localeMap(sub.DescriptionLocalizations),
+				Options:                  []*discordgo.ApplicationCommandOption{},
+			}
+			for _, o := range sub.Options {
+				so.Options = append(so.Options, toOption(o))
+			}
+			ac.Options = append(ac.Options, so)
+		}
 		for _, o := range s.Options {
-			ao := &discordgo.ApplicationCommandOption{
-				Type:                     optionTypes[o.Type],
-				Name:                     o.Name,
-				Description:              o.Description,
-				DescriptionLocalizations: localeMap(o.DescriptionLocalizations),
-				Required:                 o.Required,
-				// Discord refuses choices together with autocomplete.
-				Autocomplete: o.Autocomplete && len(o.Choices) == 0,
-			}
-			if o.Type == bot.ChannelOption {
-				ao.ChannelTypes = textChannels
-			}
-			if b := o.Bounds; b != nil {
-				lo := float64(b.Min)
-				ao.MinValue = &lo
-				if b.Max != nil {
-					// discordgo omits a zero max_value; no bound here is 0.
-					ao.MaxValue = float64(*b.Max)
-				}
-			}
-			for _, c := range o.Choices {
-				ao.Choices = append(ao.Choices, &discordgo.ApplicationCommandOptionChoice{Name: c.Name, Value: c.Value, NameLocalizations: localeMap(c.NameLocalizations)})
-			}
-			ac.Options = append(ac.Options, ao)
+			ac.Options = append(ac.Options, toOption(o))
 		}
 		out = append(out, ac)
 	}
 	return out
+}
+
+// toOption converts one option of a command or subcommand.
+func toOption(o bot.OptionSpec) *discordgo.ApplicationCommandOption {
+	ao := &discordgo.ApplicationCommandOption{
+		Type:                     optionTypes[o.Type],
+		Name:                     o.Name,
+		Description:              o.Description,
+		DescriptionLocalizations: localeMap(o.DescriptionLocalizations),
+		Required:                 o.Required,
+		// Discord refuses choices together with autocomplete.
+		Autocomplete: o.Autocomplete && len(o.Choices) == 0,
+	}
+	if o.Type == bot.ChannelOption {
+		ao.ChannelTypes = textChannels
+	}
+	if b := o.Bounds; b != nil {
+		lo := float64(b.Min)
+		ao.MinValue = &lo
+		if b.Max != nil {
+			// discordgo omits a zero max_value; no bound here is 0.
+			ao.MaxValue = float64(*b.Max)
+		}
+	}
+	for _, c := range o.Choices {
+		ao.Choices = append(ao.Choices, &discordgo.ApplicationCommandOptionChoice{Name: c.Name, Value: c.Value, NameLocalizations: localeMap(c.NameLocalizations)})
+	}
+	return ao
 }
 
 func localeMap(m map[string]string) map[discordgo.Locale]string {

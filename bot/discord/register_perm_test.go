@@ -56,7 +56,17 @@ func TestRegisterIntegerBounds(t *testing.T) {
 	}
 	bounds := map[string]string{}
 	for _, c := range got {
+		// A subcommand's options (/tournament's) count under the command.
+		opts := c.Options
 		for _, o := range c.Options {
+			if o["type"] == float64(discordgo.ApplicationCommandOptionSubCommand) {
+				sub, _ := o["options"].([]any)
+				for _, so := range sub {
+					opts = append(opts, so.(map[string]any))
+				}
+			}
+		}
+		for _, o := range opts {
 			if o["type"] == float64(discordgo.ApplicationCommandOptionInteger) {
 				bounds[c.Name+" "+o["name"].(string)] = fmt.Sprint(o["min_value"], "..", o["max_value"])
 			}
@@ -77,5 +87,56 @@ func TestRegisterIntegerBounds(t *testing.T) {
 	}
 	if len(bounds) != 7 {
 		t.Errorf("integer options %v: a new one needs its bounds here", bounds)
+	}
+}
+
+// /tournament is registered as one subcommand per action, each with its
+// own options (not twelve options for eight actions), and a subcommand
+// reaches the core as the option bot.SubcommandOption beside its options.
+func TestTournamentSubcommands(t *testing.T) {
+	b := bot.New(bot.Config{}, nil, nil, nil, nil)
+	var tour *discordgo.ApplicationCommand
+	for _, ac := range toApplicationCommands(b.Commands()) {
+		if ac.Name == "tournament" {
+			tour = ac
+		}
+	}
+	if tour == nil {
+		t.Fatal("no /tournament")
+	}
+	subs := map[string][]string{}
+	for _, o := range tour.Options {
+		if o.Type != discordgo.ApplicationCommandOptionSubCommand {
+			t.Errorf("top-level option %q of type %d beside the subcommands", o.Name, o.Type)
+			continue
+		}
+		for _, so := range o.Options {
+			subs[o.Name] = append(subs[o.Name], so.Name)
+		}
+		if _, ok := subs[o.Name]; !ok {
+			subs[o.Name] = nil
+		}
+	}
+	if len(subs) != 8 || len(subs["create"]) != 9 || fmt.Sprint(subs["join"]) != "[id level]" || fmt.Sprint(subs["cancel"]) != "[id]" {
+		t.Errorf("subcommands %v", subs)
+	}
+
+	var i discordgo.Interaction
+	raw := `{"type":2,"data":{"name":"tournament","options":[{"type":1,"name":"join","options":[{"type":4,"name":"id","value":3}]}]},` +
+		`"member":{"user":{"id":"1","username":"a"}},"guild_id":"g","channel_id":"c"}`
+	if err := json.Unmarshal([]byte(raw), &i); err != nil {
+		t.Fatal(err)
+	}
+	c, _ := toCommand(&i, nil)
+	if c.Name != "tournament" || c.Options[bot.SubcommandOption] != "join" || c.Options["id"] != "3" || len(c.Options) != 2 {
+		t.Errorf("converted as %q %v", c.Name, c.Options)
+	}
+	raw = `{"type":2,"data":{"name":"tournament","options":[{"type":1,"name":"standings"}]},"member":{"user":{"id":"1","username":"a"}},"guild_id":"g","channel_id":"c"}`
+	i = discordgo.Interaction{}
+	if err := json.Unmarshal([]byte(raw), &i); err != nil {
+		t.Fatal(err)
+	}
+	if c, _ := toCommand(&i, nil); c.Options[bot.SubcommandOption] != "standings" || len(c.Options) != 1 {
+		t.Errorf("a subcommand without options converted as %v", c.Options)
 	}
 }

@@ -13,8 +13,6 @@ import (
 func FromStore(st *store.Store) interface {
 	Store
 	BoardRecorder
-	BoardSeqRecorder
-	BoardHookRecorder
 	ChallengeRecorder
 } {
 	return storeMeta{st}
@@ -54,19 +52,9 @@ func (s storeMeta) SetChallengeMessage(ctx context.Context, id int64, messageID 
 	return s.st.SetChallengeMessage(ctx, id, messageID)
 }
 
-// SetBoardMessage ignores channelID: the game row knows where it is played.
-func (s storeMeta) SetBoardMessage(ctx context.Context, gameID int64, _, messageID string) error {
-	return s.st.SetMessageID(ctx, gameID, messageID)
-}
-
-// SetBoardMessageAt records the board message and cancels the fallback
+// RecordBoard records the board message (channelID aside: the game row
+// knows where it is played), keeps its webhook and cancels the fallback
 // pings it answers, in one transaction.
-func (s storeMeta) SetBoardMessageAt(ctx context.Context, gameID int64, seq int, _, messageID string) error {
-	return s.st.RecordBoard(ctx, gameID, seq, messageID)
-}
-
-// SetBoardMessageVia is SetBoardMessageAt keeping the interaction webhook
-// that can edit the message.
-func (s storeMeta) SetBoardMessageVia(ctx context.Context, gameID int64, seq int, _, messageID string, hook store.BoardHook) error {
+func (s storeMeta) RecordBoard(ctx context.Context, gameID int64, seq int, _, messageID string, hook store.BoardHook) error {
 	return s.st.RecordBoardVia(ctx, gameID, seq, messageID, hook)
 }

@@ -27,10 +27,10 @@ func TestFromStoreSurvivesReopen(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := m.SetBoardMessage(ctx, g.ID, "c", "m42"); err != nil {
+	if err := m.RecordBoard(ctx, g.ID, 0, "c", "m42", store.BoardHook{}); err != nil {
 		t.Fatal(err)
 	}
-	if err := m.SetBoardMessage(ctx, g.ID+1, "c", "m43"); err == nil {
+	if err := m.RecordBoard(ctx, g.ID+1, 0, "c", "m43", store.BoardHook{}); err == nil {
 		t.Error("board message of a missing game: no error")
 	}
 	st.Close()

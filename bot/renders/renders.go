@@ -65,7 +65,7 @@ const MaxGIFBytes = 8 << 20
 
 // Renders draws pictures through Slots and stores a finished game's.
 type Renders struct {
-	st    *store.Store // nil: nothing is stored
+	st    Store // nil: nothing is stored
 	log   *slog.Logger
 	slots *Slots
 	// mem keeps the finished games' pictures and records served lately,
@@ -79,9 +79,15 @@ type Renders struct {
 // MemBytes bounds the memory of Renders' cache.
 const MemBytes = 64 << 20
 
+// Store keeps a finished game's pictures (*store.Store has it).
+type Store interface {
+	GameRender(ctx context.Context, gameID int64, name string) ([]byte, error)
+	SaveGameRender(ctx context.Context, gameID int64, name string, data []byte) error
+}
+
 // New makes a Renders over st (nil for none) allowing max draws at once
 // (<= 0: one per core).
-func New(st *store.Store, max int, log *slog.Logger) *Renders {
+func New(st Store, max int, log *slog.Logger) *Renders {
 	if log == nil {
 		log = slog.Default()
 	}

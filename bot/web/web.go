@@ -109,7 +109,13 @@ func (s *Server) URL(ctx context.Context, gameID int64, guild string) (string, e
 // GameURL is the page of game id under base for a link in guild: "" when
 // base is empty or the server turned links off. The token is made on
 // first use.
-func GameURL(ctx context.Context, st *store.Store, base string, gameID int64, guild string) (string, error) {
+// LinkStore is what GameURL reads (*store.Store has it).
+type LinkStore interface {
+	WebLinks(ctx context.Context, guild string) (bool, error)
+	WebToken(ctx context.Context, gameID int64) (string, error)
+}
+
+func GameURL(ctx context.Context, st LinkStore, base string, gameID int64, guild string) (string, error) {
 	if base == "" || st == nil {
 		return "", nil
 	}

@@ -10,8 +10,8 @@ import (
 
 	"github.com/tankbot/tankbot/engine"
 	"github.com/tankbot/tankbot/engine/camelot"
+	"github.com/tankbot/tankbot/engine/games"
 	"github.com/tankbot/tankbot/engine/gungi"
-	"github.com/tankbot/tankbot/engine/tank"
 )
 
 // Puzzle is one position with its proven solution.
@@ -143,13 +143,14 @@ func describe(pz *Puzzle, draft bool) error {
 	return nil
 }
 
+// rulesOf is a game's rules from the game registry (engine/games): the
+// puzzles know every game it lists and no other.
 func rulesOf(game string) (engine.Rules, error) {
-	for _, r := range []engine.Rules{tank.Rules, camelot.Rules, gungi.Rules} {
-		if r.Name() == game {
-			return r, nil
-		}
+	r, err := games.Lookup(game)
+	if err != nil {
+		return nil, fmt.Errorf("puzzle: unknown game %q", game)
 	}
-	return nil, fmt.Errorf("puzzle: unknown game %q", game)
+	return r, nil
 }
 
 // difficulty: one point per solver move, one more for a quiet move (no

@@ -4,7 +4,10 @@ import (
 	"embed"
 	"errors"
 	"fmt"
+	"io/fs"
 	"sync"
+
+	"github.com/tankbot/tankbot/engine/games"
 )
 
 // The shipped collection: one file per game, made by
@@ -20,8 +23,20 @@ var (
 	shippedErr  error
 )
 
-// Games lists the games with a shipped collection.
-var Games = []string{"tank", "camelot", "gungi"}
+// Games lists the games with a shipped collection: the game registry's
+// (engine/games, in its order) that have a data/<game>.tsv. A new game
+// joins when its file is added; there is no list of games here.
+var Games = shippedGames()
+
+func shippedGames() []string {
+	var out []string
+	for _, g := range games.Names() {
+		if _, err := fs.Stat(data, "data/"+g+".tsv"); err == nil {
+			out = append(out, g)
+		}
+	}
+	return out
+}
 
 // Shipped returns the shipped puzzles of a game, in file order. The slice
 // and its puzzles are shared: callers must not change them.

@@ -17,9 +17,26 @@ import (
 	"github.com/tankbot/tankbot/store"
 )
 
+// Store is the tournaments' records as the director reads and writes
+// them (*store.Store has it).
+type Store interface {
+	AddEntrant(ctx context.Context, id int64, e store.TournamentEntrant) error
+	CreateTournament(ctx context.Context, t store.Tournament) (*store.Tournament, error)
+	DueTournaments(ctx context.Context, now time.Time) ([]*store.Tournament, error)
+	FinishTournament(ctx context.Context, id int64, round int, posts ...store.Message) error
+	PairingByGame(ctx context.Context, gameID int64) (int64, store.TournamentPairing, error)
+	RemoveEntrant(ctx context.Context, id int64, player string) error
+	SetPairingGame(ctx context.Context, id int64, round, board int, gameID int64) error
+	SetPairingResult(ctx context.Context, id int64, round, board int, result string) (set bool, err error)
+	SetTournamentStatus(ctx context.Context, id int64, from, to string) error
+	StartRound(ctx context.Context, id int64, from string, round int, deadline time.Time, ps []store.TournamentPairing, posts ...store.Message) error
+	TournamentState(ctx context.Context, id int64) (*store.Tournament, []store.TournamentEntrant, []store.TournamentPairing, error)
+	WithdrawEntrant(ctx context.Context, id int64, player string, round int, decided []store.TournamentPairing) error
+}
+
 // Director runs tournaments stored in Store; Now is the injected clock.
 type Director struct {
-	Store *store.Store
+	Store Store
 	Now   func() time.Time
 	// Posts, when set, words what an advance did for the players (the
 	// next round paired, or the tournament finished: finished true) as

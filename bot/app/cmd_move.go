@@ -1,0 +1,312 @@
+package app
+
+import (
+	"context"
+	"errors"
+	"strings"
+
+	"github.com/tankbot/tankbot/bot/i18n"
+	"github.com/tankbot/tankbot/engine"
+)
+
+// mustMove checks the caller may act on g now: a player, the game on, and
+// their turn by the position itself (games whose turns do not simply
+// alternate by ply, like Gungi's draft, are right too).
+func (b *Bot) mustMove(r *req, g *gameRec) (side int, pos engine.Position, err error) {
+	side, ok := g.Side(r.User.ID)
+	if !ok {
+		return 0, nil, refuse("refuse.notplayer", g.Num())
+	}
+	if g.Status != gmActive {
+		return 0, nil, overRefusal(r, g)
+	}
+	pos, err = g.Position()
+	if err != nil {
+		return 0, nil, err
+	}
+	if int(pos.Turn()) != side {
+		return 0, nil, refuse("refuse.notyourturn", g.User(1-side).Name)
+	}
+	return side, pos, nil
+}
+
+var moveCmd = command{
+	name: "move",
+	doc:  "Play a move; forgiving input (`C3 > C5N`, `c3-c5n` and `c3 c5` are one move); autocomplete lists the legal moves matching what you typed.",
+	opts: []optDef{{name: "move", typ: String, required: true, suggest: suggestMove}, gameOpt},
+	run:  (*Bot).moveCommand,
+	actions: append([]action{
+		{name: "type", doc: "Type a move, on the board: a form (submitted with the same id).", run: (*Bot).typeMove},
+		{name: "move", arg: "<move>", doc: "Plays the move carried or chosen.", run: (*Bot).moveChosen},
+		{name: "moveask", arg: "<move>", doc: "A move that stands for many (finish my draft): asks for a confirmation first.", run: (*Bot).moveAsk},
+		{name: "moveok", arg: "<move>", doc: "Confirm of that question: plays the move.", run: (*Bot).moveOK},
+	}, pickerActions...),
+}
+
+func (b *Bot) moveCommand(ctx context.Context, r *req) ([]Reply, error) {
+	text := strings.TrimSpace(r.Options["move"])
+	if text == "" {
+		return nil, refuse("refuse.nomove")
+	}
+	g, err := b.findGame(ctx, r)
+	if err != nil {
+		return nil, err
+	}
+	return b.play(ctx, r, g, g.Seq, text)
+}
+
+// play is the path of one move: checks, engine, compare-and-set save,
+// clocks, events, board and ping. seq is the game sequence the move was
+// chosen at (a component's pin); a game that moved on refuses it.
+func (b *Bot) play(ctx context.Context, r *req, g *gameRec, seq int, text string) ([]Reply, error) {
+	side, pos, err := b.mustMove(r, g)
+	if err != nil {
+		return nil, err
+	}
+	if seq != g.Seq {
+		return nil, refuse("refuse.stale")
+	}
+	m, err := pos.ParseMove(text)
+	if err != nil {
+		return nil, illegal(r, err)
+	}
+	next, err := pos.Play(m)
+	if err != nil {
+		return nil, illegal(r, err)
+	}
+	note := pos.FormatMove(m)
+	tc, _ := parseClock(g.Clock)
+	now := b.clk.Now()
+	outcome := next.Status()
+	repKey := ""
+	if rp, ok := next.(engine.Repeatable); ok {
+		repKey = rp.RepetitionKey()
+		if !outcome.Over() {
+			o, err := b.repetitionOutcome(ctx, g, note, repKey)
+			if err != nil {
+				return nil, err
+			}
+			outcome = o
+		}
+	}
+	if g.ClockState.Flagged(tc, now) {
+		// The flag fell before the move arrived: the scheduler may
+		// simply not have run yet. Time decides, not the move.
+		return b.flagFall(ctx, r.pub, g, g.Ply, r.outOfBand)
+	}
+	spent := g.Played(tc, now, side, next, note, outcome)
+	pub := r.public()
+	// The record's notation, and what it means when the game can say so
+	// (Gungi's draft: "placed the Marshal on a9").
+	played := func(loc string) string {
+		if w := moveWords(loc, pos, m); w != "" {
+			return i18n.T(loc, "game.played.means", r.User.Name, note+suffix(next), w)
+		}
+		return i18n.T(loc, "game.played", r.User.Name, note+suffix(next))
+	}
+	head := played(pub.loc)
+	for _, a := range next.Announcements() {
+		head += "\n" + announceText(pub.loc, g, next, a)
+	}
+	reply, err := b.boardReply(ctx, pub, g, next, m, head, false)
+	if err != nil {
+		return nil, err
+	}
+	queue := boardPost
+	if g.Status == gmActive {
+		reply.Content, reply.Mentions = b.turnContent(ctx, g, next, r.User, played)
+	} else {
+		reply.Content, reply.Mentions = b.endContent(ctx, g, played)
+		queue = finalBoardPost
+	}
+	reply.Update = false
+	reply.Seq = g.Seq
+	reply = inGame(r, g, reply)
+	// The board is built before the save so that, out of band, it is
+	// queued in the move's own transaction; in answer to an interaction,
+	// when it pings somebody, it is queued as the move's fallback ping,
+	// cancelled once the transport records that the answer arrived.
+	eff := turnEffects(g, tc)
+	if r.outOfBand {
+		eff.posts = []outPost{queue(reply)}
+	} else if len(reply.Mentions) > 0 {
+		fb := reply
+		fb.ChannelID = g.ChannelID
+		p := queue(fb)
+		eff.ping, eff.pingDue = &p, now.Add(pingFallbackDelay)
+	}
+	ok, err := b.st.saveGameWith(ctx, g, &moveRec{Notation: note, Side: side, Spent: spent, RepKey: repKey}, eff)
+	if err != nil {
+		return nil, wrap("save move", err)
+	}
+	if !ok {
+		return nil, refuse("refuse.raced")
+	}
+	if r.outOfBand {
+		// Only the computer moves out of band, in casual games: no
+		// rating lines; the record files are not kept in the outbox.
+		return nil, nil
+	}
+	if g.Status != gmActive {
+		// Ratings and the record read the saved result.
+		b.finalExtras(ctx, pub.loc, g, &reply)
+	}
+	return []Reply{reply}, nil
+}
+
+// repetitionOutcome decides the repetition rule for a move reaching the
+// position with key repKey: three occurrences (the start counts) draw. The
+// store counts the keys with an index look-up, so a move costs the same at
+// ply 10 and ply 10,000; a game begun before keys were stored is replayed.
+func (b *Bot) repetitionOutcome(ctx context.Context, g *gameRec, note, repKey string) (engine.Outcome, error) {
+	n, partial, err := b.st.repetitions(ctx, g.ID, repKey)
+	if err != nil {
+		return engine.Outcome{}, wrap("count repetitions", err)
+	}
+	if partial {
+		return b.replayOutcome(ctx, g, note)
+	}
+	n++ // this move
+	rules, _ := lookupGame(g.Game)
+	if start, err := rules.Decode(g.Start); err == nil {
+		if rp, ok := start.(engine.Repeatable); ok && rp.RepetitionKey() == repKey {
+			n++
+		}
+	}
+	if n >= 3 {
+		return engine.Drawn(engine.ReasonRepetition), nil
+	}
+	return engine.Outcome{}, nil
+}
+
+// replayOutcome replays the log plus the new move (games whose early moves
+// were stored without repetition keys).
+func (b *Bot) replayOutcome(ctx context.Context, g *gameRec, note string) (engine.Outcome, error) {
+	rules, _ := lookupGame(g.Game)
+	start, err := rules.Decode(g.Start)
+	if err != nil {
+		return engine.Outcome{}, err
+	}
+	log, err := b.st.moveLog(ctx, g.ID)
+	if err != nil {
+		return engine.Outcome{}, err
+	}
+	gm, err := engine.Replay(start, append(log, note))
+	if err != nil {
+		return engine.Outcome{}, err
+	}
+	return gm.Outcome(), nil
+}
+
+// suffix is the record's announcement mark: tank "+", "-", "+-".
+func suffix(p engine.Position) string {
+	s := ""
+	for _, a := range p.Announcements() {
+		switch a.Kind {
+		case engine.AnnounceCheck:
+			s += "+"
+		case engine.AnnounceEscape:
+			s += "-"
+		}
+	}
+	if strings.HasPrefix(s, "-+") {
+		s = "+-"
+	}
+	return s
+}
+
+// announce translates an announcement; a kind added to the engine after
+// the catalog is shown by its name rather than as a missing key.
+func announce(loc string, g *gameRec, a engine.Announcement) string {
+	if !i18n.Has("announce." + a.Kind) {
+		return a.Kind
+	}
+	return i18n.T(loc, "announce."+a.Kind, g.User(int(a.Side)).Name)
+}
+
+// illegal turns an engine error into a translated refusal with the
+// engine's close alternatives.
+func illegal(r *req, err error) error {
+	rf := &refusal{key: "refuse.illegal", args: []string{engineErrorTextLoc(r.loc, err)}}
+	var ee *engine.Error
+	if errors.As(err, &ee) && len(ee.Alternatives) > 0 {
+		rf.extra = append(rf.extra, r.t("refuse.alternatives", strings.Join(ee.Alternatives, ", ")))
+	}
+	return rf
+}
+
+func (b *Bot) moveAsk(ctx context.Context, r *req, g *gameRec, id customID) ([]Reply, error) {
+	// A move that stands for many (finish my draft) cannot be taken
+	// back: ask first.
+	_, pos, err := b.mustMove(r, g)
+	if err != nil {
+		return nil, err
+	}
+	ask := r.t("confirm.move", id.arg)
+	if m, err := pos.ParseMove(id.arg); err == nil {
+		if w := moveWords(r.loc, pos, m); w != "" {
+			ask = r.t("confirm.move.means", id.arg, w)
+		}
+	}
+	return []Reply{{
+		Ephemeral: true,
+		Content:   ask,
+		Components: [][]Component{{
+			{Kind: Button, CustomID: gameID(g.ID, g.Seq, "moveok", id.arg), Label: r.t("btn.confirm"), Style: Success},
+			{Kind: Button, CustomID: gameID(g.ID, g.Seq, "keep"), Label: r.t("btn.cancel"), Style: Secondary},
+		}},
+	}}, nil
+}
+
+func (b *Bot) moveOK(ctx context.Context, r *req, g *gameRec, id customID) ([]Reply, error) {
+	return confirmed(r, g, r.t("played.you", id.arg))(b.play(ctx, r, g, id.seq, id.arg))
+}
+
+// moveChosen plays a move chosen in a menu (its value) or carried by the id.
+func (b *Bot) moveChosen(ctx context.Context, r *req, g *gameRec, id customID) ([]Reply, error) {
+	text := id.arg
+	if len(r.Values) > 0 {
+		text = r.Values[0]
+	}
+	return b.play(ctx, r, g, id.seq, text)
+}
+
+// typeMove opens the typed-move form, and plays what it brings back.
+func (b *Bot) typeMove(ctx context.Context, r *req, g *gameRec, id customID) ([]Reply, error) {
+	_, pos, err := b.mustMove(r, g)
+	if err != nil {
+		return nil, err
+	}
+	if r.Kind == KindModal {
+		if len(r.Values) == 0 {
+			return nil, refuse("refuse.nomove")
+		}
+		return b.play(ctx, r, g, id.seq, r.Values[0])
+	}
+	return []Reply{moveForm(r, pos, gameID(g.ID, g.Seq, "type"))}, nil
+}
+
+// moveForm is the typed-move form for pos, submitted with customID (a
+// game's board or a puzzle's step: one form for both).
+func moveForm(r *req, pos engine.Position, customID string) Reply {
+	return Reply{Modal: &Modal{
+		CustomID: customID,
+		Title:    r.t("modal.title"),
+		Inputs:   []Input{{CustomID: "move", Label: r.t("modal.label"), Placeholder: example(pos), Required: true}},
+	}}
+}
+
+// example is a legal move of pos in notation, for the move form's
+// placeholder: one that goes somewhere when there is one.
+func example(pos engine.Position) string {
+	out := ""
+	for _, m := range pos.LegalMoves() {
+		if out == "" {
+			out = pos.FormatMove(m)
+		}
+		if s := m.Steps(); len(s) > 1 && s[0] != s[1] {
+			return pos.FormatMove(m)
+		}
+	}
+	return out
+}

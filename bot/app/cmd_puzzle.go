@@ -1,0 +1,380 @@
+package app
+
+import (
+	"context"
+	"errors"
+	"hash/fnv"
+	"math/rand/v2"
+	"strconv"
+	"strings"
+
+	"github.com/tankbot/tankbot/bot/rating"
+	"github.com/tankbot/tankbot/engine"
+	"github.com/tankbot/tankbot/engine/games"
+	"github.com/tankbot/tankbot/engine/puzzle"
+	"github.com/tankbot/tankbot/store"
+)
+
+// /puzzle: a puzzle of the shipped collection, solved privately. Every
+// answer is ephemeral; every move goes through the game's engine
+// (ParseMove, Play); the solution is the puzzle's proven line.
+
+var puzzleCmd = command{
+	name: "puzzle",
+	doc: "A puzzle near your puzzle rating, just to you (board from your side); answer with `move:` (autocomplete lists the legal moves) or the board's Pick a move / Type a move buttons (the game's picker and form), " +
+		"`hint:true` names the piece to move (once per puzzle, no rating gain), `stats:true` shows your puzzle ratings, streaks and solved counts.",
+	opts: []optDef{
+		{name: "game", typ: String, choices: gameChoices},
+		{name: "move", typ: String, suggest: suggestPuzzleMove},
+		{name: "hint", typ: Bool},
+		{name: "stats", typ: Bool},
+	},
+	run:    (*Bot).puzzleCommand,
+	routes: []route{puzzleRoute},
+}
+
+func (b *Bot) puzzleCommand(ctx context.Context, r *req) ([]Reply, error) {
+	switch {
+	case r.Options["stats"] == "true":
+		return b.puzzleStats(ctx, r)
+	case r.Options["hint"] == "true":
+		return b.puzzleHint(ctx, r)
+	case strings.TrimSpace(r.Options["move"]) != "":
+		return b.puzzleMove(ctx, r, strings.TrimSpace(r.Options["move"]))
+	}
+	return b.puzzleStart(ctx, r)
+}
+
+// puzzleByID finds a shipped puzzle of game.
+func puzzleByID(game, id string) (*puzzle.Puzzle, error) {
+	p, err := puzzle.ShippedByID(game, id)
+	if errors.Is(err, puzzle.ErrNotShipped) {
+		return nil, refuse("refuse.puzzle.none")
+	}
+	if err != nil {
+		return nil, wrap("shipped puzzles", err)
+	}
+	return p, nil
+}
+
+// puzzleState is the active puzzle of the caller at its current step:
+// the position the solver is to move in, from the engine.
+type puzzleState struct {
+	a   *store.ActivePuzzle
+	pz  *puzzle.Puzzle
+	pos engine.Position
+}
+
+func (b *Bot) activePuzzle(ctx context.Context, r *req) (*puzzleState, error) {
+	a, err := b.st.ActivePuzzle(ctx, r.User.ID)
+	if errors.Is(err, store.ErrNotFound) {
+		return nil, refuse("refuse.puzzle.none")
+	}
+	if err != nil {
+		return nil, err
+	}
+	pz, err := b.lookupPuzzle(ctx, a.Game, a.PuzzleID)
+	if err != nil {
+		return nil, err
+	}
+	pos, err := pz.Decode()
+	if err != nil {
+		return nil, err
+	}
+	for i := 0; i < 2*a.Step && i < len(pz.Solution); i++ {
+		if pos, _, err = playNote(pos, pz.Solution[i]); err != nil {
+			return nil, wrap("puzzle "+pz.ID, err)
+		}
+	}
+	return &puzzleState{a, pz, pos}, nil
+}
+
+// playNote plays a move written in the game's notation.
+func playNote(pos engine.Position, note string) (engine.Position, engine.Move, error) {
+	m, err := pos.ParseMove(note)
+	if err != nil {
+		return nil, nil, err
+	}
+	next, err := pos.Play(m)
+	return next, m, err
+}
+
+func (b *Bot) puzzleStart(ctx context.Context, r *req) ([]Reply, error) {
+	game := strings.TrimSpace(r.Options["game"])
+	if game == "" {
+		game = defaultGame()
+	}
+	ps, err := puzzle.Shipped(game)
+	if err != nil || len(ps) == 0 {
+		if _, known := games.Describe(game); !known || err == nil {
+			return nil, refuse("refuse.puzzle.game", clipRunes(game, maxInput), strings.Join(puzzle.Games, ", "))
+		}
+		return nil, wrap("shipped puzzles", err)
+	}
+	// A puzzle in progress is shown again: starting another would skip a
+	// hard one without its rating counting.
+	if st, err := b.activePuzzle(ctx, r); err == nil {
+		return b.puzzleBoard(r, st, nil, r.t("puzzle.again"))
+	}
+	rt := rating.New().Rating
+	if pr, err := b.st.PuzzleRating(ctx, r.User.ID, game); err == nil {
+		rt = pr.Rating
+	} else if !errors.Is(err, store.ErrNotFound) {
+		return nil, err
+	}
+	tried, err := b.st.PuzzlesTried(ctx, r.User.ID, game)
+	if err != nil {
+		return nil, err
+	}
+	h := fnv.New64a()
+	h.Write([]byte(r.User.ID))
+	rng := rand.New(rand.NewPCG(uint64(b.clk.Now().UnixNano()), h.Sum64()))
+	own, err := b.serverPuzzles(ctx, r.GuildID, game)
+	if err != nil {
+		return nil, err
+	}
+	pz := choosePuzzle(ps, own, rt, tried, rng)
+	a := &store.ActivePuzzle{Player: r.User.ID, Game: game, PuzzleID: pz.ID, Started: b.clk.Now()}
+	if err := b.st.SetActivePuzzle(ctx, a); err != nil {
+		return nil, err
+	}
+	pos, err := pz.Decode()
+	if err != nil {
+		return nil, err
+	}
+	return b.puzzleBoard(r, &puzzleState{a, pz, pos}, nil, "")
+}
+
+// puzzleBoard is the private board of a puzzle: the solver's side at the
+// bottom, the task and how to answer.
+func (b *Bot) puzzleBoard(r *req, st *puzzleState, last engine.Move, head string) ([]Reply, error) {
+	side := st.pos.Turn()
+	sideName := r.t("game." + side.String())
+	desc := r.t("puzzle.task", sideName, strconv.Itoa(st.pz.Depth-st.a.Step))
+	if head != "" {
+		desc = head + "\n" + desc
+	}
+	desc += "\n" + r.t("puzzle.howto")
+	e := &Embed{Title: r.t("puzzle.title", st.pz.ID, gameLabel(r.loc, st.pz.Game, "", st.pos)), Description: desc}
+	reply := Reply{Ephemeral: true, Embed: e, Components: puzzleButtons(r, st), Game: st.pz.Game, Position: st.pos.Encode()}
+	png, err := renderPNG(st.pos, last, side == engine.Black, r.loc, nil)
+	if err != nil {
+		b.log.Warn("render puzzle", "puzzle", st.pz.ID, "err", err)
+	} else if png != nil {
+		name := "puzzle-" + st.pz.ID + "-" + strconv.Itoa(st.a.Step) + ".png"
+		reply.Files = []File{{Name: name, ContentType: "image/png", Data: png}}
+		e.Image = name
+		reply.FallbackText = r.t("game.noimage")
+	}
+	return []Reply{reply}, nil
+}
+
+func suggestPuzzleMove(b *Bot, ctx context.Context, r *req, typed string) []Choice {
+	st, err := b.activePuzzle(ctx, r)
+	if err != nil {
+		return nil
+	}
+	return posMoves(r, st.pos, typed)
+}
+
+func (b *Bot) puzzleMove(ctx context.Context, r *req, text string) ([]Reply, error) {
+	st, err := b.activePuzzle(ctx, r)
+	if err != nil {
+		return nil, err
+	}
+	m, err := st.pos.ParseMove(text)
+	if err != nil {
+		return nil, illegal(r, err)
+	}
+	next, err := st.pos.Play(m)
+	if err != nil {
+		return nil, illegal(r, err)
+	}
+	note := st.pos.FormatMove(m)
+	k := 2 * st.a.Step
+	_, wantMove, err := playNote(st.pos, st.pz.Solution[k])
+	if err != nil {
+		return nil, wrap("puzzle "+st.pz.ID, err)
+	}
+	last := k == len(st.pz.Solution)-1
+	solver := st.pos.Turn()
+	right := note == st.pos.FormatMove(wantMove)
+	if !right && last {
+		// Any move that wins at once finishes the puzzle too.
+		if w, ok := next.Status().Winner(); ok && w == solver {
+			right = true
+		}
+	}
+	if !right {
+		head := r.t("puzzle.wrong", note, strings.Join(st.pz.Solution[k:], " "))
+		// The refutation, when the defender wins at once: shown on the
+		// board.
+		if after, rm := refutation(next); after != nil {
+			head += "\n" + r.t("puzzle.refuted", r.t("game."+next.Turn().String()), next.FormatMove(rm))
+			next, m = after, rm
+		}
+		return b.puzzleEnd(ctx, r, st, next, m, false, head)
+	}
+	if last {
+		return b.puzzleEnd(ctx, r, st, next, m, true, r.t("puzzle.right", note))
+	}
+	reply := st.pz.Solution[k+1]
+	after, rm, err := playNote(next, reply)
+	if err != nil {
+		return nil, wrap("puzzle "+st.pz.ID, err)
+	}
+	a := *st.a
+	a.Step++
+	if err := b.st.UpdateActivePuzzle(ctx, st.a, &a); errors.Is(err, store.ErrPuzzleMoved) {
+		return nil, refuse("refuse.puzzle.moved")
+	} else if err != nil {
+		return nil, err
+	}
+	return b.puzzleBoard(r, &puzzleState{&a, st.pz, after}, rm,
+		r.t("puzzle.right", note)+" "+r.t("puzzle.reply", r.t("game."+next.Turn().String()), next.FormatMove(rm)))
+}
+
+// puzzleEnd finishes the puzzle (rated on the first attempt) and shows
+// the board after the last move played.
+func (b *Bot) puzzleEnd(ctx context.Context, r *req, st *puzzleState, pos engine.Position, m engine.Move, solved bool, head string) ([]Reply, error) {
+	var before *rating.Rating
+	if pr, err := b.st.PuzzleRating(ctx, r.User.ID, st.pz.Game); err == nil {
+		x := rating.Rating{Rating: pr.Rating, RD: pr.RD, Volatility: pr.Vol}
+		before = &x
+	}
+	pr, first, err := b.st.FinishPuzzle(ctx, st.a, solved, b.clk.Now(), puzzleRate(st.pz))
+	if errors.Is(err, store.ErrPuzzleMoved) {
+		return nil, refuse("refuse.puzzle.moved")
+	}
+	if err != nil {
+		return nil, err
+	}
+	b.dailyFinished(ctx, st.a, solved)
+	switch {
+	case !first:
+		head += "\n" + r.t("puzzle.unrated")
+	case solved && st.a.Hinted:
+		head += "\n" + r.t("puzzle.hinted")
+	default:
+		old := rating.New()
+		if before != nil {
+			old = *before
+		}
+		now := rating.Rating{Rating: pr.Rating, RD: pr.RD, Volatility: pr.Vol}
+		head += "\n" + r.t("puzzle.rating", gameLabel(r.loc, st.pz.Game, "", nil), old.String(), now.String())
+	}
+	e := &Embed{Title: r.t("puzzle.title", st.pz.ID, gameLabel(r.loc, st.pz.Game, "", pos)), Description: head + "\n" + r.t("puzzle.next")}
+	reply := Reply{Ephemeral: true, Embed: e, Game: st.pz.Game, Position: pos.Encode()}
+	png, err := renderPNG(pos, m, st.pos.Turn() == engine.Black, r.loc, nil)
+	if err != nil {
+		b.log.Warn("render puzzle", "puzzle", st.pz.ID, "err", err)
+	} else if png != nil {
+		name := "puzzle-" + st.pz.ID + "-end.png"
+		reply.Files = []File{{Name: name, ContentType: "image/png", Data: png}}
+		e.Image = name
+		reply.FallbackText = r.t("game.noimage")
+	}
+	return []Reply{reply}, nil
+}
+
+// puzzleRate is the Glicko-2 update of a first attempt: the solver plays
+// the puzzle (a new puzzle starts at its difficulty's rating). A hint
+// costs the gain: a solve with a hint leaves the solver's rating as it was
+// and counts as a draw for the puzzle.
+func puzzleRate(pz *puzzle.Puzzle) store.PuzzleRateFunc {
+	return func(player, pzr *store.Glicko, solved, hinted bool) (store.Glicko, store.Glicko) {
+		p := rating.New()
+		if player != nil {
+			p = rating.Rating{Rating: player.Rating, RD: player.RD, Volatility: player.Vol}
+		}
+		q := rating.Rating{Rating: float64(pz.Rating), RD: rating.DefaultRD, Volatility: rating.DefaultVolatility}
+		if pzr != nil {
+			q = rating.Rating{Rating: pzr.Rating, RD: pzr.RD, Volatility: pzr.Vol}
+		}
+		score := rating.Loss
+		if solved {
+			score = rating.Win
+		}
+		np, nq := rating.Game(p, q, 0, 0, score)
+		if solved && hinted {
+			_, nq = rating.Game(p, q, 0, 0, rating.Draw)
+			np = p
+		}
+		return store.Glicko{Rating: np.Rating, RD: np.RD, Vol: np.Volatility}, store.Glicko{Rating: nq.Rating, RD: nq.RD, Vol: nq.Volatility}
+	}
+}
+
+func (b *Bot) puzzleHint(ctx context.Context, r *req) ([]Reply, error) {
+	st, err := b.activePuzzle(ctx, r)
+	if err != nil {
+		return nil, err
+	}
+	if st.a.Hinted {
+		return nil, refuse("refuse.puzzle.hinted")
+	}
+	m, err := st.pos.ParseMove(st.pz.Solution[2*st.a.Step])
+	if err != nil {
+		return nil, wrap("puzzle "+st.pz.ID, err)
+	}
+	a := *st.a
+	a.Hinted = true
+	if err := b.st.UpdateActivePuzzle(ctx, st.a, &a); errors.Is(err, store.ErrPuzzleMoved) {
+		return nil, refuse("refuse.puzzle.hinted")
+	} else if err != nil {
+		return nil, err
+	}
+	steps := m.Steps()
+	text := r.t("puzzle.hint.any")
+	if len(steps) > 0 {
+		text = r.t("puzzle.hint.square", steps[0])
+		if namer, ok := st.pos.(interface{ PieceName(string) string }); ok {
+			if p := namer.PieceName(steps[0]); p != "" {
+				text = r.t("puzzle.hint", p, steps[0])
+			}
+		}
+	}
+	return []Reply{{Ephemeral: true, Content: text + "\n" + r.t("puzzle.hint.cost")}}, nil
+}
+
+func (b *Bot) puzzleStats(ctx context.Context, r *req) ([]Reply, error) {
+	prs, err := b.st.PuzzleRatings(ctx, r.User.ID)
+	if err != nil {
+		return nil, err
+	}
+	by := map[string]*store.PuzzleRating{}
+	for _, p := range prs {
+		by[p.Game] = p
+	}
+	var lines []string
+	for _, g := range puzzle.Games {
+		label := gameLabel(r.loc, g, "", nil)
+		p, ok := by[g]
+		if !ok {
+			lines = append(lines, r.t("puzzle.stats.none", label))
+			continue
+		}
+		rt := rating.Rating{Rating: p.Rating, RD: p.RD, Volatility: p.Vol}
+		lines = append(lines, r.t("puzzle.stats.line", label, rt.String(), strconv.Itoa(p.Streak), strconv.Itoa(p.BestStreak),
+			strconv.Itoa(p.Solved), strconv.Itoa(p.Clean), strconv.Itoa(p.Failed)))
+	}
+	e := &Embed{Title: r.t("puzzle.stats.title", r.User.Name), Description: strings.Join(lines, "\n")}
+	return []Reply{{Ephemeral: true, Embed: e}}, nil
+}
+
+// refutation is a reply of the side to move in pos that wins the game at
+// once, and the position after it (nil: none).
+func refutation(pos engine.Position) (engine.Position, engine.Move) {
+	if pos.Status().Over() {
+		return nil, nil
+	}
+	for _, m := range pos.LegalMoves() {
+		after, err := pos.Play(m)
+		if err != nil {
+			continue
+		}
+		if w, ok := after.Status().Winner(); ok && w == pos.Turn() {
+			return after, m
+		}
+	}
+	return nil, nil
+}

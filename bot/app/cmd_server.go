@@ -1,0 +1,347 @@
+package app
+
+import (
+	"context"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/tankbot/tankbot/bot/i18n"
+	"github.com/tankbot/tankbot/engine"
+	"github.com/tankbot/tankbot/store"
+)
+
+// /server: the server's settings, for members with Manage Server (the
+// registration hides the command from the others; the handler checks
+// again, since a server can change who sees it). Without options it shows
+// the settings; each option given changes one. Stored per server
+// (store.GuildSettings; web links in the web viewer's own switch) and
+// read once per interaction into the req.
+
+var serverCmd = command{
+	name: "server",
+	doc: "The server's settings (Manage Server only; the answer is just for you): `public_language` (`auto`: Discord's server language), " +
+		"`default_game`, `default_clock` (a preset), `threads` (games open a thread), `web_links` (Watch / Replay links), `ai` (games against the computer), " +
+		"`games_channel` (the only text channel where /challenge works, its threads too), `daily_channel` and `daily_hour` (where and at what hour, UTC, the daily puzzle is posted), " +
+		"`challenge_role` (the role needed to challenge; @everyone: anyone), `default_map` (a variant, the default map of its game; `auto`: the game's own), " +
+		"`reset` (clears one of these). Without options: shows them. Bad values are refused and change nothing.",
+	opts: []optDef{
+		{name: "public_language", typ: String, choices: publicLanguageChoices},
+		{name: "default_game", typ: String, choices: gameChoices},
+		{name: "default_clock", typ: String, choices: clockChoices},
+		{name: "threads", typ: Bool},
+		{name: "web_links", typ: Bool},
+		{name: "ai", typ: Bool},
+		{name: "games_channel", typ: ChannelOption},
+		{name: "daily_channel", typ: ChannelOption},
+		{name: "daily_hour", typ: Integer, bounds: between(0, 23)},
+		{name: "challenge_role", typ: RoleOption},
+		{name: "default_map", typ: String, suggest: suggestServerMaps},
+		{name: "reset", typ: String, choices: resetChoices},
+	},
+	manageServer: true,
+	run:          (*Bot).serverCommand,
+	routes:       []route{dailyRoute},
+}
+
+// resetValues are what /server reset clears.
+var resetValues = []string{"games_channel", "daily_channel", "challenge_role", "default_maps"}
+
+func resetChoices() []Choice {
+	out := make([]Choice, len(resetValues))
+	for i, v := range resetValues {
+		out[i] = Choice{Name: i18n.T(i18n.English, "server.reset."+v), Value: v, NameLocalizations: localized("server.reset." + v)}
+	}
+	return out
+}
+
+// suggestServerMaps offers the variants of the default_game given, else
+// of every game, as "variant".
+func suggestServerMaps(b *Bot, ctx context.Context, r *req, typed string) []Choice {
+	games := gameNames()
+	if g := strings.TrimSpace(r.Options["default_game"]); g != "" {
+		games = []string{g}
+	}
+	names := []string{"auto"}
+	for _, g := range games {
+		if rules, ok := lookupGame(g); ok {
+			for _, v := range rules.Variants() {
+				names = append(names, v.Name)
+			}
+		}
+	}
+	return prefixChoices(names, typed)
+}
+
+// publicLanguageChoices: each language named in itself, and "auto".
+func publicLanguageChoices() []Choice {
+	out := languageChoices()
+	for i := range out {
+		out[i].NameLocalizations = map[string]string{"th": out[i].Name, "pt-BR": out[i].Name}
+	}
+	return append(out, Choice{Name: i18n.T(i18n.English, "server.auto"), Value: "auto", NameLocalizations: localized("server.auto")})
+}
+
+// clockChoices are the clock presets, described in words.
+func clockChoices() []Choice {
+	out := make([]Choice, len(clockPresets))
+	for i, p := range clockPresets {
+		tc, _ := parseClock(p)
+		out[i] = Choice{Name: describeClock(i18n.English, tc), Value: p, NameLocalizations: map[string]string{
+			"th": describeClock(i18n.Thai, tc), "pt-BR": describeClock(i18n.Portuguese, tc)}}
+	}
+	return out
+}
+
+func (b *Bot) serverCommand(ctx context.Context, r *req) ([]Reply, error) {
+	if r.GuildID == "" {
+		return nil, refuse("server.noguild")
+	}
+	if !r.ManageServer {
+		return nil, refuse("server.refuse")
+	}
+	st := b.st
+	// Read again, failing loudly: r.guild falls back to the defaults on a
+	// failed read, which saved would wipe the other settings.
+	gs, err := st.GuildSettings(ctx, r.GuildID)
+	if err != nil {
+		return nil, wrap("read server settings", err)
+	}
+	opt := r.Options
+	if v, ok := opt["public_language"]; ok {
+		if strings.EqualFold(strings.TrimSpace(v), "auto") {
+			gs.Locale = ""
+		} else if l := i18n.Normalize(v); l != "" && l != i18n.Pseudo {
+			gs.Locale = l
+		} else {
+			return nil, refuse("settings.badlang", v, strings.Join(i18n.Locales, ", "))
+		}
+	}
+	if v, ok := opt["default_game"]; ok {
+		rules, found := lookupGame(strings.ToLower(strings.TrimSpace(v)))
+		if !found {
+			return nil, refuse("refuse.unknowngame", v, strings.Join(gameNames(), ", "))
+		}
+		gs.Game = rules.Name()
+	}
+	if v, ok := opt["default_clock"]; ok {
+		p := strings.TrimSpace(v)
+		if _, valid := parseClock(p); !valid {
+			return nil, refuse("refuse.badclock", v, strings.Join(clockPresets, ", "))
+		}
+		gs.Clock = p
+	}
+	if v, ok := opt["threads"]; ok {
+		on := v == "true"
+		gs.Thread = &on
+	}
+	if v, ok := opt["ai"]; ok {
+		gs.NoAI = v != "true"
+	}
+	dailyBefore := [2]string{gs.DailyChannel, strconv.Itoa(gs.DailyHour)}
+	if err := serverChannelsAndRoles(r, &gs); err != nil {
+		return nil, err
+	}
+	if v, ok := opt["default_map"]; ok {
+		if err := setDefaultMap(&gs, opt["default_game"], v); err != nil {
+			return nil, err
+		}
+	}
+	if len(opt) > 0 {
+		var eff store.Effects
+		if dailyBefore != [2]string{gs.DailyChannel, strconv.Itoa(gs.DailyHour)} {
+			eff = b.dailyEffects(gs)
+		}
+		if err := st.SaveGuildSettings(ctx, gs, eff); err != nil {
+			return nil, wrap("save server settings", err)
+		}
+		if v, ok := opt["web_links"]; ok {
+			if err := st.SetWebLinks(ctx, r.GuildID, v == "true"); err != nil {
+				return nil, wrap("save server settings", err)
+			}
+		}
+	}
+	links, err := st.WebLinks(ctx, r.GuildID)
+	if err != nil {
+		return nil, wrap("read server settings", err)
+	}
+	head := r.t("server.shown")
+	if len(opt) > 0 {
+		head = r.t("server.saved")
+	}
+	return []Reply{{Ephemeral: true, Content: head + "\n" + b.serverSummary(r, gs, links)}}, nil
+}
+
+// serverSummary lists the server's settings in the reader's language, as
+// /server and /help show them.
+func (b *Bot) serverSummary(r *req, gs store.GuildSettings, links bool) string {
+	onOff := func(on bool) string {
+		if on {
+			return r.t("server.on")
+		}
+		return r.t("server.off")
+	}
+	lang := r.t("server.auto")
+	if gs.Locale != "" {
+		lang = i18n.T(gs.Locale, "language.name")
+	}
+	game := gs.Game
+	if game == "" {
+		game = defaultGame()
+	}
+	clk := gs.Clock
+	if clk == "" {
+		clk = r.t("server.gamedefault")
+	}
+	thread := b.cfg.ThreadPerGame
+	if gs.Thread != nil {
+		thread = *gs.Thread
+	}
+	games := r.t("server.anychannel")
+	if gs.GamesChannel != "" {
+		games = channelMention(gs.GamesChannel)
+	}
+	who := r.t("server.everyone")
+	if gs.ChallengeRole != "" {
+		who = "<@&" + gs.ChallengeRole + ">"
+	}
+	maps := r.t("server.gamedefault")
+	if len(gs.Variants) > 0 {
+		var parts []string
+		for _, g := range gameNames() {
+			if v := gs.Variants[g]; v != "" {
+				parts = append(parts, gameLabel(r.loc, g, "x", nil)+": "+v)
+			}
+		}
+		maps = strings.Join(parts, ", ")
+	}
+	daily := r.t("server.off")
+	if gs.DailyChannel != "" {
+		daily = r.t("server.dailyat", channelMention(gs.DailyChannel), strconv.Itoa(gs.DailyHour))
+	}
+	return r.t("server.summary", lang, gameLabel(r.loc, game, "x", nil), clk, onOff(thread), onOff(links), onOff(!gs.NoAI)) + "\n" +
+		r.t("server.summary2", games, who, maps, daily)
+}
+
+func channelMention(id string) string { return "<#" + id + ">" }
+
+// serverChannelsAndRoles applies /server's channel, hour, role and reset
+// options to gs: a channel must be a text channel of the server (Discord
+// sends its type), the hour 0–23.
+func serverChannelsAndRoles(r *req, gs *store.GuildSettings) error {
+	opt := r.Options
+	channel := func(name string) (string, error) {
+		id := strings.TrimSpace(opt[name])
+		if ch, ok := r.Channels[id]; !ok || !ch.Text {
+			return "", refuse("server.badchannel", channelMention(id))
+		}
+		return id, nil
+	}
+	if _, ok := opt["games_channel"]; ok {
+		id, err := channel("games_channel")
+		if err != nil {
+			return err
+		}
+		gs.GamesChannel = id
+	}
+	if _, ok := opt["daily_channel"]; ok {
+		id, err := channel("daily_channel")
+		if err != nil {
+			return err
+		}
+		gs.DailyChannel = id
+	}
+	if v, ok := opt["daily_hour"]; ok {
+		h, err := strconv.Atoi(strings.TrimSpace(v))
+		if err != nil || h < 0 || h > 23 {
+			return refuse("server.badhour", v)
+		}
+		gs.DailyHour = h
+	}
+	if v, ok := opt["challenge_role"]; ok {
+		// The @everyone role has the server's id: anyone may challenge.
+		if v = strings.TrimSpace(v); v == r.GuildID {
+			v = ""
+		}
+		gs.ChallengeRole = v
+	}
+	if v, ok := opt["reset"]; ok {
+		switch v {
+		case "games_channel":
+			gs.GamesChannel = ""
+		case "daily_channel":
+			gs.DailyChannel = ""
+		case "challenge_role":
+			gs.ChallengeRole = ""
+		case "default_maps":
+			gs.Variants = nil
+		default:
+			return refuse("server.badreset", v, strings.Join(resetValues, ", "))
+		}
+	}
+	return nil
+}
+
+// setDefaultMap makes variant the default map of its game (of game when
+// given); "auto" clears it (every game's when no game is given).
+func setDefaultMap(gs *store.GuildSettings, game, variant string) error {
+	game, variant = strings.ToLower(strings.TrimSpace(game)), strings.TrimSpace(variant)
+	games := gameNames()
+	if game != "" {
+		games = []string{game}
+	}
+	if strings.EqualFold(variant, "auto") {
+		for _, g := range games {
+			delete(gs.Variants, g)
+		}
+		return nil
+	}
+	var known []string
+	for _, g := range games {
+		rules, ok := lookupGame(g)
+		if !ok {
+			continue
+		}
+		for _, v := range rules.Variants() {
+			if strings.EqualFold(v.Name, variant) {
+				if gs.Variants == nil {
+					gs.Variants = map[string]string{}
+				}
+				gs.Variants[rules.Name()] = v.Name
+				return nil
+			}
+			known = append(known, v.Name)
+		}
+	}
+	return refuse("server.badmap", variant, strings.Join(known, ", "))
+}
+
+// serverMap is the server's default map of rules' game when it is still
+// one of the game's variants ("" otherwise: the game's own default).
+func serverMap(r *req, rules engine.Rules) string {
+	v := r.guild.Variants[rules.Name()]
+	for _, x := range rules.Variants() {
+		if v != "" && x.Name == v {
+			return v
+		}
+	}
+	return ""
+}
+
+// mayChallenge refuses /challenge where the server does not allow it:
+// outside its channel for games (threads of it are inside), or to a
+// member without the role it asks for (members with Manage Server always
+// may).
+func mayChallenge(r *req) error {
+	gs := r.guild
+	if r.GuildID == "" {
+		return nil
+	}
+	if c := gs.GamesChannel; c != "" && r.ChannelID != c && r.ParentID != c {
+		return refuse("server.gameschannel", channelMention(c))
+	}
+	if role := gs.ChallengeRole; role != "" && !r.ManageServer && !slices.Contains(r.Roles, role) {
+		return refuse("server.needrole", "<@&"+role+">")
+	}
+	return nil
+}

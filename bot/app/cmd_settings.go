@@ -1,0 +1,47 @@
+package app
+
+import (
+	"context"
+	"strings"
+
+	"github.com/tankbot/tankbot/bot/i18n"
+)
+
+// /settings: the caller's language and board orientation.
+
+var settingsCmd = command{
+	name: "settings",
+	doc:  "Your language (en, th, pt-BR) and board orientation.",
+	opts: []optDef{{name: "language", typ: String, choices: languageChoices}, {name: "flip", typ: Bool}},
+	run:  (*Bot).settingsCommand,
+}
+
+// settingsCommand stores the caller's language and board orientation.
+func (b *Bot) settingsCommand(ctx context.Context, r *req) ([]Reply, error) {
+	s, err := b.st.settings(ctx, r.User.ID)
+	if err != nil {
+		return nil, wrap("load settings", err)
+	}
+	if l, ok := r.Options["language"]; ok {
+		loc := i18n.Normalize(l)
+		if loc == "" || loc == i18n.Pseudo {
+			return nil, refuse("settings.badlang", l, strings.Join(i18n.Locales, ", "))
+		}
+		s.Locale = loc
+	}
+	if f, ok := r.Options["flip"]; ok {
+		s.Flip = f == "true"
+	}
+	if err := b.st.saveSettings(ctx, r.User.ID, s); err != nil {
+		return nil, wrap("save settings", err)
+	}
+	loc := s.Locale
+	if loc == "" {
+		loc = r.loc
+	}
+	flip := i18n.T(loc, "settings.flip.off")
+	if s.Flip {
+		flip = i18n.T(loc, "settings.flip.on")
+	}
+	return []Reply{{Ephemeral: true, Content: i18n.T(loc, "settings.saved", i18n.T(loc, "language.name"), flip)}}, nil
+}

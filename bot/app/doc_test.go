@@ -1,0 +1,71 @@
+package app
+
+import (
+	"flag"
+	"os"
+	"strings"
+	"testing"
+)
+
+var updateDoc = flag.Bool("update-doc", false, "rewrite docs/bot.md's command tables from the command table")
+
+const (
+	docBegin = "<!-- commands: generated from bot/app/commands.go by `go test ./bot/app -run TestDocMatchesTable -update-doc`; do not edit -->\n"
+	docEnd   = "<!-- end of commands -->\n"
+)
+
+// docs/bot.md lists exactly the commands, options and custom ids of the
+// command table.
+func TestDocMatchesTable(t *testing.T) {
+	const path = "../../docs/bot.md"
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc := string(raw)
+	i, j := strings.Index(doc, docBegin), strings.Index(doc, docEnd)
+	if i < 0 || j < i {
+		t.Fatalf("%s: no generated command section (markers %q … %q)", path, docBegin, docEnd)
+	}
+	want := commandDoc()
+	got := doc[i+len(docBegin) : j]
+	if got == want {
+		return
+	}
+	if *updateDoc {
+		if err := os.WriteFile(path, []byte(doc[:i+len(docBegin)]+want+doc[j:]), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	t.Errorf("%s is out of date with the command table; run go test ./bot/app -run TestDocMatchesTable -update-doc\ngot:\n%s\nwant:\n%s", path, got, want)
+}
+
+// Every command of the table is registered, documented and routed, and
+// every game action is reachable.
+func TestTableRoutes(t *testing.T) {
+	h := newHarness(t, Config{})
+	specs := map[string]bool{}
+	for _, s := range h.b.Commands() {
+		specs[s.Name] = true
+	}
+	for _, c := range commands {
+		if !specs[c.name] {
+			t.Errorf("%s: not registered", c.name)
+		}
+		if c.doc == "" || c.run == nil {
+			t.Errorf("%s: no doc or handler", c.name)
+		}
+		if !strings.Contains(commandDoc(), "`/"+c.name) {
+			t.Errorf("%s: not in the doc", c.name)
+		}
+		for _, a := range c.actions {
+			if h.b.cmds.actions[a.name] == nil || a.doc == "" {
+				t.Errorf("%s: action %s not routed or undocumented", c.name, a.name)
+			}
+		}
+	}
+	if !strings.Contains(text(h.slash(alice, "help")), "/leaderboard") {
+		t.Error("/help does not list every command")
+	}
+}

@@ -1,0 +1,48 @@
+package app
+
+import (
+	"testing"
+)
+
+func FuzzCustomID(f *testing.F) {
+	for _, s := range []string{"g:1:0:move:e3>e5n", "c:7:accept", "g:42:17:resign", "g::", "c:-1:x", "g:1:2:3:4:5:6"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		id, ok := parseCustomID(s)
+		if !ok {
+			return
+		}
+		if id.id <= 0 || id.seq < 0 || (id.kind != 'g' && id.kind != 'c') {
+			t.Fatalf("%q parsed to %+v", s, id)
+		}
+		// Round trip: formatting what was parsed parses back the same.
+		var again string
+		if id.kind == 'c' {
+			again = challengeCustomID(id.id, id.action)
+		} else {
+			again = gameID(id.id, id.seq, id.action, id.arg)
+		}
+		if id2, ok := parseCustomID(again); ok && id2 != id && id.arg != "" {
+			t.Fatalf("%q -> %+v -> %q -> %+v", s, id, again, id2)
+		}
+	})
+}
+
+func FuzzParseClock(f *testing.F) {
+	for _, s := range clockPresets {
+		f.Add(s)
+	}
+	f.Add("10m + 5s")
+	f.Add("99999999999d")
+	f.Fuzz(func(t *testing.T, s string) {
+		tc, ok := parseClock(s)
+		if !ok {
+			return
+		}
+		if tc.Initial < 0 || tc.Increment < 0 || tc.PerMove < 0 || tc.PerMove > 0 && tc.Initial > 0 {
+			t.Fatalf("%q parsed to %+v", s, tc)
+		}
+		_ = describeClock("en", tc)
+	})
+}

@@ -1,0 +1,138 @@
+package app
+
+import (
+	"strings"
+	"unicode"
+)
+
+// Player names are text players chose. They are kept and stored as typed
+// and travel through the bot's output marked (isolated between U+2068 and
+// U+2069, the Unicode isolates meant for text of unknown content), so that
+// each transport shows them its way at output, and only there: the Discord
+// adapter escapes the markdown in them (Reply.WithText), the console and
+// the record files print them plain (PlainText).
+const (
+	nameStart = '\u2068'
+	nameEnd   = '\u2069'
+)
+
+// maxName is Discord's length of a display name.
+const maxName = 32
+
+// markName marks s as a player's name in output ("" stays "").
+func markName(s string) string {
+	if s == "" {
+		return ""
+	}
+	return string(nameStart) + s + string(nameEnd)
+}
+
+// cleanName is a name as it arrives, made fit to show: control characters
+// become spaces, marks a player typed are dropped, and it is clipped to
+// Discord's 32 runes. It is not escaped.
+func cleanName(s string) string {
+	return clipRunes(strings.Map(func(r rune) rune {
+		switch {
+		case r == nameStart || r == nameEnd:
+			return -1
+		case unicode.IsControl(r):
+			return ' '
+		}
+		return r
+	}, s), maxName)
+}
+
+// markUsers marks the names a command brings in.
+func markUsers(c *Command) {
+	c.User.Name = markName(cleanName(c.User.Name))
+	if len(c.Users) == 0 {
+		return
+	}
+	users := make(map[string]User, len(c.Users))
+	for id, u := range c.Users {
+		u.Name = markName(cleanName(u.Name))
+		users[id] = u
+	}
+	c.Users = users
+}
+
+// PlainText is s with its names' marks removed: the names as typed.
+func PlainText(s string) string {
+	if !strings.ContainsAny(s, string([]rune{nameStart, nameEnd})) {
+		return s
+	}
+	return strings.Map(func(r rune) rune {
+		if r == nameStart || r == nameEnd {
+			return -1
+		}
+		return r
+	}, s)
+}
+
+// MarkedText is s with each marked name replaced by f(name) and the marks
+// removed (a mark left open by clipping runs to the end).
+func MarkedText(s string, f func(name string) string) string {
+	if !strings.ContainsRune(s, nameStart) {
+		return PlainText(s)
+	}
+	var sb strings.Builder
+	for {
+		i := strings.IndexRune(s, nameStart)
+		if i < 0 {
+			sb.WriteString(PlainText(s))
+			return sb.String()
+		}
+		sb.WriteString(PlainText(s[:i]))
+		s = s[i+len(string(nameStart)):]
+		j := strings.IndexRune(s, nameEnd)
+		if j < 0 {
+			j = len(s)
+		}
+		sb.WriteString(f(PlainText(s[:j])))
+		s = s[min(len(s), j+len(string(nameEnd))):]
+	}
+}
+
+// WithText is r with text applied to what Discord renders as markdown
+// (content, embed title, description and fields) and label to the plain
+// strings (footer, buttons, menus, forms, the no-image note). Transports
+// call it at output: the Discord adapter with the names escaped, the
+// console with PlainText for both.
+func (r Reply) WithText(text, label func(string) string) Reply {
+	r.Content = text(r.Content)
+	r.FallbackText = label(r.FallbackText)
+	if r.Embed != nil {
+		e := *r.Embed
+		e.Title, e.Description, e.Footer = text(e.Title), text(e.Description), label(e.Footer)
+		e.Fields = append([]Field(nil), e.Fields...)
+		for i, f := range e.Fields {
+			e.Fields[i].Name, e.Fields[i].Value = text(f.Name), text(f.Value)
+		}
+		r.Embed = &e
+	}
+	if len(r.Components) > 0 {
+		rows := make([][]Component, len(r.Components))
+		for i, row := range r.Components {
+			rows[i] = append([]Component(nil), row...)
+			for j := range rows[i] {
+				c := &rows[i][j]
+				c.Label, c.Placeholder = label(c.Label), label(c.Placeholder)
+				c.Options = append([]Option(nil), c.Options...)
+				for k := range c.Options {
+					c.Options[k].Label, c.Options[k].Description = label(c.Options[k].Label), label(c.Options[k].Description)
+				}
+			}
+		}
+		r.Components = rows
+	}
+	if r.Modal != nil {
+		m := *r.Modal
+		m.Title = label(m.Title)
+		m.Inputs = append([]Input(nil), m.Inputs...)
+		for i := range m.Inputs {
+			m.Inputs[i].Label, m.Inputs[i].Placeholder = label(m.Inputs[i].Label), label(m.Inputs[i].Placeholder)
+		}
+		r.Modal = &m
+	}
+	return r
+}

@@ -1,0 +1,59 @@
+package app
+
+import (
+	"reflect"
+	"testing"
+)
+
+// Every post kind survives its stored form, and the form written before
+// post kinds (a whole Reply with its markers) decodes to the kind it
+// meant.
+func TestPostStoredForm(t *testing.T) {
+	board := Reply{ChannelID: "c", Content: "x", GameID: 7, Board: true, Seq: 3, Embed: &Embed{Image: "board.png"}}
+	for _, p := range []outPost{
+		textPost(Reply{ChannelID: "c", Content: "hello"}),
+		boardPost(board),
+		finalBoardPost(board),
+		dailyPuzzlePost(Reply{ChannelID: "c"}, DailyRef{Guild: "g", Day: "2026-01-02", Game: "tank", Puzzle: "p1", Locale: "th"}),
+		standingsPost(Reply{ChannelID: "c", Mentions: []string{"a"}}, 4),
+		editPost(Reply{ChannelID: "c", Content: "gone"}, "m9"),
+	} {
+		body, err := encodePost(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := decodePost(body)
+		if err != nil {
+			t.Fatalf("%s: %v", body, err)
+		}
+		if !reflect.DeepEqual(got, p) {
+			t.Errorf("%s: decoded as %+v, want %+v", body, got, p)
+		}
+	}
+	for _, c := range []struct {
+		old  string
+		want outPost
+	}{
+		{`{"Content":"hi","ChannelID":"c"}`, textPost(Reply{Content: "hi", ChannelID: "c"})},
+		{`{"ChannelID":"c","GameID":7,"Board":true,"Seq":3}`, boardPost(Reply{ChannelID: "c", GameID: 7, Board: true, Seq: 3})},
+		{`{"ChannelID":"c","GameID":7,"Board":true,"Final":true}`, finalBoardPost(Reply{ChannelID: "c", GameID: 7, Board: true})},
+		{`{"ChannelID":"c","Daily":{"Guild":"g","Day":"d","Game":"tank","Puzzle":"p","Locale":"en"}}`,
+			dailyPuzzlePost(Reply{ChannelID: "c"}, DailyRef{Guild: "g", Day: "d", Game: "tank", Puzzle: "p", Locale: "en"})},
+		{`{"ChannelID":"c","Tournament":4}`, standingsPost(Reply{ChannelID: "c"}, 4)},
+		{`{"ChannelID":"c","Content":"x","Edit":"m9"}`, editPost(Reply{ChannelID: "c", Content: "x"}, "m9")},
+		{`{}`, textPost(Reply{})}, // a strip row's payload
+	} {
+		got, err := decodePost(c.old)
+		if err != nil {
+			t.Fatalf("%s: %v", c.old, err)
+		}
+		if !reflect.DeepEqual(got, c.want) {
+			t.Errorf("old %s: decoded as %+v, want %+v", c.old, got, c.want)
+		}
+	}
+	for _, bad := range []string{`{"kind":"nope","reply":{}}`, `not json`, `{"kind":"board","ids":"x","reply":{}}`} {
+		if _, err := decodePost(bad); err == nil {
+			t.Errorf("%s: decoded", bad)
+		}
+	}
+}

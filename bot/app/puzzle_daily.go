@@ -1,0 +1,319 @@
+package app
+
+import (
+	"context"
+	"errors"
+	"hash/fnv"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/tankbot/tankbot/bot/i18n"
+	"github.com/tankbot/tankbot/engine"
+	"github.com/tankbot/tankbot/engine/puzzle"
+	"github.com/tankbot/tankbot/store"
+)
+
+// The daily puzzle (docs/puzzles.md): a server that names a channel
+// (/server daily_channel, daily_hour) gets one public puzzle there every
+// day at that hour (UTC), with a Solve button that opens it privately as
+// /puzzle does. The next day's post names who solved it and how long
+// after the post.
+//
+// Timing is one pending evDaily event per server (ref: guildRef), moved
+// by /server and replaced by each firing with the next day's, in the
+// transaction that records the day's post (store.PostDaily). The post's
+// (server, day) key makes it happen once even when several instances, or
+// a retried lease, fire the same day.
+
+// evDaily is the daily puzzle's event kind; its Arg is the server id.
+const evDaily = "daily"
+
+// recentDailies is how many past daily puzzles of a server the choice
+// avoids (the pool is larger).
+const recentDailies = 60
+
+// maxSolversNamed bounds the solvers a post names; the rest are counted.
+const maxSolversNamed = 30
+
+var dailyRoute = route{prefix: "dp", format: "dp:<day>",
+	doc: "Solve on the server's daily puzzle (set up by /server): opens that puzzle just for you, answered with /puzzle move.",
+	run: (*Bot).dailySolve}
+
+// guildRef is the events' ref of a server: its snowflake (an id that is
+// not one is hashed). Never 0, which means "the row being written".
+func guildRef(guild string) int64 {
+	if n, err := strconv.ParseInt(guild, 10, 64); err == nil && n > 0 {
+		return n
+	}
+	h := fnv.New64a()
+	h.Write([]byte(guild))
+	return int64(h.Sum64()>>1) | 1
+}
+
+// dailySlot is the last time at or before t that the clock of UTC read
+// hour:00, when the day's puzzle is due.
+func dailySlot(t time.Time, hour int) time.Time {
+	t = t.UTC()
+	s := time.Date(t.Year(), t.Month(), t.Day(), hour, 0, 0, 0, time.UTC)
+	if s.After(t) {
+		s = s.AddDate(0, 0, -1)
+	}
+	return s
+}
+
+// dailyEffects move the server's daily event after a change of its
+// channel or hour: the pending one dropped, the next slot's scheduled
+// (none when the daily puzzle is off).
+func (b *Bot) dailyEffects(gs store.GuildSettings) store.Effects {
+	ref := guildRef(gs.Guild)
+	eff := store.Effects{Cancel: []store.EventFilter{{Ref: ref, Kinds: []string{evDaily}}}}
+	if gs.DailyChannel != "" {
+		due := dailySlot(b.clk.Now(), gs.DailyHour).Add(24 * time.Hour)
+		eff.Schedule = []store.Event{{Kind: evDaily, Ref: ref, Due: due, Payload: gs.Guild}}
+	}
+	return eff
+}
+
+// dailyGame is the game of a server's daily puzzle: its default game
+// when puzzles exist for it, else the first game that has them.
+func dailyGame(gs store.GuildSettings) (string, []*puzzle.Puzzle, error) {
+	for _, g := range append([]string{gs.Game, defaultGame()}, puzzle.Games...) {
+		if g == "" {
+			continue
+		}
+		if ps, err := puzzle.Shipped(g); err == nil && len(ps) > 0 {
+			return g, ps, nil
+		}
+	}
+	return "", nil, errors.New("no shipped puzzles")
+}
+
+// chooseDaily picks the puzzle of a server's day: a hash of both picks a
+// place in the pool, and the first puzzle from there that the server had
+// not had recently is the one. The same server and day always get the
+// same puzzle, whichever instance chooses.
+func chooseDaily(ps []*puzzle.Puzzle, guild, day string, recent map[string]bool) *puzzle.Puzzle {
+	h := fnv.New64a()
+	h.Write([]byte(guild + "/" + day))
+	n := uint64(len(ps))
+	start := h.Sum64() % n
+	for i := uint64(0); i < n; i++ {
+		if p := ps[(start+i)%n]; !recent[p.ID] {
+			return p
+		}
+	}
+	return ps[start]
+}
+
+// dailyFire posts a server's puzzle of the day (once) and schedules the
+// next day's event.
+func (b *Bot) dailyFire(ctx context.Context, e event) error {
+	st := b.st
+	if st == nil {
+		return nil
+	}
+	guild := e.Arg
+	gs, err := st.GuildSettings(ctx, guild)
+	if err != nil {
+		return err
+	}
+	if gs.DailyChannel == "" {
+		return nil // turned off since: nothing more is scheduled
+	}
+	slot := dailySlot(b.clk.Now(), gs.DailyHour)
+	day := slot.Format(time.DateOnly)
+	game, ps, err := dailyGame(gs)
+	if err != nil {
+		return err
+	}
+	recent, err := st.RecentDailies(ctx, guild, recentDailies)
+	if err != nil {
+		return err
+	}
+	seen := map[string]bool{}
+	var prev *store.DailyPost
+	for i, p := range recent {
+		if p.Day == day {
+			continue
+		}
+		seen[p.PuzzleID] = true
+		if prev == nil && p.Day < day {
+			prev = &recent[i]
+		}
+	}
+	pz := chooseDaily(ps, guild, day, seen)
+	loc := gs.Locale
+	if loc == "" {
+		loc = b.cfg.DefaultLocale
+	}
+	reply, err := b.dailyPost(ctx, loc, guild, gs.DailyChannel, day, pz, prev, slot)
+	if err != nil {
+		return err
+	}
+	posts := []outPost{reply}
+	if prev != nil && prev.MessageID != "" {
+		// Only the current puzzle has a live button: yesterday's post
+		// loses its Solve (an edit, notifying nobody).
+		posts = append(posts, editPost(Reply{ChannelID: prev.Channel}, prev.MessageID))
+	}
+	eff, err := toEffects(effects{posts: posts})
+	if err != nil {
+		return err
+	}
+	next := store.Event{Kind: evDaily, Ref: guildRef(guild), Due: slot.Add(24 * time.Hour), Payload: guild}
+	fresh, err := st.PostDaily(ctx, store.DailyPost{Guild: guild, Day: day, Game: game, PuzzleID: pz.ID, Channel: gs.DailyChannel, Posted: slot}, next, eff)
+	if err != nil {
+		return err
+	}
+	if fresh {
+		b.log.Info("daily puzzle", "guild", guild, "day", day, "puzzle", pz.ID)
+	}
+	return nil
+}
+
+// dailyPost is the public post of a day's puzzle in the server's
+// language: the task, the Solve button and the results of the previous
+// daily puzzle (names, not pings: nobody is notified by it).
+func (b *Bot) dailyPost(ctx context.Context, loc, guild, channel, day string, pz *puzzle.Puzzle, prev *store.DailyPost, slot time.Time) (outPost, error) {
+	pos, err := pz.Decode()
+	if err != nil {
+		return outPost{}, wrap("daily puzzle "+pz.ID, err)
+	}
+	t := func(key string, args ...string) string { return i18n.T(loc, key, args...) }
+	desc := t("puzzle.task", t("game."+pos.Turn().String()), strconv.Itoa(pz.Depth)) + "\n" + t("daily.howto")
+	var content string
+	if prev != nil {
+		solvers, err := b.st.DailySolvers(ctx, prev.Guild, prev.Day, slot)
+		if err != nil {
+			return outPost{}, err
+		}
+		content = dailyResults(loc, prev, solvers)
+	}
+	name := "daily-" + day + ".png"
+	return dailyPuzzlePost(Reply{
+		ChannelID:  channel,
+		Content:    clipRunes(content, 2000),
+		Embed:      &Embed{Title: t("daily.title", day, gameLabel(loc, pz.Game, "x", nil)), Description: desc, Image: name, Footer: pz.ID},
+		Components: [][]Component{{{Kind: Button, CustomID: "dp:" + day, Label: t("btn.daily.solve"), Style: Primary}}},
+	}, DailyRef{Guild: guild, Day: day, Game: pz.Game, Puzzle: pz.ID, Locale: loc}), nil
+}
+
+// dailyResults names who solved the previous daily puzzle and how long
+// after its post, fastest first, within Discord's limits.
+func dailyResults(loc string, prev *store.DailyPost, solvers []store.DailySolver) string {
+	if len(solvers) == 0 {
+		return i18n.T(loc, "daily.nosolver", prev.Day)
+	}
+	var parts []string
+	for i, s := range solvers {
+		if i == maxSolversNamed {
+			parts = append(parts, i18n.T(loc, "daily.more", strconv.Itoa(len(solvers)-i)))
+			break
+		}
+		name := clipRunes(s.Name, 32)
+		if name == "" {
+			name = s.Player
+		}
+		took := fmtDuration(s.Solved.Sub(prev.Posted))
+		if s.Misses > 0 {
+			parts = append(parts, i18n.T(loc, "daily.solver.misses", name, took, strconv.Itoa(s.Misses)))
+		} else {
+			parts = append(parts, i18n.T(loc, "daily.solver", name, took))
+		}
+	}
+	return i18n.T(loc, "daily.results", prev.Day, strconv.Itoa(len(solvers)), strings.Join(parts, ", "))
+}
+
+// drawDaily attaches a queued daily post's image: the puzzle from the
+// solver's side. Without an image the post still goes.
+func (b *Bot) drawDaily(r *Reply, d DailyRef) {
+	if r.Embed == nil || r.Embed.Image == "" {
+		return
+	}
+	pz, err := puzzleByID(d.Game, d.Puzzle)
+	var png []byte
+	var pos engine.Position
+	if err == nil {
+		pos, err = pz.Decode()
+	}
+	if err == nil {
+		png, err = renderPNG(pos, nil, pos.Turn() == engine.Black, d.Locale, nil)
+	}
+	if err != nil || png == nil {
+		b.log.Warn("draw daily puzzle", "puzzle", d.Puzzle, "err", err)
+		r.Embed.Image = ""
+		return
+	}
+	r.Files = []File{{Name: r.Embed.Image, ContentType: "image/png", Data: png}}
+}
+
+// dailyDelivered records the Discord id of a delivered daily post; a
+// failure is logged (the post went; only tomorrow's strip of its button
+// is lost).
+func (b *Bot) dailyDelivered(ctx context.Context, d DailyRef, messageID string) {
+	if st := b.st; st != nil && messageID != "" {
+		if err := st.SetDailyMessage(ctx, d.Guild, d.Day, messageID); err != nil {
+			b.log.Warn("record daily puzzle post", "guild", d.Guild, "day", d.Day, "err", err)
+		}
+	}
+}
+
+// dailySolve opens the daily puzzle of the button's day for the caller,
+// privately, as their active puzzle (answered with /puzzle move).
+func (b *Bot) dailySolve(ctx context.Context, r *req) ([]Reply, error) {
+	day := strings.TrimPrefix(r.CustomID, "dp:")
+	st := b.st
+	if r.GuildID == "" || st == nil {
+		return nil, refuse("daily.none")
+	}
+	p, err := st.DailyPost(ctx, r.GuildID, day)
+	if errors.Is(err, store.ErrNotFound) {
+		return nil, refuse("daily.none")
+	}
+	if err != nil {
+		return nil, err
+	}
+	if recent, err := st.RecentDailies(ctx, r.GuildID, 1); err != nil {
+		return nil, err
+	} else if len(recent) > 0 && recent[0].Day != day {
+		return nil, refuse("daily.over", day, channelMention(recent[0].Channel))
+	}
+	pz, err := puzzleByID(p.Game, p.PuzzleID)
+	if err != nil {
+		return nil, err
+	}
+	d, err := st.OpenDaily(ctx, r.GuildID, day, r.User.ID, r.User.Name)
+	if err != nil {
+		return nil, err
+	}
+	if !d.Solved.IsZero() {
+		return nil, refuse("daily.solved", fmtDuration(d.Solved.Sub(p.Posted)))
+	}
+	// A puzzle in progress is finished first, as /puzzle asks: opening
+	// another would drop it without its result.
+	if act, err := b.activePuzzle(ctx, r); err == nil {
+		if act.pz.ID == pz.ID {
+			return b.puzzleBoard(r, act, nil, r.t("puzzle.again"))
+		}
+		return b.puzzleBoard(r, act, nil, r.t("daily.busy"))
+	}
+	a := &store.ActivePuzzle{Player: r.User.ID, Game: p.Game, PuzzleID: pz.ID, Started: b.clk.Now()}
+	if err := st.SetActivePuzzle(ctx, a); err != nil {
+		return nil, err
+	}
+	pos, err := pz.Decode()
+	if err != nil {
+		return nil, err
+	}
+	return b.puzzleBoard(r, &puzzleState{a, pz, pos}, nil, r.t("daily.head", day))
+}
+
+// dailyFinished records the end of an attempt on the daily puzzles that
+// are this puzzle (a solve with its time, or a miss); logged on failure,
+// since the puzzle's own result is already saved.
+func (b *Bot) dailyFinished(ctx context.Context, a *store.ActivePuzzle, solved bool) {
+	if err := b.st.FinishDaily(ctx, a.Player, a.PuzzleID, solved, b.clk.Now()); err != nil {
+		b.log.Warn("daily puzzle result", "player", a.Player, "puzzle", a.PuzzleID, "err", err)
+	}
+}

@@ -1,0 +1,237 @@
+package app
+
+import (
+	"context"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/tankbot/tankbot/bot/i18n"
+	"github.com/tankbot/tankbot/engine"
+)
+
+// maxChoices is Discord's limit on autocomplete choices.
+const maxChoices = 25
+
+// Suggest answers autocomplete for the focused option, through the
+// command table. It never fails: on any problem it offers nothing.
+func (b *Bot) Suggest(ctx context.Context, c Command, focused string) (out []Choice) {
+	defer func() {
+		if p := recover(); p != nil {
+			b.log.Error("suggest panic", "panic", p)
+			out = nil
+		}
+	}()
+	cmd, ok := b.cmds.byName[c.Name]
+	if !ok {
+		return nil
+	}
+	markUsers(&c)
+	r := b.newReq(ctx, c)
+	typed := strings.TrimSpace(c.Options[focused])
+	for _, o := range cmd.opts {
+		if o.name != focused {
+			continue
+		}
+		switch {
+		case o.suggest != nil:
+			out = o.suggest(b, ctx, r, typed)
+		case o.choices != nil:
+			for _, ch := range o.choices() {
+				if strings.HasPrefix(strings.ToLower(ch.Value), strings.ToLower(typed)) {
+					out = append(out, ch)
+				}
+			}
+		}
+	}
+	if len(out) > maxChoices {
+		out = out[:maxChoices]
+	}
+	return out
+}
+
+func suggestMove(b *Bot, ctx context.Context, r *req, typed string) []Choice {
+	g, err := b.findGame(ctx, r)
+	if err != nil {
+		return nil
+	}
+	return b.suggestMoves(r, g, typed)
+}
+
+// suggestActiveGames offers the caller's active games of this server.
+func suggestActiveGames(b *Bot, ctx context.Context, r *req, typed string) []Choice {
+	return b.suggestGames(ctx, r, typed, false)
+}
+
+// suggestAnyGames also offers the caller's latest finished games, for the
+// commands that can look at one.
+func suggestAnyGames(b *Bot, ctx context.Context, r *req, typed string) []Choice {
+	return b.suggestGames(ctx, r, typed, true)
+}
+
+func (b *Bot) suggestGames(ctx context.Context, r *req, typed string, finished bool) (out []Choice) {
+	games, err := b.st.activeGames(ctx, r.GuildID)
+	if err != nil {
+		return nil
+	}
+	if finished {
+		if done, err := b.st.FinishedGames(ctx, r.GuildID, r.User.ID, 0, 10); err == nil {
+			for _, a := range done {
+				if g, err := fromGame(a.Game); err == nil {
+					games = append(games, g)
+				}
+			}
+		}
+	}
+	for _, g := range games {
+		if _, ok := g.Side(r.User.ID); !ok || len(out) == maxChoices {
+			continue
+		}
+		id := g.Num() // players type the server's number
+		if strings.HasPrefix(id, strings.TrimPrefix(typed, "#")) {
+			out = append(out, Choice{Name: clipRunes("#"+id+" "+gameLabel(r.loc, g.Game, g.Variant, nil)+" · "+PlainText(g.White.Name)+" – "+PlainText(g.Black.Name), 100), Value: id})
+		}
+	}
+	return out
+}
+
+func suggestMaps(b *Bot, ctx context.Context, r *req, typed string) []Choice {
+	rules, ok := lookupGame(orDefault(r.Options["game"], defaultGame()))
+	if !ok {
+		return nil
+	}
+	var names []string
+	for _, v := range rules.Variants() {
+		names = append(names, v.Name)
+	}
+	return prefixChoices(names, typed)
+}
+
+func suggestClocks(b *Bot, ctx context.Context, r *req, typed string) []Choice {
+	return prefixChoices(clockPresets, typed)
+}
+
+// suggestChallenges offers the challenges the caller may take here.
+func suggestChallenges(b *Bot, ctx context.Context, r *req, typed string) (out []Choice) {
+	pend, err := b.st.pendingChallenges(ctx, r.User.ID)
+	if err != nil {
+		return nil
+	}
+	for _, ch := range pend {
+		if ch.Challenger.ID == r.User.ID || ch.GuildID != r.GuildID {
+			continue
+		}
+		id := strconv.FormatInt(ch.ID, 10)
+		out = append(out, Choice{Name: "#" + id + " " + PlainText(ch.Challenger.Name) + " · " + labelOf(r.loc, ch.Game, ch.Variant, ch.Start), Value: id})
+	}
+	return out
+}
+
+// suggestMoves lists legal moves whose notation contains what was typed,
+// likeliest first: moves of the piece on a typed square before the rest,
+// moves that go somewhere before turns on the spot, prefix matches before
+// others. Each is labelled with the piece it moves when the game names
+// pieces ("LT · F3 > F5N").
+func (b *Bot) suggestMoves(r *req, g *gameRec, typed string) []Choice {
+	pos, err := g.Position()
+	if err != nil {
+		return nil
+	}
+	return posMoves(r, pos, typed)
+}
+
+// posMoves are the legal moves of pos matching typed, best first (also
+// /puzzle's, on the puzzle's position).
+func posMoves(r *req, pos engine.Position, typed string) []Choice {
+	key := squash(typed)
+	namer, _ := pos.(interface{ PieceName(string) string })
+	type cand struct {
+		c    Choice
+		rank int
+	}
+	var cands []cand
+	for _, m := range pos.LegalMoves() {
+		n := pos.FormatMove(m)
+		s := squash(n)
+		rank := 0
+		switch {
+		case strings.HasPrefix(s, key):
+		case strings.Contains(s, key):
+			rank = 4
+		default:
+			continue
+		}
+		steps := m.Steps()
+		if len(steps) > 1 && steps[0] == steps[1] {
+			rank++ // a turn on the spot: after the moves that go somewhere
+		}
+		if len(steps) > 0 && key != "" && !strings.EqualFold(squash(steps[0]), key) {
+			rank += 2 // not the piece on the typed square
+		}
+		label := n
+		if namer != nil && len(steps) > 0 {
+			if p := namer.PieceName(steps[0]); p != "" {
+				label = stepsLabel(r.loc, p, steps)
+			}
+		}
+		cands = append(cands, cand{Choice{Name: label, Value: n}, rank})
+	}
+	sort.SliceStable(cands, func(i, j int) bool { return cands[i].rank < cands[j].rank })
+	out := make([]Choice, 0, maxChoices)
+	for _, c := range cands {
+		if len(out) == maxChoices {
+			break
+		}
+		out = append(out, c.c)
+	}
+	return out
+}
+
+// stepsLabel writes a move of a game that names its pieces from its picker
+// steps (piece square, destination, facing, target):
+// "LT F3 → F5, facing N, fires at K12".
+func stepsLabel(loc, piece string, steps []string) string {
+	s := piece + " " + steps[0]
+	if len(steps) > 1 && steps[1] != "" && steps[1] != steps[0] {
+		s += " → " + steps[1]
+	}
+	if len(steps) > 2 && steps[2] != "" {
+		s += i18n.T(loc, "suggest.facing", steps[2])
+	}
+	if len(steps) > 3 && steps[3] != "" {
+		s += i18n.T(loc, "suggest.fires", steps[3])
+	}
+	return s
+}
+
+func squash(s string) string {
+	return strings.Map(func(r rune) rune {
+		if r == ' ' || r == '>' || r == '-' {
+			return -1
+		}
+		if r >= 'A' && r <= 'Z' {
+			return r + 'a' - 'A'
+		}
+		return r
+	}, s)
+}
+
+func prefixChoices(names []string, typed string) []Choice {
+	var out []Choice
+	for _, n := range names {
+		if strings.HasPrefix(strings.ToLower(n), strings.ToLower(typed)) {
+			out = append(out, Choice{Name: n, Value: n})
+		}
+	}
+	if len(out) > maxChoices {
+		out = out[:maxChoices]
+	}
+	return out
+}
+
+func orDefault(s, def string) string {
+	if strings.TrimSpace(s) == "" {
+		return def
+	}
+	return s
+}
