@@ -30,6 +30,7 @@ var layers = map[string]int{
 	"bot/movepick":            5,
 	"bot/renders":             5,
 	"bot/metrics":             5,
+	"bot/describe":            5,
 	"bot/i18n":                6,
 	"bot/rating":              6,
 	"bot/tournament":          6,
