@@ -91,12 +91,12 @@ func TestChoosePuzzleOwnFirst(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	own := []*puzzle.Puzzle{mk("near", 1200), mk("far", 2100)}
 	for range 20 {
-		if pz := choosePuzzle(shipped, own, 1500, map[string]bool{}, rng); pz.ID != "near" {
+		if pz := choosePuzzle(shipped, own, 1500, map[string]bool{}, nil, rng); pz.ID != "near" {
 			t.Fatalf("got %s, want the server's puzzle near the rating", pz.ID)
 		}
 	}
 	for range 20 {
-		if pz := choosePuzzle(shipped, own, 1500, map[string]bool{"near": true}, rng); pz.ID == "near" || pz.ID == "far" {
+		if pz := choosePuzzle(shipped, own, 1500, map[string]bool{"near": true}, nil, rng); pz.ID == "near" || pz.ID == "far" {
 			t.Fatalf("got %s: tried, or far from the rating", pz.ID)
 		}
 	}
@@ -104,7 +104,7 @@ func TestChoosePuzzleOwnFirst(t *testing.T) {
 	for _, p := range shipped {
 		all[p.ID] = true
 	}
-	if pz := choosePuzzle(shipped, own, 1500, all, rng); pz == nil {
+	if pz := choosePuzzle(shipped, own, 1500, all, nil, rng); pz == nil {
 		t.Fatal("all tried: nothing chosen")
 	}
 }
