@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/tankbot/tankbot/engine"
+	"github.com/tankbot/tankbot/engine/ai"
 	"github.com/tankbot/tankbot/engine/games"
 	"github.com/tankbot/tankbot/engine/puzzle"
 	"github.com/tankbot/tankbot/store"
@@ -26,7 +27,7 @@ var puzzleClock = time.Now
 func runPuzzles(args []string, stdout, stderr io.Writer) error {
 	top := newFlags("puzzles")
 	if len(args) == 0 {
-		return usageError{top, errors.New("give a puzzles command: generate, build or list")}
+		return usageError{top, errors.New("give a puzzles command: generate, build, rates or list")}
 	}
 	switch args[0] {
 	case "generate":
@@ -35,13 +36,15 @@ func runPuzzles(args []string, stdout, stderr io.Writer) error {
 		return runPuzzlesList(args[1:], stdout)
 	case "build":
 		return runPuzzlesBuild(args[1:], stdout, stderr)
+	case "rates":
+		return runPuzzlesRates(args[1:], stdout)
 	}
 	if strings.HasPrefix(args[0], "-") {
 		if err := parseFlags(top, args); err != nil {
 			return err
 		}
 	}
-	return usageError{top, fmt.Errorf("unknown puzzles command %q (generate, build, list)", args[0])}
+	return usageError{top, fmt.Errorf("unknown puzzles command %q (generate, build, rates, list)", args[0])}
 }
 
 func runPuzzlesList(args []string, stdout io.Writer) error {
@@ -590,4 +593,79 @@ func runPuzzlesBuild(args []string, stdout, stderr io.Writer) error {
 	}
 	fmt.Fprintf(stdout, "%s: kept %d of %d (by depth %s) -> %s\nrefused: %s\n", r.Name(), len(kept), len(all), strings.Join(dp, ", "), *out, strings.Join(parts, ", "))
 	return nil
+}
+
+// runPuzzlesRates prints, for the shipped puzzles of a game, how often
+// each ai level (its own node budget and noise, never a clock) solves the
+// puzzles of each starting rating: the check that ratings mean something.
+func runPuzzlesRates(args []string, stdout io.Writer) error {
+	fs := newFlags("puzzles rates")
+	game := fs.String("game", "", "game: "+strings.Join(games.Names(), ", "))
+	every := fs.Int("every", 1, "try every n-th puzzle (a sample; 1: all)")
+	seeds := fs.Int("seeds", 1, "tries per level and puzzle, each with its own noise seed")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	r, err := games.Lookup(*game)
+	if err != nil {
+		return err
+	}
+	if *every < 1 || *seeds < 1 {
+		return errors.New("--every and --seeds must be >= 1")
+	}
+	ps, err := puzzle.Shipped(r.Name())
+	if err != nil {
+		return err
+	}
+	ctx := context.Background()
+	type cell struct{ solved, tried int }
+	rates := map[int]*[ai.Levels + 1]cell{}
+	count := map[int]int{}
+	for i := 0; i < len(ps); i += *every {
+		pz := ps[i]
+		if rates[pz.Rating] == nil {
+			rates[pz.Rating] = &[ai.Levels + 1]cell{}
+		}
+		count[pz.Rating]++
+		for lv := 1; lv <= ai.Levels; lv++ {
+			for sd := 1; sd <= *seeds; sd++ {
+				lim := ai.LevelLimits(lv)
+				lim.MoveTime = time.Hour
+				lim.Seed = int64(sd)
+				ok, err := puzzle.Solves(ctx, pz, lim)
+				if err != nil {
+					return err
+				}
+				c := &rates[pz.Rating][lv]
+				c.tried++
+				if ok {
+					c.solved++
+				}
+			}
+		}
+	}
+	keys := make([]int, 0, len(rates))
+	for k := range rates {
+		keys = append(keys, k)
+	}
+	sort.Ints(keys)
+	w := bufio.NewWriter(stdout)
+	fmt.Fprintf(w, "| %s rating | puzzles |", r.Name())
+	for lv := 1; lv <= ai.Levels; lv++ {
+		fmt.Fprintf(w, " level %d |", lv)
+	}
+	fmt.Fprint(w, "\n|---|---|")
+	for lv := 1; lv <= ai.Levels; lv++ {
+		fmt.Fprint(w, "---|")
+	}
+	fmt.Fprintln(w)
+	for _, k := range keys {
+		fmt.Fprintf(w, "| %d | %d |", k, count[k])
+		for lv := 1; lv <= ai.Levels; lv++ {
+			c := rates[k][lv]
+			fmt.Fprintf(w, " %.0f %% |", 100*float64(c.solved)/float64(c.tried))
+		}
+		fmt.Fprintln(w)
+	}
+	return w.Flush()
 }
