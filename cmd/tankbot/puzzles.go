@@ -196,11 +196,14 @@ func runPuzzlesGenerate(args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintf(g.out, "# tankbot puzzles generate --game %s --seed %d --first %d --ai %d --max-plies %d --min-ply %d --per-game %d --keep-trivial=%t --peek %d --min-depth %d --depth %d --budget %d --verify-budget %d --deviations %d\n%s\n",
 			r.Name(), *seed, *first, *aiGames, *plies, *minPly, *perGame, *keepTrivial, *peek, set.MinDepth, set.MaxDepth, set.Budget, set.VerifyBudget, *devs, puzzle.Header)
 		for k := *first; k < *first+*aiGames && !g.full(); k++ {
-			ag, err := puzzle.AISelfPlay(context.Background(), r, *seed, k, *plies)
+			source := fmt.Sprintf("aiplay:%d:%d", *seed, k)
+			ag, err := puzzle.AISelfPlayFunc(context.Background(), r, *seed, k, *plies, func(ply int, pos engine.Position, score int) bool {
+				g.mineAI(pos, ply, score, source)
+				return !g.full() && !g.gameFull(source)
+			})
 			if err != nil {
 				return fmt.Errorf("strong self-play game %d: %w", k, err)
 			}
-			g.mineAI(ag, fmt.Sprintf("aiplay:%d:%d", *seed, k))
 			g.progress(fmt.Sprintf("strong self-play game %d/%d (levels %d-%d)", k-*first+1, *aiGames, ag.White, ag.Black), false)
 		}
 		return g.finish(f, *out, stdout)
@@ -239,39 +242,36 @@ func (g *genRun) finish(f *os.File, out string, stdout io.Writer) error {
 	return nil
 }
 
-// mineAI mines one game of strong self-play: the positions from minPly on
-// where the mover's own search saw a forced win within the depth, and
-// positions other moves would have given (a blunder, moves drawn at
-// random) where a quick search sees the opponent win within the depth.
-// It stops at perGame puzzles from the game.
-func (g *genRun) mineAI(ag *puzzle.AIGame, source string) {
+// mineAI mines one position of a game of strong self-play (from minPly
+// on): the position itself when its mover's search saw a forced win
+// within the depth, and positions other moves would have given (a
+// blunder, moves drawn at random) where a quick search sees the opponent
+// win within the depth. The game stops at perGame puzzles.
+func (g *genRun) mineAI(pos engine.Position, ply, score int, source string) {
+	if ply < g.minPly || g.full() || g.gameFull(source) {
+		return
+	}
+	where := fmt.Sprintf("%s:%d", source, ply)
+	if puzzle.WinWithin(score, g.set.MaxDepth) && g.try(pos, where) {
+		return
+	}
+	if g.deviations == 0 {
+		return
+	}
+	devs, err := puzzle.Deviations(pos, hashString(where), g.deviations, 1)
+	if err != nil {
+		return
+	}
 	ctx := context.Background()
-	for i, pos := range ag.Positions {
-		ply := ag.Plies[i]
-		if ply < g.minPly || g.full() || g.gameFull(source) {
+	for _, d := range devs {
+		if g.full() || g.gameFull(source) {
+			return
+		}
+		if !puzzle.SeesWin(ctx, d.Position, g.peek, g.set.MaxDepth) {
 			continue
 		}
-		where := fmt.Sprintf("%s:%d", source, ply)
-		if puzzle.WinWithin(ag.Scores[i], g.set.MaxDepth) && g.try(pos, where) {
-			continue
-		}
-		if g.deviations == 0 {
-			continue
-		}
-		devs, err := puzzle.Deviations(pos, hashString(where), g.deviations, 1)
-		if err != nil {
-			continue
-		}
-		for _, d := range devs {
-			if g.full() || g.gameFull(source) {
-				break
-			}
-			if !puzzle.SeesWin(ctx, d.Position, g.peek, g.set.MaxDepth) {
-				continue
-			}
-			if g.try(d.Position, where+":"+d.Move) {
-				break
-			}
+		if g.try(d.Position, where+":"+d.Move) {
+			return
 		}
 	}
 }

@@ -41,6 +41,14 @@ func AILevels(k int) (white, black int) {
 // the same game on every machine at any load. It stops after maxPlies
 // plies or when the game ends.
 func AISelfPlay(ctx context.Context, r engine.Rules, seed int64, k, maxPlies int) (*AIGame, error) {
+	return AISelfPlayFunc(ctx, r, seed, k, maxPlies, nil)
+}
+
+// AISelfPlayFunc is AISelfPlay calling visit with each position past the
+// draft as soon as its mover has searched it (its index in the game's
+// lists, the position, the mover's score); the game stops early when
+// visit returns false. The moves do not depend on visit.
+func AISelfPlayFunc(ctx context.Context, r engine.Rules, seed int64, k, maxPlies int, visit func(ply int, pos engine.Position, score int) bool) (*AIGame, error) {
 	vs := r.Variants()
 	v := vs[k%len(vs)]
 	pos, err := r.Start(v.Name)
@@ -73,6 +81,9 @@ func AISelfPlay(ctx context.Context, r engine.Rules, seed int64, k, maxPlies int
 		}
 		if d, ok := pos.(drafter); !ok || !d.InDraft() {
 			g.Scores = append(g.Scores, res.Score)
+			if visit != nil && !visit(ply, pos, res.Score) {
+				return g, nil
+			}
 		}
 		history = append(history, pos)
 		if pos, err = pos.Play(res.Move); err != nil {
