@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"sort"
 	"strings"
 	"time"
@@ -523,55 +524,58 @@ func runPuzzlesBuild(args []string, stdout, stderr io.Writer) error {
 	if *minPly < 0 || *perGame < 0 {
 		return errors.New("--min-ply and --per-game must be >= 0")
 	}
-	var comments []string
-	var all []*puzzle.Puzzle
+	// The output keeps the inputs' layout: each run's command line, then
+	// the puzzles of that run that were kept.
+	var sb strings.Builder
+	var bases []string
+	for _, name := range strings.Split(*from, ",") {
+		bases = append(bases, filepath.Base(name))
+	}
+	fmt.Fprintf(&sb, "# tankbot puzzles build --game %s --min-ply %d --per-game %d --measure=%t --from %s\n%s\n", r.Name(), *minPly, *perGame, *measure, strings.Join(bases, ","), puzzle.Header)
+	c := &puzzle.Curator{MinPly: *minPly, PerGame: *perGame}
+	ctx := context.Background()
+	depths := map[int]int{}
+	total, kept := 0, 0
 	for _, name := range strings.Split(*from, ",") {
 		b, err := os.ReadFile(name)
 		if err != nil {
 			return err
 		}
-		ps, err := puzzle.ParseFile(r.Name(), string(b))
-		if err != nil {
+		if _, err := puzzle.ParseFile(r.Name(), string(b)); err != nil {
 			return fmt.Errorf("%s: %w", name, err)
 		}
 		for _, l := range strings.Split(string(b), "\n") {
-			if strings.HasPrefix(l, "# tankbot puzzles") {
-				comments = append(comments, l)
+			if strings.HasPrefix(l, "# tankbot puzzles generate") {
+				sb.WriteString(l + "\n")
 			}
-		}
-		all = append(all, ps...)
-	}
-	c := &puzzle.Curator{MinPly: *minPly, PerGame: *perGame}
-	var kept []*puzzle.Puzzle
-	ctx := context.Background()
-	depths := map[int]int{}
-	for i, pz := range all {
-		ok, _, err := c.Admit(pz)
-		if err != nil {
-			return fmt.Errorf("puzzle %s: %w", pz.ID, err)
-		}
-		if !ok {
-			continue
-		}
-		if *measure {
-			_, rt, err := puzzle.Measure(ctx, pz)
+			if l == "" || strings.HasPrefix(l, "#") {
+				continue
+			}
+			pz, err := puzzle.ParseLine(r.Name(), l)
+			if err != nil {
+				return fmt.Errorf("%s: %w", name, err)
+			}
+			total++
+			ok, _, err := c.Admit(pz)
 			if err != nil {
 				return fmt.Errorf("puzzle %s: %w", pz.ID, err)
 			}
-			pz.Rating = rt
+			if !ok {
+				continue
+			}
+			if *measure {
+				_, rt, err := puzzle.Measure(ctx, pz)
+				if err != nil {
+					return fmt.Errorf("puzzle %s: %w", pz.ID, err)
+				}
+				pz.Rating = rt
+			}
+			pz.Difficulty = puzzle.DifficultyOfRating(pz.Rating)
+			sb.WriteString(pz.Line() + "\n")
+			kept++
+			depths[pz.Depth]++
+			fmt.Fprintf(stderr, "%s %d: kept %d\n", r.Name(), total, kept)
 		}
-		pz.Difficulty = puzzle.DifficultyOfRating(pz.Rating)
-		kept = append(kept, pz)
-		depths[pz.Depth]++
-		fmt.Fprintf(stderr, "%s %d/%d: kept %d\n", r.Name(), i+1, len(all), len(kept))
-	}
-	var sb strings.Builder
-	for _, l := range comments {
-		sb.WriteString(l + "\n")
-	}
-	fmt.Fprintf(&sb, "# tankbot puzzles build --game %s --min-ply %d --per-game %d --measure=%t (of the runs above)\n%s\n", r.Name(), *minPly, *perGame, *measure, puzzle.Header)
-	for _, pz := range kept {
-		sb.WriteString(pz.Line() + "\n")
 	}
 	if err := os.WriteFile(*out, []byte(sb.String()), 0o644); err != nil {
 		return err
@@ -591,7 +595,7 @@ func runPuzzlesBuild(args []string, stdout, stderr io.Writer) error {
 			dp = append(dp, fmt.Sprintf("%d: %d", d, depths[d]))
 		}
 	}
-	fmt.Fprintf(stdout, "%s: kept %d of %d (by depth %s) -> %s\nrefused: %s\n", r.Name(), len(kept), len(all), strings.Join(dp, ", "), *out, strings.Join(parts, ", "))
+	fmt.Fprintf(stdout, "%s: kept %d of %d (by depth %s) -> %s\nrefused: %s\n", r.Name(), kept, total, strings.Join(dp, ", "), *out, strings.Join(parts, ", "))
 	return nil
 }
 
