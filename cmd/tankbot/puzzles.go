@@ -259,11 +259,17 @@ func (g *genRun) mineAI(pos engine.Position, ply, score int, source string) {
 	if g.deviations == 0 {
 		return
 	}
-	devs, err := puzzle.Deviations(pos, hashString(where), g.deviations, 1)
+	// Other moves drawn at random, never a blunder that hands over a win
+	// at once: a position one move away from the game's is kept only
+	// with a win of two moves or more (the commander driving into fire
+	// is not a puzzle).
+	devs, err := puzzle.Deviations(pos, hashString(where), g.deviations, 0)
 	if err != nil {
 		return
 	}
 	ctx := context.Background()
+	deep := g.set
+	deep.MinDepth = max(2, deep.MinDepth)
 	for _, d := range devs {
 		if g.full() || g.gameFull(source) {
 			return
@@ -271,7 +277,7 @@ func (g *genRun) mineAI(pos engine.Position, ply, score int, source string) {
 		if !puzzle.SeesWin(ctx, d.Position, g.peek, g.set.MaxDepth) {
 			continue
 		}
-		if g.try(d.Position, where+":"+d.Move) {
+		if g.tryWith(d.Position, where+":"+d.Move, deep) {
 			return
 		}
 	}
@@ -362,8 +368,13 @@ func (g *genRun) mine(ps []engine.Position, source string, from int) {
 
 // try keeps pos if it is a new puzzle.
 func (g *genRun) try(pos engine.Position, source string) bool {
+	return g.tryWith(pos, source, g.set)
+}
+
+// tryWith is try with other settings.
+func (g *genRun) tryWith(pos engine.Position, source string, set puzzle.Settings) bool {
 	g.positions++
-	pz, err := puzzle.Accept(pos, g.set)
+	pz, err := puzzle.Accept(pos, set)
 	switch {
 	case errors.Is(err, puzzle.ErrBudget):
 		g.budget++
