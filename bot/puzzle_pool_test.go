@@ -10,7 +10,7 @@ import (
 
 // A shipped two-move Camelot puzzle whose position after the first two
 // moves is not shipped and leaves a choice: that position is a one-move
-// puzzle the miner must find.
+// puzzle, not trivial, the miner must find.
 func minableCamelot(t *testing.T) (*puzzle.Puzzle, string) {
 	t.Helper()
 	ps, err := puzzle.Shipped("camelot")
@@ -34,8 +34,14 @@ func minableCamelot(t *testing.T) (*puzzle.Puzzle, string) {
 				t.Fatal(err)
 			}
 		}
-		if !shipped[puzzle.MakeID("camelot", pos.Encode())] && len(pos.LegalMoves()) > 1 {
-			return p, pos.Encode()
+		if shipped[puzzle.MakeID("camelot", pos.Encode())] || len(pos.LegalMoves()) < 2 {
+			continue
+		}
+		// The miner keeps only what the collection would: not trivial.
+		if pz, err := puzzle.Accept(pos, puzzle.DefaultSettings("camelot")); err == nil {
+			if why, err := puzzle.Trivial(pz); err == nil && len(why) == 0 {
+				return p, pos.Encode()
+			}
 		}
 	}
 	t.Fatal("no minable Camelot puzzle")
