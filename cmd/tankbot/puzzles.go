@@ -191,9 +191,10 @@ func runPuzzlesGenerate(args []string, stdout, stderr io.Writer) error {
 	}
 	defer f.Close()
 	g := &genRun{game: r.Name(), set: set, out: bufio.NewWriter(f), stderr: stderr, seen: map[string]bool{}, limit: *limit, deviations: *devs, forced: *forced, start: puzzleClock(),
-		keepTrivial: *keepTrivial, perGame: *perGame, minPly: *minPly, peek: *peek, dedup: map[string]bool{}, fromGame: map[string]int{}}
+		keepTrivial: *keepTrivial, perGame: *perGame, minPly: *minPly, peek: *peek}
 	g.lastShow = g.start
 	if *aiGames > 0 {
+		g.dedup, g.fromGame = map[string]bool{}, map[string]int{}
 		fmt.Fprintf(g.out, "# tankbot puzzles generate --game %s --seed %d --first %d --ai %d --max-plies %d --min-ply %d --per-game %d --keep-trivial=%t --peek %d --min-depth %d --depth %d --budget %d --verify-budget %d --deviations %d\n%s\n",
 			r.Name(), *seed, *first, *aiGames, *plies, *minPly, *perGame, *keepTrivial, *peek, set.MinDepth, set.MaxDepth, set.Budget, set.VerifyBudget, *devs, puzzle.Header)
 		for k := *first; k < *first+*aiGames && !g.full(); k++ {

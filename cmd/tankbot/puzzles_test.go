@@ -343,3 +343,36 @@ func TestPuzzlesBuild(t *testing.T) {
 		t.Fatalf("the run's command line is not kept, or a path leaked:\n%s", b)
 	}
 }
+
+// generate --ai plays strong self-play and reports in plain text: the
+// run's command line heads the file, the refusals are "reason count"
+// pairs, and nothing written to a file or pipe has a carriage return or
+// Go syntax.
+func TestPuzzlesGenerateStrongSelfPlay(t *testing.T) {
+	if testing.Short() {
+		t.Skip("long tier: plays engine/ai at levels 3-5")
+	}
+	out := filepath.Join(t.TempDir(), "c.tsv")
+	stdout, errs, code := runCmd(t, "puzzles", "generate", "--game", "camelot", "--ai", "1", "--max-plies", "16", "--min-ply", "10", "--out", out)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	for _, s := range []string{stdout, errs} {
+		if strings.ContainsAny(s, "\r") || strings.Contains(s, "map[") {
+			t.Fatalf("not plain text: %q", s)
+		}
+	}
+	if !strings.Contains(stdout, "puzzles/minute") || !strings.Contains(stdout, "\nrefused: ") {
+		t.Fatalf("stdout %q", stdout)
+	}
+	b, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(string(b), "# tankbot puzzles generate --game camelot --seed 1 --first 0 --ai 1 ") {
+		t.Fatalf("file %q", b)
+	}
+	if _, err := puzzle.ParseFile("camelot", string(b)); err != nil {
+		t.Fatal(err)
+	}
+}

@@ -25,7 +25,8 @@ import (
 //   - "double-threat": a solver move before the last announces two
 //     threats at once (Tank Chess CHECK and ESCAPE, or threats from two
 //     squares; Gungi checks from two squares);
-//   - Tank Chess: "side-armour" (a solver shot hits side or rear armour),
+//   - Tank Chess: "side-armour" (a solver shot hits side or rear armour
+//     that its gun beats, where the front would have stopped it),
 //     "mortar" (a solver shot is a mortar's indirect fire, over whatever
 //     stands between), "discovered-shot" (the winning shot comes from a
 //     piece the solver did not move, on a line its earlier moves opened:
@@ -145,9 +146,11 @@ func tankThemes(set map[string]bool, st stepInfo, m tank.Move, final bool, moved
 	if shooter.Kind.Stats().Indirect {
 		set["mortar"] = true
 	}
+	// Side armour: the shot hits the side or rear, and the target's front
+	// would have stopped it.
 	dx, dy := m.Target.File-m.To.File, m.Target.Rank-m.To.Rank
 	for d := tank.Dir(0); d < 8; d++ {
-		if df, dr := d.Delta(); df == sgn(dx) && dr == sgn(dy) && d != target.Facing.Opposite() {
+		if df, dr := d.Delta(); df == sgn(dx) && dr == sgn(dy) && d != target.Facing.Opposite() && shooter.Kind.Stats().Gun <= target.Kind.Stats().Front {
 			set["side-armour"] = true
 		}
 	}
