@@ -127,6 +127,28 @@ func (s *Store) PuzzleRatings(ctx context.Context, player string) ([]*PuzzleRati
 	return out, nil
 }
 
+// PuzzleCurrentRatings are the Glicko-2 ratings the puzzles of game have
+// now (puzzle_stats), by puzzle id: the puzzles attempted at least once.
+func (s *Store) PuzzleCurrentRatings(ctx context.Context, game string) (map[string]float64, error) {
+	type row struct {
+		id string
+		r  float64
+	}
+	rows, err := queryAll(ctx, s.r, func(r scanner) (row, error) {
+		var x row
+		err := r.Scan(&x.id, &x.r)
+		return x, err
+	}, `SELECT puzzle_id, rating FROM puzzle_stats WHERE game=?`, game)
+	if err != nil {
+		return nil, fmt.Errorf("current puzzle ratings of %s: %w", game, err)
+	}
+	out := make(map[string]float64, len(rows))
+	for _, x := range rows {
+		out[x.id] = x.r
+	}
+	return out, nil
+}
+
 // PuzzlesTried are the ids of the puzzles of game player has attempted.
 func (s *Store) PuzzlesTried(ctx context.Context, player, game string) (map[string]bool, error) {
 	ids, err := queryAll(ctx, s.r, func(r scanner) (string, error) {

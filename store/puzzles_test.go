@@ -99,6 +99,13 @@ func testPuzzles(t *testing.T, b storetest.Backend) {
 	if err := s.r.QueryRowContext(ctx, `SELECT solved, attempts FROM puzzle_stats WHERE puzzle_id=?`, "t1").Scan(&solved, &attempts); err != nil || solved != 1 || attempts != 1 {
 		t.Fatalf("puzzle stats of t1: %d/%d %v", solved, attempts, err)
 	}
+	cur, err := s.PuzzleCurrentRatings(ctx, "tank")
+	if err != nil || len(cur) != 3 || cur["t1"] == 0 {
+		t.Fatalf("current ratings of tank puzzles: %v %v", cur, err)
+	}
+	if cur, err := s.PuzzleCurrentRatings(ctx, "camelot"); err != nil || len(cur) != 0 {
+		t.Fatalf("current ratings of camelot puzzles: %v %v", cur, err)
+	}
 }
 
 func TestPuzzlePool(t *testing.T) { storetest.Run(t, testPuzzlePool) }

@@ -3,8 +3,10 @@ package app
 import (
 	"context"
 	"errors"
+	"fmt"
 	"hash/fnv"
 	"math/rand/v2"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -21,10 +23,11 @@ import (
 
 var puzzleCmd = command{
 	name: "puzzle",
-	doc: "A puzzle near your puzzle rating, just to you (board from your side); answer with `move:` (autocomplete lists the legal moves) or the board's Pick a move / Type a move buttons (the game's picker and form), " +
+	doc: "A puzzle near your puzzle rating, just to you (board from your side; `theme:` keeps one theme, autocomplete lists them); answer with `move:` (autocomplete lists the legal moves) or the board's Pick a move / Type a move buttons (the game's picker and form), " +
 		"`hint:true` names the piece to move (once per puzzle, no rating gain), `stats:true` shows your puzzle ratings, streaks and solved counts.",
 	opts: []optDef{
 		{name: "game", typ: String, choices: gameChoices},
+		{name: "theme", typ: String, suggest: suggestPuzzleTheme},
 		{name: "move", typ: String, suggest: suggestPuzzleMove},
 		{name: "hint", typ: Bool},
 		{name: "stats", typ: Bool},
@@ -133,7 +136,22 @@ func (b *Bot) puzzleStart(ctx context.Context, r *req) ([]Reply, error) {
 	if err != nil {
 		return nil, err
 	}
-	pz := choosePuzzle(ps, own, rt, tried, rng)
+	all := append(append([]*puzzle.Puzzle{}, ps...), own...)
+	if theme := strings.TrimSpace(r.Options["theme"]); theme != "" {
+		ps, own = withTheme(ps, theme), withTheme(own, theme)
+		if len(ps)+len(own) == 0 {
+			var names []string
+			for _, tc := range puzzle.Themes(all) {
+				names = append(names, tc.Theme)
+			}
+			return nil, refuse("refuse.puzzle.theme", game, clipRunes(theme, maxInput), strings.Join(names, ", "))
+		}
+	}
+	cur, err := b.st.PuzzleCurrentRatings(ctx, game)
+	if err != nil {
+		return nil, err
+	}
+	pz := choosePuzzle(ps, own, rt, tried, cur, rng)
 	a := &store.ActivePuzzle{Player: r.User.ID, Game: game, PuzzleID: pz.ID, Started: b.clk.Now()}
 	if err := b.st.SetActivePuzzle(ctx, a); err != nil {
 		return nil, err
@@ -167,6 +185,39 @@ func (b *Bot) puzzleBoard(r *req, st *puzzleState, last engine.Move, head string
 		reply.FallbackText = r.t("game.noimage")
 	}
 	return []Reply{reply}, nil
+}
+
+// suggestPuzzleTheme lists the themes of the chosen game's puzzles (the
+// default game's without one) that start with what was typed, with how
+// many puzzles have each.
+func suggestPuzzleTheme(b *Bot, ctx context.Context, r *req, typed string) []Choice {
+	game := strings.TrimSpace(r.Options["game"])
+	if game == "" {
+		game = defaultGame()
+	}
+	ps, err := puzzle.Shipped(game)
+	if err != nil {
+		return nil
+	}
+	typed = strings.ToLower(strings.TrimSpace(typed))
+	var out []Choice
+	for _, tc := range puzzle.Themes(ps) {
+		if strings.HasPrefix(tc.Theme, typed) && len(out) < 25 {
+			out = append(out, Choice{Name: fmt.Sprintf("%s (%d)", tc.Theme, tc.N), Value: tc.Theme})
+		}
+	}
+	return out
+}
+
+// withTheme keeps the puzzles tagged with theme.
+func withTheme(ps []*puzzle.Puzzle, theme string) []*puzzle.Puzzle {
+	var out []*puzzle.Puzzle
+	for _, p := range ps {
+		if slices.Contains(p.Themes, theme) {
+			out = append(out, p)
+		}
+	}
+	return out
 }
 
 func suggestPuzzleMove(b *Bot, ctx context.Context, r *req, typed string) []Choice {

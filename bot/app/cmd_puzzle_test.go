@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"image/png"
+	"slices"
 	"strings"
 	"testing"
 
@@ -242,5 +243,30 @@ func TestPuzzleRefutation(t *testing.T) {
 	privateBoard(t, rs)
 	if !strings.Contains(text(rs), "is not the winning move") || !strings.Contains(text(rs), "answers "+reply+" and wins at once") {
 		t.Fatalf("refutation of %s in %s: %s", wrong, pz.ID, text(rs))
+	}
+}
+
+// theme: keeps the puzzles with that theme; a theme no puzzle of the game
+// has is refused with the themes it has, and changes nothing; autocomplete
+// offers the game's themes.
+func TestPuzzleTheme(t *testing.T) {
+	h := newHarness(t, Config{})
+	eve := user("eve")
+	mustRefuse(t, h.slash(eve, "puzzle", "game=gungi", "theme=no-such-theme"), "with the theme no-such-theme")
+	if _, err := h.b.st.ActivePuzzle(context.Background(), eve.ID); err == nil {
+		t.Fatal("a refused theme started a puzzle")
+	}
+	ps, err := puzzle.Shipped("gungi")
+	if err != nil {
+		t.Fatal(err)
+	}
+	theme := puzzle.Themes(ps)[len(puzzle.Themes(ps))-1].Theme // the rarest
+	privateBoard(t, h.slash(eve, "puzzle", "game=gungi", "theme="+theme))
+	if pz := activePz(t, h, eve); !slices.Contains(pz.Themes, theme) {
+		t.Fatalf("asked for %s, got %s with %v", theme, pz.ID, pz.Themes)
+	}
+	got := suggestPuzzleTheme(h.b, context.Background(), &req{Command: Command{User: eve, Options: map[string]string{"game": "gungi"}}, loc: "en"}, "")
+	if len(got) == 0 || len(got) > maxChoices || got[0].Value != puzzle.Themes(ps)[0].Theme {
+		t.Fatalf("theme suggestions: %+v", got)
 	}
 }

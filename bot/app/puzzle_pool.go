@@ -179,21 +179,26 @@ func (b *Bot) serverPuzzles(ctx context.Context, guild, game string) ([]*puzzle.
 // choosePuzzle picks the next puzzle for a player rated rt: one from their
 // server's games not tried yet and within ownPuzzleWindow of rt first,
 // else one of all (shipped and the server's) not tried yet near rt, else
-// (all tried) any again, unrated.
-func choosePuzzle(shipped, own []*puzzle.Puzzle, rt float64, tried map[string]bool, rng *rand.Rand) *puzzle.Puzzle {
+// (all tried) any again, unrated. A puzzle's rating is its current one
+// (cur, from its attempts) when it has one.
+func choosePuzzle(shipped, own []*puzzle.Puzzle, rt float64, tried map[string]bool, cur map[string]float64, rng *rand.Rand) *puzzle.Puzzle {
 	done := func(id string) bool { return tried[id] }
+	current := func(id string) (float64, bool) {
+		r, ok := cur[id]
+		return r, ok
+	}
 	var close []*puzzle.Puzzle
 	for _, p := range own {
 		if math.Abs(float64(p.Rating)-rt) <= ownPuzzleWindow {
 			close = append(close, p)
 		}
 	}
-	if pz := puzzle.Choose(close, rt, done, rng); pz != nil {
+	if pz := puzzle.Pick(close, puzzle.Want{Rating: rt, Done: done, Current: current}, rng); pz != nil {
 		return pz
 	}
 	all := append(append([]*puzzle.Puzzle{}, shipped...), own...)
-	if pz := puzzle.Choose(all, rt, done, rng); pz != nil {
+	if pz := puzzle.Pick(all, puzzle.Want{Rating: rt, Done: done, Current: current}, rng); pz != nil {
 		return pz
 	}
-	return puzzle.Choose(all, rt, nil, rng)
+	return puzzle.Pick(all, puzzle.Want{Rating: rt, Current: current}, rng)
 }

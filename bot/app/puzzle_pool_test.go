@@ -10,7 +10,7 @@ import (
 
 // A shipped two-move Camelot puzzle whose position after the first two
 // moves is not shipped and leaves a choice: that position is a one-move
-// puzzle the miner must find.
+// puzzle, not trivial, the miner must find.
 func minableCamelot(t *testing.T) (*puzzle.Puzzle, string) {
 	t.Helper()
 	ps, err := puzzle.Shipped("camelot")
@@ -34,8 +34,14 @@ func minableCamelot(t *testing.T) (*puzzle.Puzzle, string) {
 				t.Fatal(err)
 			}
 		}
-		if !shipped[puzzle.MakeID("camelot", pos.Encode())] && len(pos.LegalMoves()) > 1 {
-			return p, pos.Encode()
+		if shipped[puzzle.MakeID("camelot", pos.Encode())] || len(pos.LegalMoves()) < 2 {
+			continue
+		}
+		// The miner keeps only what the collection would: not trivial.
+		if pz, err := puzzle.Accept(pos, puzzle.DefaultSettings("camelot")); err == nil {
+			if why, err := puzzle.Trivial(pz); err == nil && len(why) == 0 {
+				return p, pos.Encode()
+			}
 		}
 	}
 	t.Fatal("no minable Camelot puzzle")
@@ -91,12 +97,12 @@ func TestChoosePuzzleOwnFirst(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	own := []*puzzle.Puzzle{mk("near", 1200), mk("far", 2100)}
 	for range 20 {
-		if pz := choosePuzzle(shipped, own, 1500, map[string]bool{}, rng); pz.ID != "near" {
+		if pz := choosePuzzle(shipped, own, 1500, map[string]bool{}, nil, rng); pz.ID != "near" {
 			t.Fatalf("got %s, want the server's puzzle near the rating", pz.ID)
 		}
 	}
 	for range 20 {
-		if pz := choosePuzzle(shipped, own, 1500, map[string]bool{"near": true}, rng); pz.ID == "near" || pz.ID == "far" {
+		if pz := choosePuzzle(shipped, own, 1500, map[string]bool{"near": true}, nil, rng); pz.ID == "near" || pz.ID == "far" {
 			t.Fatalf("got %s: tried, or far from the rating", pz.ID)
 		}
 	}
@@ -104,7 +110,7 @@ func TestChoosePuzzleOwnFirst(t *testing.T) {
 	for _, p := range shipped {
 		all[p.ID] = true
 	}
-	if pz := choosePuzzle(shipped, own, 1500, all, rng); pz == nil {
+	if pz := choosePuzzle(shipped, own, 1500, all, nil, rng); pz == nil {
 		t.Fatal("all tried: nothing chosen")
 	}
 }

@@ -158,6 +158,7 @@ type Puzzles interface {
 	PuzzleRating(ctx context.Context, player, game string) (*store.PuzzleRating, error)
 	PuzzleRatings(ctx context.Context, player string) ([]*store.PuzzleRating, error)
 	PuzzlesTried(ctx context.Context, player, game string) (map[string]bool, error)
+	PuzzleCurrentRatings(ctx context.Context, game string) (map[string]float64, error)
 	PoolPuzzle(ctx context.Context, id string) (*store.PoolPuzzle, error)
 	PoolPuzzles(ctx context.Context, guild, game string) ([]*store.PoolPuzzle, error)
 	UnminedGames(ctx context.Context, limit int) ([]*store.Game, error)

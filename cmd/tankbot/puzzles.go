@@ -10,10 +10,13 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
+	"sort"
 	"strings"
 	"time"
 
 	"github.com/tankbot/tankbot/engine"
+	"github.com/tankbot/tankbot/engine/ai"
 	"github.com/tankbot/tankbot/engine/games"
 	"github.com/tankbot/tankbot/engine/puzzle"
 	"github.com/tankbot/tankbot/store"
@@ -25,20 +28,24 @@ var puzzleClock = time.Now
 func runPuzzles(args []string, stdout, stderr io.Writer) error {
 	top := newFlags("puzzles")
 	if len(args) == 0 {
-		return usageError{top, errors.New("give a puzzles command: generate or list")}
+		return usageError{top, errors.New("give a puzzles command: generate, build, rates or list")}
 	}
 	switch args[0] {
 	case "generate":
 		return runPuzzlesGenerate(args[1:], stdout, stderr)
 	case "list":
 		return runPuzzlesList(args[1:], stdout)
+	case "build":
+		return runPuzzlesBuild(args[1:], stdout, stderr)
+	case "rates":
+		return runPuzzlesRates(args[1:], stdout)
 	}
 	if strings.HasPrefix(args[0], "-") {
 		if err := parseFlags(top, args); err != nil {
 			return err
 		}
 	}
-	return usageError{top, fmt.Errorf("unknown puzzles command %q (generate, list)", args[0])}
+	return usageError{top, fmt.Errorf("unknown puzzles command %q (generate, build, rates, list)", args[0])}
 }
 
 func runPuzzlesList(args []string, stdout io.Writer) error {
@@ -79,6 +86,14 @@ type genRun struct {
 	budget     int
 	depths     [puzzle.MaxDepth + 1]int
 	refused    map[string]int // why candidates with a win were refused
+	// Strong self-play runs (--ai): the triviality filter, one puzzle per
+	// solution, at most perGame puzzles per game of origin.
+	keepTrivial bool
+	perGame     int
+	minPly      int
+	peek        int64           // nodes of the quick ai look at a deviation
+	dedup       map[string]bool // DedupKey of kept puzzles
+	fromGame    map[string]int  // puzzles kept per game of origin
 }
 
 // depthCounts is "1: 12, 2: 3", the puzzles found per depth.
@@ -114,6 +129,11 @@ func runPuzzlesGenerate(args []string, stdout, stderr io.Writer) error {
 	fromPly := fs.Int("from-ply", 0, "mine self-play positions from this ply on (to make one known puzzle again quickly; the games are the same)")
 	limit := fs.Int("limit", 0, "stop after this many puzzles (0: no limit)")
 	forced := fs.Bool("forced-blunders", false, "deep runs: try the moves that hand the opponent a forcing win (a search per legal move) instead of moves drawn at random")
+	aiGames := fs.Int("ai", 0, "number of strong self-play games to mine (engine/ai, level 4-5 against 3-5), from --first")
+	minPly := fs.Int("min-ply", 10, "with --ai: mine positions from this ply of each game on (never its opening)")
+	perGame := fs.Int("per-game", 3, "with --ai: at most this many puzzles from one game")
+	keepTrivial := fs.Bool("keep-trivial", false, "with --ai: keep puzzles the triviality filter refuses")
+	peek := fs.Int64("peek", 20000, "with --ai: nodes of the quick search that picks which deviations to prove")
 	devs := fs.Int("deviations", 3, "other moves tried per position without a puzzle of its own: blunders, or in runs for deeper puzzles moves drawn at random (0: only the games' positions)")
 	if err := parseFlags(fs, args); err != nil {
 		return err
@@ -125,16 +145,22 @@ func runPuzzlesGenerate(args []string, stdout, stderr io.Writer) error {
 	if *out == "" {
 		return errors.New("--out is required")
 	}
-	if *selfplay <= 0 && *archive == "" {
-		return errors.New("nothing to mine: give --selfplay N and/or --from-archive DB")
+	if *selfplay <= 0 && *archive == "" && *aiGames <= 0 {
+		return errors.New("nothing to mine: give --ai N, --selfplay N and/or --from-archive DB")
 	}
 	if *archive != "" && *guilds == "" {
 		return errors.New("--from-archive needs --guild (the archive is kept per server)")
+	}
+	if *aiGames < 0 || *minPly < 0 || *perGame < 0 || *peek < 1 {
+		return errors.New("--ai, --min-ply and --per-game must be >= 0, --peek >= 1")
 	}
 	if *selfplay < 0 || *first < 0 || *plies < 1 || *limit < 0 || *devs < 0 || *fromPly < 0 || *depth < 0 || *depth > puzzle.MaxDepth || *budget < 0 || *verifyBudget < 0 {
 		return fmt.Errorf("--selfplay, --first, --limit, --from-ply, --budget, --verify-budget must be >= 0, --max-plies >= 1, --depth 0..%d", puzzle.MaxDepth)
 	}
 	set := puzzle.DefaultSettings(r.Name())
+	if *aiGames > 0 {
+		set = puzzle.StrongSettings(r.Name())
+	}
 	if *deep {
 		set = puzzle.DeepSettings(r.Name())
 	}
@@ -164,8 +190,26 @@ func runPuzzlesGenerate(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	defer f.Close()
-	g := &genRun{game: r.Name(), set: set, out: bufio.NewWriter(f), stderr: stderr, seen: map[string]bool{}, limit: *limit, deviations: *devs, forced: *forced, start: puzzleClock()}
+	g := &genRun{game: r.Name(), set: set, out: bufio.NewWriter(f), stderr: stderr, seen: map[string]bool{}, limit: *limit, deviations: *devs, forced: *forced, start: puzzleClock(),
+		keepTrivial: *keepTrivial, perGame: *perGame, minPly: *minPly, peek: *peek}
 	g.lastShow = g.start
+	if *aiGames > 0 {
+		g.dedup, g.fromGame = map[string]bool{}, map[string]int{}
+		fmt.Fprintf(g.out, "# tankbot puzzles generate --game %s --seed %d --first %d --ai %d --max-plies %d --min-ply %d --per-game %d --keep-trivial=%t --peek %d --min-depth %d --depth %d --budget %d --verify-budget %d --deviations %d\n%s\n",
+			r.Name(), *seed, *first, *aiGames, *plies, *minPly, *perGame, *keepTrivial, *peek, set.MinDepth, set.MaxDepth, set.Budget, set.VerifyBudget, *devs, puzzle.Header)
+		for k := *first; k < *first+*aiGames && !g.full(); k++ {
+			source := fmt.Sprintf("aiplay:%d:%d", *seed, k)
+			ag, err := puzzle.AISelfPlayFunc(context.Background(), r, *seed, k, *plies, func(ply int, pos engine.Position, score int) bool {
+				g.mineAI(pos, ply, score, source)
+				return !g.full() && !g.gameFull(source)
+			})
+			if err != nil {
+				return fmt.Errorf("strong self-play game %d: %w", k, err)
+			}
+			g.progress(fmt.Sprintf("strong self-play game %d/%d (levels %d-%d)", k-*first+1, *aiGames, ag.White, ag.Black), false)
+		}
+		return g.finish(f, *out, stdout)
+	}
 	fmt.Fprintf(g.out, "# tankbot puzzles generate --game %s --seed %d --first %d --selfplay %d --max-plies %d --min-depth %d --depth %d --budget %d --verify-budget %d --forcing %d --forced-blunders=%t --deviations %d\n%s\n",
 		r.Name(), *seed, *first, *selfplay, *plies, set.MinDepth, set.MaxDepth, set.Budget, set.VerifyBudget, set.Forcing, *forced, *devs, puzzle.Header)
 	if *archive != "" {
@@ -181,6 +225,11 @@ func runPuzzlesGenerate(args []string, stdout, stderr io.Writer) error {
 		g.mine(ps, fmt.Sprintf("selfplay:%d:%d", *seed, k), *fromPly)
 		g.progress(fmt.Sprintf("self-play game %d/%d", k-*first+1, *selfplay), false)
 	}
+	return g.finish(f, *out, stdout)
+}
+
+// finish closes the output and prints the run's figures.
+func (g *genRun) finish(f *os.File, out string, stdout io.Writer) error {
 	if err := g.out.Flush(); err != nil {
 		return err
 	}
@@ -190,8 +239,76 @@ func runPuzzlesGenerate(args []string, stdout, stderr io.Writer) error {
 	g.progress("done", true)
 	el := puzzleClock().Sub(g.start)
 	fmt.Fprintf(stdout, "%s: %d puzzles from %d positions in %s (%.1f puzzles/minute; %d positions over the search budget; by depth %s) -> %s\n",
-		r.Name(), g.found, g.positions, el.Round(time.Second), perMinute(g.found, el), g.budget, g.depthCounts(), *out)
+		g.game, g.found, g.positions, el.Round(time.Second), perMinute(g.found, el), g.budget, g.depthCounts(), out)
+	fmt.Fprintf(stdout, "refused: %s\n", g.refusals())
 	return nil
+}
+
+// mineAI mines one position of a game of strong self-play (from minPly
+// on): the position itself when its mover's search saw a forced win
+// within the depth, and positions other moves would have given (a
+// blunder, moves drawn at random) where a quick search sees the opponent
+// win within the depth. The game stops at perGame puzzles.
+func (g *genRun) mineAI(pos engine.Position, ply, score int, source string) {
+	if ply < g.minPly || g.full() || g.gameFull(source) {
+		return
+	}
+	where := fmt.Sprintf("%s:%d", source, ply)
+	if puzzle.WinWithin(score, g.set.MaxDepth) && g.try(pos, where) {
+		return
+	}
+	if g.deviations == 0 {
+		return
+	}
+	// Other moves drawn at random, never a blunder that hands over a win
+	// at once: a position one move away from the game's is kept only
+	// with a win of two moves or more (the commander driving into fire
+	// is not a puzzle).
+	devs, err := puzzle.Deviations(pos, hashString(where), g.deviations, 0)
+	if err != nil {
+		return
+	}
+	ctx := context.Background()
+	deep := g.set
+	deep.MinDepth = max(2, deep.MinDepth)
+	for _, d := range devs {
+		if g.full() || g.gameFull(source) {
+			return
+		}
+		if !puzzle.SeesWin(ctx, d.Position, g.peek, g.set.MaxDepth) {
+			continue
+		}
+		if g.tryWith(d.Position, where+":"+d.Move, deep) {
+			return
+		}
+	}
+}
+
+func (g *genRun) gameFull(source string) bool {
+	return g.perGame > 0 && g.fromGame[puzzle.OriginGame(source)] >= g.perGame
+}
+
+// refusals is the refusal counts as plain text, by count: "second
+// solution 12, trivial: only shot 4" ("none" without any).
+func (g *genRun) refusals() string {
+	if len(g.refused) == 0 {
+		return "none"
+	}
+	keys := make([]string, 0, len(g.refused))
+	for k := range g.refused {
+		keys = append(keys, k)
+	}
+	sort.Slice(keys, func(a, b int) bool {
+		if g.refused[keys[a]] != g.refused[keys[b]] {
+			return g.refused[keys[a]] > g.refused[keys[b]]
+		}
+		return keys[a] < keys[b]
+	})
+	parts := make([]string, len(keys))
+	for i, k := range keys {
+		parts[i] = fmt.Sprintf("%s %d", k, g.refused[k])
+	}
+	return strings.Join(parts, ", ")
 }
 
 func perMinute(n int, d time.Duration) float64 {
@@ -252,8 +369,13 @@ func (g *genRun) mine(ps []engine.Position, source string, from int) {
 
 // try keeps pos if it is a new puzzle.
 func (g *genRun) try(pos engine.Position, source string) bool {
+	return g.tryWith(pos, source, g.set)
+}
+
+// tryWith is try with other settings.
+func (g *genRun) tryWith(pos engine.Position, source string, set puzzle.Settings) bool {
 	g.positions++
-	pz, err := puzzle.Accept(pos, g.set)
+	pz, err := puzzle.Accept(pos, set)
 	switch {
 	case errors.Is(err, puzzle.ErrBudget):
 		g.budget++
@@ -262,12 +384,35 @@ func (g *genRun) try(pos engine.Position, source string) bool {
 	case errors.Is(err, puzzle.ErrShallow):
 		g.refuse("faster win")
 	case errors.Is(err, puzzle.ErrForced):
-		g.refuse("forced move")
+		g.refuse("trivial: only move")
 	case err != nil && !errors.Is(err, puzzle.ErrNoWin) && !errors.Is(err, puzzle.ErrDraft):
 		g.refuse("verification")
 	}
 	if err != nil || g.seen[pz.ID] {
 		return false
+	}
+	if g.dedup != nil {
+		// strong self-play runs: the triviality filter and de-duplication
+		if !g.keepTrivial {
+			why, err := puzzle.Trivial(pz)
+			if err != nil {
+				g.refuse("verification")
+				return false
+			}
+			if len(why) > 0 {
+				for _, w := range why {
+					g.refuse("trivial: " + strings.ReplaceAll(w, "-", " "))
+				}
+				return false
+			}
+		}
+		k := puzzle.DedupKey(pz)
+		if g.dedup[k] {
+			g.refuse("same solution")
+			return false
+		}
+		g.dedup[k] = true
+		g.fromGame[puzzle.OriginGame(source)]++
 	}
 	g.seen[pz.ID] = true
 	pz.Source = source
@@ -303,8 +448,8 @@ func (g *genRun) progress(what string, force bool) {
 	}
 	g.lastShow = now
 	el := now.Sub(g.start)
-	fmt.Fprintf(g.stderr, "%s %s: %d positions, %d puzzles (by depth %s), %.1f puzzles/minute, %s; refused %v, %d over budget\n",
-		g.game, what, g.positions, g.found, g.depthCounts(), perMinute(g.found, el), el.Round(time.Second), g.refused, g.budget)
+	fmt.Fprintf(g.stderr, "%s %s: %d positions, %d puzzles (by depth %s), %.1f puzzles/minute, %s; refused: %s; %d over budget\n",
+		g.game, what, g.positions, g.found, g.depthCounts(), perMinute(g.found, el), el.Round(time.Second), g.refusals(), g.budget)
 }
 
 // mineArchive mines the finished games of the given servers.
@@ -364,4 +509,179 @@ func archivedPositions(ctx context.Context, st *store.Store, r engine.Rules, a *
 		return nil, fmt.Errorf("game #%d: %w", a.Number, err)
 	}
 	return ps, nil
+}
+
+// runPuzzlesBuild makes a collection file from generated ones: every
+// puzzle described again (themes), the curator's rules applied in file
+// order (triviality, opening, one per solution, at most --per-game per
+// game of origin), and each kept one rated by the difficulty ladder.
+func runPuzzlesBuild(args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("puzzles build")
+	game := fs.String("game", "", "game: "+strings.Join(games.Names(), ", "))
+	out := fs.String("out", "", "collection file to write")
+	minPly := fs.Int("min-ply", 10, "refuse puzzles from a game's first plies")
+	perGame := fs.Int("per-game", 3, "at most this many puzzles from one game")
+	from := fs.String("from", "", "comma-separated generated files to build from, in order (earlier ones win a shared solution)")
+	measure := fs.Bool("measure", true, "rate each puzzle by the difficulty ladder (off: keep the files' ratings)")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	r, err := games.Lookup(*game)
+	if err != nil {
+		return err
+	}
+	if *out == "" || *from == "" {
+		return errors.New("give --out and --from (the generated files to build from)")
+	}
+	if *minPly < 0 || *perGame < 0 {
+		return errors.New("--min-ply and --per-game must be >= 0")
+	}
+	// The output keeps the inputs' layout: each run's command line, then
+	// the puzzles of that run that were kept.
+	var sb strings.Builder
+	var bases []string
+	for _, name := range strings.Split(*from, ",") {
+		bases = append(bases, filepath.Base(name))
+	}
+	fmt.Fprintf(&sb, "# tankbot puzzles build --game %s --min-ply %d --per-game %d --measure=%t --from %s\n%s\n", r.Name(), *minPly, *perGame, *measure, strings.Join(bases, ","), puzzle.Header)
+	c := &puzzle.Curator{MinPly: *minPly, PerGame: *perGame}
+	ctx := context.Background()
+	depths := map[int]int{}
+	total, kept := 0, 0
+	for _, name := range strings.Split(*from, ",") {
+		b, err := os.ReadFile(name)
+		if err != nil {
+			return err
+		}
+		if _, err := puzzle.ParseFile(r.Name(), string(b)); err != nil {
+			return fmt.Errorf("%s: %w", name, err)
+		}
+		for _, l := range strings.Split(string(b), "\n") {
+			if strings.HasPrefix(l, "# tankbot puzzles generate") {
+				sb.WriteString(l + "\n")
+			}
+			if l == "" || strings.HasPrefix(l, "#") {
+				continue
+			}
+			pz, err := puzzle.ParseLine(r.Name(), l)
+			if err != nil {
+				return fmt.Errorf("%s: %w", name, err)
+			}
+			total++
+			ok, _, err := c.Admit(pz)
+			if err != nil {
+				return fmt.Errorf("puzzle %s: %w", pz.ID, err)
+			}
+			if !ok {
+				continue
+			}
+			if *measure {
+				_, rt, err := puzzle.Measure(ctx, pz)
+				if err != nil {
+					return fmt.Errorf("puzzle %s: %w", pz.ID, err)
+				}
+				pz.Rating = rt
+			}
+			pz.Difficulty = puzzle.DifficultyOfRating(pz.Rating)
+			sb.WriteString(pz.Line() + "\n")
+			kept++
+			depths[pz.Depth]++
+			fmt.Fprintf(stderr, "%s %d: kept %d\n", r.Name(), total, kept)
+		}
+	}
+	if err := os.WriteFile(*out, []byte(sb.String()), 0o644); err != nil {
+		return err
+	}
+	refused := make([]string, 0, len(c.Refused))
+	for k := range c.Refused {
+		refused = append(refused, k)
+	}
+	sort.Strings(refused)
+	parts := make([]string, len(refused))
+	for i, k := range refused {
+		parts[i] = fmt.Sprintf("%s %d", strings.ReplaceAll(k, "-", " "), c.Refused[k])
+	}
+	dp := make([]string, 0, len(depths))
+	for d := 1; d <= puzzle.MaxDepth; d++ {
+		if depths[d] > 0 {
+			dp = append(dp, fmt.Sprintf("%d: %d", d, depths[d]))
+		}
+	}
+	fmt.Fprintf(stdout, "%s: kept %d of %d (by depth %s) -> %s\nrefused: %s\n", r.Name(), kept, total, strings.Join(dp, ", "), *out, strings.Join(parts, ", "))
+	return nil
+}
+
+// runPuzzlesRates prints, for the shipped puzzles of a game, how often
+// each ai level (its own node budget and noise, never a clock) solves the
+// puzzles of each starting rating: the check that ratings mean something.
+func runPuzzlesRates(args []string, stdout io.Writer) error {
+	fs := newFlags("puzzles rates")
+	game := fs.String("game", "", "game: "+strings.Join(games.Names(), ", "))
+	every := fs.Int("every", 1, "try every n-th puzzle (a sample; 1: all)")
+	seeds := fs.Int("seeds", 1, "tries per level and puzzle, each with its own noise seed")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	r, err := games.Lookup(*game)
+	if err != nil {
+		return err
+	}
+	if *every < 1 || *seeds < 1 {
+		return errors.New("--every and --seeds must be >= 1")
+	}
+	ps, err := puzzle.Shipped(r.Name())
+	if err != nil {
+		return err
+	}
+	ctx := context.Background()
+	type cell struct{ solved, tried int }
+	rates := map[int]*[ai.Levels + 1]cell{}
+	count := map[int]int{}
+	for i := 0; i < len(ps); i += *every {
+		pz := ps[i]
+		if rates[pz.Rating] == nil {
+			rates[pz.Rating] = &[ai.Levels + 1]cell{}
+		}
+		count[pz.Rating]++
+		for lv := 1; lv <= ai.Levels; lv++ {
+			for sd := 1; sd <= *seeds; sd++ {
+				lim := ai.LevelLimits(lv)
+				lim.MoveTime = time.Hour
+				lim.Seed = int64(sd)
+				ok, err := puzzle.Solves(ctx, pz, lim)
+				if err != nil {
+					return err
+				}
+				c := &rates[pz.Rating][lv]
+				c.tried++
+				if ok {
+					c.solved++
+				}
+			}
+		}
+	}
+	keys := make([]int, 0, len(rates))
+	for k := range rates {
+		keys = append(keys, k)
+	}
+	sort.Ints(keys)
+	w := bufio.NewWriter(stdout)
+	fmt.Fprintf(w, "| %s rating | puzzles |", r.Name())
+	for lv := 1; lv <= ai.Levels; lv++ {
+		fmt.Fprintf(w, " level %d |", lv)
+	}
+	fmt.Fprint(w, "\n|---|---|")
+	for lv := 1; lv <= ai.Levels; lv++ {
+		fmt.Fprint(w, "---|")
+	}
+	fmt.Fprintln(w)
+	for _, k := range keys {
+		fmt.Fprintf(w, "| %d | %d |", k, count[k])
+		for lv := 1; lv <= ai.Levels; lv++ {
+			c := rates[k][lv]
+			fmt.Fprintf(w, " %.0f %% |", 100*float64(c.solved)/float64(c.tried))
+		}
+		fmt.Fprintln(w)
+	}
+	return w.Flush()
 }

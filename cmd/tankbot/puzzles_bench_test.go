@@ -104,7 +104,7 @@ func BenchmarkPuzzleVerify(b *testing.B) {
 			if err != nil || len(ps) == 0 {
 				b.Fatalf("%s: %d puzzles, %v", g, len(ps), err)
 			}
-			budget := puzzle.DefaultSettings(g).VerifyBudget
+			budget := max(puzzle.DefaultSettings(g).VerifyBudget, puzzle.StrongSettings(g).VerifyBudget)
 			var mu sync.Mutex
 			var spent [puzzle.MaxDepth + 1]time.Duration
 			var count [puzzle.MaxDepth + 1]int

@@ -32,7 +32,8 @@ func GamePositions(start engine.Position, notes []string) ([]engine.Position, er
 }
 
 // MineGame looks for puzzles in the positions of one game with Accept (the
-// proof and the deeper verification of the shipped collection) and
+// proof and the deeper verification of the shipped collection), refuses
+// trivial ones (Trivial), rates the others by the difficulty ladder, and
 // returns each found once, its Source set to source and the ply
 // ("game:g1#12:34"); skip leaves out known ids (the shipped ones). It
 // stops with ctx's error between two positions.
@@ -46,6 +47,14 @@ func MineGame(ctx context.Context, ps []engine.Position, set Settings, source st
 		pz, err := Accept(pos, set)
 		if err != nil || seen[pz.ID] || skip != nil && skip(pz.ID) {
 			continue
+		}
+		// The shipped collection's rules: no trivial puzzle, and the
+		// starting rating from the difficulty ladder.
+		if why, err := Trivial(pz); err != nil || len(why) > 0 {
+			continue
+		}
+		if _, rt, err := Measure(ctx, pz); err == nil {
+			pz.Rating, pz.Difficulty = rt, DifficultyOfRating(rt)
 		}
 		seen[pz.ID] = true
 		pz.Source = fmt.Sprintf("%s:%d", source, ply)

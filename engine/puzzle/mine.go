@@ -52,6 +52,22 @@ func DeepSettings(game string) Settings {
 	return Settings{MinDepth: 2, MaxDepth: 2, Budget: 200_000, VerifyBudget: 150_000, Forcing: 8}
 }
 
+// StrongSettings returns the bounds of the runs over strong self-play
+// (generate --ai): wins in one to three moves, every position the ai saw
+// a win in proven exactly. The verification bounds keep the collection
+// test within minutes: a win in three in Tank Chess whose every other
+// first move must be shown not to win in four rarely fits, so its deep
+// puzzles are mostly wins in two.
+func StrongSettings(game string) Settings {
+	switch game {
+	case "tank":
+		return Settings{MinDepth: 1, MaxDepth: 3, Budget: 300_000, VerifyBudget: 800_000}
+	case "gungi":
+		return Settings{MinDepth: 1, MaxDepth: 3, Budget: 300_000, VerifyBudget: 800_000}
+	}
+	return Settings{MinDepth: 1, MaxDepth: 3, Budget: 300_000, VerifyBudget: 800_000}
+}
+
 // Accept runs Find on pos and, when it yields a puzzle, the deeper Verify:
 // the generator keeps only what passes both.
 func Accept(pos engine.Position, set Settings) (*Puzzle, error) {

@@ -9,9 +9,7 @@ import (
 	"strings"
 
 	"github.com/tankbot/tankbot/engine"
-	"github.com/tankbot/tankbot/engine/camelot"
 	"github.com/tankbot/tankbot/engine/games"
-	"github.com/tankbot/tankbot/engine/gungi"
 )
 
 // Puzzle is one position with its proven solution.
@@ -164,97 +162,6 @@ func difficulty(depth int, themes []string) int {
 		d++
 	}
 	return max(1, min(5, d))
-}
-
-// themes are the mechanically detectable motifs of a solution:
-//
-//   - the way it ends, the game's own reason: "escape", "clt-destroyed"
-//     (Tank Chess), "castle-occupied", "all-captured", "no-moves"
-//     (Camelot), "checkmate" (Gungi);
-//   - "capture": a solver move before the last takes material;
-//   - "quiet": a solver move before the last neither takes material nor
-//     gives check;
-//   - "sacrifice": a defender reply of the solution takes material;
-//   - "check": a solver move before the last gives CHECK (Tank Chess) or
-//     check (Gungi);
-//   - "double-threat": a solver move before the last announces two
-//     threats at once (Tank Chess CHECK and ESCAPE, or checks from two
-//     squares);
-//   - "multi-capture": a Camelot move jumps two or more pieces;
-//   - "forced-capture": the Camelot defender had to capture;
-//   - "drop", "stack": a Gungi solver move drops from hand or stacks;
-//   - "draft": a Gungi position still in its draft.
-func themes(steps []stepInfo, draft bool) []string {
-	set := map[string]bool{}
-	last := len(steps) - 1
-	for k, st := range steps {
-		final := k == last
-		checks := 0
-		threatSquares := map[string]bool{}
-		for _, a := range st.after.Announcements() {
-			if a.Side != st.before.Turn() {
-				continue
-			}
-			switch a.Kind {
-			case engine.AnnounceCheck, engine.AnnounceEscape:
-				checks++
-				for _, l := range a.Lines {
-					threatSquares[a.Kind+l[0]] = true
-				}
-			}
-		}
-		if st.solver && !final {
-			if st.gain > 0 {
-				set["capture"] = true
-			}
-			if st.gain == 0 && checks == 0 {
-				set["quiet"] = true
-			}
-			if checks > 0 {
-				set["check"] = true
-			}
-			if checks > 1 || len(threatSquares) > 1 {
-				set["double-threat"] = true
-			}
-		}
-		if !st.solver && st.gain > 0 {
-			set["sacrifice"] = true
-		}
-		switch m := st.move.(type) {
-		case camelot.Move:
-			if st.solver && len(m.Captured()) >= 2 {
-				set["multi-capture"] = true
-			}
-			if !st.solver {
-				for _, a := range st.before.Announcements() {
-					if a.Kind == engine.AnnounceMustCapture && a.Side == st.before.Turn() {
-						set["forced-capture"] = true
-					}
-				}
-			}
-		case gungi.Move:
-			if st.solver && m.Kind == gungi.KindDrop {
-				set["drop"] = true
-			}
-			if st.solver && m.Kind == gungi.KindStack {
-				set["stack"] = true
-			}
-		}
-		if final {
-			if o := st.after.Status(); o.Over() && o.Reason != "" {
-				set[string(o.Reason)] = true
-			}
-		}
-	}
-	if draft {
-		set["draft"] = true
-	}
-	out := make([]string, 0, len(set))
-	for t := range set {
-		out = append(out, t)
-	}
-	slices.Sort(out)
-	return out
 }
 
 // Header is the first line of a collection file.
