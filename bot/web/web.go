@@ -156,10 +156,12 @@ func (s *Server) loadGame(ctx context.Context, id int64, token string) (*game, e
 		return nil, err
 	}
 	g := &game{Game: sg, token: token, moves: ms}
+	// The names the game stored when it began (store.DeletedPlayer after
+	// an erasure); a game from before names were stored shows its ids.
 	for i, p := range sg.Players {
-		g.names[i] = p
-		if pl, err := s.st.Player(ctx, p); err == nil && pl.Name != "" {
-			g.names[i] = pl.Name
+		g.names[i] = sg.Names[i]
+		if g.names[i] == "" {
+			g.names[i] = p
 		}
 	}
 	rules, err := games.Lookup(sg.Kind)

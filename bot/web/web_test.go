@@ -71,13 +71,16 @@ func (f *fixture) seedKind(t testing.TB, kind string, plies int, finish bool) *s
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, p := range []store.Player{{ID: "u1", Name: "Alice"}, {ID: "u2", Name: "Bob"}} {
-		if err := f.st.PutPlayer(ctx, p); err != nil {
+	// As the bot does: the game keeps the names the players had when it
+	// began; their profiles (players) hold settings, not names.
+	for _, id := range []string{"u1", "u2"} {
+		if err := f.st.PutPlayer(ctx, store.Player{ID: id, Locale: "en"}); err != nil {
 			t.Fatal(err)
 		}
 	}
 	g, err := f.st.CreateGame(ctx, store.Game{Kind: kind, Variant: rules.Variants()[0].Name, Guild: "g1",
-		Channel: "c" + time.Now().Format("150405.000000000"), Players: [2]string{"u1", "u2"}, Start: pos.Encode(), Clock: "none"})
+		Channel: "c" + time.Now().Format("150405.000000000"), Players: [2]string{"u1", "u2"}, Names: [2]string{"Alice", "Bob"},
+		Start: pos.Encode(), Clock: "none"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -584,4 +587,32 @@ func TestLiveEndsWhenLinksOff(t *testing.T) {
 			t.Fatalf("an update reached a page whose links are off: %s", line)
 		}
 	}
+}
+
+// TestViewerShowsStoredNames: the page, its og:description and record.txt
+// name the players as the game stored them, never by their Discord ids,
+// and "deleted player" once a player's data is erased.
+func TestViewerShowsStoredNames(t *testing.T) {
+	f := newFixture(t)
+	g := f.seed(t, 4, true)
+	check := func(want, gone string) {
+		t.Helper()
+		_, page := get(t, f.srv.URL+"/g/"+g.token)
+		m := regexp.MustCompile(`property="og:description" content="([^"]*)"`).FindSubmatch(page)
+		if m == nil || !strings.Contains(string(m[1]), want) || strings.Contains(string(m[1]), gone) {
+			t.Fatalf("og:description %q: want %q, not %q", m, want, gone)
+		}
+		if !strings.Contains(string(page), want) || strings.Contains(string(page), gone) {
+			t.Fatalf("page: want %q, not %q", want, gone)
+		}
+		_, rec := get(t, f.srv.URL+"/g/"+g.token+"/record.txt")
+		if !strings.Contains(string(rec), `"`+want+`"`) || strings.Contains(string(rec), gone) {
+			t.Fatalf("record.txt: want %q, not %q:\n%s", want, gone, rec)
+		}
+	}
+	check("Alice", `"u1"`)
+	if _, err := f.st.DeleteUser(context.Background(), "u1", store.Scrub{}); err != nil {
+		t.Fatal(err)
+	}
+	check(store.DeletedPlayer, "Alice")
 }
