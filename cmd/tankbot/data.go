@@ -82,8 +82,8 @@ func runData(args []string, stdout, _ io.Writer) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(stdout, "deleted user %s: profile %d, ratings %d removed; renamed %q in %d games (%d active aborted), %d rating changes, %d challenges\n",
-		*user, e.Profiles, e.Ratings, store.DeletedPlayer, e.Games, e.Aborted, e.RatingChanges, e.Challenges)
+	fmt.Fprintf(stdout, "deleted user %s: profile %d, ratings %d, puzzle rows %d, reviews and pictures %d, posts naming them %d removed; renamed %q in %d games (%d active aborted), %d rating changes, %d challenges, %d tournaments organised, %d entries, %d pairings\n",
+		*user, e.Profiles, e.Ratings, e.Puzzles, e.Derived, e.Outbox, store.DeletedPlayer, e.Games, e.Aborted, e.RatingChanges, e.Challenges, e.Tournaments, e.Entries, e.Pairings)
 	return nil
 }
 
@@ -107,8 +107,9 @@ func dataSummary(d *store.UserData) string {
 			active++
 		}
 	}
-	return fmt.Sprintf("profile %t, %d ratings, %d games (%d active), %d rating changes, %d challenges",
-		d.Profile != nil, len(d.Ratings), len(d.Games), active, len(d.Changes), len(d.Challenges))
+	return fmt.Sprintf("profile %t, %d ratings, %d games (%d active), %d rating changes, %d challenges, %d tournaments, %d puzzle ratings, %d puzzle attempts, %d reviews, %d daily puzzles",
+		d.Profile != nil, len(d.Ratings), len(d.Games), active, len(d.Changes), len(d.Challenges), len(d.Tournaments),
+		len(d.Puzzles.Ratings), len(d.Puzzles.Attempts), len(d.Reviews), len(d.Daily))
 }
 
 // writePrivate writes body to path through a new 0600 file renamed into
