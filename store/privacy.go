@@ -30,13 +30,13 @@ type UserData struct {
 	Exported    time.Time
 	Profile     *Player // nil when none was saved
 	Ratings     []*PlayerRating
-	Changes     []RatingChange // the user's own rating changes, game by game
-	Games       []UserGame     // every game they played, with its moves
-	Challenges  []*Challenge   // challenges they made or received
-	Daily       []DailyAttempt `json:",omitempty"` // the servers' daily puzzles they opened
-	Tournaments []UserTournament                   // tournaments they created or entered
-	Puzzles     UserPuzzles                        // puzzles they solved or tried
-	Reviews     []*GameReview                      // stored reviews of their games
+	Changes     []RatingChange   // the user's own rating changes, game by game
+	Games       []UserGame       // every game they played, with its moves
+	Challenges  []*Challenge     // challenges they made or received
+	Daily       []DailyAttempt   `json:",omitempty"` // the servers' daily puzzles they opened
+	Tournaments []UserTournament // tournaments they created or entered
+	Puzzles     UserPuzzles      // puzzles they solved or tried
+	Reviews     []*GameReview    // stored reviews of their games
 	Backend     string
 	SchemaLevel int
 }
@@ -229,10 +229,10 @@ type Scrub struct {
 // Erased counts what DeleteUser changed.
 type Erased struct {
 	Profiles, Ratings, RatingChanges, Games, Aborted, Challenges int64
-	Tournaments, Entries, Pairings                              int64 // renamed (entries in sign-up are removed)
-	Puzzles                                                     int64 // active puzzle, puzzle ratings and attempts removed
-	Derived                                                     int64 // reviews and pictures of their games removed
-	Outbox                                                      int64 // queued or sent posts that named them, removed
+	Tournaments, Entries, Pairings                               int64 // renamed (entries in sign-up are removed)
+	Puzzles                                                      int64 // active puzzle, puzzle ratings and attempts removed
+	Derived                                                      int64 // reviews and pictures of their games removed
+	Outbox                                                       int64 // queued or sent posts that named them, removed
 }
 
 // DeleteUser erases user in one transaction: their profile and ratings are
@@ -527,4 +527,3 @@ func namesWord(s, needle string) bool {
 		i = j + 1
 	}
 }
-

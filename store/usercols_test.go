@@ -236,5 +236,3 @@ func testDeleteUserLeavesNoTrace(t *testing.T, b storetest.Backend) {
 		t.Fatalf("the opponent's records after the deletion: %v, %+v", err, got)
 	}
 }
-
-
