@@ -145,4 +145,3 @@ func seedDataUser(t *testing.T, dsn, user, name, other string) {
 	_, err = s.OpenDaily(ctx, "g", "2026-03-01", user, name)
 	must(err)
 }
-
