@@ -12,6 +12,7 @@ import (
 	"net/http/httptest"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -615,4 +616,97 @@ func TestViewerShowsStoredNames(t *testing.T) {
 		t.Fatal(err)
 	}
 	check(store.DeletedPlayer, "Alice")
+}
+
+// openStream opens a live stream and reads its first event; it returns
+// the status and, for a 200, the body to hold (closed by the caller).
+func openStream(t *testing.T, url string) (int, io.ReadCloser) {
+	t.Helper()
+	res, err := http.Get(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.StatusCode != 200 {
+		res.Body.Close()
+		return res.StatusCode, nil
+	}
+	br := bufio.NewReader(res.Body)
+	for {
+		line, err := br.ReadString('\n')
+		if err != nil {
+			t.Fatalf("stream ended before its first update: %v", err)
+		}
+		if strings.HasPrefix(line, "data: ") {
+			return 200, res.Body
+		}
+	}
+}
+
+// TestStreamLimits: streams beyond the per-client limit get 429 and
+// beyond the total 503, at once; a released slot is free again; a stream
+// with no update ends after the idle limit; pages are not counted.
+func TestStreamLimits(t *testing.T) {
+	st, err := store.Open(context.Background(), filepath.Join(t.TempDir(), "tankbot.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	v := New(st, Options{Poll: 50 * time.Millisecond, MaxStreams: 3, MaxStreamsPerClient: 2, StreamIdle: time.Hour})
+	srv := httptest.NewServer(v.Handler())
+	t.Cleanup(func() { v.Close(); srv.Close() })
+	f := &fixture{st: st, v: v, srv: srv}
+	g := f.seed(t, 2, false)
+	url := srv.URL + "/g/" + g.token + "/events"
+	var held []io.ReadCloser
+	for range 2 {
+		code, body := openStream(t, url)
+		if code != 200 {
+			t.Fatalf("stream within the limits: %d", code)
+		}
+		held = append(held, body)
+	}
+	if code, _ := openStream(t, url); code != http.StatusTooManyRequests {
+		t.Fatalf("third stream from one address: %d, want 429", code)
+	}
+	if res, _ := get(t, srv.URL+"/g/"+g.token); res.StatusCode != 200 {
+		t.Fatalf("page beside held streams: %d", res.StatusCode)
+	}
+	// Another address fills the total: the loopback's other name.
+	v.live.mu.Lock()
+	v.live.by["192.0.2.9"]++
+	v.live.n++
+	v.live.mu.Unlock()
+	if code, _ := openStream(t, url); code != http.StatusServiceUnavailable {
+		t.Fatalf("stream beyond the total: %d, want 503", code)
+	}
+	held[0].Close()
+	for v.Streams() > 2 {
+		runtime.Gosched()
+	}
+	v.live.mu.Lock()
+	v.live.by["192.0.2.9"]--
+	v.live.n--
+	v.live.mu.Unlock()
+	code, body := openStream(t, url)
+	if code != 200 {
+		t.Fatalf("stream after one closed: %d", code)
+	}
+	body.Close()
+	held[1].Close()
+
+	// Idle: a stream with no update ends by itself.
+	idle := New(st, Options{Poll: 50 * time.Millisecond, StreamIdle: 20 * time.Millisecond})
+	isrv := httptest.NewServer(idle.Handler())
+	t.Cleanup(func() { idle.Close(); isrv.Close() })
+	code, body = openStream(t, isrv.URL+"/g/"+g.token+"/events")
+	if code != 200 {
+		t.Fatalf("idle stream: %d", code)
+	}
+	if _, err := io.Copy(io.Discard, body); err != nil {
+		t.Fatalf("idle stream did not end cleanly: %v", err)
+	}
+	body.Close()
+	for idle.Streams() > 0 {
+		runtime.Gosched()
+	}
 }
