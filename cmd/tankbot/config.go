@@ -191,7 +191,7 @@ func parseDuration(s string) (time.Duration, error) {
 	}
 	v, err := time.ParseDuration(s)
 	if err != nil {
-		return 0, fmt.Errorf("bad duration %s (examples: 90s, 15m, 24h, 3d)", shown(s))
+		return 0, fmt.Errorf("bad duration %s (examples: 90s, 15m, 24h, 3d; at most %s)", shown(s), fmtDays(maxDuration))
 	}
 	if v < 0 || v > maxDuration {
 		return 0, fmt.Errorf("duration %s: must be from 0 to %s", shown(s), fmtDays(maxDuration))
