@@ -67,8 +67,9 @@ type config struct {
 	MaxStreams          int      `yaml:"max_streams" env:"TANKBOT_MAX_STREAMS"`
 	MaxStreamsPerClient int      `yaml:"max_streams_per_client" env:"TANKBOT_MAX_STREAMS_PER_CLIENT"`
 	StreamIdle          duration `yaml:"stream_idle" env:"TANKBOT_STREAM_IDLE"`
-	// MetricsListen serves /metrics, /healthz and /readyz for `run` ("": off).
-	MetricsListen string `yaml:"metrics_listen" env:"TANKBOT_METRICS_LISTEN" flag:"metrics-listen" help:"ADDRESS for /metrics, /healthz and /readyz of run, e.g. 127.0.0.1:9090 (empty: off)"`
+	// MetricsListen serves /metrics, /healthz and /readyz for run and
+	// serve ("": off); the public listeners never do.
+	MetricsListen string `yaml:"metrics_listen" env:"TANKBOT_METRICS_LISTEN" flag:"metrics-listen" help:"ADDRESS for /metrics, /healthz and /readyz (run and serve), e.g. 127.0.0.1:9090 (empty: off)"`
 }
 
 // setting is one field of config with its names, read from the tags.
