@@ -148,6 +148,11 @@ func (b *Bot) stripOne(ctx context.Context, bd store.Board) error {
 	if ws, ok := b.n.(WebhookStripper); ok && bd.Hook.Token != "" && b.clk.Now().Sub(bd.Hook.Issued) < hookFresh {
 		return ws.StripBoardVia(ctx, bd.Channel, bd.Message, bd.Hook.Token, bd.Hook.Message)
 	}
+	if store.IsPendingBoard(bd.Message) {
+		// Recorded before its answer was sent, by a process that died
+		// before learning its id, and its token is spent: out of reach.
+		return ErrMessageGone
+	}
 	if s, ok := b.n.(BoardStripper); ok {
 		return s.StripBoard(ctx, bd.Channel, bd.Message)
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/bwmarrin/discordgo"
 
 	"github.com/tankbot/tankbot/bot"
+	"github.com/tankbot/tankbot/store"
 )
 
 // StripBoard removes the components of a board message (bot.BoardStripper)
@@ -54,6 +55,11 @@ func (a *Adapter) StripBoardVia(ctx context.Context, channelID, messageID, token
 	status, err := a.stripRequest(ctx, endpoint, "", false)
 	if err == nil || status == 0 || status >= 500 || status == http.StatusTooManyRequests {
 		return wrapStrip(messageID, err)
+	}
+	if store.IsPendingBoard(messageID) {
+		// No message id to edit with the bot token: the answer was never
+		// posted (404) or the token ended; nothing more can be done.
+		return wrapStrip(messageID, fmt.Errorf("%w: %w", err, bot.ErrMessageGone))
 	}
 	a.log.Debug("strip board through its interaction webhook refused: using the bot token", "message", messageID, "status", status)
 	return a.StripBoard(ctx, channelID, messageID)
