@@ -73,6 +73,9 @@ func (b *Bot) deliverOne(ctx context.Context, m outMsg) error {
 		if why := b.needlessPing(ctx, r); why != "" {
 			return b.st.dropPost(ctx, m.ID, why)
 		}
+		if b.answerShown(ctx, r) {
+			return b.st.dropPost(ctx, m.ID, "the answer did arrive")
+		}
 	}
 	var id string
 	var err error

@@ -81,6 +81,20 @@ func (s *Store) RecordPendingBoard(ctx context.Context, gameID int64, seq int, h
 	})
 }
 
+// PendingBoard is the pending board of game at seq still waiting for its
+// message id (ErrNotFound when there is none).
+func (s *Store) PendingBoard(ctx context.Context, gameID int64, seq int) (Board, error) {
+	bs, err := s.boards(ctx, `SELECT game_id, channel_id, message_id, seq, live, recorded_at, hook_token, hook_message, hook_at
+		FROM boards WHERE game_id=? AND seq=`+strconv.Itoa(seq)+` AND message_id LIKE '`+PendingBoardPrefix+`%' ORDER BY id DESC`, gameID)
+	if err != nil {
+		return Board{}, err
+	}
+	if len(bs) == 0 {
+		return Board{}, ErrNotFound
+	}
+	return bs[0], nil
+}
+
 // dropPendingBoard removes the pending board of hook's interaction, now
 // that its message is recorded.
 func dropPendingBoard(ctx context.Context, tx *sql.Tx, gameID int64, hook BoardHook) error {
