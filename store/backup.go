@@ -159,7 +159,7 @@ func Restore(ctx context.Context, from, dbPath string, force bool, now time.Time
 	// An empty or foreign file would otherwise be migrated into an empty
 	// tankbot database and replace the live one.
 	if _, err := CheckTankbotFile(ctx, from); err != nil {
-		return res, fmt.Errorf("restore: refused: %w", err)
+		return res, fmt.Errorf("refused: %w", err)
 	}
 	exists := false
 	if _, err := os.Lstat(dbPath); err == nil {
@@ -218,8 +218,7 @@ func Restore(ctx context.Context, from, dbPath string, force bool, now time.Time
 	return res, nil
 }
 
-// keepAside keeps the database at dbPath (with its WAL and shared-memory
-// files) under a new name, dbPath.before-restore-UNIX, or with -2, -3, ...
+// keepAside keeps the database at dbPath (with its WAL) under a new name, dbPath.before-restore-UNIX, or with -2, -3, ...
 // when that is taken: hard links made with link(2) never replace a file, so
 // two restores in one second keep two copies. dbPath's own names are then
 // removed, ready for the restored file.
@@ -240,10 +239,10 @@ func keepAside(dbPath string, now time.Time) (string, error) {
 		if err != nil {
 			return "", err
 		}
-		for _, suf := range []string{"-wal", "-shm"} {
-			if err := os.Link(dbPath+suf, prev+suf); err != nil && !errors.Is(err, os.ErrNotExist) {
-				return "", err
-			}
+		// The WAL may hold the old file's last commits; the shared-memory
+		// index is rebuilt from it, so it is not kept.
+		if err := os.Link(dbPath+"-wal", prev+"-wal"); err != nil && !errors.Is(err, os.ErrNotExist) {
+			return "", err
 		}
 		// The old WAL belongs to the old file: it must not meet the new one.
 		for _, suf := range []string{"-wal", "-shm", ""} {
