@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tankbot/tankbot/bot"
 	"github.com/tankbot/tankbot/store"
 )
 
@@ -131,4 +132,64 @@ func TestServeStreamsApartFromPages(t *testing.T) {
 		t.Fatalf("stream %d beyond max_streams %d: %s, want 503", n+1, n, res.Status)
 	}
 	t.Logf("stream beyond the cap: %s in %v", res.Status, time.Since(start).Round(time.Microsecond))
+}
+
+// TestRunViewerStreamLimits: run's separate web listener (web_listen) has
+// the stream limits of serve (it had none): beyond max_streams_per_client a
+// stream gets 429 at once, and its pages still answer.
+func TestRunViewerStreamLimits(t *testing.T) {
+	ctx := context.Background()
+	db := filepath.Join(t.TempDir(), "t.db")
+	st, err := store.Open(ctx, db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	g, err := st.CreateGame(ctx, store.Game{Kind: "tank", Variant: "basic16", Guild: "g", Channel: "c1",
+		Players: [2]string{"1", "2"}, Names: [2]string{"Ann", "Ben"}, Start: "basic16", Clock: "none"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tok, err := st.WebToken(ctx, g.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := defaultConfig()
+	cfg.WebListen = "127.0.0.1:0"
+	cfg.MaxStreams, cfg.MaxStreamsPerClient = 2, 1
+	sctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	addr, stop, err := startViewer(sctx, bot.NewStorage(st), cfg, newLogger(cfg, &strings.Builder{}), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stop()
+	base := "http://" + addr
+	open := func() (int, func()) {
+		res, err := http.Get(base + "/g/" + tok + "/events")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.StatusCode == 200 {
+			line, err := bufio.NewReader(res.Body).ReadString('\n')
+			if err != nil || !strings.HasPrefix(line, "retry:") {
+				t.Fatalf("stream starts %q %v", line, err)
+			}
+		}
+		return res.StatusCode, func() { res.Body.Close() }
+	}
+	code, closeFirst := open()
+	if code != 200 {
+		t.Fatalf("first stream: %d", code)
+	}
+	defer closeFirst()
+	if code, c := open(); code != http.StatusTooManyRequests {
+		c()
+		t.Fatalf("second stream from one address: %d, want 429", code)
+	}
+	if res, err := http.Get(base + "/g/" + tok); err != nil || res.StatusCode != 200 {
+		t.Fatalf("page beside a held stream: %v %v", err, res)
+	} else {
+		res.Body.Close()
+	}
 }
