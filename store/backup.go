@@ -5,10 +5,13 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"io"
 	"net/url"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/mattn/go-sqlite3"
@@ -38,25 +41,97 @@ func BackupFile(ctx context.Context, dbPath, out string) error {
 	if _, err := os.Stat(dbPath); err != nil {
 		return fmt.Errorf("backup %s: %w", dbPath, err)
 	}
-	if _, err := os.Lstat(out); err == nil {
-		return fmt.Errorf("backup to %s: %w", out, os.ErrExist)
-	}
 	if err := os.MkdirAll(filepath.Dir(out), 0o700); err != nil {
+		return fmt.Errorf("backup to %s: %w", out, err)
+	}
+	// The copy holds the same private data as the database: it is created
+	// here, 0600 and exclusively (never over a file or link that exists),
+	// and VACUUM INTO fills the empty file.
+	f, err := os.OpenFile(out, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if err != nil {
+		return fmt.Errorf("backup to %s: %w", out, err)
+	}
+	cerr := f.Chmod(0o600) // the umask can only have narrowed it; be explicit
+	if err := errors.Join(cerr, f.Close()); err != nil {
+		os.Remove(out)
 		return fmt.Errorf("backup to %s: %w", out, err)
 	}
 	db, err := sql.Open("sqlite3", sqliteURI(dbPath, "mode=ro&_busy_timeout=10000"))
 	if err != nil {
+		os.Remove(out)
 		return fmt.Errorf("backup %s: %w", dbPath, err)
 	}
 	defer db.Close()
 	if _, err := db.ExecContext(ctx, `VACUUM INTO ?`, out); err != nil {
+		os.Remove(out)
 		return fmt.Errorf("backup %s to %s: %w", dbPath, out, err)
 	}
-	// The copy holds the same private data as the database.
-	if err := os.Chmod(out, 0o600); err != nil {
-		return fmt.Errorf("backup to %s: %w", out, err)
-	}
 	return nil
+}
+
+// ErrNotTankbot is a restore refused because the file is not a tankbot
+// database with at least one migration applied.
+var ErrNotTankbot = errors.New("not a tankbot database")
+
+// sqliteMagic starts every SQLite 3 database file.
+const sqliteMagic = "SQLite format 3\x00"
+
+// CheckTankbotFile says whether path is a tankbot SQLite database with at
+// least one migration applied, and if not, what it is instead (an empty
+// file, some other file, another program's database, a tankbot database
+// that was never migrated). It only reads.
+func CheckTankbotFile(ctx context.Context, path string) (version int, err error) {
+	fail := func(format string, args ...any) (int, error) {
+		return 0, fmt.Errorf("%s: %w: %s", path, ErrNotTankbot, fmt.Sprintf(format, args...))
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return 0, err
+	}
+	head := make([]byte, len(sqliteMagic))
+	n, rerr := io.ReadFull(f, head)
+	fi, serr := f.Stat()
+	f.Close()
+	switch {
+	case serr != nil:
+		return 0, serr
+	case !fi.Mode().IsRegular():
+		return fail("it is not a regular file (%s)", fi.Mode().Type())
+	case fi.Size() == 0:
+		return fail("the file is empty (0 bytes)")
+	case rerr != nil && !errors.Is(rerr, io.ErrUnexpectedEOF):
+		return 0, rerr
+	case string(head[:n]) != sqliteMagic:
+		return fail("it is not an SQLite database (%d bytes starting %q)", fi.Size(), head[:n])
+	}
+	db, err := sql.Open("sqlite3", sqliteURI(path, "mode=ro&_busy_timeout=10000"))
+	if err != nil {
+		return 0, err
+	}
+	defer db.Close()
+	tables, err := queryAll(ctx, db, func(r scanner) (string, error) {
+		var t string
+		return t, r.Scan(&t)
+	}, `SELECT name FROM sqlite_master WHERE type='table' AND name NOT LIKE 'sqlite_%' ORDER BY name`)
+	if err != nil {
+		return fail("SQLite cannot read it: %v", err)
+	}
+	if !slices.Contains(tables, "schema_version") {
+		if len(tables) == 0 {
+			return fail("an SQLite database with no tables")
+		}
+		if len(tables) > 8 {
+			tables = append(tables[:8], "…")
+		}
+		return fail("an SQLite database of another program (no schema_version table; tables: %s)", strings.Join(tables, ", "))
+	}
+	if err := db.QueryRowContext(ctx, `SELECT COALESCE(MAX(version), 0) FROM schema_version`).Scan(&version); err != nil {
+		return fail("its schema_version table cannot be read: %v", err)
+	}
+	if version < 1 {
+		return fail("a tankbot database with no migration applied (schema version 0)")
+	}
+	return version, nil
 }
 
 // RestoreResult says what Restore did.
@@ -80,6 +155,11 @@ func Restore(ctx context.Context, from, dbPath string, force bool, now time.Time
 	}
 	if _, err := os.Stat(from); err != nil {
 		return res, fmt.Errorf("restore from %s: %w", from, err)
+	}
+	// An empty or foreign file would otherwise be migrated into an empty
+	// tankbot database and replace the live one.
+	if _, err := CheckTankbotFile(ctx, from); err != nil {
+		return res, fmt.Errorf("refused: %w", err)
 	}
 	exists := false
 	if _, err := os.Lstat(dbPath); err == nil {
@@ -123,18 +203,12 @@ func Restore(ctx context.Context, from, dbPath string, force bool, now time.Time
 			removeTmp()
 			return res, err
 		}
-		res.Previous = dbPath + ".before-restore-" + strconv.FormatInt(now.Unix(), 10)
-		if err := os.Rename(dbPath, res.Previous); err != nil {
+		prev, err := keepAside(dbPath, now)
+		if err != nil {
 			removeTmp()
 			return res, fmt.Errorf("restore: move the old database aside: %w", err)
 		}
-		// The old WAL belongs to the old file: it goes with it.
-		for _, suf := range []string{"-wal", "-shm"} {
-			if err := os.Rename(dbPath+suf, res.Previous+suf); err != nil && !errors.Is(err, os.ErrNotExist) {
-				removeTmp()
-				return res, fmt.Errorf("restore: move the old database aside: %w", err)
-			}
-		}
+		res.Previous = prev
 	}
 	if err := os.Rename(tmp, dbPath); err != nil {
 		removeTmp()
@@ -142,6 +216,53 @@ func Restore(ctx context.Context, from, dbPath string, force bool, now time.Time
 	}
 	removeTmp()
 	return res, nil
+}
+
+// keepAside keeps the database at dbPath (with its WAL) under a new name, dbPath.before-restore-UNIX, or with -2, -3, ...
+// when that is taken: hard links made with link(2) never replace a file, so
+// two restores in one second keep two copies. dbPath's own names are then
+// removed, ready for the restored file.
+func keepAside(dbPath string, now time.Time) (string, error) {
+	base := dbPath + ".before-restore-" + strconv.FormatInt(now.Unix(), 10)
+	for n := 1; n < 1000; n++ {
+		prev := base
+		if n > 1 {
+			prev += "-" + strconv.Itoa(n)
+		}
+		if taken(prev) {
+			continue
+		}
+		err := os.Link(dbPath, prev)
+		if errors.Is(err, os.ErrExist) {
+			continue
+		}
+		if err != nil {
+			return "", err
+		}
+		// The WAL may hold the old file's last commits; the shared-memory
+		// index is rebuilt from it, so it is not kept.
+		if err := os.Link(dbPath+"-wal", prev+"-wal"); err != nil && !errors.Is(err, os.ErrNotExist) {
+			return "", err
+		}
+		// The old WAL belongs to the old file: it must not meet the new one.
+		for _, suf := range []string{"-wal", "-shm", ""} {
+			if err := os.Remove(dbPath + suf); err != nil && !errors.Is(err, os.ErrNotExist) {
+				return "", err
+			}
+		}
+		return prev, nil
+	}
+	return "", fmt.Errorf("%s: too many kept copies with this time", base)
+}
+
+// taken: a kept copy's name or one of its companions exists.
+func taken(prev string) bool {
+	for _, suf := range []string{"", "-wal", "-shm"} {
+		if _, err := os.Lstat(prev + suf); err == nil {
+			return true
+		}
+	}
+	return false
 }
 
 // notInUse fails with ErrInUse when another connection has the database

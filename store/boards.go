@@ -2,10 +2,13 @@ package store
 
 import (
 	"context"
+	"crypto/sha256"
 	"database/sql"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"strconv"
+	"strings"
 	"time"
 )
 
@@ -49,6 +52,61 @@ type Board struct {
 type BoardHook struct {
 	Token, Message string
 	Issued         time.Time
+}
+
+// PendingBoardPrefix starts the message id of a board recorded before its
+// message exists (RecordPendingBoard).
+const PendingBoardPrefix = "pending:"
+
+// IsPendingBoard reports whether messageID stands for a board whose message
+// id is not known: it can only be edited through its hook.
+func IsPendingBoard(messageID string) bool { return strings.HasPrefix(messageID, PendingBoardPrefix) }
+
+// RecordPendingBoard records, before a board is sent as the answer to an
+// interaction, that the interaction's hook (Message "@original") is about to
+// show the board of game at seq. Should the process die between Discord
+// taking the answer and RecordBoardVia, the board is still known: once a
+// newer board supersedes it, the strip post removes its buttons through
+// the hook (while the token lives; afterwards, or when nothing was posted,
+// it is dropped as gone). RecordBoardVia with the same hook token replaces
+// it by the real message.
+func (s *Store) RecordPendingBoard(ctx context.Context, gameID int64, seq int, hook BoardHook) error {
+	if hook.Token == "" {
+		return fmt.Errorf("pending board of game %d: no hook", gameID)
+	}
+	sum := sha256.Sum256([]byte(hook.Token))
+	id := PendingBoardPrefix + hex.EncodeToString(sum[:8])
+	return s.tx(ctx, func(tx *sql.Tx) error {
+		return s.recordBoard(ctx, tx, gameID, seq, id, hook, s.now())
+	})
+}
+
+// PendingBoard is the pending board of game at seq still waiting for its
+// message id (ErrNotFound when there is none).
+func (s *Store) PendingBoard(ctx context.Context, gameID int64, seq int) (Board, error) {
+	bs, err := s.boards(ctx, `SELECT game_id, channel_id, message_id, seq, live, recorded_at, hook_token, hook_message, hook_at
+		FROM boards WHERE game_id=? AND seq=`+strconv.Itoa(seq)+` AND message_id LIKE '`+PendingBoardPrefix+`%' ORDER BY id DESC`, gameID)
+	if err != nil {
+		return Board{}, err
+	}
+	if len(bs) == 0 {
+		return Board{}, ErrNotFound
+	}
+	return bs[0], nil
+}
+
+// dropPendingBoard removes the pending board of hook's interaction, now
+// that its message is recorded.
+func dropPendingBoard(ctx context.Context, tx *sql.Tx, gameID int64, hook BoardHook) error {
+	if hook.Token == "" {
+		return nil
+	}
+	_, err := tx.ExecContext(ctx, `DELETE FROM boards WHERE game_id=? AND hook_token=? AND message_id LIKE ?`,
+		gameID, hook.Token, PendingBoardPrefix+"%")
+	if err != nil {
+		return fmt.Errorf("drop the pending board of game %d: %w", gameID, err)
+	}
+	return nil
 }
 
 // recordBoard adds (or moves to a higher seq) the board message of game in

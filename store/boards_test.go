@@ -274,3 +274,41 @@ func testBoardHooks(t *testing.T, b storetest.Backend) {
 		t.Fatalf("a dead token was kept: %+v", b)
 	}
 }
+
+// TestPendingBoard: a board recorded before its answer was sent is replaced
+// by its message once recorded through the same hook; left alone (its
+// process died) it is superseded by the next board and listed for
+// stripping, through its hook.
+func TestPendingBoard(t *testing.T) { storetest.Run(t, testPendingBoard) }
+
+func testPendingBoard(t *testing.T, b storetest.Backend) {
+	ctx := context.Background()
+	s := open(t, b.New(t), nil)
+	g, err := s.CreateGame(ctx, newGame("c1", "a", "b"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	h1 := BoardHook{Token: "tok-1", Message: "@original", Issued: t0}
+	if err := s.RecordPendingBoard(ctx, g.ID, 1, h1); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.RecordBoardVia(ctx, g.ID, 1, "m1", h1); err != nil {
+		t.Fatal(err)
+	}
+	bs, err := s.Boards(ctx, g.ID)
+	if err != nil || len(bs) != 1 || bs[0].Message != "m1" {
+		t.Fatalf("after the answer was recorded: %+v %v", bs, err)
+	}
+	// The next answer's process dies after Discord took it.
+	h2 := BoardHook{Token: "tok-2", Message: "@original", Issued: t0}
+	if err := s.RecordPendingBoard(ctx, g.ID, 2, h2); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.RecordBoardVia(ctx, g.ID, 3, "m3", BoardHook{Token: "tok-3", Message: "@original", Issued: t0}); err != nil {
+		t.Fatal(err)
+	}
+	sup, err := s.SupersededBoards(ctx, g.ID)
+	if err != nil || len(sup) != 2 || sup[0].Message != "m1" || !IsPendingBoard(sup[1].Message) || sup[1].Hook.Token != "tok-2" || sup[1].Hook.Message != "@original" {
+		t.Fatalf("superseded boards %+v %v: want m1 and the pending one, with its hook", sup, err)
+	}
+}

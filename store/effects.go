@@ -183,6 +183,9 @@ func (s *Store) RecordBoardVia(ctx context.Context, gameID int64, seq int, messa
 			if err := setMessageID(ctx, tx, gameID, messageID, now); err != nil {
 				return err
 			}
+			if err := dropPendingBoard(ctx, tx, gameID, hook); err != nil {
+				return err
+			}
 			if err := s.recordBoard(ctx, tx, gameID, seq, messageID, hook, now); err != nil {
 				return err
 			}

@@ -84,6 +84,53 @@ type Boards interface {
 	pauseStrips(ctx context.Context, until time.Time) error
 }
 
+// AnswerChecker is a transport that can tell whether an interaction's
+// answer reached Discord: the id of the message hookMessage ("@original")
+// of the interaction with token shows, "" when there is none.
+type AnswerChecker interface {
+	AnswerShown(ctx context.Context, token, hookMessage string) (messageID string, err error)
+}
+
+// pendingBoards is a storage that knows boards recorded before their
+// answer was sent (store.RecordPendingBoard).
+type pendingBoards interface {
+	pendingBoard(ctx context.Context, game int64, seq int) (store.Board, error)
+	recordShown(ctx context.Context, bd store.Board, messageID string) error
+}
+
+func (s *storeRepo) pendingBoard(ctx context.Context, game int64, seq int) (store.Board, error) {
+	return s.st.PendingBoard(ctx, game, seq)
+}
+
+func (s *storeRepo) recordShown(ctx context.Context, bd store.Board, messageID string) error {
+	return s.st.RecordBoardVia(ctx, bd.Game, bd.Seq, messageID, bd.Hook)
+}
+
+// answerShown says whether the answer a fallback ping stands in for did
+// reach Discord after all: its process recorded the board as pending and
+// died before learning the message id. Then the board is recorded (which
+// cancels the ping) and the ping must not post the board a second time.
+// In doubt (no pending board, a spent token, an error) the ping goes.
+func (b *Bot) answerShown(ctx context.Context, r Reply) bool {
+	pb, ok := b.st.(pendingBoards)
+	ac, ok2 := b.n.(AnswerChecker)
+	if !ok || !ok2 {
+		return false
+	}
+	bd, err := pb.pendingBoard(ctx, r.GameID, r.Seq)
+	if err != nil || bd.Hook.Token == "" || b.clk.Now().Sub(bd.Hook.Issued) >= hookFresh {
+		return false
+	}
+	id, err := ac.AnswerShown(ctx, bd.Hook.Token, bd.Hook.Message)
+	if err != nil || id == "" {
+		return false
+	}
+	if err := pb.recordShown(ctx, bd, id); err != nil {
+		b.log.Warn("record a board found delivered", "game", r.GameID, "err", err)
+	}
+	return true
+}
+
 func (s *storeRepo) supersededBoards(ctx context.Context, game int64) ([]store.Board, error) {
 	return s.st.SupersededBoards(ctx, game)
 }
@@ -148,6 +195,11 @@ func (b *Bot) sweepBoards(ctx context.Context, m outMsg) error {
 func (b *Bot) stripOne(ctx context.Context, bd store.Board) error {
 	if ws, ok := b.n.(WebhookStripper); ok && bd.Hook.Token != "" && b.clk.Now().Sub(bd.Hook.Issued) < hookFresh {
 		return ws.StripBoardVia(ctx, bd.Channel, bd.Message, bd.Hook.Token, bd.Hook.Message)
+	}
+	if store.IsPendingBoard(bd.Message) {
+		// Recorded before its answer was sent, by a process that died
+		// before learning its id, and its token is spent: out of reach.
+		return ErrMessageGone
 	}
 	if s, ok := b.n.(BoardStripper); ok {
 		return s.StripBoard(ctx, bd.Channel, bd.Message)

@@ -216,14 +216,19 @@ func (b *Bot) tournamentCreate(ctx context.Context, r *req) ([]Reply, error) {
 	return []Reply{{Content: text}}, nil
 }
 
-// parseSpan reads a duration: Go's ("90m", "2h") or whole days ("3d").
+// maxSpan bounds sign-up and round lengths (the refusal says so): a
+// larger one would overflow the stored deadline.
+const maxSpan = 60 * 24 * time.Hour
+
+// parseSpan reads a duration from 1 ns to maxSpan: Go's ("90m", "2h") or
+// whole days ("3d").
 func parseSpan(s string) (time.Duration, bool) {
 	if d, ok := strings.CutSuffix(s, "d"); ok {
 		n, err := strconv.Atoi(d)
-		return time.Duration(n) * 24 * time.Hour, err == nil && n > 0 && n <= 60
+		return time.Duration(n) * 24 * time.Hour, err == nil && n > 0 && n <= int(maxSpan/(24*time.Hour))
 	}
 	v, err := time.ParseDuration(s)
-	return v, err == nil && v > 0
+	return v, err == nil && v > 0 && v <= maxSpan
 }
 
 // findTournament is the tournament the id option names, else the server's

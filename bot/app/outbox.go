@@ -72,6 +72,9 @@ func (b *Bot) deliverOne(ctx context.Context, m outMsg) error {
 		if why := b.needlessPing(ctx, m.Post); why != "" {
 			return b.st.dropPost(ctx, m.ID, why)
 		}
+		if b.answerShown(ctx, r) {
+			return b.st.dropPost(ctx, m.ID, "the answer did arrive")
+		}
 	}
 	id, err := m.Post.kind.deliver(ctx, b, m, m.Post.reply)
 	if err == nil {

@@ -47,6 +47,14 @@ type BoardRecorder interface {
 	RecordBoard(ctx context.Context, gameID int64, seq int, channelID, messageID string, hook store.BoardHook) error
 }
 
+// PendingBoardRecorder is a BoardHookRecorder that can also record a board
+// before its answer is sent (store.RecordPendingBoard): a process killed
+// between Discord taking the answer and recording its id leaves a board
+// the sweep can still strip through the hook.
+type PendingBoardRecorder interface {
+	RecordPendingBoard(ctx context.Context, gameID int64, seq int, hook store.BoardHook) error
+}
+
 // ChallengeRecorder is implemented by a Store that keeps the id of the
 // message carrying each challenge; the adapter records it after sending a
 // reply marked with a ChallengeID, so the challenge's end can edit it.
@@ -347,6 +355,18 @@ func (a *Adapter) begin() (Core, bool) {
 // to the message (for removing its buttons later) is lost on failure.
 func (a *Adapter) record(ctx context.Context, r bot.Reply, channelID, messageID string) {
 	a.recordVia(ctx, r, channelID, messageID, store.BoardHook{})
+}
+
+// recordPending records board reply r as about to be shown by hook's
+// @original (PendingBoardRecorder), before the answer is sent.
+func (a *Adapter) recordPending(ctx context.Context, r bot.Reply, hook store.BoardHook) {
+	pr, ok := a.st.(PendingBoardRecorder)
+	if !ok || !r.Tracked() || !r.Board || r.GameID == 0 {
+		return
+	}
+	if err := pr.RecordPendingBoard(ctx, r.GameID, r.BoardSeq(), hook); err != nil {
+		a.log.Warn("record pending board", "game", r.GameID, "err", err)
+	}
 }
 
 // recordVia is record for a message that interaction webhook hook made (or

@@ -4,15 +4,18 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
+	"net/url"
 	"strconv"
 	"time"
 
 	"github.com/bwmarrin/discordgo"
 
 	"github.com/tankbot/tankbot/bot"
+	"github.com/tankbot/tankbot/store"
 )
 
 // StripBoard removes the components of a board message (bot.BoardStripper)
@@ -54,6 +57,11 @@ func (a *Adapter) StripBoardVia(ctx context.Context, channelID, messageID, token
 	status, err := a.stripRequest(ctx, endpoint, "", false)
 	if err == nil || status == 0 || status >= 500 || status == http.StatusTooManyRequests {
 		return wrapStrip(messageID, err)
+	}
+	if store.IsPendingBoard(messageID) {
+		// No message id to edit with the bot token: the answer was never
+		// posted (404) or the token ended; nothing more can be done.
+		return wrapStrip(messageID, fmt.Errorf("%w: %w", err, bot.ErrMessageGone))
 	}
 	a.log.Debug("strip board through its interaction webhook refused: using the bot token", "message", messageID, "status", status)
 	return a.StripBoard(ctx, channelID, messageID)
@@ -118,4 +126,26 @@ func (a *Adapter) stripRequest(ctx context.Context, endpoint, bucketKey string, 
 		return resp.StatusCode, &bot.RateLimited{After: time.Duration(rl.RetryAfter * float64(time.Second)), Global: global}
 	}
 	return resp.StatusCode, fmt.Errorf("HTTP %d %s", resp.StatusCode, bytes.TrimSpace(body))
+}
+
+// AnswerShown reads the message hookMessage of the interaction with token
+// (bot.AnswerChecker): its id when Discord has it, "" when it does not
+// (404: the answer never arrived).
+func (a *Adapter) AnswerShown(ctx context.Context, token, hookMessage string) (string, error) {
+	m, err := a.s.WebhookMessage(a.opts.AppID, token, hookMessage, discordgo.WithContext(ctx))
+	var re *discordgo.RESTError
+	if errors.As(err, &re) && re.Response != nil && re.Response.StatusCode == http.StatusNotFound {
+		return "", nil
+	}
+	if err != nil {
+		var ue *url.Error // it quotes the URL, which holds the token
+		if errors.As(err, &ue) {
+			err = ue.Err
+		}
+		return "", fmt.Errorf("read the interaction's answer: %w", err)
+	}
+	if m == nil || m.Flags&discordgo.MessageFlagsEphemeral != 0 {
+		return "", nil
+	}
+	return m.ID, nil
 }

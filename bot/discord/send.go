@@ -226,6 +226,11 @@ func (s *sender) reply(ctx context.Context, r bot.Reply) error {
 		if r.Update && s.component() {
 			typ = discordgo.InteractionResponseUpdateMessage
 		}
+		if typ == discordgo.InteractionResponseChannelMessageWithSource {
+			// Known before it is sent: a crash before its id is
+			// recorded still leaves it to be stripped when superseded.
+			s.a.recordPending(ctx, r, s.hook("@original"))
+		}
 		err := s.a.withoutFilesIfRefused(ctx, r, func(r bot.Reply) error {
 			return s.respond(ctx, func() *discordgo.InteractionResponse {
 				return &discordgo.InteractionResponse{Type: typ, Data: responseData(r)}

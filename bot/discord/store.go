@@ -58,3 +58,9 @@ func (s storeMeta) SetChallengeMessage(ctx context.Context, id int64, messageID 
 func (s storeMeta) RecordBoard(ctx context.Context, gameID int64, seq int, _, messageID string, hook store.BoardHook) error {
 	return s.st.RecordBoardVia(ctx, gameID, seq, messageID, hook)
 }
+
+// RecordPendingBoard records a board about to be sent as an interaction's
+// answer (store.RecordPendingBoard).
+func (s storeMeta) RecordPendingBoard(ctx context.Context, gameID int64, seq int, hook store.BoardHook) error {
+	return s.st.RecordPendingBoard(ctx, gameID, seq, hook)
+}

@@ -100,6 +100,24 @@ func init() {
 	)
 }
 
+// Outcomes are the outcome label's values of tankbot_interactions_total.
+var Outcomes = []string{"answered", "deferred", "failed"}
+
+// InitKnown creates the known series of the labelled counters at zero
+// (every slash command with every outcome, every game's moves), so a fresh
+// instance's /metrics lists them and rates and alerts have a series to
+// work on before the first event (Prometheus: initialise known series).
+func InitKnown(commands, games []string) {
+	for _, c := range commands {
+		for _, o := range Outcomes {
+			Interactions.WithLabelValues(c, o).Add(0)
+		}
+	}
+	for _, g := range games {
+		Moves.WithLabelValues(g).Add(0)
+	}
+}
+
 // Handler serves the registry in the Prometheus text format.
 func Handler() http.Handler {
 	return promhttp.HandlerFor(Registry, promhttp.HandlerOpts{Registry: Registry})
@@ -109,12 +127,12 @@ func Handler() http.Handler {
 // (firstAt zero: none reached Discord) and its full handling time.
 func Interaction(name, customID string, received, firstAt time.Time, deferred, failed bool) {
 	cmd := CommandLabel(name, customID)
-	outcome := "answered"
+	outcome := Outcomes[0]
 	switch {
 	case failed:
-		outcome = "failed"
+		outcome = Outcomes[2]
 	case deferred:
-		outcome = "deferred"
+		outcome = Outcomes[1]
 	}
 	Interactions.WithLabelValues(cmd, outcome).Inc()
 	if !firstAt.IsZero() {

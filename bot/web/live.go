@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"net"
 	"net/http"
 	"sync"
 	"time"
@@ -203,6 +204,16 @@ const heartbeat = 25 * time.Second
 // events serves /g/{token}/events: a Server-Sent Events stream of the
 // game's updates, the current one first.
 func (s *Server) events(w http.ResponseWriter, r *http.Request) {
+	// A slot first: a refused stream costs no database read.
+	release, code := s.live.take(clientAddr(r))
+	if code != 0 {
+		setCommon(w)
+		w.Header().Set("Cache-Control", "no-store")
+		w.Header().Set("Retry-After", "30")
+		http.Error(w, http.StatusText(code), code)
+		return
+	}
+	defer release()
 	g, err := s.load(r.Context(), r.PathValue("token"))
 	if err != nil {
 		s.fail(w, r, err)
@@ -245,10 +256,16 @@ func (s *Server) events(w http.ResponseWriter, r *http.Request) {
 	}
 	beat := time.NewTicker(heartbeat)
 	defer beat.Stop()
+	// A stream nothing happens on ends (the page reconnects if it is
+	// still open), so a forgotten tab holds no slot for ever.
+	idle := time.NewTimer(s.opt.StreamIdle)
+	defer idle.Stop()
 	last := snap.rev
 	for {
 		select {
 		case <-r.Context().Done():
+			return
+		case <-idle.C:
 			return
 		case <-s.hub.done:
 			return
@@ -268,6 +285,62 @@ func (s *Server) events(w http.ResponseWriter, r *http.Request) {
 			if !send(cur.data[loc]) || cur.over {
 				return
 			}
+			idle.Reset(s.opt.StreamIdle)
 		}
 	}
 }
+
+// streamSlots counts the open live streams, in all and per client address.
+type streamSlots struct {
+	mu             sync.Mutex
+	max, perClient int
+	n              int
+	by             map[string]int
+}
+
+// take reserves a slot for addr; code is 503 when all are taken, 429 when
+// addr's are, 0 with release on success.
+func (l *streamSlots) take(addr string) (release func(), code int) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	switch {
+	case l.n >= l.max:
+		return nil, http.StatusServiceUnavailable
+	case l.perClient > 0 && l.by[addr] >= l.perClient:
+		return nil, http.StatusTooManyRequests
+	}
+	l.n++
+	l.by[addr]++
+	var once sync.Once
+	return func() {
+		once.Do(func() {
+			l.mu.Lock()
+			defer l.mu.Unlock()
+			l.n--
+			if l.by[addr]--; l.by[addr] <= 0 {
+				delete(l.by, addr)
+			}
+		})
+	}, 0
+}
+
+// clientAddr is the request's peer address without its port.
+func clientAddr(r *http.Request) string {
+	host, _, err := net.SplitHostPort(r.RemoteAddr)
+	if err != nil {
+		return r.RemoteAddr
+	}
+	return host
+}
+
+// Streams is how many live streams are open.
+func (s *Server) Streams() int {
+	s.live.mu.Lock()
+	defer s.live.mu.Unlock()
+	return s.live.n
+}
+
+// StreamHandler serves only the live streams, which have their own
+// limits (Options): a server mounts it apart from any cap on pages, so
+// watchers never crowd out pages and pages never crowd out watchers.
+func (s *Server) StreamHandler() http.Handler { return http.HandlerFunc(s.events) }

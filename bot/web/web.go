@@ -38,6 +38,15 @@ type Options struct {
 	// finished game's in the store; the bot's own (Bot.Renders), so that
 	// the bound is shared. nil: one of the viewer's own, one draw per core.
 	Renders *renders.Renders
+	// Live streams (/g/{token}/events) have limits of their own, apart
+	// from pages and images: MaxStreams open at once in all (default
+	// 1000), MaxStreamsPerClient from one client address (default 8; 0 is
+	// the default, a negative value no per-client limit), and each ends
+	// after StreamIdle without an update (default 30 min; the page
+	// reconnects when it is still open). Beyond a limit the answer is at
+	// once: 503 (all taken) or 429 (this address's taken).
+	MaxStreams, MaxStreamsPerClient int
+	StreamIdle                      time.Duration
 }
 
 // defaultPoll keeps a move's update under 1 s with room for the page's
@@ -52,6 +61,7 @@ type Server struct {
 	cache *renders.LRU
 	rd    *renders.Renders
 	hub   *hub
+	live  streamSlots
 }
 
 // New makes a viewer over st. Close stops its live updates.
@@ -68,12 +78,22 @@ func New(st *store.Store, opt Options) *Server {
 	if opt.CacheBytes <= 0 {
 		opt.CacheBytes = 32 << 20
 	}
+	if opt.MaxStreams <= 0 {
+		opt.MaxStreams = 1000
+	}
+	if opt.MaxStreamsPerClient == 0 {
+		opt.MaxStreamsPerClient = 8
+	}
+	if opt.StreamIdle <= 0 {
+		opt.StreamIdle = 30 * time.Minute
+	}
 	opt.BaseURL = strings.TrimRight(opt.BaseURL, "/")
 	if opt.Renders == nil {
 		opt.Renders = renders.New(st, 0, opt.Log)
 	}
 	s := &Server{st: st, opt: opt, log: opt.Log, cache: renders.NewLRU(opt.CacheBytes), rd: opt.Renders}
 	s.hub = newHub(s)
+	s.live = streamSlots{max: opt.MaxStreams, perClient: opt.MaxStreamsPerClient, by: map[string]int{}}
 	return s
 }
 
@@ -162,10 +182,12 @@ func (s *Server) loadGame(ctx context.Context, id int64, token string) (*game, e
 		return nil, err
 	}
 	g := &game{Game: sg, token: token, moves: ms}
+	// The names the game stored when it began (store.DeletedPlayer after
+	// an erasure); a game from before names were stored shows its ids.
 	for i, p := range sg.Players {
-		g.names[i] = p
-		if pl, err := s.st.Player(ctx, p); err == nil && pl.Name != "" {
-			g.names[i] = pl.Name
+		g.names[i] = sg.Names[i]
+		if g.names[i] == "" {
+			g.names[i] = p
 		}
 	}
 	rules, err := games.Lookup(sg.Kind)

@@ -12,6 +12,7 @@ import (
 	"net/http/httptest"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -71,13 +72,16 @@ func (f *fixture) seedKind(t testing.TB, kind string, plies int, finish bool) *s
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, p := range []store.Player{{ID: "u1", Name: "Alice"}, {ID: "u2", Name: "Bob"}} {
-		if err := f.st.PutPlayer(ctx, p); err != nil {
+	// As the bot does: the game keeps the names the players had when it
+	// began; their profiles (players) hold settings, not names.
+	for _, id := range []string{"u1", "u2"} {
+		if err := f.st.PutPlayer(ctx, store.Player{ID: id, Locale: "en"}); err != nil {
 			t.Fatal(err)
 		}
 	}
 	g, err := f.st.CreateGame(ctx, store.Game{Kind: kind, Variant: rules.Variants()[0].Name, Guild: "g1",
-		Channel: "c" + time.Now().Format("150405.000000000"), Players: [2]string{"u1", "u2"}, Start: pos.Encode(), Clock: "none"})
+		Channel: "c" + time.Now().Format("150405.000000000"), Players: [2]string{"u1", "u2"}, Names: [2]string{"Alice", "Bob"},
+		Start: pos.Encode(), Clock: "none"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -583,5 +587,126 @@ func TestLiveEndsWhenLinksOff(t *testing.T) {
 		if strings.HasPrefix(line, "data: ") {
 			t.Fatalf("an update reached a page whose links are off: %s", line)
 		}
+	}
+}
+
+// TestViewerShowsStoredNames: the page, its og:description and record.txt
+// name the players as the game stored them, never by their Discord ids,
+// and "deleted player" once a player's data is erased.
+func TestViewerShowsStoredNames(t *testing.T) {
+	f := newFixture(t)
+	g := f.seed(t, 4, true)
+	check := func(want, gone string) {
+		t.Helper()
+		_, page := get(t, f.srv.URL+"/g/"+g.token)
+		m := regexp.MustCompile(`property="og:description" content="([^"]*)"`).FindSubmatch(page)
+		if m == nil || !strings.Contains(string(m[1]), want) || strings.Contains(string(m[1]), gone) {
+			t.Fatalf("og:description %q: want %q, not %q", m, want, gone)
+		}
+		if !strings.Contains(string(page), want) || strings.Contains(string(page), gone) {
+			t.Fatalf("page: want %q, not %q", want, gone)
+		}
+		_, rec := get(t, f.srv.URL+"/g/"+g.token+"/record.txt")
+		if !strings.Contains(string(rec), `"`+want+`"`) || strings.Contains(string(rec), gone) {
+			t.Fatalf("record.txt: want %q, not %q:\n%s", want, gone, rec)
+		}
+	}
+	check("Alice", `"u1"`)
+	if _, err := f.st.DeleteUser(context.Background(), "u1", store.Scrub{}); err != nil {
+		t.Fatal(err)
+	}
+	check(store.DeletedPlayer, "Alice")
+}
+
+// openStream opens a live stream and reads its first event; it returns
+// the status and, for a 200, the body to hold (closed by the caller).
+func openStream(t *testing.T, url string) (int, io.ReadCloser) {
+	t.Helper()
+	res, err := http.Get(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.StatusCode != 200 {
+		res.Body.Close()
+		return res.StatusCode, nil
+	}
+	br := bufio.NewReader(res.Body)
+	for {
+		line, err := br.ReadString('\n')
+		if err != nil {
+			t.Fatalf("stream ended before its first update: %v", err)
+		}
+		if strings.HasPrefix(line, "data: ") {
+			return 200, res.Body
+		}
+	}
+}
+
+// TestStreamLimits: streams beyond the per-client limit get 429 and
+// beyond the total 503, at once; a released slot is free again; a stream
+// with no update ends after the idle limit; pages are not counted.
+func TestStreamLimits(t *testing.T) {
+	st, err := store.Open(context.Background(), filepath.Join(t.TempDir(), "tankbot.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	v := New(st, Options{Poll: 50 * time.Millisecond, MaxStreams: 3, MaxStreamsPerClient: 2, StreamIdle: time.Hour})
+	srv := httptest.NewServer(v.Handler())
+	t.Cleanup(func() { v.Close(); srv.Close() })
+	f := &fixture{st: st, v: v, srv: srv}
+	g := f.seed(t, 2, false)
+	url := srv.URL + "/g/" + g.token + "/events"
+	var held []io.ReadCloser
+	for range 2 {
+		code, body := openStream(t, url)
+		if code != 200 {
+			t.Fatalf("stream within the limits: %d", code)
+		}
+		held = append(held, body)
+	}
+	if code, _ := openStream(t, url); code != http.StatusTooManyRequests {
+		t.Fatalf("third stream from one address: %d, want 429", code)
+	}
+	if res, _ := get(t, srv.URL+"/g/"+g.token); res.StatusCode != 200 {
+		t.Fatalf("page beside held streams: %d", res.StatusCode)
+	}
+	// Another address fills the total: the loopback's other name.
+	v.live.mu.Lock()
+	v.live.by["192.0.2.9"]++
+	v.live.n++
+	v.live.mu.Unlock()
+	if code, _ := openStream(t, url); code != http.StatusServiceUnavailable {
+		t.Fatalf("stream beyond the total: %d, want 503", code)
+	}
+	held[0].Close()
+	for v.Streams() > 2 {
+		runtime.Gosched()
+	}
+	v.live.mu.Lock()
+	v.live.by["192.0.2.9"]--
+	v.live.n--
+	v.live.mu.Unlock()
+	code, body := openStream(t, url)
+	if code != 200 {
+		t.Fatalf("stream after one closed: %d", code)
+	}
+	body.Close()
+	held[1].Close()
+
+	// Idle: a stream with no update ends by itself.
+	idle := New(st, Options{Poll: 50 * time.Millisecond, StreamIdle: 20 * time.Millisecond})
+	isrv := httptest.NewServer(idle.Handler())
+	t.Cleanup(func() { idle.Close(); isrv.Close() })
+	code, body = openStream(t, isrv.URL+"/g/"+g.token+"/events")
+	if code != 200 {
+		t.Fatalf("idle stream: %d", code)
+	}
+	if _, err := io.Copy(io.Discard, body); err != nil {
+		t.Fatalf("idle stream did not end cleanly: %v", err)
+	}
+	body.Close()
+	for idle.Streams() > 0 {
+		runtime.Gosched()
 	}
 }

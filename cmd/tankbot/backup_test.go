@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -81,5 +82,37 @@ func TestBackupBesideRunningServe(t *testing.T) {
 	errb.Reset()
 	if code := runMain([]string{"restore", "--db", dbPath, "--from", bk, "--force"}, &out, &errb); code != exitOK {
 		t.Fatalf("restore after serve stopped: %d %q", code, errb.String())
+	}
+}
+
+// TestRestoreCommandRefusesEmpty: `restore --from` an empty file exits
+// non-zero, says what it found and leaves the database as it was; a good
+// restore names the kept file.
+func TestRestoreCommandRefusesEmpty(t *testing.T) {
+	t.Setenv("TANKBOT_DB", "")
+	ctx := context.Background()
+	dir := t.TempDir()
+	dbPath := filepath.Join(dir, "tankbot.db")
+	s, err := store.Open(ctx, dbPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.SetMeta(ctx, "k", "live")
+	s.Close()
+	empty := filepath.Join(dir, "empty.db")
+	if err := os.WriteFile(empty, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	var out, errb bytes.Buffer
+	if code := runMain([]string{"restore", "--db", dbPath, "--from", empty, "--force"}, &out, &errb); code == exitOK || !strings.Contains(errb.String(), "empty") {
+		t.Fatalf("restore from an empty file: %d %q %q", code, out.String(), errb.String())
+	}
+	r, err := store.Open(ctx, dbPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	if v, err := r.Meta(ctx, "k"); err != nil || v != "live" {
+		t.Fatalf("after a refused restore the database holds %q (%v)", v, err)
 	}
 }

@@ -61,8 +61,15 @@ type config struct {
 	// MaxRequests caps the interactions `serve` handles at once (and, apart,
 	// the viewer's requests): beyond it the answer is 503 at once.
 	MaxRequests int `yaml:"max_requests" env:"TANKBOT_MAX_REQUESTS"`
-	// MetricsListen serves /metrics, /healthz and /readyz for `run` ("": off).
-	MetricsListen string `yaml:"metrics_listen" env:"TANKBOT_METRICS_LISTEN" flag:"metrics-listen" help:"ADDRESS for /metrics, /healthz and /readyz of run, e.g. 127.0.0.1:9090 (empty: off)"`
+	// The viewer's live streams have their own limits (serve and run
+	// alike): in all, per client address, and how long one lasts without
+	// an update.
+	MaxStreams          int      `yaml:"max_streams" env:"TANKBOT_MAX_STREAMS"`
+	MaxStreamsPerClient int      `yaml:"max_streams_per_client" env:"TANKBOT_MAX_STREAMS_PER_CLIENT"`
+	StreamIdle          duration `yaml:"stream_idle" env:"TANKBOT_STREAM_IDLE"`
+	// MetricsListen serves /metrics, /healthz and /readyz for run and
+	// serve ("": off); the public listeners never do.
+	MetricsListen string `yaml:"metrics_listen" env:"TANKBOT_METRICS_LISTEN" flag:"metrics-listen" help:"ADDRESS for /metrics, /healthz and /readyz (run and serve), e.g. 127.0.0.1:9090 (empty: off)"`
 }
 
 // setting is one field of config with its names, read from the tags.
@@ -185,22 +192,38 @@ func parseDuration(s string) (time.Duration, error) {
 	}
 	v, err := time.ParseDuration(s)
 	if err != nil {
-		return 0, fmt.Errorf("bad duration %s (examples: 90s, 15m, 24h, 3d)", shown(s))
+		return 0, fmt.Errorf("bad duration %s (examples: 90s, 15m, 24h, 3d; at most %s)", shown(s), fmtDays(maxDuration))
+	}
+	if v < 0 || v > maxDuration {
+		return 0, fmt.Errorf("duration %s: must be from 0 to %s", shown(s), fmtDays(maxDuration))
 	}
 	return v, nil
 }
 
+// maxDuration bounds every duration setting (3650 days, as "d" does):
+// far beyond any sensible value, far below time.Duration's overflow.
+const maxDuration = 3650 * 24 * time.Hour
+
+// maxChallengeExpiry: a challenge waits at most 30 days.
+const maxChallengeExpiry = 30 * 24 * time.Hour
+
+// fmtDays writes a whole number of days as "30d".
+func fmtDays(d time.Duration) string { return strconv.Itoa(int(d/(24*time.Hour))) + "d" }
+
 func defaultConfig() config {
 	return config{
-		Database:          defaultDatabase(),
-		ChallengeExpiry:   duration(24 * time.Hour),
-		SchedulerInterval: duration(time.Second),
-		LogLevel:          "info",
-		LogFormat:         "text",
-		Language:          "en",
-		ThreadPerGame:     true,
-		Listen:            ":8080",
-		MaxRequests:       256,
+		Database:            defaultDatabase(),
+		ChallengeExpiry:     duration(24 * time.Hour),
+		SchedulerInterval:   duration(time.Second),
+		LogLevel:            "info",
+		LogFormat:           "text",
+		Language:            "en",
+		ThreadPerGame:       true,
+		Listen:              ":8080",
+		MaxRequests:         256,
+		MaxStreams:          1000,
+		MaxStreamsPerClient: 8,
+		StreamIdle:          duration(30 * time.Minute),
 	}
 }
 
@@ -312,8 +335,8 @@ func (c config) validate() error {
 	default:
 		return fmt.Errorf("default_language %s: want en, th or pt-BR", shown(c.Language))
 	}
-	if c.ChallengeExpiry < duration(time.Minute) {
-		return fmt.Errorf("challenge_expiry %v: must be at least 1m", time.Duration(c.ChallengeExpiry))
+	if c.ChallengeExpiry < duration(time.Minute) || c.ChallengeExpiry > duration(maxChallengeExpiry) {
+		return fmt.Errorf("challenge_expiry %v: must be from 1m to %s", time.Duration(c.ChallengeExpiry), fmtDays(maxChallengeExpiry))
 	}
 	if c.SchedulerInterval < duration(100*time.Millisecond) || c.SchedulerInterval > duration(time.Minute) {
 		return fmt.Errorf("scheduler_interval %v: must be between 100ms and 1m", time.Duration(c.SchedulerInterval))
@@ -332,6 +355,15 @@ func (c config) validate() error {
 	}
 	if c.MaxRequests < 1 || c.MaxRequests > 65536 {
 		return fmt.Errorf("max_requests %d: must be from 1 to 65536", c.MaxRequests)
+	}
+	if c.MaxStreams < 1 || c.MaxStreams > 100000 {
+		return fmt.Errorf("max_streams %d: must be from 1 to 100000", c.MaxStreams)
+	}
+	if c.MaxStreamsPerClient < 1 || c.MaxStreamsPerClient > c.MaxStreams {
+		return fmt.Errorf("max_streams_per_client %d: must be from 1 to max_streams (%d)", c.MaxStreamsPerClient, c.MaxStreams)
+	}
+	if c.StreamIdle < duration(time.Minute) || c.StreamIdle > duration(24*time.Hour) {
+		return fmt.Errorf("stream_idle %v: must be from 1m to 24h", time.Duration(c.StreamIdle))
 	}
 	if c.ShardCount == 0 && c.ShardID != 0 {
 		return fmt.Errorf("shard_id %d: set shard_count too", c.ShardID)

@@ -164,3 +164,32 @@ func TestDatabaseDSN(t *testing.T) {
 		t.Fatalf("bad DSN: %v", err)
 	}
 }
+
+// TestDurationsBounded: every duration setting has an upper bound that the
+// refusal states; a value that would overflow time.Duration is refused,
+// never wrapped.
+func TestDurationsBounded(t *testing.T) {
+	for _, c := range []struct{ yaml, says string }{
+		{"challenge_expiry: 2562047h", "from 0 to 3650d"},
+		{"challenge_expiry: 31d", "to 30d"},
+		{"challenge_expiry: 9999999h", "at most 3650d"},
+		{"scheduler_interval: 2562047h", "from 0 to 3650d"},
+		{"stream_idle: 25h", "from 1m to 24h"},
+		{"stream_idle: 3651d", "up to 3650"},
+	} {
+		cfg, err := parseConfig([]byte(c.yaml + "\n"))
+		if err == nil {
+			err = cfg.validate()
+		}
+		if err == nil || !strings.Contains(err.Error(), c.says) {
+			t.Errorf("%s: %v, want a refusal saying %q", c.yaml, err, c.says)
+		}
+	}
+	c, err := parseConfig([]byte("challenge_expiry: 30d\nstream_idle: 24h\n"))
+	if err == nil {
+		err = c.validate()
+	}
+	if err != nil || time.Duration(c.ChallengeExpiry) != 720*time.Hour {
+		t.Fatalf("the bounds themselves: %v %v", c.ChallengeExpiry, err)
+	}
+}

@@ -2,9 +2,11 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/tankbot/tankbot/bot"
@@ -66,7 +68,7 @@ func runData(args []string, stdout, _ io.Writer) error {
 			return err
 		}
 		// The export is personal data: private to the operator.
-		if err := os.WriteFile(*out, body, 0o600); err != nil {
+		if err := writePrivate(*out, body); err != nil {
 			return fmt.Errorf("write export: %w", err)
 		}
 		fmt.Fprintf(stdout, "exported user %s to %s: %s\n", *user, *out, dataSummary(d))
@@ -80,8 +82,8 @@ func runData(args []string, stdout, _ io.Writer) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(stdout, "deleted user %s: profile %d, ratings %d removed; renamed %q in %d games (%d active aborted), %d rating changes, %d challenges\n",
-		*user, e.Profiles, e.Ratings, store.DeletedPlayer, e.Games, e.Aborted, e.RatingChanges, e.Challenges)
+	fmt.Fprintf(stdout, "deleted user %s: profile %d, ratings %d, puzzle rows %d, reviews and pictures %d, posts naming them %d removed; renamed %q in %d games (%d active aborted), %d rating changes, %d challenges, %d tournaments organised, %d entries, %d pairings\n",
+		*user, e.Profiles, e.Ratings, e.Puzzles, e.Derived, e.Outbox, store.DeletedPlayer, e.Games, e.Aborted, e.RatingChanges, e.Challenges, e.Tournaments, e.Entries, e.Pairings)
 	return nil
 }
 
@@ -105,6 +107,27 @@ func dataSummary(d *store.UserData) string {
 			active++
 		}
 	}
-	return fmt.Sprintf("profile %t, %d ratings, %d games (%d active), %d rating changes, %d challenges",
-		d.Profile != nil, len(d.Ratings), len(d.Games), active, len(d.Changes), len(d.Challenges))
+	return fmt.Sprintf("profile %t, %d ratings, %d games (%d active), %d rating changes, %d challenges, %d tournaments, %d puzzle ratings, %d puzzle attempts, %d reviews, %d daily puzzles",
+		d.Profile != nil, len(d.Ratings), len(d.Games), active, len(d.Changes), len(d.Challenges), len(d.Tournaments),
+		len(d.Puzzles.Ratings), len(d.Puzzles.Attempts), len(d.Reviews), len(d.Daily))
+}
+
+// writePrivate writes body to path through a new 0600 file renamed into
+// place: the data is never readable by others, not even for a moment, and
+// a file already at path (whatever its mode) is replaced, not reused.
+func writePrivate(path string, body []byte) error {
+	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
+	if err != nil {
+		return err
+	}
+	tmp := f.Name()
+	_, werr := f.Write(body)
+	err = errors.Join(werr, f.Chmod(0o600), f.Sync(), f.Close())
+	if err == nil {
+		err = os.Rename(tmp, path)
+	}
+	if err != nil {
+		os.Remove(tmp)
+	}
+	return err
 }

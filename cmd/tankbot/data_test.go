@@ -48,6 +48,18 @@ func TestDataCommands(t *testing.T) {
 	if fi, err := os.Stat(file); err != nil || fi.Mode().Perm() != 0o600 {
 		t.Fatalf("export file %v %v", fi, err)
 	}
+	// Over a file that exists readable by all, the export is still private.
+	open := filepath.Join(dir, "open.json")
+	if err := os.WriteFile(open, []byte("old"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	os.Chmod(open, 0o644)
+	if code, _, errs := run("data", "export", "--db", dbPath, "--user", "111", "--out", open); code != exitOK {
+		t.Fatalf("export over a file: %d %q", code, errs)
+	}
+	if fi, err := os.Stat(open); err != nil || fi.Mode().Perm() != 0o600 {
+		t.Fatalf("export over a 0644 file left it %v (%v)", fi.Mode(), err)
+	}
 	for _, bad := range [][]string{{"data"}, {"data", "wipe", "--user", "1"}, {"data", "export", "--user", "<@111>"}, {"data", "delete", "--user", "1", "--out", "x"}} {
 		if code, _, errs := run(append(bad, "--db", dbPath)...); code != exitUsage || errs == "" {
 			t.Fatalf("%v: %d %q", bad, code, errs)

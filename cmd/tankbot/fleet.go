@@ -67,6 +67,7 @@ func newFleet(bin, db string, f *discordtest.Fake) (*fleet, error) {
 type serveProc struct {
 	cmd  *exec.Cmd
 	base string
+	ops  string // the operations listener: /healthz, /readyz, /metrics
 	logs *discordtest.LogBuffer
 	done chan struct{}
 	// killed is set just before SIGKILL: a request failing from then on
@@ -91,6 +92,10 @@ func (w *fleet) startServe(extraEnv ...string) (*serveProc, error) {
 	if err != nil {
 		return nil, err
 	}
+	opsAddr, err := freePort()
+	if err != nil {
+		return nil, err
+	}
 	rest := w.restURL
 	if rest == "" {
 		rest = w.f.URL()
@@ -109,11 +114,12 @@ func (w *fleet) startServe(extraEnv ...string) (*serveProc, error) {
 		"TANKBOT_DB="+w.db,
 		"TANKBOT_DISCORD_REST_URL="+rest,
 		"TANKBOT_LISTEN="+addr,
+		"TANKBOT_METRICS_LISTEN="+opsAddr,
 		"TANKBOT_LOG_LEVEL=warn",
 		"TANKBOT_SCHEDULER_INTERVAL=200ms",
 	)
 	cmd.Env = append(cmd.Env, extraEnv...)
-	p := &serveProc{cmd: cmd, base: "http://" + addr, logs: &discordtest.LogBuffer{}, done: make(chan struct{})}
+	p := &serveProc{cmd: cmd, base: "http://" + addr, ops: "http://" + opsAddr, logs: &discordtest.LogBuffer{}, done: make(chan struct{})}
 	cmd.Stdout, cmd.Stderr = p.logs, p.logs
 	if err := cmd.Start(); err != nil {
 		return nil, err
@@ -121,7 +127,7 @@ func (w *fleet) startServe(extraEnv ...string) (*serveProc, error) {
 	go func() { _ = cmd.Wait(); close(p.done) }()
 	deadline := time.Now().Add(30 * time.Second)
 	for {
-		resp, err := http.Get(p.base + "/healthz")
+		resp, err := http.Get(p.ops + "/healthz")
 		if err == nil {
 			resp.Body.Close()
 			if resp.StatusCode == 200 {

@@ -70,9 +70,34 @@ next:
 func TestMetricsAfterGame(t *testing.T) {
 	w := newBBWorld(t, filepath.Join(t.TempDir(), "metrics.db"))
 	p := w.start()
-	before := scrape(t, p.base+"/metrics")
+	before := scrape(t, p.ops+"/metrics")
 	if n, _ := sample(before, "tankbot_moves_total", nil); n != 0 {
 		t.Fatalf("moves before the game: %v", n)
+	}
+	// Known series exist at zero on a fresh instance.
+	for _, c := range []struct {
+		name   string
+		labels map[string]string
+	}{
+		{"tankbot_moves_total", map[string]string{"game": "tank"}},
+		{"tankbot_moves_total", map[string]string{"game": "gungi"}},
+		{"tankbot_interactions_total", map[string]string{"command": "challenge", "outcome": "answered"}},
+		{"tankbot_interactions_total", map[string]string{"command": "move", "outcome": "failed"}},
+	} {
+		if v, ok := sample(before, c.name, c.labels); !ok || v != 0 {
+			t.Errorf("fresh instance: %s%v = %v (listed %v), want listed at 0", c.name, c.labels, v, ok)
+		}
+	}
+	// Health and metrics are on the operations listener only.
+	for _, path := range []string{"/metrics", "/readyz", "/healthz"} {
+		resp, err := http.Get(p.base + path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusNotFound {
+			t.Errorf("public listener %s: %s, want 404", path, resp.Status)
+		}
 	}
 	alice, bob := bbUser{"710000000000000011", "alice"}, bbUser{"710000000000000012", "bob"}
 	const channel = "720000000000000011"
@@ -102,7 +127,7 @@ func TestMetricsAfterGame(t *testing.T) {
 	// The last reply's metrics are recorded just after it is sent.
 	var after map[string]*dto.MetricFamily
 	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(20 * time.Millisecond) {
-		after = scrape(t, p.base+"/metrics")
+		after = scrape(t, p.ops+"/metrics")
 		if n, _ := sample(after, "tankbot_interactions_total", map[string]string{"command": "move"}); n == 4 || time.Now().After(deadline) {
 			break
 		}

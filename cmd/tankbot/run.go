@@ -17,6 +17,7 @@ import (
 	"github.com/tankbot/tankbot/bot"
 	"github.com/tankbot/tankbot/bot/discord"
 	"github.com/tankbot/tankbot/bot/metrics"
+	"github.com/tankbot/tankbot/engine/games"
 	"github.com/tankbot/tankbot/store"
 )
 
@@ -144,6 +145,11 @@ func newInstance(ctx context.Context, cfg config, log *slog.Logger, client *http
 		WebBaseURL: cfg.WebBaseURL,
 		MaxRenders: cfg.MaxRenders,
 	}, st, systemClock{}, a, log)
+	var names []string
+	for _, c := range b.Commands() {
+		names = append(names, c.Name)
+	}
+	metrics.InitKnown(names, games.Names())
 	return &instance{st: st, db: db, a: a, b: b, log: log}, nil
 }
 

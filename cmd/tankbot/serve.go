@@ -69,8 +69,9 @@ func serveHTTP(ctx context.Context, cfg config, log *slog.Logger, ln net.Listene
 	interactions := discord.LimitConcurrent(in.a.Handler(key, nil), cfg.MaxRequests)
 	mux.Handle("POST /interactions", interactions)
 	mux.Handle("POST /{$}", interactions)
-	// /healthz, /readyz and /metrics here, and on metrics_listen if set.
-	healthRoutes(mux, storeReady(in.db))
+	// Health and metrics only on the operations listener (metrics_listen):
+	// the public one answers Discord and the viewer, nothing that tells an
+	// outsider about the instance.
 	stopHealth, err := serveHealth(ctx, cfg.MetricsListen, log, storeReady(in.db))
 	if err != nil {
 		ln.Close()
@@ -82,7 +83,7 @@ func serveHTTP(ctx context.Context, cfg config, log *slog.Logger, ln net.Listene
 		ln.Close()
 		return err
 	}
-	mux.Handle("/g/", discord.LimitConcurrent(viewer.Handler(), cfg.MaxRequests))
+	viewerRoutes(mux, viewer, cfg)
 	srv := &http.Server{
 		Handler:           mux,
 		ReadHeaderTimeout: readHeaderTimeout,

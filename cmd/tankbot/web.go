@@ -7,8 +7,10 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"time"
 
 	"github.com/tankbot/tankbot/bot"
+	"github.com/tankbot/tankbot/bot/discord"
 	"github.com/tankbot/tankbot/bot/renders"
 	"github.com/tankbot/tankbot/bot/web"
 )
@@ -21,7 +23,17 @@ func newViewer(st bot.Storage, cfg config, log *slog.Logger, rd *renders.Renders
 	if err != nil {
 		return nil, err
 	}
-	return web.New(s, web.Options{BaseURL: cfg.WebBaseURL, Log: log, Renders: rd}), nil
+	return web.New(s, web.Options{BaseURL: cfg.WebBaseURL, Log: log, Renders: rd,
+		MaxStreams: cfg.MaxStreams, MaxStreamsPerClient: cfg.MaxStreamsPerClient, StreamIdle: time.Duration(cfg.StreamIdle)}), nil
+}
+
+// viewerRoutes mounts the viewer on mux for serve and run alike: pages and
+// images under max_requests, live streams apart under their own limits
+// (max_streams, max_streams_per_client, stream_idle), so that streams at
+// their cap never keep a page from answering.
+func viewerRoutes(mux *http.ServeMux, v *web.Server, cfg config) {
+	mux.Handle("/g/", discord.LimitConcurrent(v.Handler(), cfg.MaxRequests))
+	mux.Handle("GET /g/{token}/events", v.StreamHandler())
 }
 
 // startViewer serves the viewer alone on cfg.WebListen (run and play)
@@ -36,8 +48,10 @@ func startViewer(ctx context.Context, st bot.Storage, cfg config, log *slog.Logg
 	if err != nil {
 		return "", nil, fmt.Errorf("web viewer: listen: %w", err)
 	}
+	mux := http.NewServeMux()
+	viewerRoutes(mux, v, cfg)
 	srv := &http.Server{
-		Handler:           v.Handler(),
+		Handler:           mux,
 		ReadHeaderTimeout: readHeaderTimeout,
 		ReadTimeout:       readTimeout,
 		WriteTimeout:      writeTimeout,
@@ -63,7 +77,9 @@ func playViewer(ctx context.Context, st bot.Storage, addr string, log *slog.Logg
 	if addr == "" || addr == "off" {
 		return func() {}, func() {}, nil
 	}
-	at, stop, err := startViewer(ctx, st, config{WebListen: addr}, log, nil)
+	cfg := defaultConfig() // the limits of serve and run
+	cfg.WebListen = addr
+	at, stop, err := startViewer(ctx, st, cfg, log, nil)
 	if err != nil {
 		return nil, nil, err
 	}
