@@ -78,6 +78,10 @@ const (
 // sweep), a kind of record of Storage.
 type Boards interface {
 	supersededBoards(ctx context.Context, game int64) ([]store.Board, error)
+	// pendingBoard is a board recorded before its answer was sent
+	// (store.RecordPendingBoard); recordShown records it as delivered.
+	pendingBoard(ctx context.Context, game int64, seq int) (store.Board, error)
+	recordShown(ctx context.Context, bd store.Board, messageID string) error
 	boardStripped(ctx context.Context, game int64, messageID string) error
 	// pauseStrips holds every pending strip post until until (a global
 	// rate limit covers the whole fleet's token).
@@ -89,13 +93,6 @@ type Boards interface {
 // of the interaction with token shows, "" when there is none.
 type AnswerChecker interface {
 	AnswerShown(ctx context.Context, token, hookMessage string) (messageID string, err error)
-}
-
-// pendingBoards is a storage that knows boards recorded before their
-// answer was sent (store.RecordPendingBoard).
-type pendingBoards interface {
-	pendingBoard(ctx context.Context, game int64, seq int) (store.Board, error)
-	recordShown(ctx context.Context, bd store.Board, messageID string) error
 }
 
 func (s *storeRepo) pendingBoard(ctx context.Context, game int64, seq int) (store.Board, error) {
@@ -112,12 +109,11 @@ func (s *storeRepo) recordShown(ctx context.Context, bd store.Board, messageID s
 // cancels the ping) and the ping must not post the board a second time.
 // In doubt (no pending board, a spent token, an error) the ping goes.
 func (b *Bot) answerShown(ctx context.Context, r Reply) bool {
-	pb, ok := b.st.(pendingBoards)
-	ac, ok2 := b.n.(AnswerChecker)
-	if !ok || !ok2 {
+	ac, ok := b.n.(AnswerChecker)
+	if !ok {
 		return false
 	}
-	bd, err := pb.pendingBoard(ctx, r.GameID, r.Seq)
+	bd, err := b.st.pendingBoard(ctx, r.GameID, r.Seq)
 	if err != nil || bd.Hook.Token == "" || b.clk.Now().Sub(bd.Hook.Issued) >= hookFresh {
 		return false
 	}
@@ -125,7 +121,7 @@ func (b *Bot) answerShown(ctx context.Context, r Reply) bool {
 	if err != nil || id == "" {
 		return false
 	}
-	if err := pb.recordShown(ctx, bd, id); err != nil {
+	if err := b.st.recordShown(ctx, bd, id); err != nil {
 		b.log.Warn("record a board found delivered", "game", r.GameID, "err", err)
 	}
 	return true

@@ -72,7 +72,7 @@ func (b *Bot) deliverOne(ctx context.Context, m outMsg) error {
 		if why := b.needlessPing(ctx, m.Post); why != "" {
 			return b.st.dropPost(ctx, m.ID, why)
 		}
-		if b.answerShown(ctx, r) {
+		if b.answerShown(ctx, m.Post.reply) {
 			return b.st.dropPost(ctx, m.ID, "the answer did arrive")
 		}
 	}
