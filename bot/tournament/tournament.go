@@ -182,11 +182,24 @@ func (s Settings) Validate() error {
 	default:
 		return fmt.Errorf("%w: unknown format %q", ErrBadSettings, s.Format)
 	}
-	if s.MaxPlayers != 0 && (s.MaxPlayers < MinPlayers(s.Format) || s.MaxPlayers > MaxEntrants) {
-		return fmt.Errorf("%w: at most %d players is outside %d..%d", ErrBadSettings, s.MaxPlayers, MinPlayers(s.Format), MaxEntrants)
+	if s.MaxPlayers != 0 {
+		if err := CheckMaxPlayers(s.Format, s.MaxPlayers); err != nil {
+			return err
+		}
 	}
 	if s.RoundLength < time.Minute || s.RoundLength > 60*24*time.Hour {
 		return fmt.Errorf("%w: a round lasts from a minute to 60 days, not %s", ErrBadSettings, s.RoundLength)
+	}
+	return nil
+}
+
+// CheckMaxPlayers checks a player limit the organiser gave: from the
+// format's minimum to MaxEntrants. Settings keep 0 for "no limit given",
+// so a caller reading the organiser's number checks it here first: an
+// explicit 0 (or less) is refused, not taken as unlimited.
+func CheckMaxPlayers(f Format, n int) error {
+	if n < MinPlayers(f) || n > MaxEntrants {
+		return fmt.Errorf("%w: at most %d players is outside %d..%d", ErrBadSettings, n, MinPlayers(f), MaxEntrants)
 	}
 	return nil
 }
