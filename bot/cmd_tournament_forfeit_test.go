@@ -1,0 +1,134 @@
+package bot
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/tankbot/tankbot/bot/tournament"
+)
+
+// Forfeits never count for ratings and say so: a withdrawal's game and a
+// game whose side to move never moved by the deadline end "by forfeit",
+// unrated, in a rated tournament; the final board of a game adjudicated
+// at the last round's deadline is posted before the final standings.
+func TestTournamentForfeitsUnratedAndBoardsBeforeStandings(t *testing.T) {
+	h := newHarness(t, Config{})
+	a, b, c, d := user("ann"), user("bob"), user("cat"), user("dan")
+	mustNotRefuse(t, h.slash(a, "tournament", "action=create", "format=knockout", "roundlength=1h", "clock=1d"))
+	for _, u := range []User{a, b, c, d} {
+		mustNotRefuse(t, h.slash(u, "tournament", "action=join"))
+	}
+	mustNotRefuse(t, h.slash(a, "tournament", "action=start"))
+	ev, err := h.b.director().Load(h.ctx, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	first, second := ev.T.Rounds[0][0], ev.T.Rounds[0][1]
+	mustNotRefuse(t, h.slash(User{ID: first.Black, Name: ev.Name(first.Black)}, "tournament", "action=withdraw"))
+	h.clk.Advance(61 * time.Minute) // board 2: White never moved
+	if err := h.b.Tick(h.ctx); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []tournament.Pairing{first, second} {
+		g, err := h.b.st.game(h.ctx, p.GameID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if g.Status == gmActive || g.Reason != string(reasonForfeit) || g.Rated {
+			t.Errorf("forfeited game %d: status %s reason %q rated %v", g.ID, g.Status, g.Reason, g.Rated)
+		}
+		if w := outcomeWords("en", g); !strings.Contains(w, "by forfeit") {
+			t.Errorf("result line of game %d: %q", g.ID, w)
+		}
+	}
+	for _, u := range []User{a, b, c, d} {
+		rs, err := h.b.st.store().PlayerRatings(h.ctx, "guild", u.ID)
+		if err != nil || len(rs) != 0 {
+			t.Errorf("%s has ratings after forfeits only: %+v %v", u.Name, rs, err)
+		}
+	}
+	// The final: nobody moves; at its deadline White forfeits.
+	ev, _ = h.b.director().Load(h.ctx, 1)
+	if ev.T.Round != 2 || ev.T.Rounds[1][0].GameID == 0 {
+		t.Fatalf("final not started: round %d %+v", ev.T.Round, ev.T.Rounds)
+	}
+	final := ev.T.Rounds[1][0]
+	h.clk.Advance(61 * time.Minute)
+	for range 3 {
+		if err := h.b.Tick(h.ctx); err != nil {
+			t.Fatal(err)
+		}
+	}
+	board, over := -1, -1
+	for i, p := range h.n.all() {
+		if p.Reply.Final && p.Reply.GameID == final.GameID && board < 0 {
+			board = i
+		}
+		if strings.Contains(p.Reply.Content, "is over") {
+			over = i
+		}
+	}
+	if board < 0 || over < 0 || board > over {
+		t.Fatalf("final's adjudicated board at post %d, final standings at %d: the board must come first", board, over)
+	}
+}
+
+// players:0 is refused (it used to make an unlimited tournament).
+func TestTournamentPlayersZeroRefused(t *testing.T) {
+	h := newHarness(t, Config{})
+	for _, v := range []string{"0", "-1", "1", "129"} {
+		mustRefuse(t, h.slash(user("ann"), "tournament", "action=create", "format=swiss", "rounds=3", "players="+v), "settings do not work")
+	}
+	if ts, err := h.b.st.store().GuildTournaments(h.ctx, "guild"); err != nil || len(ts) != 0 {
+		t.Fatalf("a refused create stored %+v %v", ts, err)
+	}
+}
+
+// Two players paired while they already play a game in the tournament's
+// channel (no threads allowed): they are pinged with why their game did
+// not start, and it starts when the other game ends, instead of silently
+// becoming a double forfeit at the deadline.
+func TestTournamentGameWaitsForCasualGame(t *testing.T) {
+	h := newHarness(t, Config{})
+	h.n.noThreads = true
+	alice, bob := user("alice"), user("bob")
+	casual := h.startGame()
+	mustNotRefuse(t, h.slash(alice, "tournament", "action=create", "format=knockout"))
+	mustNotRefuse(t, h.slash(alice, "tournament", "action=join"))
+	mustNotRefuse(t, h.slash(bob, "tournament", "action=join"))
+	rs := h.slash(alice, "tournament", "action=start")
+	mustNotRefuse(t, rs)
+	var told *Reply
+	for i, r := range rs {
+		if strings.Contains(r.Content, "cannot start") {
+			told = &rs[i]
+		}
+	}
+	if told == nil || len(told.Mentions) != 2 || !strings.Contains(told.Content, "<@"+alice.ID+">") || !strings.Contains(told.Content, "<@"+bob.ID+">") {
+		t.Fatalf("the players were not told: %s", text(rs))
+	}
+	ev, _ := h.b.director().Load(h.ctx, 1)
+	if ev.T.Rounds[0][0].GameID != 0 {
+		t.Fatal("the tournament game started beside the casual one")
+	}
+	g := h.game(casual)
+	mustNotRefuse(t, h.click(alice, gameID(g.ID, g.Seq, "resignyes")))
+	if err := h.b.Tick(h.ctx); err != nil {
+		t.Fatal(err)
+	}
+	ev, _ = h.b.director().Load(h.ctx, 1)
+	p := ev.T.Rounds[0][0]
+	if p.GameID == 0 || p.Result != tournament.Pending {
+		t.Fatalf("after the casual game ended, the tournament board is %+v", p)
+	}
+	started := false
+	for _, q := range h.n.all() {
+		if q.Reply.Board && q.Reply.GameID == p.GameID && len(q.Reply.Mentions) == 2 {
+			started = true
+		}
+	}
+	if !started {
+		t.Error("the tournament game's first board was not posted")
+	}
+}
