@@ -35,7 +35,7 @@ const (
 // by seed). A round-robin, where everyone meets everyone, starts with the
 // games between the tied players; Swiss with the strength of opposition.
 func TieBreaks(f Format) []TieBreak {
-	if f == RoundRobin {
+	if f == RoundRobin || f == DoubleRoundRobin {
 		return []TieBreak{TBDirect, TBSonnebornBerger, TBWins, TBBuchholzCut1}
 	}
 	return []TieBreak{TBBuchholzCut1, TBSonnebornBerger, TBDirect, TBWins}

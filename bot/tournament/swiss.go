@@ -102,7 +102,7 @@ func (p *swissPlayer) preference() (Colour, int) {
 // colours allocates colours to a (ranked above b) and b: ok false when no
 // allocation keeps the absolute criteria. granted tells whether both got
 // their preference (or had none).
-func colours(a, b *swissPlayer) (aCol Colour, ok, granted bool) {
+func colours(a, b *swissPlayer, first Colour) (aCol Colour, ok, granted bool) {
 	wOK := a.ok[White] && b.ok[Black]
 	bOK := a.ok[Black] && b.ok[White]
 	if !wOK && !bOK {
@@ -114,9 +114,11 @@ func colours(a, b *swissPlayer) (aCol Colour, ok, granted bool) {
 	switch {
 	case sa == prefNone && sb == prefNone:
 		// Round 1 (or no colours yet): alternate down the boards by the
-		// higher player's pairing number.
+		// higher player's pairing number (pairing number 1 gets the
+		// first colour).
+		want = first
 		if a.num%2 == 0 {
-			want = Black
+			want = 1 - first
 		}
 	case sb == prefNone || sa != prefNone && pa != pb:
 		want = pa
@@ -173,7 +175,11 @@ func (t *Tournament) swissPlayers() []*swissPlayer {
 			ws, bs := pr.Result.Points()
 			w.score += ws
 			b.score += bs
-			w.met[b.id], b.met[w.id] = true, true
+			// Only a game played over the board is a meeting (FIDE
+			// C.04.1: a forfeited pairing may be paired again).
+			if pr.Result.Played() {
+				w.met[b.id], b.met[w.id] = true, true
+			}
 			w.fwin = w.fwin || pr.Result == WhiteForfeit
 			b.fwin = b.fwin || pr.Result == BlackForfeit
 			if pr.Result.Played() {
@@ -201,7 +207,7 @@ func (t *Tournament) pairSwiss(r int) ([]Pairing, error) {
 	if len(ps) < 2 {
 		return nil, fmt.Errorf("%w: fewer than two players left", ErrNoPairing)
 	}
-	pairs, bye, err := pairDutch(ps)
+	pairs, bye, err := pairDutch(ps, t.FirstColour)
 	if err != nil {
 		return nil, fmt.Errorf("round %d: %w", r, err)
 	}
@@ -217,8 +223,8 @@ func (t *Tournament) pairSwiss(r int) ([]Pairing, error) {
 
 // pairDutch pairs ps (in Dutch order: score, then pairing number); pairs
 // are White then Black, higher board first.
-func pairDutch(ps []*swissPlayer) (pairs [][2]string, bye string, err error) {
-	g := newSwissGraph(ps)
+func pairDutch(ps []*swissPlayer, first Colour) (pairs [][2]string, bye string, err error) {
+	g := newSwissGraph(ps, first)
 	all := make([]bool, len(ps))
 	for i := range all {
 		all[i] = true
@@ -261,7 +267,7 @@ type swissGraph struct {
 	parent, base, queue []int
 }
 
-func newSwissGraph(ps []*swissPlayer) *swissGraph {
+func newSwissGraph(ps []*swissPlayer, first Colour) *swissGraph {
 	n := len(ps)
 	g := &swissGraph{ps: ps, n: n, compat: make([]bool, n*n), adj: make([][]int, n), col: make([]Colour, n*n), grant: make([]bool, n*n)}
 	for i, p := range ps {
@@ -273,7 +279,7 @@ func newSwissGraph(ps []*swissPlayer) *swissGraph {
 			if ps[i].met[ps[j].id] {
 				continue
 			}
-			c, ok, gr := colours(ps[i], ps[j])
+			c, ok, gr := colours(ps[i], ps[j], first)
 			if !ok {
 				continue
 			}

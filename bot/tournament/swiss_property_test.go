@@ -172,7 +172,11 @@ func (h *history) add(ps []Pairing, tr *Tournament) {
 		h.floated[p.Black] = h.score[p.Black] > h.score[p.White]
 		h.score[p.White] += ws
 		h.score[p.Black] += bs
-		h.met[key(p.White, p.Black)] = true
+		// A forfeited pairing is no meeting (FIDE C.04.1): they may be
+		// paired again.
+		if p.Result.Played() {
+			h.met[key(p.White, p.Black)] = true
+		}
 		h.fwin[p.White] = h.fwin[p.White] || p.Result == WhiteForfeit
 		h.fwin[p.Black] = h.fwin[p.Black] || p.Result == BlackForfeit
 		if p.Result.Played() {
