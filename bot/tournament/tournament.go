@@ -21,8 +21,8 @@ const (
 	// DoubleRoundRobin: everyone meets everyone twice, the second cycle
 	// repeating the first with colours swapped (Berger tables).
 	DoubleRoundRobin Format = "double-round-robin"
-	Swiss      Format = "swiss"
-	Knockout   Format = "knockout"
+	Swiss            Format = "swiss"
+	Knockout         Format = "knockout"
 )
 
 // Status is where a tournament is in its life.
