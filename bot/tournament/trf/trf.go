@@ -81,18 +81,20 @@ const (
 	colRound1               = 92 // round r's opponent at 92+10(r-1) .. +3, colour +5, result +7
 )
 
-// line builds a fixed-column line.
-type line []byte
+// line builds a fixed-column line. Columns count characters (a name in
+// any script keeps the fields after it in place).
+type line []rune
 
 func (l *line) put(from int, s string) {
-	for len(*l) < from-1+len(s) {
+	r := []rune(s)
+	for len(*l) < from-1+len(r) {
 		*l = append(*l, ' ')
 	}
-	copy((*l)[from-1:], s)
+	copy((*l)[from-1:], r)
 }
 
 // putRight writes s right-aligned ending at column to.
-func (l *line) putRight(to int, s string) { l.put(to-len(s)+1, s) }
+func (l *line) putRight(to int, s string) { l.put(to-len([]rune(s))+1, s) }
 
 func clip(s string, n int) string {
 	r := []rune(s)
@@ -162,7 +164,7 @@ func (f *File) Write(w io.Writer) error {
 			l.put(at+5, string(g.Colour))
 			l.put(at+7, string(g.Result))
 		}
-		bw.Write(trimRight(l))
+		bw.WriteString(string(trimRight(l)))
 		bw.WriteByte('\n')
 	}
 	if f.Rounds > 0 {
@@ -188,7 +190,7 @@ func (f *File) Write(w io.Writer) error {
 	return bw.Flush()
 }
 
-func trimRight(l line) []byte {
+func trimRight(l line) line {
 	for len(l) > 0 && l[len(l)-1] == ' ' {
 		l = l[:len(l)-1]
 	}
@@ -304,23 +306,25 @@ func Read(r io.Reader) (*File, error) {
 }
 
 // field is columns from..to (from 1, inclusive) of ln, trimmed.
-func field(ln string, from, to int) string {
+func field(ln []rune, from, to int) string {
 	if from > len(ln) {
 		return ""
 	}
-	return strings.TrimSpace(ln[from-1 : min(to, len(ln))])
+	return strings.TrimSpace(string(ln[from-1 : min(to, len(ln))]))
 }
 
-func readPlayer(ln string) (Player, error) {
+func readPlayer(text string) (Player, error) {
+	ln := []rune(text)
 	var p Player
 	var err error
 	if p.Start, err = strconv.Atoi(field(ln, colStart, colStartEnd)); err != nil || p.Start < 1 {
 		return p, fmt.Errorf("start number %q", field(ln, colStart, colStartEnd))
 	}
 	if len(ln) >= colSex {
-		p.Sex = ln[colSex-1]
-		if p.Sex == ' ' {
-			p.Sex = 0
+		if c := ln[colSex-1]; c != ' ' && c < 128 {
+			p.Sex = byte(c)
+		} else if c != ' ' {
+			return p, fmt.Errorf("sex %q", c)
 		}
 	}
 	p.Title = field(ln, colTitle, colTitleEnd)
@@ -354,12 +358,17 @@ func readPlayer(ln string) (Player, error) {
 	for at := colRound1; at <= len(ln); at += 10 {
 		opp := field(ln, at, at+3)
 		g := Game{Colour: '-', Result: ' '}
+		var c, res rune = '-', ' '
 		if len(ln) >= at+5 {
-			g.Colour = ln[at+4]
+			c = ln[at+4]
 		}
 		if len(ln) >= at+7 {
-			g.Result = ln[at+6]
+			res = ln[at+6]
 		}
+		if c >= 128 || res >= 128 {
+			return p, fmt.Errorf("round %d: %q %q", len(p.Games)+1, c, res)
+		}
+		g.Colour, g.Result = byte(c), byte(res)
 		if opp == "" && g.Result == ' ' && (g.Colour == ' ' || g.Colour == '-') {
 			p.Games = append(p.Games, Game{Colour: '-', Result: ' '})
 			continue

@@ -283,3 +283,21 @@ func FuzzRead(f *testing.F) {
 		}
 	})
 }
+
+// Columns count characters: a name in another script keeps the rating,
+// points and rounds after it in their columns.
+func TestNonASCIIName(t *testing.T) {
+	f := &File{Players: []Player{
+		{Start: 1, Name: "Ñandú 名前 ผู้เล่น", Rating: 1500, Points: 10, Rank: 1, Games: []Game{{2, 'w', '1'}}},
+		{Start: 2, Name: "B", Rating: 1400, Points: 0, Rank: 2, Games: []Game{{1, 'b', '0'}}},
+	}}
+	var buf bytes.Buffer
+	f.Write(&buf)
+	back, err := Read(&buf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p := back.Players[0]; p.Name != f.Players[0].Name || p.Rating != 1500 || p.Points != 10 || !slices.Equal(p.Games, f.Players[0].Games) {
+		t.Fatalf("read back %+v", p)
+	}
+}
