@@ -1,6 +1,7 @@
 package bot
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -21,8 +22,8 @@ import (
 var tournamentCmd = command{
 	name: "tournament",
 	doc: "Tournaments in the server (docs/tournaments.md). `action`: `create`, `join`, `leave`, `start` (organiser: the creator or Manage Server), " +
-		"`standings` (a PNG), `pairings`, `withdraw`, `cancel` (organiser). `id`: which tournament (default: the server's latest open one). " +
-		"For `create`: `game`, `map`, `clock` as for /challenge, `format` (`round-robin`, `swiss`, `knockout`), `rounds` (Swiss), `rated`, " +
+		"`standings` (a PNG), `pairings`, `withdraw`, `cancel` (organiser), `export` (the event as a FIDE TRF-16 file). `id`: which tournament (default: the server's latest open one). " +
+		"For `create`: `game`, `map`, `clock` as for /challenge, `format` (`round-robin`, `double-round-robin`, `swiss`, `knockout`), `rounds` (Swiss), `rated`, " +
 		"`players` (at most), `signup` (sign-up closes after, e.g. `2h`, `1d`), `roundlength` (default `1d`). Round games start by themselves in threads. " +
 		"`join` with `level` (1–5, organiser): enters a computer player at that level.",
 	opts: []optDef{
@@ -42,7 +43,7 @@ var tournamentCmd = command{
 	run: (*Bot).tournament,
 }
 
-var tournamentActionNames = []string{"create", "join", "leave", "start", "standings", "pairings", "withdraw", "cancel"}
+var tournamentActionNames = []string{"create", "join", "leave", "start", "standings", "pairings", "withdraw", "cancel", "export"}
 
 func tournamentActions() []Choice {
 	var out []Choice
@@ -54,7 +55,7 @@ func tournamentActions() []Choice {
 
 func formatChoices() []Choice {
 	var out []Choice
-	for _, f := range []tournament.Format{tournament.RoundRobin, tournament.Swiss, tournament.Knockout} {
+	for _, f := range []tournament.Format{tournament.RoundRobin, tournament.DoubleRoundRobin, tournament.Swiss, tournament.Knockout} {
 		out = append(out, Choice{Name: formatName(i18n.English, f), Value: string(f), NameLocalizations: localized(formatKeyPrefix + string(f))})
 	}
 	return out
@@ -149,6 +150,13 @@ func (b *Bot) tournament(ctx context.Context, r *req) ([]Reply, error) {
 		return b.standingsReply(ctx, r, ev)
 	case "pairings":
 		return []Reply{{Content: b.pairingsText(ctx, r.loc, ev)}}, nil
+	case "export":
+		var buf bytes.Buffer
+		if err := ev.TRF(&buf); err != nil {
+			return nil, wrap("export tournament", err)
+		}
+		return []Reply{{Ephemeral: true, Content: r.t("tournament.export", num),
+			Files: []File{{Name: "tournament-" + num + ".trf", ContentType: "text/plain; charset=utf-8", Data: buf.Bytes()}}}}, nil
 	}
 	return nil, refuse("tournament.err.action", action)
 }

@@ -132,3 +132,45 @@ func TestTournamentGameWaitsForCasualGame(t *testing.T) {
 		t.Error("the tournament game's first board was not posted")
 	}
 }
+
+// /tournament export answers the requester with the event as a TRF file;
+// a double round-robin of 3 plays 6 rounds, each pair twice with colours
+// swapped.
+func TestTournamentExportAndDoubleRoundRobin(t *testing.T) {
+	h := newHarness(t, Config{})
+	a, b, c := user("ann"), user("bob"), user("cat")
+	mustNotRefuse(t, h.slash(a, "tournament", "action=create", "format=double-round-robin"))
+	for _, u := range []User{a, b, c} {
+		mustNotRefuse(t, h.slash(u, "tournament", "action=join"))
+	}
+	mustNotRefuse(t, h.slash(a, "tournament", "action=start"))
+	colours := map[string]int{}
+	for round := 1; round <= 6; round++ {
+		ev, err := h.b.director().Load(h.ctx, 1)
+		if err != nil || ev.T.Round != round {
+			t.Fatalf("round %d: %v %+v", round, err, ev.T.Round)
+		}
+		for _, p := range ev.T.Rounds[round-1] {
+			if p.IsBye() {
+				continue
+			}
+			colours[p.White+">"+p.Black]++
+			g := h.game(p.GameID)
+			mustNotRefuse(t, h.click(g.White, gameID(g.ID, g.Seq, "resignyes")))
+		}
+		if err := h.b.Tick(h.ctx); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if len(colours) != 6 {
+		t.Errorf("each ordered pair once, got %v", colours)
+	}
+	rs := h.slash(b, "tournament", "action=export", "id=1")
+	if len(rs) != 1 || len(rs[0].Files) != 1 || !rs[0].Ephemeral {
+		t.Fatalf("export reply %+v", rs)
+	}
+	body := string(rs[0].Files[0].Data)
+	if !strings.HasPrefix(body, "012 tankbot tournament 1") || !strings.Contains(body, "\nXXR 6\n") || strings.Count(body, "\n001 ") != 3 {
+		t.Fatalf("TRF:\n%s", body)
+	}
+}
