@@ -58,3 +58,53 @@ func TestMaxPlayersZeroRefused(t *testing.T) {
 		t.Error(err)
 	}
 }
+
+// A double round-robin is the Berger tables twice, the second cycle with
+// colours swapped: every pair meets twice, once with each colour; an odd
+// field rests twice each.
+func TestDoubleRoundRobin(t *testing.T) {
+	for _, n := range []int{4, 5} {
+		tr := newT(t, DoubleRoundRobin, 0, n)
+		mustStart(t, tr)
+		games, rests := map[string]int{}, map[string]int{}
+		for tr.Status == Running {
+			for _, p := range tr.Rounds[tr.Round-1] {
+				if p.IsBye() {
+					rests[p.White]++
+					continue
+				}
+				games[p.White+">"+p.Black]++
+				tr.Record(p.Round, p.Board, Draw)
+			}
+			if _, err := tr.NextRound(tr.Round, t0); err != nil {
+				t.Fatal(err)
+			}
+		}
+		cycle := n - 1 + n%2
+		if tr.Round != 2*cycle || len(games) != n*(n-1) {
+			t.Fatalf("%d players: %d rounds, %d ordered pairs", n, tr.Round, len(games))
+		}
+		for k, v := range games {
+			if v != 1 {
+				t.Errorf("%d players: %s %d times", n, k, v)
+			}
+		}
+		for i := range cycle {
+			a, b := tr.Rounds[i], tr.Rounds[cycle+i]
+			for j := range a {
+				if a[j].IsBye() {
+					if a[j].White != b[j].White {
+						t.Errorf("round %d rest %s, round %d %s", i+1, a[j].White, cycle+i+1, b[j].White)
+					}
+					continue
+				}
+				if a[j].White != b[j].Black || a[j].Black != b[j].White {
+					t.Fatalf("round %d board %d %+v, round %d %+v: not swapped", i+1, j+1, a[j], cycle+i+1, b[j])
+				}
+			}
+		}
+		if n%2 == 1 && len(rests) != n {
+			t.Errorf("rests %v", rests)
+		}
+	}
+}
