@@ -153,8 +153,22 @@ func (t *Tournament) swissPlayers() []*swissPlayer {
 	seeds := t.Seeds()
 	byID := map[string]*swissPlayer{}
 	var out []*swissPlayer
-	for i, e := range seeds {
-		p := &swissPlayer{id: e.Player, num: i + 1, met: map[string]bool{}}
+	// Pairing numbers count the players taking part: those left out who
+	// never had a pairing are skipped (as pairing programs do), so the
+	// colours of round 1 alternate over the players actually paired.
+	paired := map[string]bool{}
+	for _, r := range t.Rounds {
+		for _, pr := range r {
+			paired[pr.White], paired[pr.Black] = true, true
+		}
+	}
+	num := 0
+	for _, e := range seeds {
+		if e.Withdrawn && !paired[e.Player] {
+			continue
+		}
+		num++
+		p := &swissPlayer{id: e.Player, num: num, met: map[string]bool{}}
 		byID[e.Player] = p
 		if !e.Withdrawn {
 			out = append(out, p)
@@ -165,6 +179,9 @@ func (t *Tournament) swissPlayers() []*swissPlayer {
 		last := ri == len(t.Rounds)-1
 		for _, pr := range r {
 			w, b := byID[pr.White], byID[pr.Black]
+			if w == nil && pr.White != "" || b == nil && pr.Black != "" {
+				continue
+			}
 			if pr.IsBye() {
 				if w != nil && pr.Result == Bye {
 					w.hadBye = true

@@ -129,7 +129,7 @@ func Import(f *File) (*tournament.Tournament, error) {
 	}
 	t := &tournament.Tournament{Creator: "trf", Status: tournament.Running,
 		Settings: tournament.Settings{Format: tournament.Swiss, SwissRounds: rounds, RoundLength: 24 * time.Hour}}
-	if f.InitialColour == 'b' {
+	if initialColour(f, players) == 'b' {
 		t.FirstColour = tournament.Black
 	}
 	base := time.Date(2000, 1, 1, 0, 0, 0, 0, time.UTC)
@@ -225,4 +225,32 @@ func Absent(f *File, r int) []string {
 		}
 	}
 	return out
+}
+
+// initialColour is the file's XXC colour or, when it gives none, the one
+// round 1 shows, as pairing programs infer it: the round-1 colour of the
+// highest-numbered player who has one, reversed for every player above
+// them who took part without a colour.
+func initialColour(f *File, players []Player) byte {
+	if f.InitialColour != 0 {
+		return f.InitialColour
+	}
+	k := 0
+	for _, p := range players {
+		if len(p.Games) == 0 {
+			continue
+		}
+		g := p.Games[0]
+		if g.Colour == 'w' || g.Colour == 'b' {
+			c := g.Colour
+			if k%2 == 1 {
+				c = 'w' + 'b' - c
+			}
+			return c
+		}
+		if g.Opponent != 0 || g.Result == 'U' || g.Result == 'F' {
+			k++
+		}
+	}
+	return 'w'
 }
