@@ -256,10 +256,17 @@ func pairDutch(ps []*swissPlayer, first Colour) (pairs [][2]string, bye string, 
 	// without one, as long as the others can then be paired; players who
 	// already scored a forfeit win come last (FIDE C.04.1 d).
 	for _, fwin := range []bool{false, true} {
+		// Within the lowest score, the lowest-ranked player whose bye
+		// leaves the rest of that score able to keep the fewest colour
+		// clashes goes first (the bye is part of the bracket's pairing).
+		var order []int
 		for i := len(ps) - 1; i >= 0; i-- {
-			if ps[i].hadBye || ps[i].fwin != fwin {
-				continue
+			if !ps[i].hadBye && ps[i].fwin == fwin {
+				order = append(order, i)
 			}
+		}
+		order = g.byeOrder(order)
+		for _, i := range order {
 			all[i] = false
 			if pr, ok := g.pair(all); ok {
 				return pr, ps[i].id, nil
@@ -333,7 +340,12 @@ func (g *swissGraph) pair(in []bool) ([][2]string, bool) {
 			continue
 		}
 		done := false
-		for _, q := range g.candidates(p, alive) {
+		cands := g.candidates(p, alive)
+		// Within p's score group, the first candidate in Dutch order that
+		// keeps the group's least possible number of colour preferences
+		// not granted (FIDE C.04.3 C.12) comes first; then the others.
+		cands = g.colourBound(p, alive, cands)
+		for _, q := range cands {
 			if !g.compat[p*g.n+q] {
 				continue
 			}
@@ -400,9 +412,8 @@ func (g *swissGraph) candidates(p int, alive []bool) []int {
 	}
 	slices.Reverse(s1)
 	out := make([]int, 0, len(g.ps))
-	for _, part := range [][]int{s2, s1} {
-		out = g.coloursFirst(out, p, part)
-	}
+	// Colours are weighed over the whole group (colourBound), not here.
+	out = append(append(out, s2...), s1...)
 	// Downfloats: to the highest of the next score, colours first within it.
 	for i := 0; i < len(lower); {
 		j := i
@@ -413,6 +424,111 @@ func (g *swissGraph) candidates(p int, alive []bool) []int {
 		i = j
 	}
 	return out
+}
+
+// byeOrder reorders bye candidates (lowest-ranked first): within each
+// score, those whose bye leaves that score's players the fewest colour
+// clashes first, each kind in order.
+func (g *swissGraph) byeOrder(order []int) []int {
+	var out []int
+	for i := 0; i < len(order); {
+		j := i
+		for j < len(order) && g.ps[order[j]].score == g.ps[order[i]].score {
+			j++
+		}
+		var cnt [3]int
+		for q := range g.ps {
+			if g.ps[q].score == g.ps[order[i]].score {
+				cnt[g.prefClass(q)]++
+			}
+		}
+		best := -1
+		bad := make([]int, j-i)
+		for k, q := range order[i:j] {
+			c := cnt
+			c[g.prefClass(q)]--
+			bad[k] = leastBad(c[0], c[1], c[2])
+			if best < 0 || bad[k] < best {
+				best = bad[k]
+			}
+		}
+		for _, want := range []bool{true, false} {
+			for k, q := range order[i:j] {
+				if (bad[k] == best) == want {
+					out = append(out, q)
+				}
+			}
+		}
+		i = j
+	}
+	return out
+}
+
+// prefClass is a player's colour preference class for counting: 0
+// White, 1 Black, 2 none.
+func (g *swissGraph) prefClass(i int) int {
+	p := g.ps[i]
+	if p.strength == prefNone {
+		return 2
+	}
+	return int(p.pref)
+}
+
+// leastBad is the fewest pairs whose two players want the same colour
+// among w, b, n players preferring White, Black or nothing, paired among
+// themselves (one left over when odd), counting alone.
+func leastBad(w, b, n int) int {
+	if (w+b+n)%2 == 1 {
+		best := -1
+		for _, d := range [][3]int{{1, 0, 0}, {0, 1, 0}, {0, 0, 1}} {
+			if w-d[0] < 0 || b-d[1] < 0 || n-d[2] < 0 {
+				continue
+			}
+			if v := leastBad(w-d[0], b-d[1], n-d[2]); best < 0 || v < best {
+				best = v
+			}
+		}
+		return max(best, 0)
+	}
+	m := min(w, b)
+	r := max(0, w+b-2*m-n)
+	return (r + 1) / 2
+}
+
+// colourBound reorders p's same-score candidates (already in Dutch
+// order) so that those after which the rest of the score group can still
+// reach the group's least number of colour clashes come first, in order;
+// the others follow in order, then the players outside the group.
+func (g *swissGraph) colourBound(p int, alive []bool, cands []int) []int {
+	var cnt [3]int
+	score := g.ps[p].score
+	for q := range g.ps {
+		if alive[q] && g.ps[q].score == score {
+			cnt[g.prefClass(q)]++
+		}
+	}
+	best := leastBad(cnt[0], cnt[1], cnt[2])
+	var good, rest, lower []int
+	for _, q := range cands {
+		if g.ps[q].score != score {
+			lower = append(lower, q)
+			continue
+		}
+		c := cnt
+		cp, cq := g.prefClass(p), g.prefClass(q)
+		c[cp]--
+		c[cq]--
+		bad := 0
+		if cp == cq && cp != 2 {
+			bad = 1
+		}
+		if bad+leastBad(c[0], c[1], c[2]) == best {
+			good = append(good, q)
+		} else {
+			rest = append(rest, q)
+		}
+	}
+	return append(append(good, rest...), lower...)
 }
 
 // coloursFirst appends part to out, those giving both players their colour
