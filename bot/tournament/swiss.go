@@ -186,6 +186,8 @@ func (t *Tournament) swissPlayers() []*swissPlayer {
 				if w != nil && pr.Result == Bye {
 					w.hadBye = true
 					w.score += bye
+					// A point without a game is a float down (FIDE A.4).
+					w.floated = w.floated && !last || last
 				}
 				continue
 			}
@@ -203,9 +205,12 @@ func (t *Tournament) swissPlayers() []*swissPlayer {
 				w.colours = append(w.colours, White)
 				b.colours = append(b.colours, Black)
 			}
-			if last {
+			if last && pr.Result.Played() {
 				w.floated = w.score-ws > b.score-bs
 				b.floated = b.score-bs > w.score-ws
+			} else if last {
+				// A forfeit: the winner's point came without a game.
+				w.floated, b.floated = ws > 0, bs > 0
 			}
 		}
 	}
@@ -286,6 +291,9 @@ type swissGraph struct {
 	adj    [][]int
 	col    []Colour // i's colour against j
 	grant  []bool   // both get their preference
+	// down marks the player chosen to float down out of an odd score
+	// group (pair sets it when it reaches the group).
+	down []bool
 	// findPath's buffers, reused.
 	used, seen, blossom []bool
 	parent, base, queue []int
@@ -293,7 +301,7 @@ type swissGraph struct {
 
 func newSwissGraph(ps []*swissPlayer, first Colour) *swissGraph {
 	n := len(ps)
-	g := &swissGraph{ps: ps, n: n, compat: make([]bool, n*n), adj: make([][]int, n), col: make([]Colour, n*n), grant: make([]bool, n*n)}
+	g := &swissGraph{ps: ps, n: n, compat: make([]bool, n*n), adj: make([][]int, n), col: make([]Colour, n*n), grant: make([]bool, n*n), down: make([]bool, n)}
 	for i, p := range ps {
 		g.adj[i] = make([]int, 0, n)
 		p.prepare()
@@ -335,10 +343,12 @@ func (g *swissGraph) pair(in []bool) ([][2]string, bool) {
 	for i := range mate {
 		mate[i] = -1
 	}
+	clear(g.down)
 	for p := 0; p < n; p++ {
 		if !alive[p] {
 			continue
 		}
+		g.chooseFloater(p, alive)
 		done := false
 		cands := g.candidates(p, alive)
 		// Within p's score group, the first candidate in Dutch order that
@@ -391,11 +401,23 @@ func (g *swissGraph) candidates(p int, alive []bool) []int {
 		if q == p || !alive[q] {
 			continue
 		}
-		if g.ps[q].score == g.ps[p].score {
+		if g.ps[q].score == g.ps[p].score && !g.down[q] && !g.down[p] {
 			group = append(group, q)
 		} else {
 			lower = append(lower, q)
 		}
+	}
+	if g.down[p] {
+		// The group's floater meets the lower score first, then its own.
+		var below, same []int
+		for _, q := range lower {
+			if g.ps[q].score < g.ps[p].score {
+				below = append(below, q)
+			} else {
+				same = append(same, q)
+			}
+		}
+		lower = append(below, same...)
 	}
 	// group holds the others of p's score group in order; with p at the top
 	// the group has k = len(group)+1 players and its top half (S1) is the
@@ -424,6 +446,49 @@ func (g *swissGraph) candidates(p int, alive []bool) []int {
 		i = j
 	}
 	return out
+}
+
+// chooseFloater, when p is the first of its score group still to pair
+// and the group is odd with players below it, marks who floats down: the
+// lowest-ranked player whose leaving keeps the group's fewest colour
+// clashes (C.12) and, among those, one who did not float down last round
+// (C.14).
+func (g *swissGraph) chooseFloater(p int, alive []bool) {
+	score := g.ps[p].score
+	var group []int
+	below := false
+	for q := range g.ps {
+		if !alive[q] {
+			continue
+		}
+		switch {
+		case g.ps[q].score == score:
+			if q < p || g.down[q] {
+				return // not the group's first, or chosen already
+			}
+			group = append(group, q)
+		case g.ps[q].score < score:
+			below = true
+		}
+	}
+	if len(group)%2 == 0 || !below {
+		return
+	}
+	var cnt [3]int
+	for _, q := range group {
+		cnt[g.prefClass(q)]++
+	}
+	pick, pickBad, pickFloated := -1, 0, false
+	for k := len(group) - 1; k >= 0; k-- {
+		q := group[k]
+		c := cnt
+		c[g.prefClass(q)]--
+		bad := leastBad(c[0], c[1], c[2])
+		if pick < 0 || bad < pickBad || bad == pickBad && pickFloated && !g.ps[q].floated {
+			pick, pickBad, pickFloated = q, bad, g.ps[q].floated
+		}
+	}
+	g.down[pick] = true
 }
 
 // byeOrder reorders bye candidates (lowest-ranked first): within each
@@ -502,15 +567,18 @@ func leastBad(w, b, n int) int {
 func (g *swissGraph) colourBound(p int, alive []bool, cands []int) []int {
 	var cnt [3]int
 	score := g.ps[p].score
+	if g.down[p] {
+		return cands
+	}
 	for q := range g.ps {
-		if alive[q] && g.ps[q].score == score {
+		if alive[q] && g.ps[q].score == score && !g.down[q] {
 			cnt[g.prefClass(q)]++
 		}
 	}
 	best := leastBad(cnt[0], cnt[1], cnt[2])
 	var good, rest, lower []int
 	for _, q := range cands {
-		if g.ps[q].score != score {
+		if g.ps[q].score != score || g.down[q] {
 			lower = append(lower, q)
 			continue
 		}
