@@ -270,13 +270,31 @@ func pairDutch(ps []*swissPlayer, first Colour) (pairs [][2]string, bye string, 
 				order = append(order, i)
 			}
 		}
-		order = g.byeOrder(order)
-		for _, i := range order {
-			all[i] = false
-			if pr, ok := g.pair(all); ok {
-				return pr, ps[i].id, nil
+		// Within the lowest score with a candidate whose bye leaves the
+		// rest pairable, the bye goes to the one whose round has the
+		// fewest colour clashes, the lowest-ranked of those.
+		for k := 0; k < len(order); {
+			j := k
+			for j < len(order) && ps[order[j]].score == ps[order[k]].score {
+				j++
 			}
-			all[i] = true
+			best, bestBad := -1, 0
+			var bestPairs [][2]string
+			for _, i := range order[k:j] {
+				all[i] = false
+				pr, ok := g.pair(all)
+				all[i] = true
+				if !ok {
+					continue
+				}
+				if bad := g.clashes(pr); best < 0 || bad < bestBad {
+					best, bestBad, bestPairs = i, bad, pr
+				}
+			}
+			if best >= 0 {
+				return bestPairs, ps[best].id, nil
+			}
+			k = j
 		}
 	}
 	return nil, "", ErrNoPairing
@@ -489,6 +507,22 @@ func (g *swissGraph) chooseFloater(p int, alive []bool) {
 		}
 	}
 	g.down[pick] = true
+}
+
+// clashes counts the pairs whose players both wanted the same colour.
+func (g *swissGraph) clashes(pairs [][2]string) int {
+	idx := map[string]int{}
+	for i, p := range g.ps {
+		idx[p.id] = i
+	}
+	n := 0
+	for _, pr := range pairs {
+		a, b := g.prefClass(idx[pr[0]]), g.prefClass(idx[pr[1]])
+		if a == b && a != 2 {
+			n++
+		}
+	}
+	return n
 }
 
 // byeOrder reorders bye candidates (lowest-ranked first): within each
