@@ -373,27 +373,47 @@ func (g *swissGraph) pair(in []bool) ([][2]string, bool) {
 		// keeps the group's least possible number of colour preferences
 		// not granted (FIDE C.04.3 C.12) comes first; then the others.
 		cands = g.colourBound(p, alive, cands)
+		// Candidates of p's own group after whose pairing the group can
+		// no longer make as many pairs among themselves (FIDE C.5: the
+		// most pairs in the bracket) are tried last, after lower scores.
+		gs := g.groupState(p, alive)
+		var deferred []int
+		try := func(q int) bool {
+			// The remaining players without p and q, starting from the
+			// current perfect matching less the pairs of p and q.
+			next := append([]int(nil), m...)
+			for _, v := range []int{p, q} {
+				if w := next[v]; w >= 0 {
+					next[w] = -1
+				}
+				next[v] = -1
+			}
+			alive[p], alive[q] = false, false
+			if m[p] == q || g.augment(alive, next) {
+				m = next
+				mate[p], mate[q] = q, p
+				return true
+			}
+			alive[p], alive[q] = true, true
+			return false
+		}
 		for _, q := range cands {
 			if !g.compat[p*g.n+q] {
 				continue
 			}
-			// Try the remaining players without p and q, starting from the
-			// current perfect matching less the pairs of p and q.
-			try := append([]int(nil), m...)
-			for _, v := range []int{p, q} {
-				if w := try[v]; w >= 0 {
-					try[w] = -1
-				}
-				try[v] = -1
+			if gs != nil && gs.mask[q] && !gs.keeps(g, p, q) {
+				deferred = append(deferred, q)
+				continue
 			}
-			alive[p], alive[q] = false, false
-			if m[p] == q || g.augment(alive, try) {
-				m = try
-				mate[p], mate[q] = q, p
-				done = true
+			if done = try(q); done {
 				break
 			}
-			alive[p], alive[q] = true, true
+		}
+		for _, q := range deferred {
+			if done {
+				break
+			}
+			done = try(q)
 		}
 		if !done {
 			return nil, false // cannot happen: m was perfect
@@ -561,6 +581,68 @@ func (g *swissGraph) byeOrder(order []int) []int {
 		i = j
 	}
 	return out
+}
+
+// groupState is p's score group (its players still to pair, floater
+// left out) with a maximum matching among themselves, to tell which of
+// p's opponents keep the group's most pairs; nil for a group of fewer
+// than three or when p floats down.
+type groupState struct {
+	mask []bool
+	m    []int
+	most int
+}
+
+func (g *swissGraph) groupState(p int, alive []bool) *groupState {
+	if g.down[p] {
+		return nil
+	}
+	score := g.ps[p].score
+	gs := &groupState{mask: make([]bool, len(g.ps)), m: make([]int, len(g.ps))}
+	size := 0
+	for q := range g.ps {
+		gs.m[q] = -1
+		if alive[q] && g.ps[q].score == score && !g.down[q] {
+			gs.mask[q] = true
+			size++
+		}
+	}
+	if size < 3 {
+		return nil
+	}
+	g.augment(gs.mask, gs.m)
+	gs.most = matched(gs.mask, gs.m)
+	return gs
+}
+
+func matched(mask []bool, m []int) int {
+	n := 0
+	for v, w := range m {
+		if mask[v] && w >= 0 {
+			n++
+		}
+	}
+	return n / 2
+}
+
+// keeps tells whether pairing p with q leaves the rest of the group able
+// to make all but one of its most pairs.
+func (gs *groupState) keeps(g *swissGraph, p, q int) bool {
+	if gs.m[p] == q {
+		return true // the rest of a maximum matching is maximum
+	}
+	m := append([]int(nil), gs.m...)
+	for _, v := range []int{p, q} {
+		if w := m[v]; w >= 0 {
+			m[w] = -1
+		}
+		m[v] = -1
+	}
+	gs.mask[p], gs.mask[q] = false, false
+	g.augment(gs.mask, m)
+	ok := 1+matched(gs.mask, m) == gs.most
+	gs.mask[p], gs.mask[q] = true, true
+	return ok
 }
 
 // prefClass is a player's colour preference class for counting: 0
