@@ -278,21 +278,36 @@ func pairDutch(ps []*swissPlayer, first Colour) (pairs [][2]string, bye string, 
 			for j < len(order) && ps[order[j]].score == ps[order[k]].score {
 				j++
 			}
-			best, bestBad := -1, 0
-			var bestPairs [][2]string
+			// Fewest unplayed games first (FIDE C.9): the most games
+			// played over the board; then the fewest colour clashes.
+			var played []int
 			for _, i := range order[k:j] {
-				all[i] = false
-				pr, ok := g.pair(all)
-				all[i] = true
-				if !ok {
-					continue
-				}
-				if bad := g.clashes(pr); best < 0 || bad < bestBad {
-					best, bestBad, bestPairs = i, bad, pr
+				if !slices.Contains(played, len(ps[i].colours)) {
+					played = append(played, len(ps[i].colours))
 				}
 			}
-			if best >= 0 {
-				return bestPairs, ps[best].id, nil
+			slices.Sort(played)
+			slices.Reverse(played)
+			for _, games := range played {
+				best, bestBad := -1, 0
+				var bestPairs [][2]string
+				for _, i := range order[k:j] {
+					if len(ps[i].colours) != games {
+						continue
+					}
+					all[i] = false
+					pr, ok := g.pair(all)
+					all[i] = true
+					if !ok {
+						continue
+					}
+					if bad := g.clashes(pr); best < 0 || bad < bestBad {
+						best, bestBad, bestPairs = i, bad, pr
+					}
+				}
+				if best >= 0 {
+					return bestPairs, ps[best].id, nil
+				}
 			}
 			k = j
 		}
@@ -474,13 +489,14 @@ func (g *swissGraph) candidates(p int, alive []bool) []int {
 	out := make([]int, 0, len(g.ps))
 	// Colours are weighed over the whole group (colourBound), not here.
 	out = append(append(out, s2...), s1...)
-	// Downfloats: to the highest of the next score, colours first within it.
+	// Downfloats: to the highest of the next score; within it, those
+	// leaving that group its fewest colour clashes first, in order.
 	for i := 0; i < len(lower); {
 		j := i
 		for j < len(lower) && g.ps[lower[j]].score == g.ps[lower[i]].score {
 			j++
 		}
-		out = g.coloursFirst(out, p, lower[i:j])
+		out = g.floatOrder(out, p, lower[i:j], alive)
 		i = j
 	}
 	return out
@@ -713,6 +729,43 @@ func (g *swissGraph) colourBound(p int, alive []bool, cands []int) []int {
 		}
 	}
 	return append(append(good, rest...), lower...)
+}
+
+// floatOrder appends part (players of one lower score, in order) to out
+// for p floating down to them: first those after whose pairing with p
+// the clashes of that pair plus the fewest left in their group are
+// least, each kind in order.
+func (g *swissGraph) floatOrder(out []int, p int, part []int, alive []bool) []int {
+	var cnt [3]int
+	score := g.ps[part[0]].score
+	for q := range g.ps {
+		if alive[q] && q != p && g.ps[q].score == score {
+			cnt[g.prefClass(q)]++
+		}
+	}
+	cost := make([]int, len(part))
+	best := -1
+	cp := g.prefClass(p)
+	for k, q := range part {
+		c := cnt
+		cq := g.prefClass(q)
+		c[cq]--
+		cost[k] = leastBad(c[0], c[1], c[2])
+		if cp == cq && cp != 2 {
+			cost[k]++
+		}
+		if best < 0 || cost[k] < best {
+			best = cost[k]
+		}
+	}
+	for _, want := range []bool{true, false} {
+		for k, q := range part {
+			if (cost[k] == best) == want {
+				out = append(out, q)
+			}
+		}
+	}
+	return out
 }
 
 // coloursFirst appends part to out, those giving both players their colour

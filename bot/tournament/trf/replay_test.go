@@ -73,7 +73,7 @@ func roundKey(ps []tournament.Pairing) []string {
 // dutchMatched is how many fixtures tankbot's Swiss pairs exactly as the
 // reference does in every round (colours included). It may only go up:
 // the goal is all of them (see docs/tournaments.md, "Swiss").
-const dutchMatched = 12
+const dutchMatched = 17
 
 // TestDutchFixtures replays every reference tournament: before each round
 // it rebuilds the event from the rounds before it, leaves out the players
