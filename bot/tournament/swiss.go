@@ -561,44 +561,6 @@ func (g *swissGraph) clashes(pairs [][2]string) int {
 	return n
 }
 
-// byeOrder reorders bye candidates (lowest-ranked first): within each
-// score, those whose bye leaves that score's players the fewest colour
-// clashes first, each kind in order.
-func (g *swissGraph) byeOrder(order []int) []int {
-	var out []int
-	for i := 0; i < len(order); {
-		j := i
-		for j < len(order) && g.ps[order[j]].score == g.ps[order[i]].score {
-			j++
-		}
-		var cnt [3]int
-		for q := range g.ps {
-			if g.ps[q].score == g.ps[order[i]].score {
-				cnt[g.prefClass(q)]++
-			}
-		}
-		best := -1
-		bad := make([]int, j-i)
-		for k, q := range order[i:j] {
-			c := cnt
-			c[g.prefClass(q)]--
-			bad[k] = leastBad(c[0], c[1], c[2])
-			if best < 0 || bad[k] < best {
-				best = bad[k]
-			}
-		}
-		for _, want := range []bool{true, false} {
-			for k, q := range order[i:j] {
-				if (bad[k] == best) == want {
-					out = append(out, q)
-				}
-			}
-		}
-		i = j
-	}
-	return out
-}
-
 // groupState is p's score group (its players still to pair, floater
 // left out) with a maximum matching among themselves, to tell which of
 // p's opponents keep the group's most pairs; nil for a group of fewer
@@ -761,19 +723,6 @@ func (g *swissGraph) floatOrder(out []int, p int, part []int, alive []bool) []in
 	for _, want := range []bool{true, false} {
 		for k, q := range part {
 			if (cost[k] == best) == want {
-				out = append(out, q)
-			}
-		}
-	}
-	return out
-}
-
-// coloursFirst appends part to out, those giving both players their colour
-// preference first, each kind in order.
-func (g *swissGraph) coloursFirst(out []int, p int, part []int) []int {
-	for _, want := range []bool{true, false} {
-		for _, q := range part {
-			if g.grant[p*g.n+q] == want {
 				out = append(out, q)
 			}
 		}

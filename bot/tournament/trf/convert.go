@@ -41,7 +41,7 @@ func Export(t *tournament.Tournament, name func(player string) string) *File {
 		s := st[e.Player]
 		p := Player{Start: i + 1, Name: name(e.Player), Rating: int(math.Round(min(max(e.Rating, 0), 9999))),
 			Points: int(math.Round(s.Points * 10)), Rank: s.Rank}
-		for r, round := range t.Rounds {
+		for _, round := range t.Rounds {
 			g := Game{Colour: '-', Result: 'Z'}
 			for _, pr := range round {
 				switch e.Player {
@@ -54,7 +54,6 @@ func Export(t *tournament.Tournament, name func(player string) string) *File {
 				}
 				break
 			}
-			_ = r
 			p.Games = append(p.Games, g)
 		}
 		f.Players = append(f.Players, p)
