@@ -532,14 +532,32 @@ func (g *swissGraph) chooseFloater(p int, alive []bool) {
 	for _, q := range group {
 		cnt[g.prefClass(q)]++
 	}
-	pick, pickBad, pickFloated := -1, 0, false
+	// The next score group's colour clashes with the floater in it break
+	// the remaining ties (the floater is part of that group's pairing).
+	var next [3]int
+	nextScore := -1.0
+	for q := range g.ps {
+		if alive[q] && g.ps[q].score < score && g.ps[q].score > nextScore {
+			nextScore = g.ps[q].score
+		}
+	}
+	for q := range g.ps {
+		if alive[q] && g.ps[q].score == nextScore {
+			next[g.prefClass(q)]++
+		}
+	}
+	pick, pickBad, pickFloated, pickNext := -1, 0, false, 0
 	for k := len(group) - 1; k >= 0; k-- {
 		q := group[k]
 		c := cnt
 		c[g.prefClass(q)]--
 		bad := leastBad(c[0], c[1], c[2])
-		if pick < 0 || bad < pickBad || bad == pickBad && pickFloated && !g.ps[q].floated {
-			pick, pickBad, pickFloated = q, bad, g.ps[q].floated
+		n := next
+		n[g.prefClass(q)]++
+		nb := leastBad(n[0], n[1], n[2])
+		fl := g.ps[q].floated
+		if pick < 0 || bad < pickBad || bad == pickBad && (pickFloated && !fl || pickFloated == fl && nb < pickNext) {
+			pick, pickBad, pickFloated, pickNext = q, bad, fl, nb
 		}
 	}
 	g.down[pick] = true
