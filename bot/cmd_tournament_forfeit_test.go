@@ -174,3 +174,37 @@ func TestTournamentExportAndDoubleRoundRobin(t *testing.T) {
 		t.Fatalf("TRF:\n%s", body)
 	}
 }
+
+// The final post of a 4-player knockout names both losing semi-finalists
+// third and pings all four.
+func TestTournamentKnockoutFinalPostBothThirds(t *testing.T) {
+	h := newHarness(t, Config{})
+	players := []User{user("ann"), user("bob"), user("cat"), user("dan")}
+	mustNotRefuse(t, h.slash(players[0], "tournament", "action=create", "format=knockout"))
+	for _, u := range players {
+		mustNotRefuse(t, h.slash(u, "tournament", "action=join"))
+	}
+	mustNotRefuse(t, h.slash(players[0], "tournament", "action=start"))
+	for round := 1; round <= 2; round++ {
+		ev, err := h.b.director().Load(h.ctx, 1)
+		if err != nil || ev.T.Round != round {
+			t.Fatalf("round %d: %v", round, err)
+		}
+		for _, p := range ev.T.Rounds[round-1] {
+			g := h.game(p.GameID)
+			mustNotRefuse(t, h.click(g.Black, gameID(g.ID, g.Seq, "resignyes"))) // White wins
+		}
+		if err := h.b.Tick(h.ctx); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var final *Reply
+	for _, p := range h.n.all() {
+		if strings.Contains(p.Reply.Content, "is over") {
+			final = &p.Reply
+		}
+	}
+	if final == nil || len(final.Mentions) != 4 || strings.Count(final.Content, "\n3. ") != 2 {
+		t.Fatalf("final post: %+v", final)
+	}
+}
