@@ -31,6 +31,9 @@ type swissPlayer struct {
 	hadBye  bool
 	fwin    bool // scored a forfeit win (a point without playing)
 	floated bool // floated down (met a lower score) last round
+	// top: a topscorer in the last round (more than half the possible
+	// points), for whom FIDE relaxes the colour criteria (C.04.3 A.7).
+	top bool
 
 	// Worked out once per pairing by prepare.
 	ok       [2]bool // allowed(White), allowed(Black)
@@ -105,7 +108,8 @@ func (p *swissPlayer) preference() (Colour, int) {
 func colours(a, b *swissPlayer, first Colour) (aCol Colour, ok, granted bool) {
 	wOK := a.ok[White] && b.ok[Black]
 	bOK := a.ok[Black] && b.ok[White]
-	if !wOK && !bOK {
+	relaxed := !wOK && !bOK && (a.top || b.top)
+	if !wOK && !bOK && !relaxed {
 		return White, false, false
 	}
 	pa, sa := a.pref, a.strength
@@ -128,6 +132,13 @@ func colours(a, b *swissPlayer, first Colour) (aCol Colour, ok, granted bool) {
 		want = pa
 	case sb > sa:
 		want = 1 - pb
+	case sa == prefAbsolute && abs(a.diff()) != abs(b.diff()):
+		// Both absolute (a topscorer's relaxed pairing): the larger
+		// colour difference gets its colour.
+		want = pa
+		if abs(b.diff()) > abs(a.diff()) {
+			want = 1 - pb
+		}
 	default:
 		// Same preference, same strength: alternate from the latest game
 		// where they had different colours; else the higher ranked wins.
@@ -139,7 +150,9 @@ func colours(a, b *swissPlayer, first Colour) (aCol Colour, ok, granted bool) {
 			}
 		}
 	}
-	if want == White && !wOK {
+	if relaxed {
+		// Neither allocation keeps the colour criteria: want stands.
+	} else if want == White && !wOK {
 		want = Black
 	} else if want == Black && !bOK {
 		want = White
@@ -228,6 +241,11 @@ func (t *Tournament) pairSwiss(r int) ([]Pairing, error) {
 	ps := t.swissPlayers()
 	if len(ps) < 2 {
 		return nil, fmt.Errorf("%w: fewer than two players left", ErrNoPairing)
+	}
+	if r == t.SwissRounds {
+		for _, p := range ps {
+			p.top = p.score > float64(r-1)/2
+		}
 	}
 	pairs, bye, err := pairDutch(ps, t.FirstColour)
 	if err != nil {
@@ -840,4 +858,11 @@ func (g *swissGraph) findPath(root int, alive []bool, m []int) bool {
 		}
 	}
 	return false
+}
+
+func abs(n int) int {
+	if n < 0 {
+		return -n
+	}
+	return n
 }

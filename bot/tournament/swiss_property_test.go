@@ -215,7 +215,8 @@ func (h *history) preference(id string) (Colour, bool) {
 // violation checks one round's pairings: every active player exactly
 // once, withdrawn players not at all, no repeat opponent, at most one bye
 // each, and colours (of played games so far, this round's included) never
-// three in a row nor more than two apart.
+// three in a row nor more than two apart, except for a last-round pairing
+// with a topscorer (FIDE C.04.3 A.7).
 func (h *history) violation(tr *Tournament, ps []Pairing) string {
 	seen := map[string]bool{}
 	for _, p := range ps {
@@ -239,6 +240,12 @@ func (h *history) violation(tr *Tournament, ps []Pairing) string {
 		}
 		if h.met[key(p.White, p.Black)] {
 			return p.White + " meets " + p.Black + " again"
+		}
+		// FIDE relaxes the colour criteria for a topscorer (more than
+		// half the possible points) in the last round.
+		top := func(id string) bool { return h.score[id] > float64(p.Round-1)/2 }
+		if p.Round == tr.SwissRounds && (top(p.White) || top(p.Black)) {
+			continue
 		}
 		for c, id := range []string{p.White, p.Black} {
 			cs := append(append([]Colour(nil), h.colours[id]...), Colour(c))
