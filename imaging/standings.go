@@ -190,8 +190,9 @@ type BracketMatch struct {
 	Winner      int // -1 undecided, 0 top, 1 bottom
 }
 
-// MaxBracketSize is the most first-round slots drawn (64 players).
-const MaxBracketSize = 64
+// MaxBracketSize is the most first-round slots drawn (128 players, a
+// tournament's most entrants).
+const MaxBracketSize = 128
 
 // Bracket geometry (pixels).
 const (

@@ -246,7 +246,8 @@ func TestBracketBadInput(t *testing.T) {
 			t.Errorf("%s: %v", name, err)
 		}
 	}
-	// A 16-player bracket draws; 128 slots are refused (64 is the limit).
+	// A 16-player bracket draws; 256 slots are refused (128 is the limit,
+	// a tournament's most entrants).
 	var big Bracket
 	for n := 8; n >= 1; n /= 2 {
 		big.Rounds = append(big.Rounds, BracketRound{Name: "R", Matches: make([]BracketMatch, n)})
@@ -255,11 +256,11 @@ func TestBracketBadInput(t *testing.T) {
 		t.Errorf("16-player bracket: %v", err)
 	}
 	var huge Bracket
-	for n := 64; n >= 1; n /= 2 {
+	for n := 128; n >= 1; n /= 2 {
 		huge.Rounds = append(huge.Rounds, BracketRound{Matches: make([]BracketMatch, n)})
 	}
 	if _, err := RenderBracket(huge); !errors.Is(err, ErrTable) {
-		t.Errorf("128-player bracket: %v", err)
+		t.Errorf("256-player bracket: %v", err)
 	}
 }
 

@@ -1,6 +1,7 @@
 package app
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -21,8 +22,8 @@ import (
 var tournamentCmd = command{
 	name: "tournament",
 	doc: "Tournaments in the server (docs/tournaments.md), one subcommand per action (the console writes it `action:create`): `create`, `join`, `leave`, `start` (organiser: the creator or Manage Server), " +
-		"`standings` (a PNG), `pairings`, `withdraw`, `cancel` (organiser). `id`: which tournament (default: the server's latest open one). " +
-		"For `create`: `game`, `map`, `clock` as for /challenge, `format` (`round-robin`, `swiss`, `knockout`), `rounds` (Swiss), `rated`, " +
+		"`standings` (a PNG), `pairings`, `withdraw`, `cancel` (organiser), `export` (the event as a FIDE TRF-16 file). `id`: which tournament (default: the server's latest open one). " +
+		"For `create`: `game`, `map`, `clock` as for /challenge, `format` (`round-robin`, `double-round-robin`, `swiss`, `knockout`), `rounds` (Swiss), `rated`, " +
 		"`players` (at most), `signup` (sign-up closes after, e.g. `2h`, `1d`), `roundlength` (default `1d`). Round games start by themselves in threads. " +
 		"`join` with `level` (1–5, organiser): enters a computer player at that level.",
 	opts: []optDef{
@@ -48,11 +49,12 @@ var tournamentCmd = command{
 		{name: "pairings", opts: []string{"id"}},
 		{name: "withdraw", opts: []string{"id"}},
 		{name: "cancel", opts: []string{"id"}},
+		{name: "export", opts: []string{"id"}},
 	},
 	run: (*Bot).tournament,
 }
 
-var tournamentActionNames = []string{"create", "join", "leave", "start", "standings", "pairings", "withdraw", "cancel"}
+var tournamentActionNames = []string{"create", "join", "leave", "start", "standings", "pairings", "withdraw", "cancel", "export"}
 
 func tournamentActions() []Choice {
 	var out []Choice
@@ -64,7 +66,7 @@ func tournamentActions() []Choice {
 
 func formatChoices() []Choice {
 	var out []Choice
-	for _, f := range []tournament.Format{tournament.RoundRobin, tournament.Swiss, tournament.Knockout} {
+	for _, f := range []tournament.Format{tournament.RoundRobin, tournament.DoubleRoundRobin, tournament.Swiss, tournament.Knockout} {
 		out = append(out, Choice{Name: formatName(i18n.English, f), Value: string(f), NameLocalizations: localized(formatKeyPrefix + string(f))})
 	}
 	return out
@@ -80,7 +82,7 @@ const formatKeyPrefix = "tournament.format."
 // director runs the tournaments on the bot's store and clock; what an
 // advance does is announced through the outbox (advancePosts).
 func (b *Bot) director() *director.Director {
-	return &director.Director{Store: b.st, Now: b.clk.Now, Posts: b.advancePosts}
+	return &director.Director{Store: b.st, Now: b.clk.Now, Posts: b.advancePosts, Adjudicated: b.endAdjudicated}
 }
 
 // tournament handles /tournament <action>.
@@ -159,6 +161,13 @@ func (b *Bot) tournament(ctx context.Context, r *req) ([]Reply, error) {
 		return b.standingsReply(ctx, r, ev)
 	case "pairings":
 		return []Reply{{Content: b.pairingsText(ctx, r.loc, ev)}}, nil
+	case "export":
+		var buf bytes.Buffer
+		if err := ev.TRF(&buf); err != nil {
+			return nil, wrap("export tournament", err)
+		}
+		return []Reply{{Ephemeral: true, Content: r.t("tournament.export", num),
+			Files: []File{{Name: "tournament-" + num + ".trf", ContentType: "text/plain; charset=utf-8", Data: buf.Bytes()}}}}, nil
 	}
 	return nil, refuse("tournament.err.action", action)
 }
@@ -182,6 +191,10 @@ func (b *Bot) tournamentCreate(ctx context.Context, r *req) ([]Reply, error) {
 	if v := opt["players"]; v != "" {
 		if s.MaxPlayers, err = strconv.Atoi(v); err != nil {
 			return nil, refuse("tournament.err.number", "players", v)
+		}
+		// Given, the limit must be one (0 is not "unlimited").
+		if err := tournament.CheckMaxPlayers(s.Format, s.MaxPlayers); err != nil {
+			return nil, tournamentRefusal(err)
 		}
 	}
 	if v := strings.TrimSpace(opt["roundlength"]); v != "" {
@@ -376,6 +389,13 @@ func (b *Bot) startPairings(ctx context.Context, ev *director.Event, ps []tourna
 			continue
 		}
 		rs, err := b.startPairing(ctx, ev, p, pub)
+		if rf := (*refusal)(nil); errors.As(err, &rf) && rf.key == "refuse.activegame" {
+			// The two already play a game in this channel (no threads):
+			// they are told, and the board starts when that game ends
+			// (startWaiting).
+			out = append(out, b.blockedPost(ev, p, pub))
+			continue
+		}
 		if err != nil {
 			b.log.Warn("start tournament game", "tournament", ev.Row.ID, "round", p.Round, "board", p.Board, "err", err)
 			continue
@@ -383,6 +403,54 @@ func (b *Bot) startPairings(ctx context.Context, ev *director.Event, ps []tourna
 		out = append(out, rs...)
 	}
 	return out
+}
+
+// blockedPost tells a board's two players that their tournament game
+// cannot start beside the game they already play in this channel, that
+// it starts as soon as that game ends, and when the round ends.
+func (b *Bot) blockedPost(ev *director.Event, p tournament.Pairing, pub string) Reply {
+	var pings []string
+	for _, id := range []string{p.White, p.Black} {
+		if ev.AILevel(id) == 0 {
+			pings = append(pings, id)
+		}
+	}
+	return Reply{ChannelID: ev.Row.Channel, Mentions: pings,
+		Content: i18n.T(pub, "tournament.blocked", mention(p.White), mention(p.Black), strconv.FormatInt(ev.Row.ID, 10), strconv.Itoa(p.Round),
+			discordTime(ev.T.RoundDeadline))}
+}
+
+// startWaiting starts the tournament games that waited for g, a game the
+// same two players had in the same channel (blockedPost), now that it
+// is over.
+func (b *Bot) startWaiting(ctx context.Context, g *gameRec) {
+	if g.Parent != "" || g.GuildID == "" {
+		return // a game in a thread blocks nothing in the channel
+	}
+	ts, err := b.st.GuildTournaments(ctx, g.GuildID)
+	if err != nil {
+		b.log.Warn("guild tournaments", "err", err)
+		return
+	}
+	for _, t := range ts {
+		if t.Status != string(tournament.Running) || t.Channel != g.ChannelID {
+			continue
+		}
+		ev, err := b.director().Load(ctx, t.ID)
+		if err != nil || ev.T.Round == 0 {
+			continue
+		}
+		var todo []tournament.Pairing
+		for _, p := range ev.T.Rounds[ev.T.Round-1] {
+			if !p.IsBye() && p.GameID == 0 && p.Result == tournament.Pending &&
+				(p.White == g.White.ID && p.Black == g.Black.ID || p.White == g.Black.ID && p.Black == g.White.ID) {
+				todo = append(todo, p)
+			}
+		}
+		if len(todo) > 0 {
+			b.queue(ctx, ev.Row.Channel, b.startPairings(ctx, ev, todo, b.cfg.DefaultLocale))
+		}
+	}
 }
 
 func (b *Bot) startPairing(ctx context.Context, ev *director.Event, p tournament.Pairing, pub string) ([]Reply, error) {
@@ -444,6 +512,10 @@ func (b *Bot) startPairing(ctx context.Context, ev *director.Event, p tournament
 	return rs, nil
 }
 
+// reasonForfeit ends a tournament game decided as a forfeit (catalog
+// key reason.forfeit).
+const reasonForfeit engine.Reason = "forfeit"
+
 // endDecided ends the running game of a board the tournament decided
 // without it (a withdrawal, an adjudication at the round's deadline). With
 // event, the game's final board saying it (pinging both players) is queued
@@ -452,6 +524,12 @@ func (b *Bot) startPairing(ctx context.Context, ev *director.Event, p tournament
 func (b *Bot) endDecided(ctx context.Context, p tournament.Pairing, reason engine.Reason, event func(loc string) string) *gameRec {
 	if p.GameID == 0 {
 		return nil
+	}
+	// A forfeit (a withdrawal, a side that never moved) is not a game
+	// played: it says so in the result line and never counts for ratings.
+	forfeit := !p.Result.Played()
+	if forfeit {
+		reason = reasonForfeit
 	}
 	o := engine.Drawn(reason)
 	switch p.Result {
@@ -469,6 +547,12 @@ func (b *Bot) endDecided(ctx context.Context, p tournament.Pairing, reason engin
 		g, err = b.st.game(ctx, p.GameID)
 		if err != nil || g.Status != gmActive {
 			return nil
+		}
+		if forfeit && g.Rated {
+			if err = b.st.SetRated(ctx, g.ID, false); err != nil {
+				continue // ended meanwhile, or the store failed: read it again
+			}
+			g.Rated = false
 		}
 		if err = b.endWithBoard(ctx, g, o, event); err == nil {
 			return g
@@ -570,15 +654,22 @@ func (b *Bot) resumeTournaments(ctx context.Context) error {
 func (b *Bot) tournamentTick(ctx context.Context) error {
 	us, err := b.director().Tick(ctx, b.judge(ctx))
 	for _, u := range us {
-		for _, p := range u.Adjudicated {
-			b.endDecided(ctx, p, engine.ReasonTimeout, func(loc string) string { return i18n.T(loc, "tournament.adjudicated") })
-		}
 		b.announce(ctx, u)
 	}
 	if err != nil {
 		return wrap("tournaments", err)
 	}
 	return nil
+}
+
+// endAdjudicated ends the games the round's deadline decided, each with
+// its final board pinging both players (director.Adjudicated: called
+// before the next round or the final standings are queued, so those come
+// after the boards).
+func (b *Bot) endAdjudicated(ctx context.Context, _ int64, ps []tournament.Pairing) {
+	for _, p := range ps {
+		b.endDecided(ctx, p, engine.ReasonTimeout, func(loc string) string { return i18n.T(loc, "tournament.adjudicated") })
+	}
 }
 
 // tournamentResult is a finished game's result for its tournament.
@@ -599,7 +690,11 @@ func tournamentResult(g *gameRec) tournament.Result {
 // standings pinging the podium.
 func (b *Bot) tournamentGameOver(ctx context.Context, g *gameRec) {
 	res := tournamentResult(g)
-	if res == tournament.Pending || g.GuildID == "" {
+	if g.GuildID == "" {
+		return
+	}
+	if res == tournament.Pending { // aborted
+		b.startWaiting(ctx, g)
 		return
 	}
 	u, err := b.director().GameOver(ctx, g.ID, res)
@@ -612,7 +707,9 @@ func (b *Bot) tournamentGameOver(ctx context.Context, g *gameRec) {
 	}
 	if u != nil {
 		b.announce(ctx, *u)
+		return
 	}
+	b.startWaiting(ctx, g) // a game outside tournaments may have held one up
 }
 
 // announce acts on a director's update: the games of a paired round

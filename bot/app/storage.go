@@ -88,6 +88,9 @@ type Games interface {
 	moveLog(ctx context.Context, id int64) ([]string, error)
 	// lastGame is the user's most recent game in a channel, finished or not.
 	lastGame(ctx context.Context, userID, channelID string) (*gameRec, error)
+	// SetRated marks an active game rated or casual (a tournament forfeit
+	// is never rated).
+	SetRated(ctx context.Context, id int64, rated bool) error
 
 	// setBoardMessage records that the board of game id at sequence seq
 	// was delivered as messageID ("" keeps the stored id: a transport

@@ -511,3 +511,7 @@ func (s *storeRepo) reconcileFlags(ctx context.Context, plan func(*gameRec) []ev
 		return conv(evs[0]), extra, true
 	})
 }
+
+func (s *storeRepo) SetRated(ctx context.Context, id int64, rated bool) error {
+	return s.st.SetRated(ctx, id, rated)
+}

@@ -60,6 +60,10 @@ func (t *Tournament) pairKnockout(r int) []Pairing {
 			slots = append(slots, p.Winner())
 		}
 	}
+	seed := map[string]int{}
+	for i, e := range t.Seeds() {
+		seed[e.Player] = i + 1
+	}
 	ps := make([]Pairing, len(slots)/2)
 	for i := range ps {
 		a, b := slots[2*i], slots[2*i+1]
@@ -70,8 +74,10 @@ func (t *Tournament) pairKnockout(r int) []Pairing {
 			ps[i] = Pairing{White: a}
 		default:
 			// Fewer games with White gets White; on equal counts the
-			// better seed (first in the bracket) does.
-			if t.whites(b) < t.whites(a) {
+			// better seed does (in round 1 the better seed is first in
+			// the bracket; later the upper board's winner may be the
+			// worse seed).
+			if wa, wb := t.whites(a), t.whites(b); wb < wa || wb == wa && seed[b] < seed[a] {
 				a, b = b, a
 			}
 			ps[i] = Pairing{White: a, Black: b}

@@ -29,12 +29,17 @@ func BergerTable(n, r int) [][2]int {
 
 // pairRoundRobin reads round r off the Berger table; players are numbered
 // by seed, a pairing with the dummy is a bye (a rest), and games of
-// withdrawn players are forfeits (decided by pair).
+// withdrawn players are forfeits (decided by pair). A double round-robin's
+// second cycle plays the first again with colours swapped.
 func (t *Tournament) pairRoundRobin(r int) []Pairing {
 	seeds := t.Seeds()
 	n := len(seeds)
 	if n%2 == 1 {
 		n++
+	}
+	swap := false
+	if r > n-1 {
+		r, swap = r-(n-1), true
 	}
 	name := func(k int) string {
 		if k > len(seeds) {
@@ -45,6 +50,9 @@ func (t *Tournament) pairRoundRobin(r int) []Pairing {
 	var ps, byes []Pairing
 	for _, pr := range BergerTable(n, r) {
 		w, b := name(pr[0]), name(pr[1])
+		if swap {
+			w, b = b, w
+		}
 		switch {
 		case w == "":
 			byes = append(byes, Pairing{White: b})

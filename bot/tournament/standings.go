@@ -35,7 +35,7 @@ const (
 // by seed). A round-robin, where everyone meets everyone, starts with the
 // games between the tied players; Swiss with the strength of opposition.
 func TieBreaks(f Format) []TieBreak {
-	if f == RoundRobin {
+	if f == RoundRobin || f == DoubleRoundRobin {
 		return []TieBreak{TBDirect, TBSonnebornBerger, TBWins, TBBuchholzCut1}
 	}
 	return []TieBreak{TBBuchholzCut1, TBSonnebornBerger, TBDirect, TBWins}
@@ -131,8 +131,10 @@ func (t *Tournament) Standings() []Standing {
 	}
 	// Primary keys first; then refine tied groups one tie-break at a time
 	// (Direct depends on who is still tied).
+	// A knockout ranks by the round reached alone, then by seed (points
+	// say nothing: a bye scores, a drawn game goes to Black).
 	primary := func(a, b int) bool {
-		if t.Format == Knockout && st[a].Reached != st[b].Reached {
+		if t.Format == Knockout {
 			return st[a].Reached > st[b].Reached
 		}
 		return st[a].Points > st[b].Points
@@ -202,6 +204,11 @@ func (t *Tournament) Standings() []Standing {
 	for r, i := range order {
 		out[r] = st[i]
 		out[r].Rank = r + 1
+		// Knockout players out in the same round share their place (both
+		// losing semi-finalists are third), listed by seed.
+		if t.Format == Knockout && r > 0 && out[r].Reached == out[r-1].Reached {
+			out[r].Rank = out[r-1].Rank
+		}
 	}
 	return out
 }
@@ -213,16 +220,15 @@ func (t *Tournament) Podium() [][]string {
 	if t.Status != Finished {
 		return nil
 	}
-	st := t.Standings()
 	var out [][]string
-	for i, s := range st {
+	for _, s := range t.Standings() {
 		switch {
-		case len(out) < 3:
-			out = append(out, []string{s.Player})
-		case t.Format == Knockout && s.Reached == st[i-1].Reached && len(out[2]) == i-2:
+		case s.Rank > 3:
+			return out
+		case len(out) > 0 && t.Format == Knockout && s.Rank == 3 && len(out) == 3:
 			out[2] = append(out[2], s.Player)
 		default:
-			return out
+			out = append(out, []string{s.Player})
 		}
 	}
 	return out

@@ -18,8 +18,11 @@ type Format string
 
 const (
 	RoundRobin Format = "round-robin"
-	Swiss      Format = "swiss"
-	Knockout   Format = "knockout"
+	// DoubleRoundRobin: everyone meets everyone twice, the second cycle
+	// repeating the first with colours swapped (Berger tables).
+	DoubleRoundRobin Format = "double-round-robin"
+	Swiss            Format = "swiss"
+	Knockout         Format = "knockout"
 )
 
 // Status is where a tournament is in its life.
@@ -149,10 +152,13 @@ type Settings struct {
 	// round lasts from its start before unfinished games are adjudicated.
 	SignUpDeadline time.Time
 	RoundLength    time.Duration
+	// FirstColour is pairing number 1's colour in a Swiss round 1 (White
+	// unless a TRF file read back said otherwise: XXC black1).
+	FirstColour Colour
 }
 
 // MaxEntrants bounds every tournament (pairing cost and image size).
-const MaxEntrants = 64
+const MaxEntrants = 128
 
 // MaxSwissRounds is the most rounds a Swiss tournament can be set to.
 const MaxSwissRounds = 20
@@ -162,7 +168,7 @@ func MinPlayers(f Format) int {
 	switch f {
 	case Knockout:
 		return 2
-	case RoundRobin:
+	case RoundRobin, DoubleRoundRobin:
 		return 3
 	}
 	return 4
@@ -171,7 +177,7 @@ func MinPlayers(f Format) int {
 // Validate checks settings.
 func (s Settings) Validate() error {
 	switch s.Format {
-	case RoundRobin, Knockout:
+	case RoundRobin, DoubleRoundRobin, Knockout:
 		if s.SwissRounds != 0 {
 			return fmt.Errorf("%w: only a Swiss tournament takes a number of rounds", ErrBadSettings)
 		}
@@ -182,11 +188,24 @@ func (s Settings) Validate() error {
 	default:
 		return fmt.Errorf("%w: unknown format %q", ErrBadSettings, s.Format)
 	}
-	if s.MaxPlayers != 0 && (s.MaxPlayers < MinPlayers(s.Format) || s.MaxPlayers > MaxEntrants) {
-		return fmt.Errorf("%w: at most %d players is outside %d..%d", ErrBadSettings, s.MaxPlayers, MinPlayers(s.Format), MaxEntrants)
+	if s.MaxPlayers != 0 {
+		if err := CheckMaxPlayers(s.Format, s.MaxPlayers); err != nil {
+			return err
+		}
 	}
 	if s.RoundLength < time.Minute || s.RoundLength > 60*24*time.Hour {
 		return fmt.Errorf("%w: a round lasts from a minute to 60 days, not %s", ErrBadSettings, s.RoundLength)
+	}
+	return nil
+}
+
+// CheckMaxPlayers checks a player limit the organiser gave: from the
+// format's minimum to MaxEntrants. Settings keep 0 for "no limit given",
+// so a caller reading the organiser's number checks it here first: an
+// explicit 0 (or less) is refused, not taken as unlimited.
+func CheckMaxPlayers(f Format, n int) error {
+	if n < MinPlayers(f) || n > MaxEntrants {
+		return fmt.Errorf("%w: at most %d players is outside %d..%d", ErrBadSettings, n, MinPlayers(f), MaxEntrants)
 	}
 	return nil
 }
@@ -310,11 +329,15 @@ func (t *Tournament) Cancel(a Actor) error {
 // TotalRounds is how many rounds the tournament has with n entrants.
 func TotalRounds(f Format, swissRounds, n int) int {
 	switch f {
-	case RoundRobin:
+	case RoundRobin, DoubleRoundRobin:
+		c := n - 1
 		if n%2 == 1 {
-			return n
+			c = n
 		}
-		return n - 1
+		if f == DoubleRoundRobin {
+			return 2 * c
+		}
+		return c
 	case Knockout:
 		r := 0
 		for 1<<r < n {
@@ -530,6 +553,20 @@ func (t *Tournament) NextRound(after int, now time.Time) ([]Pairing, error) {
 	return slices.Clone(ps), nil // the caller's copy: changing it changes nothing here
 }
 
+// PairNext pairs the round after the last one in Rounds without changing
+// t, leaving out the players in absent for that round (as a pairing
+// program leaves out a player marked absent): the check of a round
+// against another pairing program (the trf package's replay).
+func (t *Tournament) PairNext(absent []string) ([]Pairing, error) {
+	c := t.clone()
+	for i, e := range c.Entrants {
+		if slices.Contains(absent, e.Player) {
+			c.Entrants[i].Withdrawn = true
+		}
+	}
+	return c.pair(len(c.Rounds) + 1)
+}
+
 // EndedEarly tells a finished Swiss that stopped before its last round
 // because no pairing satisfied the absolute criteria.
 func (t *Tournament) EndedEarly() bool {
@@ -567,7 +604,7 @@ func (t *Tournament) pair(r int) ([]Pairing, error) {
 	var ps []Pairing
 	var err error
 	switch t.Format {
-	case RoundRobin:
+	case RoundRobin, DoubleRoundRobin:
 		ps = t.pairRoundRobin(r)
 	case Knockout:
 		ps = t.pairKnockout(r)
@@ -598,7 +635,7 @@ func (t *Tournament) pair(r int) ([]Pairing, error) {
 // allocated bye), nothing in a round-robin (everyone rests once) and a
 // full point in a knockout (the player goes through).
 func (t *Tournament) byePoints() float64 {
-	if t.Format == RoundRobin {
+	if t.Format == RoundRobin || t.Format == DoubleRoundRobin {
 		return 0
 	}
 	return 1

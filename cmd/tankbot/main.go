@@ -36,6 +36,7 @@ var commands = []command{
 	{"maps", "list the shipped Tank Chess maps", runMaps},
 	{"puzzles", "puzzle tools: generate (--game --selfplay N --seed S | --from-archive DB --guild ID) --out FILE; list --game", runPuzzles},
 	{"backup", "copy the SQLite database consistently, also while the bot runs", runBackup},
+	{"tournament", "tournament tools: tournament export --id N [--out FILE] writes it as a FIDE TRF-16 file", runTournament},
 	{"data", "a player's data: data export|delete --user ID (export as JSON, or erase)", runData},
 	{"healthcheck", "GET a health URL (/readyz): exit 0 when it answers 2xx (the image's HEALTHCHECK)", runHealthcheck},
 	{"restore", "replace the SQLite database by a backup (the bot must be stopped)", runRestore},

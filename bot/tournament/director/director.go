@@ -44,6 +44,11 @@ type Director struct {
 	// so a refused post is retried rather than lost, and of instances
 	// racing to advance only the one that did announces.
 	Posts func(ev *Event, paired []tournament.Pairing, finished bool) ([]store.Message, error)
+	// Adjudicated, when set, ends the games Tick adjudicated (their final
+	// boards queued) before Tick pairs the next round or finishes the
+	// tournament, so the players see each game's end before the next
+	// round's announcement or the final standings.
+	Adjudicated func(ctx context.Context, id int64, decided []tournament.Pairing)
 }
 
 // Event is a loaded tournament: the stored row and the state machine.
@@ -253,10 +258,19 @@ func (d *Director) Record(ctx context.Context, id int64, round, board int, r tou
 func (d *Director) record(ctx context.Context, id int64, round, board int, r tournament.Result) (set bool, err error) {
 	err = d.change(ctx, id, func(ev *Event) error {
 		set = false
-		if err := ev.T.Record(round, board, r); err != nil {
-			if errors.Is(err, tournament.ErrAlreadyRecorded) && ev.T.Rounds[round-1][board-1].Result == r {
-				return nil
+		// A board already decided answers the same whatever the
+		// tournament's state: a game's end reported after the
+		// tournament finished (an adjudicated game's final board) is
+		// the same result again, not an error.
+		if round >= 1 && round <= len(ev.T.Rounds) && board >= 1 && board <= len(ev.T.Rounds[round-1]) {
+			if had := ev.T.Rounds[round-1][board-1].Result; had != tournament.Pending && !ev.T.Rounds[round-1][board-1].IsBye() {
+				if had == r {
+					return nil
+				}
+				return fmt.Errorf("%w: round %d board %d is %s", tournament.ErrAlreadyRecorded, round, board, had)
 			}
+		}
+		if err := ev.T.Record(round, board, r); err != nil {
 			return err
 		}
 		var err error
@@ -476,6 +490,9 @@ func (d *Director) Tick(ctx context.Context, judge Judge) ([]Update, error) {
 			u.Cancelled = now == tournament.Cancelled
 		} else {
 			u.Adjudicated, err = d.Adjudicate(ctx, row.ID, func(p tournament.Pairing) (tournament.Result, error) { return judge(row.ID, p) })
+			if len(u.Adjudicated) > 0 && d.Adjudicated != nil {
+				d.Adjudicated(ctx, row.ID, u.Adjudicated)
+			}
 			if err == nil {
 				err = d.advance(ctx, row.ID, &u)
 			}

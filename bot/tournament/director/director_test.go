@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -658,5 +659,53 @@ func TestTickAndGameOver(t *testing.T) {
 	}
 	if us := tick(); len(us) != 0 {
 		t.Fatalf("updates after the end: %+v", us)
+	}
+}
+
+// When the last round ends at its deadline, the adjudicated games are
+// ended (Adjudicated) before the tournament finishes (its final post is
+// queued by Posts), and a game's end reported afterwards with the result
+// the tournament gave it is no error: the tournament being over is not a
+// reason to complain about a board it decided itself.
+func TestLastRoundDeadlineEndsGamesBeforeStandings(t *testing.T) {
+	ctx := context.Background()
+	w := newWorld(t, filepath.Join(t.TempDir(), "last.db"), 1)
+	id := w.create(tournament.Knockout, 0, 2)
+	d := w.d()
+	var order []string
+	d.Adjudicated = func(_ context.Context, tid int64, ps []tournament.Pairing) {
+		for _, p := range ps {
+			order = append(order, fmt.Sprintf("end board %d %s", p.Board, p.Result))
+		}
+	}
+	d.Posts = func(ev *Event, _ []tournament.Pairing, finished bool) ([]store.Message, error) {
+		if finished {
+			order = append(order, "standings")
+		}
+		return nil, nil
+	}
+	ps, err := d.Start(ctx, id, tournament.Actor{ID: "org"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.startGames(id, ps)
+	w.fc.Advance(49 * time.Hour)
+	judge := func(int64, tournament.Pairing) (tournament.Result, error) { return tournament.BlackWins, nil }
+	us, err := d.Tick(ctx, judge)
+	if err != nil || len(us) != 1 || !us[0].Finished {
+		t.Fatalf("tick at the last deadline: %+v %v", us, err)
+	}
+	if got := strings.Join(order, "; "); got != "end board 1 0-1; standings" {
+		t.Fatalf("order %q: the game must end before the final standings", got)
+	}
+	// The ended game's result comes back through the game-over path.
+	u, err := d.GameOver(ctx, w.game(id, ps[0]), tournament.BlackWins)
+	if err != nil || u == nil || u.Paired != nil || u.Finished {
+		t.Fatalf("the adjudicated game's own end after the finish: %+v %v", u, err)
+	}
+	// A forfeit's game ends as a plain win: that is the board already
+	// decided, not a new result.
+	if _, err := d.GameOver(ctx, w.game(id, ps[0]), tournament.WhiteWins); !errors.Is(err, tournament.ErrAlreadyRecorded) {
+		t.Fatalf("another result for a decided board: %v", err)
 	}
 }

@@ -114,3 +114,30 @@ func TestStandingsPagesAndBracket(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// A knockout of the most entrants (128) draws its bracket and all its
+// standings pages.
+func TestLargestKnockoutPictures(t *testing.T) {
+	if testing.Short() {
+		t.Skip("long tier: draws a 128-player bracket (a 2,000 × 4,800 px image)")
+	}
+	ko, _ := tournament.New("org", tournament.Settings{Format: tournament.Knockout, RoundLength: time.Hour})
+	for i := range tournament.MaxEntrants {
+		ko.Join(fmt.Sprint("p", i), float64(2000-i), t0)
+	}
+	if _, err := ko.Start(tournament.Actor{ID: "org"}, t0); err != nil {
+		t.Fatal(err)
+	}
+	playAll(t, ko)
+	data, err := imaging.RenderBracket(BracketOf(ko, testLabels))
+	if err != nil {
+		t.Fatal(err)
+	}
+	img, err := png.Decode(bytes.NewReader(data))
+	if err != nil || img.Bounds().Dy() < 1000 {
+		t.Fatalf("bracket %v %v", img.Bounds(), err)
+	}
+	if pages := StandingsPages(ko, testLabels); len(pages) != tournament.MaxEntrants/16 {
+		t.Fatalf("%d standings pages", len(pages))
+	}
+}
