@@ -1,6 +1,7 @@
 package puzzle
 
 import (
+	"errors"
 	"io/fs"
 	"slices"
 	"strings"
@@ -27,5 +28,31 @@ func TestShippedGamesAreTheRegistrys(t *testing.T) {
 	}
 	if len(Games) != len(files) || len(Games) == 0 {
 		t.Errorf("Games %v, files %v", Games, files)
+	}
+}
+
+// A puzzle an earlier collection shipped (here te43d4144, the daily puzzle
+// of the database written by 441ce77) still resolves by id after the
+// collection dropped it, and is never served anew.
+func TestRetiredPuzzleStillResolves(t *testing.T) {
+	const id = "te43d4144"
+	ps, err := Shipped("tank")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range ps {
+		if p.ID == id {
+			t.Fatalf("%s is in the current collection: pick another retired id for this test", id)
+		}
+	}
+	p, err := ShippedByID("tank", id)
+	if err != nil {
+		t.Fatalf("retired puzzle: %v", err)
+	}
+	if p.ID != id || len(p.Solution) == 0 {
+		t.Fatalf("retired puzzle %+v", p)
+	}
+	if _, err := ShippedByID("tank", "tnotapuzzle"); !errors.Is(err, ErrNotShipped) {
+		t.Fatalf("unknown id: %v, want ErrNotShipped", err)
 	}
 }

@@ -14,7 +14,7 @@ import (
 // `tankbot puzzles generate` (the first line records the command and seed;
 // docs/puzzles.md says how to make them again).
 //
-//go:embed data/*.tsv
+//go:embed data/*.tsv data/retired/*.tsv
 var data embed.FS
 
 var (
@@ -71,6 +71,10 @@ func Shipped(game string) ([]*Puzzle, error) {
 var ErrNotShipped = errors.New("puzzle: not in the shipped collection")
 
 // ShippedByID returns the shipped puzzle id of game (shared, as Shipped's).
+// A puzzle an earlier collection shipped and the current one dropped
+// (data/retired) is still found, so that a player's unfinished puzzle and
+// a daily puzzle already posted keep working after an upgrade; it is
+// never served anew.
 func ShippedByID(game, id string) (*Puzzle, error) {
 	ps, err := Shipped(game)
 	if err != nil {
@@ -81,5 +85,45 @@ func ShippedByID(game, id string) (*Puzzle, error) {
 			return p, nil
 		}
 	}
+	rs, err := retiredPuzzles(game)
+	if err != nil {
+		return nil, err
+	}
+	for _, p := range rs {
+		if p.ID == id {
+			return p, nil
+		}
+	}
 	return nil, fmt.Errorf("%w: %s puzzle %q", ErrNotShipped, game, id)
+}
+
+var (
+	retiredOnce sync.Once
+	retired     map[string][]*Puzzle
+	retiredErr  error
+)
+
+// retiredPuzzles are the puzzles of game that earlier collections shipped
+// and the current one no longer does (none for a game without a file).
+func retiredPuzzles(game string) ([]*Puzzle, error) {
+	retiredOnce.Do(func() {
+		retired = map[string][]*Puzzle{}
+		for _, g := range Games {
+			b, err := data.ReadFile("data/retired/" + g + ".tsv")
+			if errors.Is(err, fs.ErrNotExist) {
+				continue
+			}
+			if err != nil {
+				retiredErr = err
+				return
+			}
+			ps, err := ParseFile(g, string(b))
+			if err != nil {
+				retiredErr = fmt.Errorf("data/retired/%s.tsv: %w", g, err)
+				return
+			}
+			retired[g] = ps
+		}
+	})
+	return retired[game], retiredErr
 }
