@@ -23,9 +23,10 @@ import (
 )
 
 // DefaultNodes is the node budget per position before the game's scaling
-// (ai.ScaleNodes: Tank Chess ×3, Camelot ×0.5, Gungi ×0.6), level 3's: a
-// 100-ply game takes 3–6 s of CPU in each game (BenchmarkReview100,
-// docs/review.md), under the 30 s target.
+// (ai.ScaleNodes: Tank Chess ×3, Camelot ×0.5, Gungi ×0.6), level 3's,
+// spent on every position of the game and on the position after the
+// engine's move wherever the move played differs (BenchmarkReview100,
+// docs/review.md, against the 30 s target).
 const DefaultNodes = 10000
 
 // Thresholds of the drop in the mover's win probability (0..1) that make a
