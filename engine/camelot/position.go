@@ -5,6 +5,7 @@
 package camelot
 
 import (
+	"math/bits"
 	"strconv"
 
 	"github.com/tankbot/tankbot/engine"
@@ -226,22 +227,28 @@ func (p *Position) Play(m engine.Move) (engine.Position, error) {
 // apply plays a move known to be legal.
 func (p *Position) apply(m Move) *Position {
 	q := *p
+	q.play(&m)
+	return &q
+}
+
+// play plays m on q in place.
+func (q *Position) play(m *Move) {
 	pc := q.board[m.from]
 	q.board[m.from] = empty
-	for sq := 0; sq < numSq; sq++ {
-		if m.caps[sq>>6]&(1<<(sq&63)) != 0 {
-			q.board[sq] = empty
+	for w, word := range m.caps {
+		for word != 0 {
+			q.board[w*64+bits.TrailingZeros64(word)] = empty
+			word &= word - 1
 		}
 	}
 	q.board[m.to] = pc
 	if m.isCastleMove() {
-		q.castles[p.turn]++
+		q.castles[q.turn]++
 	}
-	if p.turn == engine.Black {
+	if q.turn == engine.Black {
 		q.moveNum++
 	}
-	q.turn = p.turn.Opponent()
-	return &q
+	q.turn = q.turn.Opponent()
 }
 
 // Perft counts leaf positions depth moves deep.

@@ -20,6 +20,8 @@ const (
 
 type searcher struct {
 	engine.CopyMake[Position, Move]
+	gen    generator
+	arenas [engine.SearchPlies][]uint8 // the routes of each ply's moves
 }
 
 // NewSearcher implements engine.Searchable.
@@ -35,7 +37,7 @@ func (s *searcher) Turn() engine.Side { return s.pos().turn }
 func (s *searcher) Over() engine.Result { return s.pos().boardOutcome().Result }
 
 func (s *searcher) Generate() int {
-	s.Lists[s.Ply] = s.pos().generate()
+	s.Lists[s.Ply], _ = s.pos().genInto(&s.gen, s.Lists[s.Ply], &s.arenas[s.Ply])
 	return len(s.Lists[s.Ply])
 }
 
@@ -85,8 +87,8 @@ func (s *searcher) Key(i int) uint32 {
 }
 
 func (s *searcher) Make(i int) {
-	next := s.pos().apply(*s.cur(i))
-	*s.Push() = *next
+	m := s.cur(i)
+	s.Push().play(m)
 }
 
 // Hash covers what the repetition rule counts: board, side to move and
@@ -106,7 +108,13 @@ func (s *searcher) Hash() uint64 {
 	return h ^ h>>31
 }
 
-func (s *searcher) Move(i int) engine.Move { return *s.cur(i) }
+// Move exports move i with its own copy of the route (the searcher's
+// arena is reused by the next generation at this ply).
+func (s *searcher) Move(i int) engine.Move {
+	m := *s.cur(i)
+	m.path = append([]uint8(nil), m.path...)
+	return m
+}
 
 // Evaluate scores the position for the side to move: material, each
 // piece's progress towards the enemy castle, pieces on and next to the
