@@ -29,6 +29,12 @@ func (p *Position) hasLegal() bool {
 
 // generate appends the legal moves to buf; with first it stops after one.
 func (p *Position) generate(buf []Move, first bool) []Move {
+	return p.generateSome(buf, first, false)
+}
+
+// generateSome is generate; with attacksOnly it lists only the attacks
+// (captures), in the same order as among all the moves (quiescence).
+func (p *Position) generateSome(buf []Move, first, attacksOnly bool) []Move {
 	if p.InDraft() {
 		return p.generateDraft(buf, first)
 	}
@@ -101,6 +107,9 @@ func (p *Position) generate(buf []Move, first bool) []Move {
 			target := func(to Square) bool {
 				th := p.h[to]
 				if th == 0 {
+					if attacksOnly {
+						return false
+					}
 					return add(Move{KindMove, mover, from, to})
 				}
 				t := p.cell[to][th-1]
@@ -109,7 +118,7 @@ func (p *Position) generate(buf []Move, first bool) []Move {
 						return true
 					}
 				}
-				if th < 3 && t.kind() != Marshal && mover != Fortress {
+				if th < 3 && t.kind() != Marshal && mover != Fortress && !attacksOnly {
 					return add(Move{KindStack, mover, from, to})
 				}
 				return false
@@ -135,7 +144,7 @@ func (p *Position) generate(buf []Move, first bool) []Move {
 			}
 		}
 	}
-	if p.onBoard[us] >= MaxOnBoard {
+	if p.onBoard[us] >= MaxOnBoard || attacksOnly {
 		return buf
 	}
 	var pawnFiles [9]bool

@@ -57,6 +57,27 @@ func (s *searcher) Generate() int {
 	return len(s.Lists[s.Ply])
 }
 
+// GenerateGains lists the attacks only (the moves with a Gain), in
+// Generate's order, for quiescence: after the armies meet most of a
+// position's moves are drops, none of them a capture. -1 when the side
+// to act has no legal move at all.
+func (s *searcher) GenerateGains() int {
+	p := s.pos()
+	if p.InDraft() {
+		// No attacks in the draft, but placements: none has a gain.
+		s.Lists[s.Ply] = s.Lists[s.Ply][:0]
+		if !p.hasLegal() {
+			return -1
+		}
+		return 0
+	}
+	s.Lists[s.Ply] = p.generateSome(s.Lists[s.Ply][:0], false, true)
+	if len(s.Lists[s.Ply]) == 0 && !p.hasLegal() {
+		return -1
+	}
+	return len(s.Lists[s.Ply])
+}
+
 func (s *searcher) NoMoves() engine.Result {
 	p := s.pos()
 	if p.InCheck() {
