@@ -147,31 +147,56 @@ func (s *searcher) Move(i int) engine.Move { return s.cur(i) }
 // guard and the enemies around it, being in check, and a tempo.
 func (s *searcher) Evaluate() int {
 	p := s.pos()
-	var score [2]int
+	var score, mat [2]int // mat: material at full value, for mopUp
 	for side := range 2 {
 		for k := Marshal; k < numKinds; k++ {
 			score[side] += int(p.hand[side][k]) * kindValue[k] * 8 / 10
+			mat[side] += int(p.hand[side][k]) * kindValue[k]
 		}
 	}
-	for sq := Square(0); sq < 81; sq++ {
-		n := int(p.h[sq])
-		for t := 0; t < n; t++ {
-			pc := p.cell[sq][t]
-			side := pc.side()
-			v := kindValue[pc.kind()]
-			if t == n-1 {
-				v += t * 40 // the top acts with its tier's reach
-				r := sq.Rank()
-				if side == engine.Black {
-					r = 8 - r
+	// One pass over the occupied squares (the tops of both sides) gives
+	// the material, the tiers and advancement, and the Marshals'
+	// neighbourhoods.
+	for w := range 2 {
+		word := p.tops[0][w] | p.tops[1][w]
+		for word != 0 {
+			sq := Square(w*64 + trailingZeros(word))
+			word &= word - 1
+			n := int(p.h[sq])
+			for t := 0; t < n; t++ {
+				pc := p.cell[sq][t]
+				side := pc.side()
+				v := kindValue[pc.kind()]
+				mat[side] += v
+				if t == n-1 {
+					v += t * 40 // the top acts with its tier's reach
+					r := sq.Rank()
+					if side == engine.Black {
+						r = 8 - r
+					}
+					if pc.kind() != Marshal {
+						v += r * 4
+					}
+				} else {
+					v = v * 9 / 10 // buried: inactive until uncovered
 				}
-				if pc.kind() != Marshal {
-					v += r * 4
-				}
-			} else {
-				v = v * 9 / 10 // buried: inactive until uncovered
+				score[side] += v
 			}
-			score[side] += v
+			top := p.cell[sq][n-1].side()
+			for side := engine.White; side <= engine.Black; side++ {
+				m := p.marshal[side]
+				if m == NoSquare || sq == m {
+					continue
+				}
+				d := max(absInt(sq.File()-m.File()), absInt(sq.Rank()-m.Rank()))
+				if top == side {
+					if d == 1 {
+						score[side] += 15
+					}
+				} else if d <= 2 {
+					score[side] -= 30 / d
+				}
+			}
 		}
 	}
 	for side := engine.White; side <= engine.Black; side++ {
@@ -179,29 +204,15 @@ func (s *searcher) Evaluate() int {
 		if m == NoSquare {
 			continue
 		}
-		mf, mr := m.File(), m.Rank()
-		for sq := Square(0); sq < 81; sq++ {
-			if p.h[sq] == 0 || sq == m {
-				continue
-			}
-			d := max(absInt(sq.File()-mf), absInt(sq.Rank()-mr))
-			if p.top(sq).side() == side {
-				if d == 1 {
-					score[side] += 15
-				}
-			} else if d <= 2 {
-				score[side] -= 30 / d
-			}
-		}
 		// The Marshal is safer at home than in the middle of the board.
-		r := mr
+		r := m.Rank()
 		if side == engine.Black {
-			r = 8 - mr
+			r = 8 - r
 		}
 		score[side] -= r * 10
 	}
 	if !p.InDraft() {
-		mopUp(p, &score)
+		mopUp(p, &mat, &score)
 	}
 	t := p.turn
 	v := score[t] - score[t.Opponent()] + 10
@@ -222,19 +233,7 @@ const mopUpMargin = 900
 // centre, for each of its pieces near that Marshal, and for every square
 // around it that is occupied or covered by a piece of its own within
 // reach (a cheap stand-in for the Marshal's mobility).
-func mopUp(p *Position, score *[2]int) {
-	var mat [2]int
-	for side := range 2 {
-		for k := Marshal; k < numKinds; k++ {
-			mat[side] += int(p.hand[side][k]) * kindValue[k]
-		}
-	}
-	for sq := Square(0); sq < 81; sq++ {
-		for t := 0; t < int(p.h[sq]); t++ {
-			pc := p.cell[sq][t]
-			mat[pc.side()] += kindValue[pc.kind()]
-		}
-	}
+func mopUp(p *Position, mat, score *[2]int) {
 	for a := engine.White; a <= engine.Black; a++ {
 		d := a.Opponent()
 		lead := mat[a] - mat[d]
@@ -256,14 +255,18 @@ func mopUp(p *Position, score *[2]int) {
 				}
 			}
 		}
-		for sq := Square(0); sq < 81; sq++ {
-			if p.h[sq] == 0 || p.top(sq).side() != a || p.top(sq).kind() == Marshal {
-				continue
-			}
-			dist := max(absInt(sq.File()-mf), absInt(sq.Rank()-mr))
-			bonus += 6 * (8 - dist) // close in
-			if dist <= 2 {
-				bonus += 12
+		for w, word := range p.tops[a] {
+			for word != 0 {
+				sq := Square(w*64 + trailingZeros(word))
+				word &= word - 1
+				if p.top(sq).kind() == Marshal {
+					continue
+				}
+				dist := max(absInt(sq.File()-mf), absInt(sq.Rank()-mr))
+				bonus += 6 * (8 - dist) // close in
+				if dist <= 2 {
+					bonus += 12
+				}
 			}
 		}
 		score[a] += bonus
