@@ -115,6 +115,12 @@ func (p *Position) count(s engine.Side) int {
 
 // boardOutcome is the outcome decided without generating moves.
 func (p *Position) boardOutcome() engine.Outcome {
+	return p.outcomeCounted(p.count(engine.White), p.count(engine.Black))
+}
+
+// outcomeCounted is boardOutcome with the pieces of each side already
+// counted (nw White's, nb Black's): the search keeps the counts.
+func (p *Position) outcomeCounted(nw, nb int) engine.Outcome {
 	mover := p.turn.Opponent() // the side that just moved wins ties of checks
 	for _, s := range []engine.Side{mover, p.turn} {
 		c := castleOf[s.Opponent()]
@@ -123,7 +129,6 @@ func (p *Position) boardOutcome() engine.Outcome {
 			return engine.Win(s, ReasonCastle)
 		}
 	}
-	nw, nb := p.count(engine.White), p.count(engine.Black)
 	if nw <= 1 && nb <= 1 {
 		return engine.Drawn(ReasonInsufficient)
 	}

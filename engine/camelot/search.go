@@ -22,19 +22,24 @@ type searcher struct {
 	engine.CopyMake[Position, Move]
 	gen    generator
 	arenas [engine.SearchPlies][]uint8 // the routes of each ply's moves
+	counts [engine.SearchPlies][2]int  // each side's pieces at each ply
 }
 
 // NewSearcher implements engine.Searchable.
 func (p *Position) NewSearcher() engine.Searcher {
 	s := &searcher{}
 	s.Stack[0] = *p
+	s.counts[0] = [2]int{p.count(engine.White), p.count(engine.Black)}
 	return s
 }
 
 func (s *searcher) pos() *Position    { return s.Pos() }
 func (s *searcher) Turn() engine.Side { return s.pos().turn }
 
-func (s *searcher) Over() engine.Result { return s.pos().boardOutcome().Result }
+func (s *searcher) Over() engine.Result {
+	c := &s.counts[s.Ply]
+	return s.pos().outcomeCounted(c[engine.White], c[engine.Black]).Result
+}
 
 func (s *searcher) Generate() int {
 	s.Lists[s.Ply], _ = s.pos().genInto(&s.gen, s.Lists[s.Ply], &s.arenas[s.Ply])
@@ -43,7 +48,7 @@ func (s *searcher) Generate() int {
 
 func (s *searcher) NoMoves() engine.Result {
 	p := s.pos()
-	return noMovesOutcome(p.turn, p.count(p.turn.Opponent())).Result
+	return noMovesOutcome(p.turn, s.counts[s.Ply][p.turn.Opponent()]).Result
 }
 
 func (s *searcher) cur(i int) *Move { return s.At(i) }
@@ -88,6 +93,9 @@ func (s *searcher) Key(i int) uint32 {
 
 func (s *searcher) Make(i int) {
 	m := s.cur(i)
+	them := s.pos().turn.Opponent()
+	s.counts[s.Ply+1] = s.counts[s.Ply]
+	s.counts[s.Ply+1][them] -= bits.OnesCount64(m.caps[0]) + bits.OnesCount64(m.caps[1]) + bits.OnesCount64(m.caps[2])
 	s.Push().play(m)
 }
 
