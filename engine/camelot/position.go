@@ -261,13 +261,35 @@ func (p *Position) Perft(depth int) uint64 {
 	if depth <= 0 {
 		return 1
 	}
-	ms := p.legal()
+	w := &perftWalk{pos: make([]Position, depth+1), moves: make([][]Move, depth), arenas: make([][]uint8, depth)}
+	w.pos[0] = *p
+	return w.count(0, depth)
+}
+
+// perftWalk holds Perft's positions, move lists and route arenas per ply,
+// reused through the walk so that counting allocates nothing per node.
+type perftWalk struct {
+	gen    generator
+	pos    []Position
+	moves  [][]Move
+	arenas [][]uint8
+}
+
+func (w *perftWalk) count(ply, depth int) uint64 {
+	p := &w.pos[ply]
+	if p.boardOutcome().Over() {
+		return 0
+	}
+	w.moves[ply], _ = p.genInto(&w.gen, w.moves[ply], &w.arenas[ply])
+	ms := w.moves[ply]
 	if depth == 1 {
 		return uint64(len(ms))
 	}
 	var n uint64
-	for _, m := range ms {
-		n += p.apply(m).Perft(depth - 1)
+	for i := range ms {
+		w.pos[ply+1] = *p
+		w.pos[ply+1].play(&ms[i])
+		n += w.count(ply+1, depth-1)
 	}
 	return n
 }

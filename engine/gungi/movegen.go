@@ -288,19 +288,24 @@ func (p *Position) generateDraft(buf []Move, first bool) []Move {
 }
 
 // Perft counts the leaf positions depth actions deep.
-func (p *Position) Perft(depth int) uint64 {
+func (p *Position) Perft(depth int) uint64 { return perft(*p, depth) }
+
+// perft takes the position by value: with a pointer, escape analysis
+// moves every node's copy of the recursion to the heap.
+func perft(p Position, depth int) uint64 {
 	if depth <= 0 {
 		return 1
 	}
-	moves := p.generate(make([]Move, 0, 256), false)
+	var buf [512]Move
+	moves := p.generate(buf[:0], false)
 	if depth == 1 {
 		return uint64(len(moves))
 	}
 	var n uint64
 	for _, m := range moves {
-		next := *p
+		next := p
 		next.apply(m)
-		n += next.Perft(depth - 1)
+		n += perft(next, depth-1)
 	}
 	return n
 }
