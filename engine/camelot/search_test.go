@@ -12,8 +12,8 @@ import (
 // moves played in place) gives the same moves, routes included, as the
 // position's own generator, at every ply of random games walked down with
 // Make and back up with Unmake; and a move exported by the searcher keeps
-// its route after the arena is reused; the kept piece counts match the
-// board's.
+// its route after the arena is reused; the kept piece counts and
+// occupied squares match the board's.
 func TestSearcherMatchesGenerate(t *testing.T) {
 	for g := range 12 {
 		rng := rand.New(rand.NewPCG(uint64(g), 3))
@@ -55,6 +55,9 @@ func TestSearcherMatchesGenerate(t *testing.T) {
 				}
 				if c := s.counts[s.Ply]; c[engine.White] != next.count(engine.White) || c[engine.Black] != next.count(engine.Black) {
 					t.Fatalf("game %d step %d: kept counts %v, board %d/%d", g, step, c, next.count(engine.White), next.count(engine.Black))
+				}
+				if s.occ[s.Ply] != occupied(next) {
+					t.Fatalf("game %d step %d: kept occupancy differs from the board's", g, step)
 				}
 				if s.Over() != next.boardOutcome().Result {
 					t.Fatalf("game %d step %d: Over %v, board %v", g, step, s.Over(), next.boardOutcome().Result)
