@@ -184,19 +184,30 @@ func (s *searcher) evalPiece(sq int, score, count, attack *[2]int) {
 	} else {
 		score[side] += manValue
 	}
-	target := castleOf[side.Opponent()][0]
-	dr := abs(sq/files - target/files)
-	df := min(abs(sq%files-5), abs(sq%files-6))
-	d := max(dr, df)
-	switch {
-	case inCastle(sq, side.Opponent()):
-		attack[side] += 160
-	case d <= 2:
-		attack[side] += 60 - d*15
-	default:
-		attack[side] += (15 - d) * 3
-	}
+	attack[side] += attackBonus[side][sq]
 }
+
+// attackBonus is a piece's attacking term by side and square: inside the
+// enemy castle, next to it, or its progress towards it.
+var attackBonus = func() (t [2][numSq]int) {
+	for side := engine.White; side <= engine.Black; side++ {
+		target := castleOf[side.Opponent()][0]
+		for sq := range numSq {
+			dr := abs(sq/files - target/files)
+			df := min(abs(sq%files-5), abs(sq%files-6))
+			d := max(dr, df)
+			switch {
+			case inCastle(sq, side.Opponent()):
+				t[side][sq] = 160
+			case d <= 2:
+				t[side][sq] = 60 - d*15
+			default:
+				t[side][sq] = (15 - d) * 3
+			}
+		}
+	}
+	return t
+}()
 
 // NodeScale scales the AI's level budgets: copy-make with an allocating generator: tens of thousands of nodes a second.
 func (s *searcher) NodeScale() float64 { return 0.5 }
