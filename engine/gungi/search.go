@@ -26,6 +26,21 @@ var kindValue = [numKinds]int{
 
 type searcher struct {
 	engine.CopyMake[Position, Move]
+	// check caches InCheck at each ply (0 not yet known, 1 no, 2 yes):
+	// Over, Evaluate and NoMoves all ask it of the same node.
+	check [engine.SearchPlies]int8
+}
+
+// inCheck is the current node's InCheck, computed once.
+func (s *searcher) inCheck() bool {
+	c := &s.check[s.Ply]
+	if *c == 0 {
+		*c = 1
+		if s.pos().InCheck() {
+			*c = 2
+		}
+	}
+	return *c == 2
 }
 
 // NewSearcher implements engine.Searchable.
@@ -43,7 +58,7 @@ func (s *searcher) Turn() engine.Side { return s.pos().turn }
 // Generate finds no move.
 func (s *searcher) Over() engine.Result {
 	p := s.pos()
-	if p.InDraft() || !p.InCheck() || p.hasLegal() {
+	if p.InDraft() || !s.inCheck() || p.hasLegal() {
 		return engine.Ongoing
 	}
 	if p.turn == engine.White {
@@ -80,7 +95,7 @@ func (s *searcher) GenerateGains() int {
 
 func (s *searcher) NoMoves() engine.Result {
 	p := s.pos()
-	if p.InCheck() {
+	if s.inCheck() {
 		return engine.Win(p.turn.Opponent(), ReasonCheckmate).Result
 	}
 	return engine.Draw
@@ -104,6 +119,7 @@ func (s *searcher) Key(i int) uint32 {
 func (s *searcher) Make(i int) {
 	m := s.cur(i)
 	s.Push().apply(m)
+	s.check[s.Ply] = 0
 }
 
 // Hash covers what the repetition rule counts: board, hands, side to act
@@ -216,7 +232,7 @@ func (s *searcher) Evaluate() int {
 	}
 	t := p.turn
 	v := score[t] - score[t.Opponent()] + 10
-	if !p.InDraft() && p.InCheck() {
+	if !p.InDraft() && s.inCheck() {
 		v -= 40
 	}
 	return v
