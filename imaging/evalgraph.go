@@ -37,6 +37,8 @@ const (
 	egLeft, egRight      = 56, 20
 	egTop, egBottom      = 72, 56
 	egTitlePx, egLabelPx = 30, 24
+	egDotR               = 9 // radius of a swing's dot
+	egLabelPad           = 4 // margin around a label's text in its box
 )
 
 var (
@@ -75,6 +77,7 @@ func RenderEvalGraph(g EvalGraph) ([]byte, error) {
 	pw, ph := float64(egW-egLeft-egRight), float64(egH-egTop-egBottom)
 	X := func(i int) float64 { return x0 + pw*float64(i)/float64(n-1) }
 	Y := func(w float64) float64 { return y0 + ph*(1-w) }
+	dots, boxes := g.marks()
 
 	// Black's share is the whole plot, White's the area under the curve.
 	dc.SetColor(egBlack)
@@ -122,33 +125,33 @@ func RenderEvalGraph(g EvalGraph) ([]byte, error) {
 	}
 	dc.Stroke()
 
-	// Big swings: a red bar over the move and a dot where it landed.
+	// Big swings: a red bar over the move and a dot where it landed, then
+	// the labels, placed so that none covers another or a dot.
 	for k, m := range g.Marks {
-		a, b := Y(g.Win[m]), Y(g.Win[m+1])
 		dc.SetColor(egMark)
 		dc.SetLineWidth(6)
-		dc.DrawLine(X(m+1), a, X(m+1), b)
+		dc.DrawLine(dots[k][0], Y(g.Win[m]), dots[k][0], dots[k][1])
 		dc.Stroke()
-		dc.DrawCircle(X(m+1), b, 9)
+		dc.DrawCircle(dots[k][0], dots[k][1], egDotR)
 		dc.Fill()
-		if g.MarkLabels != nil && g.MarkLabels[k] != "" {
-			label := g.MarkLabels[k]
-			lx, ax := X(m+1)+12, 0.0
-			if lx+textWidth(label, egLabelPx) > x0+pw {
-				lx, ax = X(m+1)-12, 1
-			}
-			ly := b - 14
-			if ly < y0+egLabelPx {
-				ly = b + egLabelPx + 10
-			}
-			tw := textWidth(label, egLabelPx)
-			bx := lx - ax*tw
-			dc.SetRGBA255(255, 255, 255, 225)
-			dc.DrawRoundedRectangle(bx-4, ly-egLabelPx*0.85, tw+8, egLabelPx*1.1, 4)
-			dc.Fill()
-			dc.SetColor(egMark)
-			drawText(dc, label, egLabelPx, lx, ly, ax, 0)
+	}
+	for k, label := range g.MarkLabels {
+		if label == "" {
+			continue
 		}
+		bx := boxes[k]
+		if cx, cy := bx.nearest(dots[k][0], dots[k][1]); math.Hypot(cx-dots[k][0], cy-dots[k][1]) > egDotR+6 {
+			// Moved away from its dot: a leader line says whose it is.
+			dc.SetColor(egMark)
+			dc.SetLineWidth(2)
+			dc.DrawLine(dots[k][0], dots[k][1], cx, cy)
+			dc.Stroke()
+		}
+		dc.SetRGBA255(255, 255, 255, 225)
+		dc.DrawRoundedRectangle(bx.x0, bx.y0, bx.x1-bx.x0, bx.y1-bx.y0, 4)
+		dc.Fill()
+		dc.SetColor(egMark)
+		drawText(dc, label, egLabelPx, bx.x0+egLabelPad, bx.y0+egLabelPx*0.85, 0, 0)
 	}
 
 	// Title and legend.
@@ -178,6 +181,116 @@ func RenderEvalGraph(g EvalGraph) ([]byte, error) {
 		return nil, fmt.Errorf("imaging: encode the evaluation graph: %w", err)
 	}
 	return buf.Bytes(), nil
+}
+
+// marks returns where each mark's dot is (the position after the move)
+// and the box of its label (zero without a label). g is valid.
+func (g EvalGraph) marks() (dots [][2]float64, boxes []labelBox) {
+	n := len(g.Win)
+	x0, y0 := float64(egLeft), float64(egTop)
+	pw, ph := float64(egW-egLeft-egRight), float64(egH-egTop-egBottom)
+	dots = make([][2]float64, len(g.Marks))
+	for k, m := range g.Marks {
+		dots[k] = [2]float64{x0 + pw*float64(m+1)/float64(n-1), y0 + ph*(1-g.Win[m+1])}
+	}
+	widths := make([]float64, len(g.Marks))
+	for k, label := range g.MarkLabels {
+		if label != "" {
+			widths[k] = textWidth(label, egLabelPx)
+		}
+	}
+	return dots, layoutMarkLabels(dots, widths, labelBox{x0, y0, x0 + pw, y0 + ph})
+}
+
+// labelBox is a rectangle of the graph, x0 < x1 and y0 < y1 (y grows
+// downwards).
+type labelBox struct{ x0, y0, x1, y1 float64 }
+
+func (a labelBox) overlaps(b labelBox) bool {
+	return a.x0 < b.x1 && b.x0 < a.x1 && a.y0 < b.y1 && b.y0 < a.y1
+}
+
+func (a labelBox) inside(b labelBox) bool {
+	return a.x0 >= b.x0 && a.x1 <= b.x1 && a.y0 >= b.y0 && a.y1 <= b.y1
+}
+
+// nearest is the point of the box closest to (x, y).
+func (a labelBox) nearest(x, y float64) (float64, float64) {
+	return max(a.x0, min(a.x1, x)), max(a.y0, min(a.y1, y))
+}
+
+// layoutMarkLabels places the label of each dot (widths[k] its text's
+// width, 0: no label) in the plot: beside its dot, above or below it,
+// right or left, and when those places are taken, one or more label rows
+// further away, at the first place that covers no other label and no dot.
+// Turning points one ply apart have dots a few pixels apart, so labels
+// placed naively would cover each other.
+func layoutMarkLabels(dots [][2]float64, widths []float64, plot labelBox) []labelBox {
+	h := egLabelPx*1.1 + 2
+	dotBox := func(d [2]float64) labelBox {
+		return labelBox{d[0] - egDotR, d[1] - egDotR, d[0] + egDotR, d[1] + egDotR}
+	}
+	boxes := make([]labelBox, len(dots))
+	var placed []labelBox
+	for k, d := range dots {
+		if widths[k] == 0 {
+			continue
+		}
+		w := widths[k] + 2*egLabelPad
+		free := func(b labelBox) bool {
+			if !b.inside(plot) {
+				return false
+			}
+			for _, p := range placed {
+				if b.overlaps(p) {
+					return false
+				}
+			}
+			for _, o := range dots {
+				if b.overlaps(dotBox(o)) {
+					return false
+				}
+			}
+			return true
+		}
+		// The first choice is the old place: right of the dot, the text's
+		// baseline 14 px above it.
+		top := d[1] - 14 - egLabelPx*0.85
+		found := false
+		var best labelBox
+		for row := 0; row < 40 && !found; row++ {
+			// Rows alternate above and below the first, further each time.
+			off := float64((row+1)/2) * h
+			if row%2 == 1 {
+				off = -off
+			}
+			for _, y := range []float64{top + off, d[1] + egDotR + 2 + off} {
+				for _, x := range []float64{d[0] + 12, d[0] - 12 - w} {
+					b := labelBox{x, y, x + w, y + h - 2}
+					if row == 0 && y == top && x == d[0]+12 {
+						best = b
+					}
+					if free(b) {
+						best, found = b, true
+						break
+					}
+				}
+				if found {
+					break
+				}
+			}
+		}
+		if !found {
+			// No free place (more labels than the plot holds): keep the
+			// first choice, moved inside the plot.
+			dx := max(0, plot.x0-best.x0) - max(0, best.x1-plot.x1)
+			dy := max(0, plot.y0-best.y0) - max(0, best.y1-plot.y1)
+			best = labelBox{best.x0 + dx, best.y0 + dy, best.x1 + dx, best.y1 + dy}
+		}
+		boxes[k] = best
+		placed = append(placed, best)
+	}
+	return boxes
 }
 
 // tickStep is the spacing of ply labels: about eight along the axis.

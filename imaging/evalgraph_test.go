@@ -2,6 +2,7 @@ package imaging
 
 import (
 	"bytes"
+	"fmt"
 	"image"
 	"image/color"
 	"image/png"
@@ -83,4 +84,79 @@ func TestEvalGraphErrors(t *testing.T) {
 	if s := tickStep(400); 400/s > 8 {
 		t.Errorf("tick step %d for 400 plies", s)
 	}
+}
+
+// Turning points one ply apart (and others two to four apart, at the
+// plot's edges and corners): every label is drawn inside the plot, no
+// label box covers another or any dot, and the labels' red ink is where
+// the boxes are.
+func TestEvalGraphLabelsDoNotOverlap(t *testing.T) {
+	for _, c := range []struct {
+		name  string
+		win   []float64
+		marks []int
+	}{
+		{"one ply apart", swingSeries(40, 20, 21, 22), []int{20, 21, 22}},
+		{"two to four apart", swingSeries(60, 10, 12, 16), []int{10, 12, 16}},
+		{"at the end", swingSeries(24, 20, 21, 22), []int{20, 21, 22}},
+		{"at the start, at the top", []float64{0.5, 1, 1, 1, 0.98, 1, 1, 1}, []int{0, 1, 2}},
+		{"short game, all at the bottom", []float64{0.5, 0, 0, 0.02, 0}, []int{0, 1, 2, 3}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			g := EvalGraph{Win: c.win, Marks: c.marks, Title: "a vs b"}
+			for _, m := range c.marks {
+				g.MarkLabels = append(g.MarkLabels, fmt.Sprintf("%d. G10xG12", m/2+1))
+			}
+			dots, boxes := g.marks()
+			plot := labelBox{egLeft, egTop, egW - egRight, egH - egBottom}
+			for k, b := range boxes {
+				if b.x1-b.x0 < 50 || b.y1-b.y0 < egLabelPx {
+					t.Errorf("label %d: box %+v too small for its text", k, b)
+				}
+				if !b.inside(plot) {
+					t.Errorf("label %d: box %+v outside the plot %+v", k, b, plot)
+				}
+				for j, o := range boxes[:k] {
+					if b.overlaps(o) {
+						t.Errorf("labels %d and %d overlap: %+v, %+v", j, k, o, b)
+					}
+				}
+				for j, d := range dots {
+					if b.overlaps(labelBox{d[0] - egDotR, d[1] - egDotR, d[0] + egDotR, d[1] + egDotR}) {
+						t.Errorf("label %d covers dot %d", k, j)
+					}
+				}
+			}
+			img := decodeGraph(t, g)
+			for k, b := range boxes {
+				red := 0
+				for x := int(b.x0); x < int(b.x1); x++ {
+					for y := int(b.y0); y < int(b.y1); y++ {
+						if near(img.At(x, y), egMark, 40) {
+							red++
+						}
+					}
+				}
+				if red < 30 {
+					t.Errorf("label %d: %d red pixels in its box", k, red)
+				}
+			}
+		})
+	}
+}
+
+// swingSeries is a game of n plies, level but for a big swing at each
+// of the given moves (alternately down and up).
+func swingSeries(n int, at ...int) []float64 {
+	win := make([]float64, n+1)
+	w := 0.5
+	for i := range win {
+		win[i] = w
+		for k, a := range at {
+			if i == a {
+				w = [2]float64{0.15, 0.85}[k%2]
+			}
+		}
+	}
+	return win
 }

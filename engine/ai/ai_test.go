@@ -23,7 +23,9 @@ func midgame(t testing.TB, r engine.Rules) engine.Position {
 		t.Fatal(err)
 	}
 	for ply := range 10 {
-		res, err := Think(context.Background(), p, Limits{Level: 1, Seed: int64(ply)})
+		// No time cap: on a loaded machine level 1's 0.5 s would change
+		// the moves, and the benchmarks' positions with them.
+		res, err := Think(context.Background(), p, Limits{Level: 1, Seed: int64(ply), MoveTime: 1 << 40})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -23,6 +23,16 @@ type Quiescer interface {
 	QuiescencePlies() int
 }
 
+// GainGenerator is implemented by searchers that can list the moves with
+// a Gain alone much faster than every move (Gungi: most moves are drops,
+// none a capture). Quiescence then generates only those: GenerateGains
+// fills the current node's list with the moves that have Gain > 0, in
+// the order Generate gives them, and returns how many, or -1 when the
+// side to move has no legal move at all; the search is the same.
+type GainGenerator interface {
+	GenerateGains() int
+}
+
 type bound uint8
 
 const (
@@ -65,6 +75,7 @@ type search struct {
 	order      [maxPly][]scored
 	qplies     int
 	noise      []int
+	gains      GainGenerator // s's, when it has one
 }
 
 type scored struct {
@@ -77,9 +88,10 @@ func newSearch(ctx context.Context, s engine.Searcher, lim Limits, start time.Ti
 	if qq, ok := s.(Quiescer); ok {
 		q = qq.QuiescencePlies()
 	}
+	gains, _ := s.(GainGenerator)
 	return &search{
 		ctx: ctx, s: s, lim: lim, deadline: searchDeadline(start, lim.MoveTime), now: now, start: start,
-		tt: make([]ttEntry, 1<<ttBits), qplies: q,
+		tt: make([]ttEntry, 1<<ttBits), qplies: q, gains: gains,
 	}
 }
 
@@ -514,8 +526,13 @@ func (s *search) quiesce(ply, alpha, beta, left int) int {
 		return stand
 	}
 	alpha = max(alpha, stand)
-	n := s.s.Generate()
-	if n == 0 {
+	var n int
+	if s.gains != nil {
+		// Only the moves with a gain, same order: the same search.
+		if n = s.gains.GenerateGains(); n < 0 {
+			return s.resultScore(s.s.NoMoves(), ply)
+		}
+	} else if n = s.s.Generate(); n == 0 {
 		return s.resultScore(s.s.NoMoves(), ply)
 	}
 	ms := s.order[ply][:0]

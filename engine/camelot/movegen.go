@@ -18,11 +18,22 @@ type generator struct {
 	moves []Move
 	path  [numSq]uint8 // landing squares of the route being built
 	caps  [3]uint64
+	// arena holds the moves' routes (Move.path slices into it), so that a
+	// search reusing one per ply allocates nothing.
+	arena []uint8
+	queue [numSq + 1]int // canters' breadth-first queue
 }
 
 func (p *Position) generate() []Move {
 	ms, _ := p.gen()
 	return ms
+}
+
+// newPath returns a copy of route kept in the generator's arena.
+func (g *generator) newPath(route []uint8) []uint8 {
+	start := len(g.arena)
+	g.arena = append(g.arena, route...)
+	return g.arena[start:len(g.arena):len(g.arena)]
 }
 
 func (p *Position) duty() int {
@@ -33,12 +44,27 @@ func (p *Position) duty() int {
 // gen generates the legal moves ignoring board outcomes, and says which duty
 // restricted them.
 func (p *Position) gen() ([]Move, int) {
-	g := &generator{b: p.board, side: p.turn, pos: p}
+	var g generator
+	return p.genInto(&g, nil, nil)
+}
+
+// genInto is gen with the moves appended to buf[:0] and their routes to
+// *arena (when not nil, reset first and kept for the next call): the
+// search's allocation-free path.
+func (p *Position) genInto(g *generator, buf []Move, arena *[]uint8) ([]Move, int) {
+	g.b, g.side, g.pos, g.moves, g.caps = p.board, p.turn, p, buf[:0], [3]uint64{}
+	if arena != nil {
+		g.arena = (*arena)[:0]
+		defer func() { *arena = g.arena }()
+	} else {
+		g.arena = nil
+	}
 	side := p.turn
 	// Own castle: a piece standing there must leave, before anything else;
 	// by a capture if it can jump. If it cannot move at all, the ordinary
 	// rules apply to the player's other pieces (see docs/camelot.md).
-	var leavers []int
+	var leaverSq [2]int
+	leavers := leaverSq[:0]
 	for _, sq := range castleOf[side] {
 		if c := g.b[sq]; c != empty && pieceSide(c) == side {
 			leavers = append(leavers, sq)
@@ -119,7 +145,7 @@ func (g *generator) piece(s int, captureOnly bool) {
 			other = c[1]
 		}
 		if g.b[other] == empty {
-			g.moves = append(g.moves, Move{from: uint8(s), to: uint8(other), kind: kindCastle, path: []uint8{uint8(other)}})
+			g.moves = append(g.moves, Move{from: uint8(s), to: uint8(other), kind: kindCastle, path: g.newPath([]uint8{uint8(other)})})
 		}
 		return
 	}
@@ -143,7 +169,7 @@ func (g *generator) piece(s int, captureOnly bool) {
 		for d := 0; d < 8; d++ {
 			t := step[s][d]
 			if t >= 0 && g.b[t] == empty && !inCastle(int(t), side) {
-				g.moves = append(g.moves, Move{from: uint8(s), to: uint8(t), kind: kindPlain, path: []uint8{uint8(t)}})
+				g.moves = append(g.moves, Move{from: uint8(s), to: uint8(t), kind: kindPlain, path: g.newPath([]uint8{uint8(t)})})
 			}
 		}
 		// Canter-only moves; a Knight may not stop after landing where it
@@ -151,7 +177,7 @@ func (g *generator) piece(s int, captureOnly bool) {
 		var parent [numSq]int16
 		for _, x := range g.canters(s, isKnight(pc), &parent) {
 			n := g.route(s, x, &parent)
-			g.moves = append(g.moves, Move{from: uint8(s), to: uint8(x), kind: kindCanter, canters: uint8(n), path: append([]uint8(nil), g.path[:n]...)})
+			g.moves = append(g.moves, Move{from: uint8(s), to: uint8(x), kind: kindCanter, canters: uint8(n), path: g.newPath(g.path[:n])})
 		}
 	}
 	g.b[s] = pc
@@ -165,7 +191,7 @@ func (g *generator) piece(s int, captureOnly bool) {
 func (g *generator) canters(s int, clause bool, parent *[numSq]int16) []int {
 	var seen [numSq]bool
 	seen[s] = true
-	queue := make([]int, 1, 16)
+	queue := g.queue[:1]
 	queue[0] = s
 	enemyCastle := g.side.Opponent()
 	for i := 0; i < len(queue); i++ {
@@ -254,13 +280,13 @@ func (g *generator) emitCapture(s, to, n, canters, first int) {
 		o := &g.moves[i]
 		if o.kind == kindCapture && o.to == m.to && o.caps == m.caps {
 			if routeLess(g.path[:n], o.path) {
-				o.path = append([]uint8(nil), g.path[:n]...)
+				o.path = g.newPath(g.path[:n])
 				o.canters = uint8(canters)
 			}
 			return
 		}
 	}
-	m.path = append([]uint8(nil), g.path[:n]...)
+	m.path = g.newPath(g.path[:n])
 	g.moves = append(g.moves, m)
 }
 

@@ -5,6 +5,7 @@
 package camelot
 
 import (
+	"math/bits"
 	"strconv"
 
 	"github.com/tankbot/tankbot/engine"
@@ -114,6 +115,12 @@ func (p *Position) count(s engine.Side) int {
 
 // boardOutcome is the outcome decided without generating moves.
 func (p *Position) boardOutcome() engine.Outcome {
+	return p.outcomeCounted(p.count(engine.White), p.count(engine.Black))
+}
+
+// outcomeCounted is boardOutcome with the pieces of each side already
+// counted (nw White's, nb Black's): the search keeps the counts.
+func (p *Position) outcomeCounted(nw, nb int) engine.Outcome {
 	mover := p.turn.Opponent() // the side that just moved wins ties of checks
 	for _, s := range []engine.Side{mover, p.turn} {
 		c := castleOf[s.Opponent()]
@@ -122,7 +129,6 @@ func (p *Position) boardOutcome() engine.Outcome {
 			return engine.Win(s, ReasonCastle)
 		}
 	}
-	nw, nb := p.count(engine.White), p.count(engine.Black)
 	if nw <= 1 && nb <= 1 {
 		return engine.Drawn(ReasonInsufficient)
 	}
@@ -226,22 +232,28 @@ func (p *Position) Play(m engine.Move) (engine.Position, error) {
 // apply plays a move known to be legal.
 func (p *Position) apply(m Move) *Position {
 	q := *p
+	q.play(&m)
+	return &q
+}
+
+// play plays m on q in place.
+func (q *Position) play(m *Move) {
 	pc := q.board[m.from]
 	q.board[m.from] = empty
-	for sq := 0; sq < numSq; sq++ {
-		if m.caps[sq>>6]&(1<<(sq&63)) != 0 {
-			q.board[sq] = empty
+	for w, word := range m.caps {
+		for word != 0 {
+			q.board[w*64+bits.TrailingZeros64(word)] = empty
+			word &= word - 1
 		}
 	}
 	q.board[m.to] = pc
 	if m.isCastleMove() {
-		q.castles[p.turn]++
+		q.castles[q.turn]++
 	}
-	if p.turn == engine.Black {
+	if q.turn == engine.Black {
 		q.moveNum++
 	}
-	q.turn = p.turn.Opponent()
-	return &q
+	q.turn = q.turn.Opponent()
 }
 
 // Perft counts leaf positions depth moves deep.
@@ -249,13 +261,35 @@ func (p *Position) Perft(depth int) uint64 {
 	if depth <= 0 {
 		return 1
 	}
-	ms := p.legal()
+	w := &perftWalk{pos: make([]Position, depth+1), moves: make([][]Move, depth), arenas: make([][]uint8, depth)}
+	w.pos[0] = *p
+	return w.count(0, depth)
+}
+
+// perftWalk holds Perft's positions, move lists and route arenas per ply,
+// reused through the walk so that counting allocates nothing per node.
+type perftWalk struct {
+	gen    generator
+	pos    []Position
+	moves  [][]Move
+	arenas [][]uint8
+}
+
+func (w *perftWalk) count(ply, depth int) uint64 {
+	p := &w.pos[ply]
+	if p.boardOutcome().Over() {
+		return 0
+	}
+	w.moves[ply], _ = p.genInto(&w.gen, w.moves[ply], &w.arenas[ply])
+	ms := w.moves[ply]
 	if depth == 1 {
 		return uint64(len(ms))
 	}
 	var n uint64
-	for _, m := range ms {
-		n += p.apply(m).Perft(depth - 1)
+	for i := range ms {
+		w.pos[ply+1] = *p
+		w.pos[ply+1].play(&ms[i])
+		n += w.count(ply+1, depth-1)
 	}
 	return n
 }

@@ -20,28 +20,50 @@ const (
 
 type searcher struct {
 	engine.CopyMake[Position, Move]
+	gen    generator
+	arenas [engine.SearchPlies][]uint8 // the routes of each ply's moves
+	counts [engine.SearchPlies][2]int  // each side's pieces at each ply
+	// occ is the set of occupied squares at each ply: Hash and Evaluate
+	// visit the pieces, not the 192 squares of the board.
+	occ [engine.SearchPlies][3]uint64
+}
+
+// occupied is the set of p's occupied squares.
+func occupied(p *Position) [3]uint64 {
+	var o [3]uint64
+	for sq, c := range p.board {
+		if c != empty {
+			o[sq>>6] |= 1 << (sq & 63)
+		}
+	}
+	return o
 }
 
 // NewSearcher implements engine.Searchable.
 func (p *Position) NewSearcher() engine.Searcher {
 	s := &searcher{}
 	s.Stack[0] = *p
+	s.counts[0] = [2]int{p.count(engine.White), p.count(engine.Black)}
+	s.occ[0] = occupied(p)
 	return s
 }
 
 func (s *searcher) pos() *Position    { return s.Pos() }
 func (s *searcher) Turn() engine.Side { return s.pos().turn }
 
-func (s *searcher) Over() engine.Result { return s.pos().boardOutcome().Result }
+func (s *searcher) Over() engine.Result {
+	c := &s.counts[s.Ply]
+	return s.pos().outcomeCounted(c[engine.White], c[engine.Black]).Result
+}
 
 func (s *searcher) Generate() int {
-	s.Lists[s.Ply] = s.pos().generate()
+	s.Lists[s.Ply], _ = s.pos().genInto(&s.gen, s.Lists[s.Ply], &s.arenas[s.Ply])
 	return len(s.Lists[s.Ply])
 }
 
 func (s *searcher) NoMoves() engine.Result {
 	p := s.pos()
-	return noMovesOutcome(p.turn, p.count(p.turn.Opponent())).Result
+	return noMovesOutcome(p.turn, s.counts[s.Ply][p.turn.Opponent()]).Result
 }
 
 func (s *searcher) cur(i int) *Move { return s.At(i) }
@@ -85,8 +107,18 @@ func (s *searcher) Key(i int) uint32 {
 }
 
 func (s *searcher) Make(i int) {
-	next := s.pos().apply(*s.cur(i))
-	*s.Push() = *next
+	m := s.cur(i)
+	them := s.pos().turn.Opponent()
+	s.counts[s.Ply+1] = s.counts[s.Ply]
+	s.counts[s.Ply+1][them] -= bits.OnesCount64(m.caps[0]) + bits.OnesCount64(m.caps[1]) + bits.OnesCount64(m.caps[2])
+	o := &s.occ[s.Ply+1]
+	*o = s.occ[s.Ply]
+	for w := range o {
+		o[w] &^= m.caps[w]
+	}
+	o[m.from>>6] &^= 1 << (m.from & 63)
+	o[m.to>>6] |= 1 << (m.to & 63)
+	s.Push().play(m)
 }
 
 // Hash covers what the repetition rule counts: board, side to move and
@@ -94,9 +126,11 @@ func (s *searcher) Make(i int) {
 func (s *searcher) Hash() uint64 {
 	p := s.pos()
 	h := uint64(14695981039346656037)
-	for sq, c := range p.board {
-		if c != empty {
-			h ^= uint64(sq)<<3 | uint64(c)
+	for w, word := range s.occ[s.Ply] {
+		for word != 0 {
+			sq := w*64 + bits.TrailingZeros64(word)
+			word &= word - 1
+			h ^= uint64(sq)<<3 | uint64(p.board[sq])
 			h *= 1099511628211
 			h ^= h >> 29
 		}
@@ -106,7 +140,13 @@ func (s *searcher) Hash() uint64 {
 	return h ^ h>>31
 }
 
-func (s *searcher) Move(i int) engine.Move { return *s.cur(i) }
+// Move exports move i with its own copy of the route (the searcher's
+// arena is reused by the next generation at this ply).
+func (s *searcher) Move(i int) engine.Move {
+	m := *s.cur(i)
+	m.path = append([]uint8(nil), m.path...)
+	return m
+}
 
 // Evaluate scores the position for the side to move: material, each
 // piece's progress towards the enemy castle, pieces on and next to the
@@ -117,28 +157,12 @@ func (s *searcher) Evaluate() int {
 	var score [2]int
 	var count [2]int
 	var attack [2]int
-	for sq, c := range p.board {
-		if c == empty {
-			continue
-		}
-		side := pieceSide(c)
-		count[side]++
-		if isKnight(c) {
-			score[side] += knightValue
-		} else {
-			score[side] += manValue
-		}
-		target := castleOf[side.Opponent()][0]
-		dr := abs(sq/files - target/files)
-		df := min(abs(sq%files-5), abs(sq%files-6))
-		d := max(dr, df)
-		switch {
-		case inCastle(sq, side.Opponent()):
-			attack[side] += 160
-		case d <= 2:
-			attack[side] += 60 - d*15
-		default:
-			attack[side] += (15 - d) * 3
+	occ := s.occ[s.Ply]
+	for word := 0; word < len(occ); word++ {
+		for occ[word] != 0 {
+			sq := word*64 + bits.TrailingZeros64(occ[word])
+			occ[word] &= occ[word] - 1
+			s.evalPiece(sq, &score, &count, &attack)
 		}
 	}
 	for side := range 2 {
@@ -149,6 +173,41 @@ func (s *searcher) Evaluate() int {
 	t := p.turn
 	return score[t] - score[t.Opponent()] + 8
 }
+
+// evalPiece adds the piece on sq to Evaluate's sums.
+func (s *searcher) evalPiece(sq int, score, count, attack *[2]int) {
+	c := s.pos().board[sq]
+	side := pieceSide(c)
+	count[side]++
+	if isKnight(c) {
+		score[side] += knightValue
+	} else {
+		score[side] += manValue
+	}
+	attack[side] += attackBonus[side][sq]
+}
+
+// attackBonus is a piece's attacking term by side and square: inside the
+// enemy castle, next to it, or its progress towards it.
+var attackBonus = func() (t [2][numSq]int) {
+	for side := engine.White; side <= engine.Black; side++ {
+		target := castleOf[side.Opponent()][0]
+		for sq := range numSq {
+			dr := abs(sq/files - target/files)
+			df := min(abs(sq%files-5), abs(sq%files-6))
+			d := max(dr, df)
+			switch {
+			case inCastle(sq, side.Opponent()):
+				t[side][sq] = 160
+			case d <= 2:
+				t[side][sq] = 60 - d*15
+			default:
+				t[side][sq] = (15 - d) * 3
+			}
+		}
+	}
+	return t
+}()
 
 // NodeScale scales the AI's level budgets: copy-make with an allocating generator: tens of thousands of nodes a second.
 func (s *searcher) NodeScale() float64 { return 0.5 }

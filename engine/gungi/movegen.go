@@ -22,10 +22,19 @@ func (p *Position) LegalMoves() []engine.Move {
 func (p *Position) legalMoves() []Move { return p.generate(make([]Move, 0, 128), false) }
 
 // hasLegal reports whether the side to act has any legal action.
-func (p *Position) hasLegal() bool { return len(p.generate(make([]Move, 0, 128), true)) > 0 }
+func (p *Position) hasLegal() bool {
+	var buf [8]Move
+	return len(p.generate(buf[:0], true)) > 0
+}
 
 // generate appends the legal moves to buf; with first it stops after one.
 func (p *Position) generate(buf []Move, first bool) []Move {
+	return p.generateSome(buf, first, false)
+}
+
+// generateSome is generate; with attacksOnly it lists only the attacks
+// (captures), in the same order as among all the moves (quiescence).
+func (p *Position) generateSome(buf []Move, first, attacksOnly bool) []Move {
 	if p.InDraft() {
 		return p.generateDraft(buf, first)
 	}
@@ -34,13 +43,46 @@ func (p *Position) generate(buf []Move, first bool) []Move {
 	if ms == NoSquare || p.marshal[them] == NoSquare {
 		return buf // a Marshal is gone: nothing to play (only reachable from odd GFEN)
 	}
-	check := p.attackedBy(ms, them)
+	// threats are the enemy tops whose pattern covers our Marshal's square
+	// (blockers aside). A move other than the Marshal's changes no other
+	// enemy top's pattern (a pattern depends on the piece, its tier and
+	// the tower below it), so afterwards only these, less one captured or
+	// covered on the target square, and an enemy uncovered on the origin
+	// square, can attack the Marshal.
+	var threats [81]Square
+	nt := 0
+	check := false
+	for w, word := range p.tops[them] {
+		for word != 0 {
+			i := trailingZeros(word)
+			word &= word - 1
+			sq := Square(w*64 + i)
+			if p.reachFrom(sq).mask.has(ms) {
+				threats[nt] = sq
+				nt++
+				check = check || p.attacks(sq, ms)
+			}
+		}
+	}
 	var scratch Position
+	// safeAfter tells whether our Marshal is safe on scratch, a move to to
+	// (uncovering an enemy on from, when from is a square) played on it.
+	safeAfter := func(from, to Square) bool {
+		for _, sq := range threats[:nt] {
+			if sq != to && scratch.attacks(sq, ms) {
+				return false
+			}
+		}
+		return from == NoSquare || scratch.top(from).side() != them || scratch.h[from] == 0 || !scratch.attacks(from, ms)
+	}
 	// safe tests a candidate by playing it on a scratch copy.
 	safe := func(m Move) bool {
 		scratch = *p
 		scratch.apply(m)
-		return !scratch.attackedBy(scratch.marshal[us], them)
+		if m.Piece == Marshal || scratch.marshal[us] != ms {
+			return !scratch.attackedBy(scratch.marshal[us], them)
+		}
+		return safeAfter(m.From, m.To)
 	}
 	for w, word := range p.tops[us] {
 		for word != 0 {
@@ -65,6 +107,9 @@ func (p *Position) generate(buf []Move, first bool) []Move {
 			target := func(to Square) bool {
 				th := p.h[to]
 				if th == 0 {
+					if attacksOnly {
+						return false
+					}
 					return add(Move{KindMove, mover, from, to})
 				}
 				t := p.cell[to][th-1]
@@ -73,7 +118,7 @@ func (p *Position) generate(buf []Move, first bool) []Move {
 						return true
 					}
 				}
-				if th < 3 && t.kind() != Marshal && mover != Fortress {
+				if th < 3 && t.kind() != Marshal && mover != Fortress && !attacksOnly {
 					return add(Move{KindStack, mover, from, to})
 				}
 				return false
@@ -99,7 +144,7 @@ func (p *Position) generate(buf []Move, first bool) []Move {
 			}
 		}
 	}
-	if p.onBoard[us] >= MaxOnBoard {
+	if p.onBoard[us] >= MaxOnBoard || attacksOnly {
 		return buf
 	}
 	var pawnFiles [9]bool
@@ -128,7 +173,7 @@ func (p *Position) generate(buf []Move, first bool) []Move {
 					scratch = *p
 					scratch.push(to, mkPiece(k, us))
 					dropSafe[to] = 2
-					if !scratch.attackedBy(ms, them) {
+					if safeAfter(NoSquare, to) {
 						dropSafe[to] = 1
 					}
 				}
@@ -176,6 +221,11 @@ func (p *Position) dropGivesMate(m Move) bool {
 	them := p.turn.Opponent()
 	mt := p.marshal[them]
 	if mt == NoSquare {
+		return false
+	}
+	// The pawn's pattern on its tier must cover the Marshal to give check
+	// at all: most drops are rejected here without playing them.
+	if !reaches[p.turn][Pawn][p.h[m.To]][m.To].mask.has(mt) {
 		return false
 	}
 	next := *p
@@ -238,19 +288,24 @@ func (p *Position) generateDraft(buf []Move, first bool) []Move {
 }
 
 // Perft counts the leaf positions depth actions deep.
-func (p *Position) Perft(depth int) uint64 {
+func (p *Position) Perft(depth int) uint64 { return perft(*p, depth) }
+
+// perft takes the position by value: with a pointer, escape analysis
+// moves every node's copy of the recursion to the heap.
+func perft(p Position, depth int) uint64 {
 	if depth <= 0 {
 		return 1
 	}
-	moves := p.generate(make([]Move, 0, 256), false)
+	var buf [512]Move
+	moves := p.generate(buf[:0], false)
 	if depth == 1 {
 		return uint64(len(moves))
 	}
 	var n uint64
 	for _, m := range moves {
-		next := *p
+		next := p
 		next.apply(m)
-		n += next.Perft(depth - 1)
+		n += perft(next, depth-1)
 	}
 	return n
 }

@@ -26,6 +26,21 @@ var kindValue = [numKinds]int{
 
 type searcher struct {
 	engine.CopyMake[Position, Move]
+	// check caches InCheck at each ply (0 not yet known, 1 no, 2 yes):
+	// Over, Evaluate and NoMoves all ask it of the same node.
+	check [engine.SearchPlies]int8
+}
+
+// inCheck is the current node's InCheck, computed once.
+func (s *searcher) inCheck() bool {
+	c := &s.check[s.Ply]
+	if *c == 0 {
+		*c = 1
+		if s.pos().InCheck() {
+			*c = 2
+		}
+	}
+	return *c == 2
 }
 
 // NewSearcher implements engine.Searchable.
@@ -43,7 +58,7 @@ func (s *searcher) Turn() engine.Side { return s.pos().turn }
 // Generate finds no move.
 func (s *searcher) Over() engine.Result {
 	p := s.pos()
-	if p.InDraft() || !p.InCheck() || p.hasLegal() {
+	if p.InDraft() || !s.inCheck() || p.hasLegal() {
 		return engine.Ongoing
 	}
 	if p.turn == engine.White {
@@ -57,9 +72,30 @@ func (s *searcher) Generate() int {
 	return len(s.Lists[s.Ply])
 }
 
+// GenerateGains lists the attacks only (the moves with a Gain), in
+// Generate's order, for quiescence: after the armies meet most of a
+// position's moves are drops, none of them a capture. -1 when the side
+// to act has no legal move at all.
+func (s *searcher) GenerateGains() int {
+	p := s.pos()
+	if p.InDraft() {
+		// No attacks in the draft, but placements: none has a gain.
+		s.Lists[s.Ply] = s.Lists[s.Ply][:0]
+		if !p.hasLegal() {
+			return -1
+		}
+		return 0
+	}
+	s.Lists[s.Ply] = p.generateSome(s.Lists[s.Ply][:0], false, true)
+	if len(s.Lists[s.Ply]) == 0 && !p.hasLegal() {
+		return -1
+	}
+	return len(s.Lists[s.Ply])
+}
+
 func (s *searcher) NoMoves() engine.Result {
 	p := s.pos()
-	if p.InCheck() {
+	if s.inCheck() {
 		return engine.Win(p.turn.Opponent(), ReasonCheckmate).Result
 	}
 	return engine.Draw
@@ -83,6 +119,7 @@ func (s *searcher) Key(i int) uint32 {
 func (s *searcher) Make(i int) {
 	m := s.cur(i)
 	s.Push().apply(m)
+	s.check[s.Ply] = 0
 }
 
 // Hash covers what the repetition rule counts: board, hands, side to act
@@ -126,31 +163,56 @@ func (s *searcher) Move(i int) engine.Move { return s.cur(i) }
 // guard and the enemies around it, being in check, and a tempo.
 func (s *searcher) Evaluate() int {
 	p := s.pos()
-	var score [2]int
+	var score, mat [2]int // mat: material at full value, for mopUp
 	for side := range 2 {
 		for k := Marshal; k < numKinds; k++ {
 			score[side] += int(p.hand[side][k]) * kindValue[k] * 8 / 10
+			mat[side] += int(p.hand[side][k]) * kindValue[k]
 		}
 	}
-	for sq := Square(0); sq < 81; sq++ {
-		n := int(p.h[sq])
-		for t := 0; t < n; t++ {
-			pc := p.cell[sq][t]
-			side := pc.side()
-			v := kindValue[pc.kind()]
-			if t == n-1 {
-				v += t * 40 // the top acts with its tier's reach
-				r := sq.Rank()
-				if side == engine.Black {
-					r = 8 - r
+	// One pass over the occupied squares (the tops of both sides) gives
+	// the material, the tiers and advancement, and the Marshals'
+	// neighbourhoods.
+	for w := range 2 {
+		word := p.tops[0][w] | p.tops[1][w]
+		for word != 0 {
+			sq := Square(w*64 + trailingZeros(word))
+			word &= word - 1
+			n := int(p.h[sq])
+			for t := 0; t < n; t++ {
+				pc := p.cell[sq][t]
+				side := pc.side()
+				v := kindValue[pc.kind()]
+				mat[side] += v
+				if t == n-1 {
+					v += t * 40 // the top acts with its tier's reach
+					r := sq.Rank()
+					if side == engine.Black {
+						r = 8 - r
+					}
+					if pc.kind() != Marshal {
+						v += r * 4
+					}
+				} else {
+					v = v * 9 / 10 // buried: inactive until uncovered
 				}
-				if pc.kind() != Marshal {
-					v += r * 4
-				}
-			} else {
-				v = v * 9 / 10 // buried: inactive until uncovered
+				score[side] += v
 			}
-			score[side] += v
+			top := p.cell[sq][n-1].side()
+			for side := engine.White; side <= engine.Black; side++ {
+				m := p.marshal[side]
+				if m == NoSquare || sq == m {
+					continue
+				}
+				d := max(absInt(sq.File()-m.File()), absInt(sq.Rank()-m.Rank()))
+				if top == side {
+					if d == 1 {
+						score[side] += 15
+					}
+				} else if d <= 2 {
+					score[side] -= 30 / d
+				}
+			}
 		}
 	}
 	for side := engine.White; side <= engine.Black; side++ {
@@ -158,33 +220,19 @@ func (s *searcher) Evaluate() int {
 		if m == NoSquare {
 			continue
 		}
-		mf, mr := m.File(), m.Rank()
-		for sq := Square(0); sq < 81; sq++ {
-			if p.h[sq] == 0 || sq == m {
-				continue
-			}
-			d := max(absInt(sq.File()-mf), absInt(sq.Rank()-mr))
-			if p.top(sq).side() == side {
-				if d == 1 {
-					score[side] += 15
-				}
-			} else if d <= 2 {
-				score[side] -= 30 / d
-			}
-		}
 		// The Marshal is safer at home than in the middle of the board.
-		r := mr
+		r := m.Rank()
 		if side == engine.Black {
-			r = 8 - mr
+			r = 8 - r
 		}
 		score[side] -= r * 10
 	}
 	if !p.InDraft() {
-		mopUp(p, &score)
+		mopUp(p, &mat, &score)
 	}
 	t := p.turn
 	v := score[t] - score[t.Opponent()] + 10
-	if !p.InDraft() && p.InCheck() {
+	if !p.InDraft() && s.inCheck() {
 		v -= 40
 	}
 	return v
@@ -201,19 +249,7 @@ const mopUpMargin = 900
 // centre, for each of its pieces near that Marshal, and for every square
 // around it that is occupied or covered by a piece of its own within
 // reach (a cheap stand-in for the Marshal's mobility).
-func mopUp(p *Position, score *[2]int) {
-	var mat [2]int
-	for side := range 2 {
-		for k := Marshal; k < numKinds; k++ {
-			mat[side] += int(p.hand[side][k]) * kindValue[k]
-		}
-	}
-	for sq := Square(0); sq < 81; sq++ {
-		for t := 0; t < int(p.h[sq]); t++ {
-			pc := p.cell[sq][t]
-			mat[pc.side()] += kindValue[pc.kind()]
-		}
-	}
+func mopUp(p *Position, mat, score *[2]int) {
 	for a := engine.White; a <= engine.Black; a++ {
 		d := a.Opponent()
 		lead := mat[a] - mat[d]
@@ -235,14 +271,18 @@ func mopUp(p *Position, score *[2]int) {
 				}
 			}
 		}
-		for sq := Square(0); sq < 81; sq++ {
-			if p.h[sq] == 0 || p.top(sq).side() != a || p.top(sq).kind() == Marshal {
-				continue
-			}
-			dist := max(absInt(sq.File()-mf), absInt(sq.Rank()-mr))
-			bonus += 6 * (8 - dist) // close in
-			if dist <= 2 {
-				bonus += 12
+		for w, word := range p.tops[a] {
+			for word != 0 {
+				sq := Square(w*64 + trailingZeros(word))
+				word &= word - 1
+				if p.top(sq).kind() == Marshal {
+					continue
+				}
+				dist := max(absInt(sq.File()-mf), absInt(sq.Rank()-mr))
+				bonus += 6 * (8 - dist) // close in
+				if dist <= 2 {
+					bonus += 12
+				}
 			}
 		}
 		score[a] += bonus

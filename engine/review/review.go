@@ -9,6 +9,7 @@
 package review
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -22,9 +23,10 @@ import (
 )
 
 // DefaultNodes is the node budget per position before the game's scaling
-// (ai.ScaleNodes: Tank Chess ×3, Camelot ×0.5, Gungi ×0.6), level 3's: a
-// 100-ply game takes 3–6 s of CPU in each game (BenchmarkReview100,
-// docs/review.md), under the 30 s target.
+// (ai.ScaleNodes: Tank Chess ×3, Camelot ×0.5, Gungi ×0.6), level 3's,
+// spent on every position of the game and on the position after the
+// engine's move wherever the move played differs (BenchmarkReview100,
+// docs/review.md, against the 30 s target).
 const DefaultNodes = 10000
 
 // Thresholds of the drop in the mover's win probability (0..1) that make a
@@ -90,14 +92,104 @@ func WinProbability(whiteCP int) float64 {
 }
 
 // MoveAccuracy is lichess's accuracy (0..100) of a move that took its
-// player's win probability from before to after (0..1).
+// player's win probability from before to after (0..1): 100 when it did not
+// fall, else 103.1668·exp(−0.04354·d) − 3.1669 for a fall of d percentage
+// points, plus lichess's bonus of 1 for the analysis's own imprecision.
 func MoveAccuracy(before, after float64) float64 {
-	d := 100 * (before - after)
-	if d < 0 {
-		d = 0
+	if after >= before {
+		return 100
 	}
-	a := 103.1668*math.Exp(-0.04354*d) - 3.1669
+	d := 100 * (before - after)
+	a := 103.1668*math.Exp(-0.04354*d) - 3.1669 + 1
 	return max(0, min(100, a))
+}
+
+// forcedCP stands for a forced result in the drop of a player who is
+// behind: a loss n plies away counts as 2000 − 50·n centi-pawns down (at
+// least 1000), so that hastening it costs like losing material.
+func forcedCP(score int) int {
+	switch {
+	case score >= ai.WinScore-1000:
+		return 2000 - 50*min(20, ai.WinScore-score)
+	case score <= -(ai.WinScore - 1000):
+		return -(2000 - 50*min(20, ai.WinScore+score))
+	}
+	return score
+}
+
+// Drop is the fall of the mover's win probability (0..1, 0 when it rose)
+// from a move whose position scored before (the best move's score) and
+// after (the position it led to), both in centi-pawns from the mover's
+// side. A mover who is ahead or level is judged by the fall of W itself,
+// as lichess does. A mover who is behind is judged as if the position
+// before were level (W(0) − W(after − before)): the logistic is flat there,
+// and without this a player already losing could hang everything at no
+// cost, while every move that keeps material keeps the chances of a
+// comeback.
+func Drop(before, after int) float64 {
+	if before >= 0 {
+		wb, wa := WinProbability(before), WinProbability(after)
+		return max(0, wb-wa)
+	}
+	d := forcedCP(after) - forcedCP(before)
+	return max(0, 0.5-WinProbability(max(-cpClamp, min(cpClamp, d))))
+}
+
+// GameAccuracy is a player's accuracy over a game, lichess's
+// (AccuracyPercent.gameAccuracy): the mean of the volatility-weighted mean
+// and the harmonic mean of the player's move accuracies. win is White's win
+// probability (0..1) at each position of the judged stretch (len(acc)+1),
+// acc the accuracy of each move from win[i] to win[i+1] and mine which of
+// them are the player's. Each move's weight is the standard deviation of
+// the win percentages in a window of the game around it (windows of
+// len(acc)/10 positions, 2 to 8), bounded to 0.5..12: moves in calm
+// stretches weigh little, moves where the game swings weigh much. The
+// harmonic mean (each accuracy taken as at least 1) makes a few very bad
+// moves pull the figure down hard. NaN when the player has no move.
+func GameAccuracy(win []float64, acc []float64, mine []bool) float64 {
+	n := len(acc)
+	if n == 0 || len(win) != n+1 || len(mine) != n {
+		return math.NaN()
+	}
+	ws := max(2, min(8, n/10))
+	pct := make([]float64, len(win))
+	for i, w := range win {
+		pct[i] = 100 * w
+	}
+	var sumAW, sumW, sumInv float64
+	moves := 0
+	for i := range n {
+		if !mine[i] {
+			continue
+		}
+		// lichess pads the sliding windows at the start with copies of the
+		// first window, so that there is one window per move.
+		lo := max(0, i-ws+2)
+		hi := min(len(pct), lo+ws)
+		w := max(0.5, min(12, stdDev(pct[lo:hi])))
+		sumAW += acc[i] * w
+		sumW += w
+		sumInv += 1 / max(1, acc[i])
+		moves++
+	}
+	if moves == 0 {
+		return math.NaN()
+	}
+	return (sumAW/sumW + float64(moves)/sumInv) / 2
+}
+
+// stdDev is the population standard deviation of xs.
+func stdDev(xs []float64) float64 {
+	var m float64
+	for _, x := range xs {
+		m += x
+	}
+	m /= float64(len(xs))
+	var v float64
+	for _, x := range xs {
+		v += (x - m) * (x - m)
+	}
+	return math.Sqrt(v / float64(len(xs)))
 }
 
 // Options bound a review.
@@ -123,10 +215,21 @@ type Move struct {
 	// WinBefore and WinAfter are White's win probability before and
 	// after the move.
 	WinBefore, WinAfter float64
-	// Drop is the fall of the mover's win probability (0 when it rose).
-	Drop     float64
+	// Drop is the fall of the mover's win probability that judges the
+	// move (Drop: a mover who is behind is judged as if level), 0 when it
+	// rose or the move was the engine's own choice.
+	Drop float64
+	// BestScore is the score (White's side) of the position after Best,
+	// searched like every position: the move is judged by the fall from
+	// it to the score after the move played (Score[Ply]), like for like.
+	// It equals that score when the move played was Best.
+	BestScore int
+	// Swing is the fall of the mover's win probability on the graph
+	// (WinBefore to WinAfter, 0 when it rose): turning points are the
+	// largest swings.
+	Swing    float64
 	Class    Class
-	Accuracy float64 // MoveAccuracy for the mover
+	Accuracy float64 // MoveAccuracy of Drop
 	// Judged is false for moves of a planned phase (the Gungi draft),
 	// which the review neither scores nor counts.
 	Judged bool
@@ -134,7 +237,9 @@ type Move struct {
 
 // Player sums up one side.
 type Player struct {
-	Moves                            int // judged moves
+	Moves int // judged moves
+	// Accuracy is the game's figure (GameAccuracy: volatility-weighted and
+	// harmonic means of the move accuracies), 0 without a judged move.
 	Accuracy                         float64
 	Inaccuracies, Mistakes, Blunders int
 }
@@ -185,6 +290,9 @@ func Analyze(ctx context.Context, start engine.Position, moves []string, opt Opt
 	r := &Review{Game: start.Rules().Name(), Win: make([]float64, len(pos)), Score: make([]int, len(pos))}
 	best := make([]ai.Result, len(pos))
 	planned := make([]bool, len(pos))
+	// bestScore[i] is the score (White's side) of the position after the
+	// engine's move in position i, when the move played differs.
+	bestScore, hasBest := make([]int, len(pos)), make([]bool, len(pos))
 	for i, q := range pos {
 		if err := ctx.Err(); err != nil {
 			return nil, err
@@ -201,31 +309,38 @@ func Analyze(ctx context.Context, start engine.Position, moves []string, opt Opt
 				continue
 			}
 		}
-		score := 0
-		if st := q.Status(); st.Over() {
-			score = resultScore(st.Result)
-		} else {
-			// Level 2's settings without its noise and depth cap: no exact
-			// two-ply pass (levels 3 and up), which in Tank Chess costs a
-			// quarter of a million nodes before the search starts; the
-			// search's own iterations see the same wins and losses.
-			lim := ai.Limits{Level: 2, Noise: -1, MaxDepth: 63, Nodes: budget, MoveTime: 1 << 62, NoPlan: true}
-			if repeatable {
-				lim.History = pos[:i]
-			}
-			res, err := ai.Think(ctx, q, lim)
-			if err != nil {
-				return nil, fmt.Errorf("review: position %d: %w", i, err)
-			}
-			best[i] = res
-			r.Nodes += res.Nodes
-			score = res.Score
-			if q.Turn() == engine.Black {
-				score = -score
-			}
+		var hist []engine.Position
+		if repeatable {
+			hist = pos[:i]
 		}
+		res, score, err := evaluate(ctx, q, hist, budget)
+		if err != nil {
+			return nil, fmt.Errorf("review: position %d: %w", i, err)
+		}
+		best[i] = res
+		r.Nodes += res.Nodes
 		r.Score[i] = score
 		r.Win[i] = WinProbability(score)
+		if i < len(played) && res.Move != nil && res.Notation != q.FormatMove(played[i]) {
+			// The played move is judged against the engine's move by the
+			// positions they lead to, each searched with the same budget:
+			// the score before the move comes from a search one ply
+			// shallower, and its horizon alone would make moves look
+			// worse or better than they are.
+			alt, err := q.Play(res.Move)
+			if err != nil {
+				return nil, fmt.Errorf("review: position %d: the engine's move %s: %w", i, res.Notation, err)
+			}
+			if repeatable {
+				hist = pos[:i+1]
+			}
+			ar, as, err := evaluate(ctx, alt, hist, budget)
+			if err != nil {
+				return nil, fmt.Errorf("review: position %d after %s: %w", i, res.Notation, err)
+			}
+			r.Nodes += ar.Nodes
+			bestScore[i], hasBest[i] = as, true
+		}
 		if opt.Progress != nil {
 			opt.Progress(i+1, len(pos))
 		}
@@ -237,23 +352,24 @@ func Analyze(ctx context.Context, start engine.Position, moves []string, opt Opt
 		mv.Judged = !planned[i] && mv.Best != ""
 		if mv.Judged {
 			before, after := mv.WinBefore, mv.WinAfter
+			sb, sa := r.Score[i+1], r.Score[i+1]
+			if hasBest[i] {
+				sb = bestScore[i]
+			}
+			mv.BestScore = sb
 			if mv.Side == engine.Black {
 				before, after = 1-before, 1-after
+				sb, sa = -sb, -sa
 			}
-			mv.Drop = max(0, before-after)
-			if mv.Notation == mv.Best {
-				// The engine's own choice: a drop is the search's horizon,
-				// not the player's fault.
-				mv.Drop = 0
-			}
+			mv.Swing = max(0, before-after)
+			mv.Drop = Drop(sb, sa)
 			mv.Class = Classify(mv.Drop)
-			mv.Accuracy = MoveAccuracy(before, before-mv.Drop)
+			mv.Accuracy = MoveAccuracy(1, 1-mv.Drop)
 			pl := &r.White
 			if mv.Side == engine.Black {
 				pl = &r.Black
 			}
 			pl.Moves++
-			pl.Accuracy += mv.Accuracy
 			switch mv.Class {
 			case Inaccuracy:
 				pl.Inaccuracies++
@@ -265,13 +381,59 @@ func Analyze(ctx context.Context, start engine.Position, moves []string, opt Opt
 		}
 		r.Moves = append(r.Moves, mv)
 	}
-	for _, pl := range []*Player{&r.White, &r.Black} {
-		if pl.Moves > 0 {
-			pl.Accuracy /= float64(pl.Moves)
-		}
-	}
+	r.White.Accuracy, r.Black.Accuracy = r.accuracies()
 	r.Turning = turning(r.Moves)
 	return r, nil
+}
+
+// accuracies are White's and Black's GameAccuracy over the judged
+// stretch of the game (after the Gungi draft), 0 for a side without a
+// judged move.
+func (r *Review) accuracies() (white, black float64) {
+	first := slices.IndexFunc(r.Moves, func(m Move) bool { return m.Judged })
+	if first < 0 {
+		return 0, 0
+	}
+	ms := r.Moves[first:]
+	acc := make([]float64, len(ms))
+	isWhite, isBlack := make([]bool, len(ms)), make([]bool, len(ms))
+	for i, m := range ms {
+		acc[i] = m.Accuracy
+		isWhite[i] = m.Judged && m.Side == engine.White
+		isBlack[i] = m.Judged && m.Side == engine.Black
+	}
+	win := r.Win[first : first+len(ms)+1]
+	white, black = GameAccuracy(win, acc, isWhite), GameAccuracy(win, acc, isBlack)
+	if math.IsNaN(white) {
+		white = 0
+	}
+	if math.IsNaN(black) {
+		black = 0
+	}
+	return white, black
+}
+
+// evaluate searches q (hist: the game's earlier positions) and returns the
+// result and its score from White's side; a finished position scores its
+// result and has no move.
+func evaluate(ctx context.Context, q engine.Position, hist []engine.Position, budget int64) (ai.Result, int, error) {
+	if st := q.Status(); st.Over() {
+		return ai.Result{}, resultScore(st.Result), nil
+	}
+	// Level 2's settings without its noise and depth cap: no exact two-ply
+	// pass (levels 3 and up), which in Tank Chess costs a quarter of a
+	// million nodes before the search starts; the search's own iterations
+	// see the same wins and losses.
+	lim := ai.Limits{Level: 2, Noise: -1, MaxDepth: 63, Nodes: budget, MoveTime: 1 << 62, NoPlan: true, History: hist}
+	res, err := ai.Think(ctx, q, lim)
+	if err != nil {
+		return res, 0, err
+	}
+	score := res.Score
+	if q.Turn() == engine.Black {
+		score = -score
+	}
+	return res, score, nil
 }
 
 // resultScore scores a finished position from White's side.
@@ -285,8 +447,9 @@ func resultScore(res engine.Result) int {
 	return 0
 }
 
-// turning picks the judged moves with the largest drops (at least an
-// inaccuracy) where the engine preferred another move, in game order.
+// turning picks, among the judged moves that are at least an inaccuracy
+// and where the engine preferred another move, those with the largest
+// swings, in game order.
 func turning(ms []Move) []int {
 	var idx []int
 	for i, m := range ms {
@@ -294,14 +457,13 @@ func turning(ms []Move) []int {
 			idx = append(idx, i)
 		}
 	}
+	// The largest swings of the graph first; among equal swings (moves
+	// in a lost position, whose swing is nil) the worst moves.
 	slices.SortStableFunc(idx, func(a, b int) int {
-		switch {
-		case ms[a].Drop > ms[b].Drop:
-			return -1
-		case ms[a].Drop < ms[b].Drop:
-			return 1
+		if c := cmp.Compare(ms[b].Swing, ms[a].Swing); c != 0 {
+			return c
 		}
-		return 0
+		return cmp.Compare(ms[b].Drop, ms[a].Drop)
 	})
 	idx = idx[:min(len(idx), TurningPoints)]
 	slices.Sort(idx)

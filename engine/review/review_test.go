@@ -213,3 +213,68 @@ func TestAnalyzeErrors(t *testing.T) {
 		t.Error("no start accepted")
 	}
 }
+
+// The game figure is lichess's: the mean of the volatility-weighted mean
+// (each move weighs the standard deviation of the win percentages in its
+// window, within 0.5..12) and the harmonic mean. Worked by hand: White's
+// moves 0 (calm: weight 0.5) and 2 (the game swings from 50 % to 20 %:
+// deviation 15, weight 12), accuracies 100 and 40: weighted
+// (50 + 480) / 12.5 = 42.4, harmonic 2 / (1/100 + 1/40) = 57.14.
+func TestGameAccuracy(t *testing.T) {
+	win := []float64{0.5, 0.5, 0.5, 0.2, 0.2}
+	acc := []float64{100, 100, 40, 100}
+	white := []bool{true, false, true, false}
+	black := []bool{false, true, false, true}
+	if got, want := GameAccuracy(win, acc, white), (42.4+2/(1.0/100+1.0/40))/2; math.Abs(got-want) > 1e-9 {
+		t.Errorf("White: %.6f, want %.6f", got, want)
+	}
+	if got := GameAccuracy(win, acc, black); got != 100 {
+		t.Errorf("Black, every move perfect: %v", got)
+	}
+	if got := GameAccuracy(win, acc, []bool{false, false, false, false}); !math.IsNaN(got) {
+		t.Errorf("no move: %v, want NaN", got)
+	}
+	// One very bad move among many good ones costs far more than its
+	// share of an arithmetic mean (the harmonic mean, each accuracy taken
+	// as at least 1).
+	n := 40
+	win, acc, mine := make([]float64, n+1), make([]float64, n), make([]bool, n)
+	for i := range win {
+		win[i] = 0.6
+	}
+	for i := range acc {
+		acc[i], mine[i] = 100, i%2 == 0
+	}
+	acc[10] = 0
+	if got := GameAccuracy(win, acc, mine); got > 60 {
+		t.Errorf("one move of accuracy 0 in 20: %.1f, want under 60 (the arithmetic mean is 95)", got)
+	}
+}
+
+// A player behind is judged as if level: a piece thrown away costs as
+// much at -12 pawns as at 0, where lichess's measure (the flat end of the
+// logistic) saw almost nothing; hastening a forced loss costs too. A
+// player ahead or level is judged by the fall of W.
+func TestDrop(t *testing.T) {
+	piece := WinProbability(300) - 0.5
+	for _, c := range []struct {
+		before, after int
+		want          float64
+	}{
+		{300, 0, piece},
+		{0, -300, piece},
+		{-1200, -1500, piece},
+		{-(ai.WinScore - 10), -(ai.WinScore - 4), piece}, // mated 6 plies sooner
+		{-1200, -1200, 0},
+		{-1200, -900, 0},
+		{5000, 4000, 0}, // still winning: W barely moves
+		{200, -(ai.WinScore - 3), WinProbability(200)},
+	} {
+		if got := Drop(c.before, c.after); math.Abs(got-c.want) > 1e-9 {
+			t.Errorf("Drop(%d, %d) = %.4f, want %.4f", c.before, c.after, got, c.want)
+		}
+	}
+	if lichess := WinProbability(-1200) - WinProbability(-1500); lichess > 0.001 {
+		t.Errorf("the premise: lichess's drop at -12 pawns is %.4f", lichess)
+	}
+}
