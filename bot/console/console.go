@@ -60,7 +60,8 @@ type Console struct {
 	mu      sync.Mutex
 	next    string // the user the last turn ping mentioned (hot seat)
 	threads int
-	puzzle  string // the game of puzzle mode (Puzzles); "" otherwise
+	puzzle  string          // the game of puzzle mode (Puzzles); "" otherwise
+	keyed   map[string]bool // games whose text board legend was printed
 }
 
 // Clock is a settable time source: real time (or a fixed start) plus
@@ -393,6 +394,16 @@ func (c *Console) print(where string, r bot.Reply) {
 	}
 	if r.Position != "" {
 		sb.WriteString(TextBoard(r.Game, r.Position))
+		// The key under a game's first board: once is enough to learn it.
+		c.mu.Lock()
+		if !c.keyed[r.Game] {
+			sb.WriteString(Legend(r.Game))
+			if c.keyed == nil {
+				c.keyed = map[string]bool{}
+			}
+			c.keyed[r.Game] = true
+		}
+		c.mu.Unlock()
 	}
 	for _, f := range r.Files {
 		if c.PNGDir != "" && (strings.HasSuffix(f.Name, ".png") || strings.HasSuffix(f.Name, ".gif")) {
@@ -439,15 +450,18 @@ func (c *Console) print(where string, r bot.Reply) {
 // channel mentions and timestamps.
 var markup = regexp.MustCompile(`<@[!&]?([^<>\s]+)>|<#([^<>\s]+)>|<t:(-?\d{1,12})(?::([tTdDfFR]))?>`)
 
-// escaped is a markdown escape (names are escaped so that they cannot
-// format): Discord shows the character alone.
-var escaped = regexp.MustCompile(`\\([\\*_~|>()\[\]#<@:.-])`)
+// markdown is a markdown escape (names are escaped so that they cannot
+// format), which Discord shows as the character alone, or a bold,
+// underline, strike-through or code marker, which Discord draws as a
+// style and never shows. One pass, so that an escaped "\*" stays a
+// star. Single "*" and "_" stay: notation uses them (Gungi's "P*e5").
+var markdown = regexp.MustCompile("\\\\([\\\\*_~|>()\\[\\]#<@:.`-])|\\*\\*|__|~~|`")
 
 // readable shows Discord markup as Discord would: markdown escapes as the
 // character alone, a mention as @name (the console's user ids are their
 // names), a timestamp as a time, R relative to the console's clock.
 func (c *Console) readable(s string) string {
-	s = escaped.ReplaceAllString(s, "$1")
+	s = markdown.ReplaceAllString(s, "$1")
 	return markup.ReplaceAllStringFunc(s, func(m string) string {
 		g := markup.FindStringSubmatch(m)
 		switch {

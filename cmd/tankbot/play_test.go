@@ -133,3 +133,38 @@ func TestPlayVsAI(t *testing.T) {
 		t.Error("--vs ai:9 accepted")
 	}
 }
+
+// Every flag value that says which game to start is checked before the
+// console opens: a wrong one exits 2 and lists what is known, and nothing
+// is played.
+func TestPlayBadFlagValuesExit2(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want []string
+	}{
+		{[]string{"--map", "basic21"}, []string{"basic16", "basic20"}},
+		{[]string{"--game", "camelot", "--map", "basic20"}, []string{"start"}},
+		{[]string{"--game", "gungi", "--map", "basic16"}, []string{"draft"}},
+		{[]string{"--clock", "5x"}, []string{"10m+5s", "1d", "untimed"}},
+		{[]string{"--game", "chess"}, []string{"tank", "camelot", "gungi"}},
+		{[]string{"--vs", "ai:9"}, []string{"1 to 5"}},
+		{[]string{"--vs", "ai:2", "--color", "green"}, []string{"white", "black", "random"}},
+		{[]string{"--lang", "fr"}, []string{"en", "th", "pt-BR"}},
+		{[]string{"--web", "nowhere"}, []string{"off"}},
+	} {
+		var out, errb bytes.Buffer
+		code := runMain(append([]string{"play"}, c.args...), &out, &errb)
+		if code != 2 {
+			t.Errorf("play %v: exit %d, want 2\nstdout:\n%s\nstderr:\n%s", c.args, code, out.String(), errb.String())
+			continue
+		}
+		for _, w := range c.want {
+			if !strings.Contains(errb.String(), w) {
+				t.Errorf("play %v: stderr lacks %q:\n%s", c.args, w, errb.String())
+			}
+		}
+		if strings.Contains(out.String(), "tankbot play") {
+			t.Errorf("play %v: the console opened:\n%s", c.args, out.String())
+		}
+	}
+}
