@@ -169,7 +169,7 @@ func (c *Console) Exec(ctx context.Context, line string) error {
 		who = c.next
 		c.mu.Unlock()
 		if who == "" {
-			return fmt.Errorf("say who acts: \"alice: /move %s\"", bot.MoveExample(""))
+			return fmt.Errorf("say who acts: \"alice: /board\", \"alice: /move <move>\"")
 		}
 		rest = line
 		if !strings.HasPrefix(rest, "/") && !strings.HasPrefix(rest, "click ") && !strings.HasPrefix(rest, "submit ") {

@@ -130,15 +130,15 @@ func runPlay(ctx context.Context, args []string, in io.Reader, stdout, stderr io
 	// in the web viewer); against the computer the board faces the human.
 	vsComputer := level > 0 || resume != nil && slices.Contains(resume.Players[:], console.SelfID)
 	c.Bot = bot.New(bot.Config{DefaultLocale: *lang, SelfID: console.SelfID, WhiteAtBottom: !vsComputer && !*follow}, st, clk, c, log)
-	example := *game
-	if resume != nil {
-		example = resume.Kind
+	example, err := bannerExample(*game, *mapName, resume)
+	if err != nil {
+		return err
 	}
 	speaker := "white" // hot seat: white and black
 	if level > 0 || (resume != nil && slices.Contains(resume.Players[:], console.SelfID)) {
 		speaker = "you"
 	}
-	fmt.Fprintf(stdout, "tankbot play — %s; boards in %s. Type moves like '%s', commands like '%s: /board', 'quit' to leave.\n", where, shownDir, bot.MoveExample(example), speaker)
+	fmt.Fprintf(stdout, "tankbot play — %s; boards in %s. Type moves like '%s', commands like '%s: /board', 'quit' to leave.\n", where, shownDir, example, speaker)
 	watch, stopWeb, err := playViewer(ctx, st, *webAddr, log, stdout)
 	if err != nil {
 		return err
@@ -261,8 +261,10 @@ func playPuzzles(ctx context.Context, st bot.Storage, db, pngDir, shownDir, lang
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(stdout, "tankbot play --puzzle — %s puzzles; %s; boards in %s. Type your move like '%s'; 'hint', 'stats', 'next' (another puzzle), 'quit' to leave.\n",
-		r.Name(), where, shownDir, bot.MoveExample(r.Name()))
+	// No example move here: one legal in every puzzle does not exist; each
+	// puzzle's board says whose move it is.
+	fmt.Fprintf(stdout, "tankbot play --puzzle — %s puzzles; %s; boards in %s. Type your move in the game's notation; 'hint', 'stats', 'next' (another puzzle), 'quit' to leave.\n",
+		r.Name(), where, shownDir)
 	if err := c.Puzzles(ctx, r.Name()); err != nil {
 		return err
 	}
@@ -331,4 +333,25 @@ func validClock(s string) bool {
 	}
 	_, err := clock.ParseSettings(s)
 	return err == nil
+}
+
+// bannerExample is the example move of the banner: legal in the position
+// the console opens on (the resumed game's, else the start asked for).
+func bannerExample(game, mapName string, resume *store.Game) (string, error) {
+	rules, err := games.Lookup(game)
+	if err != nil {
+		return "", err
+	}
+	var pos engine.Position
+	if resume != nil {
+		if rules, err = games.Lookup(resume.Kind); err == nil {
+			pos, err = rules.Decode(resume.Position)
+		}
+	} else {
+		pos, err = games.Position(rules, mapName)
+	}
+	if err != nil {
+		return "", err
+	}
+	return engine.ExampleMove(pos), nil
 }

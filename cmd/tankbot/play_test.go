@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/tankbot/tankbot/engine/camelot"
+	"github.com/tankbot/tankbot/engine/games"
 	"github.com/tankbot/tankbot/engine/tank"
 	"github.com/tankbot/tankbot/store"
 )
@@ -165,6 +166,32 @@ func TestPlayBadFlagValuesExit2(t *testing.T) {
 		}
 		if strings.Contains(out.String(), "tankbot play") {
 			t.Errorf("play %v: the console opened:\n%s", c.args, out.String())
+		}
+	}
+}
+
+// The banner's example move is legal where the console opens, in every
+// game, on every start it can ask for.
+func TestPlayBannerExampleIsLegal(t *testing.T) {
+	for _, r := range games.All() {
+		for _, v := range r.Variants() {
+			var out, errb bytes.Buffer
+			args := []string{"--game", r.Name(), "--map", v.Name, "--web", "off", "--png", t.TempDir()}
+			if err := runPlay(context.Background(), args, strings.NewReader("quit\n"), &out, &errb); err != nil {
+				t.Fatalf("%v: %v\n%s", args, err, errb.String())
+			}
+			_, rest, ok := strings.Cut(out.String(), "Type moves like '")
+			ex, _, _ := strings.Cut(rest, "'")
+			if !ok || ex == "" {
+				t.Fatalf("%v: no example in:\n%s", args, out.String())
+			}
+			pos, err := r.Start(v.Name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := pos.ParseMove(ex); err != nil {
+				t.Errorf("%s %s: the banner's example %q is not legal at the start: %v", r.Name(), v.Name, ex, err)
+			}
 		}
 	}
 }
