@@ -195,3 +195,22 @@ func TestPlayBannerExampleIsLegal(t *testing.T) {
 		}
 	}
 }
+
+// play leaves no image folder behind in the cache (one per run would pile
+// up); --png keeps its folder.
+func TestPlayRemovesItsImageFolder(t *testing.T) {
+	cache := t.TempDir()
+	t.Setenv("XDG_CACHE_HOME", cache)
+	t.Setenv("HOME", cache)
+	var out, errb bytes.Buffer
+	if err := runPlay(context.Background(), []string{"--web", "off"}, strings.NewReader("quit\n"), &out, &errb); err != nil {
+		t.Fatalf("%v\n%s", err, errb.String())
+	}
+	if !strings.Contains(out.String(), "deleted on exit") {
+		t.Errorf("the banner does not say the images go:\n%s", out.String())
+	}
+	left, _ := filepath.Glob(filepath.Join(cache, "tankbot", "boards-*"))
+	if len(left) > 0 {
+		t.Errorf("left behind: %v", left)
+	}
+}

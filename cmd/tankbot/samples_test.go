@@ -81,6 +81,20 @@ func TestReadmeReplayCommand(t *testing.T) {
 		}
 		n++
 		args := append([]string{"replay"}, strings.Fields(cmd)...)
+		for i, a := range args {
+			if (a == "--out" || a == "--gif") && i+1 < len(args) {
+				// A reader runs it in their clone: it must not leave
+				// untracked files there. Here /tmp is the test's folder.
+				p, ok := strings.CutPrefix(args[i+1], "/tmp/")
+				if !ok {
+					t.Errorf("README: %s: writes %s into the repository, not under /tmp", line, args[i+1])
+				}
+				args[i+1] = filepath.Join(root, "tmp", p)
+			}
+		}
+		if err := os.MkdirAll(filepath.Join(root, "tmp"), 0o755); err != nil {
+			t.Fatal(err)
+		}
 		var out, errb bytes.Buffer
 		if code := runMain(args, &out, &errb); code != 0 {
 			t.Errorf("README: %s: exit %d: %s", line, code, errb.String())
