@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"image/png"
 	"io"
 	"os"
 	"path/filepath"
@@ -212,5 +213,51 @@ func TestPlayRemovesItsImageFolder(t *testing.T) {
 	left, _ := filepath.Glob(filepath.Join(cache, "tankbot", "boards-*"))
 	if len(left) > 0 {
 		t.Errorf("left behind: %v", left)
+	}
+}
+
+// The hot seat keeps White at the bottom: the board after White's move
+// (Black to move) has the same file letters along its bottom edge as the
+// first; --follow-mover turns it to Black.
+func TestPlayHotSeatOrientation(t *testing.T) {
+	p, err := tank.Rules.Start("basic16")
+	if err != nil {
+		t.Fatal(err)
+	}
+	first := p.FormatMove(p.LegalMoves()[0])
+	for _, follow := range []bool{false, true} {
+		dir := t.TempDir()
+		args := []string{"--web", "off", "--png", dir}
+		if follow {
+			args = append(args, "--follow-mover")
+		}
+		var out, errb bytes.Buffer
+		if err := runPlay(context.Background(), args, strings.NewReader(first+"\nquit\n"), &out, &errb); err != nil {
+			t.Fatalf("%v\n%s", err, errb.String())
+		}
+		bottom := func(name string) []byte {
+			f, err := os.Open(filepath.Join(dir, name))
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer f.Close()
+			img, err := png.Decode(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			b := img.Bounds()
+			var px []byte
+			for y := b.Max.Y - 12; y < b.Max.Y; y++ {
+				for x := b.Min.X; x < b.Max.X; x++ {
+					r, g, bl, _ := img.At(x, y).RGBA()
+					px = append(px, byte(r>>8), byte(g>>8), byte(bl>>8))
+				}
+			}
+			return px
+		}
+		same := bytes.Equal(bottom("board-1-0.png"), bottom("board-1-1.png"))
+		if same == follow {
+			t.Errorf("--follow-mover=%v: the bottom edge's file letters changed=%v after White's move", follow, !same)
+		}
 	}
 }
