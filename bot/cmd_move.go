@@ -316,21 +316,6 @@ func moveForm(r *req, pos engine.Position, customID string) Reply {
 	return Reply{Modal: &Modal{
 		CustomID: customID,
 		Title:    r.t("modal.title"),
-		Inputs:   []Input{{CustomID: "move", Label: r.t("modal.label"), Placeholder: example(pos), Required: true}},
+		Inputs:   []Input{{CustomID: "move", Label: r.t("modal.label"), Placeholder: engine.ExampleMove(pos), Required: true}},
 	}}
-}
-
-// example is a legal move of pos in notation, for the move form's
-// placeholder: one that goes somewhere when there is one.
-func example(pos engine.Position) string {
-	out := ""
-	for _, m := range pos.LegalMoves() {
-		if out == "" {
-			out = pos.FormatMove(m)
-		}
-		if s := m.Steps(); len(s) > 1 && s[0] != s[1] {
-			return pos.FormatMove(m)
-		}
-	}
-	return out
 }
