@@ -42,7 +42,7 @@ var startFlags = []string{"game", "map", "clock", "vs", "color"}
 func runPlay(ctx context.Context, args []string, in io.Reader, stdout, stderr io.Writer) error {
 	fs := newFlags("play")
 	db := fs.String("db", "", "SQLite file to keep the games in; an unfinished game in it is resumed (default: a fresh temporary database, deleted on exit)")
-	pngDir := fs.String("png", "", "directory for board images (default: a new private one in the user's cache directory)")
+	pngDir := fs.String("png", "", "directory for board images, kept (default: a new private one in the user's cache directory, deleted on exit)")
 	game := fs.String("game", "tank", "game to start: "+strings.Join(games.Names(), ", "))
 	mapName := fs.String("map", "", "map or start position (default: the game's first)")
 	clock := fs.String("clock", "untimed", "clock, e.g. untimed, 10m+5s, 1d")
