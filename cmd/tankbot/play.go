@@ -161,6 +161,15 @@ func runPlay(ctx context.Context, args []string, in io.Reader, stdout, stderr io
 		if err := startGame(ctx, c, level, *game, *mapName, *clock, *color); err != nil {
 			return err
 		}
+		// The bot has the last word on a start (Tank Chess map rules, a
+		// custom position's legality): its refusal was printed above, and
+		// a console with no game in it is not what was asked for.
+		if g, err := unfinished(ctx, st); err != nil || g == nil {
+			if err != nil {
+				return err
+			}
+			return usageErrorf(fs, "the game could not start with these flags (the bot's answer is above)")
+		}
 		watch()
 	}
 	return c.Run(ctx, in)
@@ -289,13 +298,17 @@ func checkPlayFlags(fs *flag.FlagSet, game, mapName, clk, lang, vs, color, web s
 		return 0, usageErrorf(fs, "--game: %v", err)
 	}
 	if mapName != "" {
-		if _, err := games.Position(rules, mapName); err != nil {
+		pos, err := games.Position(rules, mapName)
+		if v, ok := rules.(interface{ ValidateStart(engine.Position) error }); ok && err == nil {
+			err = v.ValidateStart(pos) // a custom start obeys the game's map rules, as /challenge checks
+		}
+		if err != nil {
 			var names []string
 			for _, v := range rules.Variants() {
 				names = append(names, v.Name)
 			}
 			why := ""
-			if strings.Contains(mapName, "/") { // meant as a position: say what is wrong with it
+			if strings.Contains(mapName, "/") || strings.Contains(mapName, " ") { // meant as a position: say what is wrong with it
 				why = fmt.Sprintf(" (%v)", err)
 			}
 			return 0, usageErrorf(fs, "--map %q is not a %s map or start position%s; the %s maps: %s",

@@ -153,6 +153,8 @@ func TestPlayBadFlagValuesExit2(t *testing.T) {
 		{[]string{"--vs", "ai:2", "--color", "green"}, []string{"white", "black", "random"}},
 		{[]string{"--lang", "fr"}, []string{"en", "th", "pt-BR"}},
 		{[]string{"--web", "nowhere"}, []string{"off"}},
+		// A position that parses but breaks the map rules: the bot refuses it.
+		{[]string{"--map", "....cs.../......../......../......../......../......../......../...Ce.... w 1"}, []string{"must face N"}},
 	} {
 		var out, errb bytes.Buffer
 		code := runMain(append([]string{"play"}, c.args...), &out, &errb)
