@@ -20,3 +20,32 @@ func TestOutOfReachMessage(t *testing.T) {
 		}
 	}
 }
+
+// A square the piece reaches, with a facing it cannot end in there, keeps
+// the facing message.
+func TestWrongFacingMessage(t *testing.T) {
+	p, err := StartPosition("basic16")
+	if err != nil {
+		t.Fatal(err)
+	}
+	legal := map[string]bool{}
+	for _, m := range p.Moves() {
+		legal[m.String()] = true
+	}
+	for _, m := range p.Moves() {
+		if m.Escape || m.To == m.From || m.HasTarget {
+			continue
+		}
+		for _, f := range facingNames {
+			in := squareName(m.From) + " > " + squareName(m.To) + strings.ToUpper(f)
+			if legal[in] {
+				continue
+			}
+			if _, err := p.ParseTankMove(in); errCode(err) != CodeUnreachable {
+				t.Fatalf("%s: %v, want %s", in, err, CodeUnreachable)
+			}
+			return
+		}
+	}
+	t.Skip("every reached square takes every facing here")
+}
