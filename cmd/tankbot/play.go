@@ -138,7 +138,13 @@ func runPlay(ctx context.Context, args []string, in io.Reader, stdout, stderr io
 	if level > 0 || (resume != nil && slices.Contains(resume.Players[:], console.SelfID)) {
 		speaker = "you"
 	}
-	fmt.Fprintf(stdout, "tankbot play — %s; boards in %s. Type moves like '%s', commands like '%s: /board', 'quit' to leave.\n", where, shownDir, example, speaker)
+	moves := "Type moves like '" + example + "'"
+	if vsComputer && (resume != nil || !strings.EqualFold(*color, "white")) {
+		// The computer may move first: an example for the start could
+		// be its move, not yours. "/move" alone shows one for your turn.
+		moves = "Type moves in the game's notation ('you: /move' alone shows an example)"
+	}
+	fmt.Fprintf(stdout, "tankbot play — %s; boards in %s. %s, commands like '%s: /board', 'quit' to leave.\n", where, shownDir, moves, speaker)
 	watch, stopWeb, err := playViewer(ctx, st, *webAddr, log, stdout)
 	if err != nil {
 		return err
