@@ -23,7 +23,11 @@ func TestSampleRecordsAreReproducible(t *testing.T) {
 	dir := t.TempDir()
 	for _, g := range sampleGames {
 		var out, errb bytes.Buffer
-		if code := runMain([]string{"arena", "--game", g, "--white", "ai:5", "--black", "ai:4", "--games", "1", "--seed", sampleSeeds[g], "--nocap", "--quiet", "--records", dir}, &out, &errb); code != 0 {
+		args := []string{"arena", "--game", g, "--white", "ai:5", "--black", "ai:4", "--games", "1", "--seed", sampleSeeds[g], "--nocap", "--quiet", "--records", dir}
+		if g == "gungi" {
+			args = append(args, "--maxply", "1000") // the game outlasts the default cap
+		}
+		if code := runMain(args, &out, &errb); code != 0 {
 			t.Fatalf("arena %s: exit %d: %s", g, code, errb.String())
 		}
 		got, err := os.ReadFile(filepath.Join(dir, g+"-seed"+sampleSeeds[g]+"-1.rec"))
