@@ -32,6 +32,9 @@ func runServe(args []string, _, stderr io.Writer) error {
 	check := func(cfg *config) error {
 		if *offline {
 			offlineDefaults(cfg)
+			if cfg.PublicKey == "" {
+				return errors.New(`serve --offline: set TANKBOT_PUBLIC_KEY to the public half of an Ed25519 key pair of your own, whose private half signs your requests (docs/deployment.md, "Try serve on one machine")`)
+			}
 		}
 		if cfg.PublicKey == "" {
 			return errors.New(`no public key: set TANKBOT_PUBLIC_KEY (or "public_key" in config.yaml) to the application's Public Key (General Information)`)
