@@ -22,6 +22,10 @@ type Descriptor struct {
 	// (Fact.Args, Shortcut.Args: "placing", a formation's id) to catalog
 	// keys, so players read words rather than ids.
 	Words map[string]string
+	// Legend is how to read the game's position string drawn as a text
+	// grid (the console's board), in English: piece letters, other
+	// square marks and the fields after the board.
+	Legend string
 	// Messages are the English templates of the game's rule errors by
 	// code (Error.Code), "{0}" placeholders for Error.Args.
 	Messages map[string]string

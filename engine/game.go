@@ -119,10 +119,26 @@ func Divide(p Position, depth int) (map[string]uint64, error) {
 // after ply moves) belongs to full move ply/2+1, so a position after ply
 // moves is shown as "Move MoveNumber(ply)", the move about to be played.
 // Every place that shows a move number (board footer, /games, records,
-// the tank image header) uses it.
+// the viewer, the images' headers through Numbered) uses it.
 func MoveNumber(ply int) int {
 	if ply < 0 {
 		return 1
 	}
 	return ply/2 + 1
+}
+
+// Numbered is implemented by positions that carry a move count in their
+// notation (TFEN and CFEN a full-move number, GFEN a turn count): their
+// MoveNumber is the full move as MoveNumber counts it, so an image drawn
+// from the position alone numbers it as the game's messages do.
+type Numbered interface {
+	MoveNumber() int
+}
+
+// PositionMoveNumber is pos's full-move number, when the position knows it.
+func PositionMoveNumber(pos Position) (int, bool) {
+	if n, ok := pos.(Numbered); ok && n.MoveNumber() > 0 {
+		return n.MoveNumber(), true
+	}
+	return 0, false
 }

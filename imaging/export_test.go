@@ -35,3 +35,34 @@ func CheckGolden(t *testing.T, name string, pos engine.Position, opt Options) {
 
 // BenchRender is the render benchmark loop (CPU time and PNG size).
 var BenchRender = benchRender
+
+// HandPanelOverflow draws the longest texts of a Gungi hand panel worded by
+// text (the title of either side with READY, the totals with the largest
+// counts) and returns each whose ink reaches the edge of its box: cut off.
+func HandPanelOverflow(text func(key string, args ...string) string) []string {
+	wd := words{text: text}
+	var cut []string
+	inkAtEdge := func(tl *tile, bg uint8) bool {
+		for y := 0; y < tl.h; y++ {
+			if tl.pix[y*tl.w] != bg || tl.pix[y*tl.w+tl.w-1] != bg {
+				return true
+			}
+		}
+		return false
+	}
+	for _, s := range []engine.Side{engine.White, engine.Black} {
+		for _, ready := range []string{"", wd.t("image.ready")} {
+			name := wd.t("image.hand", wd.side(s))
+			if inkAtEdge(handTitle(titleKey{side: s, name: name, ready: ready}), gPanel) {
+				cut = append(cut, name+" "+ready)
+			}
+		}
+	}
+	for _, counts := range [][2]string{{"38", "26"}, {"38", "0"}, {"0", "26"}} {
+		f := wd.t("image.hand-count", counts[0], counts[1])
+		if inkAtEdge(handFooter(f), gPanel) {
+			cut = append(cut, f)
+		}
+	}
+	return cut
+}

@@ -216,7 +216,7 @@ func gungiHeader(wd words, p *gungi.Position, o engine.Outcome, check bool) (pil
 		}
 		banners = append(banners, pillKey{text: wd.t("image.draft"), fg: cInk, bg: cCoord, chip: -1})
 	} else {
-		left = wd.t("image.turn", strconv.Itoa(p.Number())) + " · " + wd.t("image.to-move", name)
+		left = wd.t("image.move", strconv.Itoa(p.MoveNumber())) + " · " + wd.t("image.to-move", name)
 	}
 	if check {
 		banners = append(banners, checkPill(wd))

@@ -297,14 +297,16 @@ func handFooter(text string) *tile {
 	return gungiFooters.get(text, func() *tile {
 		// 15 px type (7 px at 400 px wide), smaller only when a language's
 		// wording would not fit the panel.
-		const w, h = gPanelW - 12, 20
+		// A glyph's ink may reach a little past its advance: 2 px of
+		// inset on each side keep it inside the box.
+		const w, h, inset = gPanelW - 12, 20, 2
 		px := 15.0
-		if tw := textWidth(text, px); tw > w {
-			px = max(10, px*w/tw)
+		if tw := textWidth(text, px); tw > w-2*inset {
+			px = max(8, px*(w-2*inset)/tw)
 		}
 		return gpaint(w, h, gPanel, func(dc *gg.Context) {
 			dc.SetColor(palette[gPanelTxt])
-			drawText(dc, text, px, 0, h/2, 0, 0.38)
+			drawText(dc, text, px, inset, h/2, 0, 0.38)
 		})
 	})
 }

@@ -93,8 +93,8 @@ func turnText(w words, pos engine.Position, o engine.Outcome, reason func(engine
 	}
 	side := pos.Turn()
 	t := w.t("image.to-move", w.side(side))
-	if n, ok := pos.(interface{ MoveNumber() int }); ok && n.MoveNumber() > 0 {
-		t = w.t("image.move", strconv.Itoa(n.MoveNumber())) + " · " + t
+	if n, ok := engine.PositionMoveNumber(pos); ok {
+		t = w.t("image.move", strconv.Itoa(n)) + " · " + t
 	}
 	return pillKey{text: t, fg: cHeaderText, bg: cHeader, chip: int8(side)}
 }

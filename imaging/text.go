@@ -1,6 +1,7 @@
 package imaging
 
 import (
+	"math"
 	"sync"
 
 	"github.com/fogleman/gg"
@@ -59,6 +60,12 @@ func shapeLine(s string, px float64) *line {
 		shaperMu.Lock()
 		defer shaperMu.Unlock()
 		pen := 0.0
+		// The shaper lays a line out at whole pixel sizes (a fractional
+		// size came back as wide as the next whole one, so text shrunk to
+		// fit a box overflowed it): shape at the whole size above px and
+		// scale the positions to px, as drawText scales the outlines.
+		size := math.Ceil(px)
+		k := px / size
 		for start := 0; start < len(rs); {
 			// A run is maximal in one script; spaces and punctuation stay
 			// with the run they are in.
@@ -71,7 +78,7 @@ func shapeLine(s string, px float64) *line {
 				Text: rs, RunStart: start, RunEnd: end,
 				Direction: di.DirectionLTR,
 				Face:      latinFace, Script: language.Latin, Language: enLang,
-				Size: fixed.Int26_6(px * 64),
+				Size: fixed.Int26_6(size * 64),
 			}
 			if thai {
 				in.Face, in.Script, in.Language = thaiFace, language.Thai, thaiLang
@@ -80,9 +87,9 @@ func shapeLine(s string, px float64) *line {
 			for _, g := range out.Glyphs {
 				l.glyphs = append(l.glyphs, glyph{
 					face: in.Face, id: g.GlyphID,
-					x: pen + f26(g.XOffset), y: -f26(g.YOffset),
+					x: pen + k*f26(g.XOffset), y: -k * f26(g.YOffset),
 				})
-				pen += f26(g.Advance)
+				pen += k * f26(g.Advance)
 			}
 			start = end
 		}

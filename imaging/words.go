@@ -19,7 +19,6 @@ var Words = map[string]string{
 	"image.black":        "Black",
 	"image.to-move":      "{0} to move",
 	"image.move":         "Move {0}",
-	"image.turn":         "Turn {0}",
 	"image.game-over":    "Game over",
 	"image.wins":         "{0} wins",
 	"image.draw":         "Draw",

@@ -30,6 +30,16 @@ func (b *Bot) mustMove(r *req, g *gameRec) (side int, pos engine.Position, err e
 	return side, pos, nil
 }
 
+// noMove refuses an empty move with an example legal in g's position for
+// its player to move (the mover's refusal when it is not their turn).
+func (b *Bot) noMove(r *req, g *gameRec) error {
+	_, pos, err := b.mustMove(r, g)
+	if err != nil {
+		return err
+	}
+	return refuse("refuse.nomove", engine.ExampleMove(pos))
+}
+
 var moveCmd = command{
 	name: "move",
 	doc:  "Play a move; forgiving input (`C3 > C5N`, `c3-c5n` and `c3 c5` are one move); autocomplete lists the legal moves matching what you typed.",
@@ -45,12 +55,12 @@ var moveCmd = command{
 
 func (b *Bot) moveCommand(ctx context.Context, r *req) ([]Reply, error) {
 	text := strings.TrimSpace(r.Options["move"])
-	if text == "" {
-		return nil, refuse("refuse.nomove")
-	}
 	g, err := b.findGame(ctx, r)
 	if err != nil {
 		return nil, err
+	}
+	if text == "" {
+		return nil, b.noMove(r, g)
 	}
 	return b.play(ctx, r, g, g.Seq, text)
 }
@@ -278,8 +288,8 @@ func (b *Bot) typeMove(ctx context.Context, r *req, g *gameRec, id customID) ([]
 		return nil, err
 	}
 	if r.Kind == KindModal {
-		if len(r.Values) == 0 {
-			return nil, refuse("refuse.nomove")
+		if len(r.Values) == 0 || strings.TrimSpace(r.Values[0]) == "" {
+			return nil, refuse("refuse.nomove", engine.ExampleMove(pos))
 		}
 		return b.play(ctx, r, g, id.seq, r.Values[0])
 	}
@@ -292,21 +302,6 @@ func moveForm(r *req, pos engine.Position, customID string) Reply {
 	return Reply{Modal: &Modal{
 		CustomID: customID,
 		Title:    r.t("modal.title"),
-		Inputs:   []Input{{CustomID: "move", Label: r.t("modal.label"), Placeholder: example(pos), Required: true}},
+		Inputs:   []Input{{CustomID: "move", Label: r.t("modal.label"), Placeholder: engine.ExampleMove(pos), Required: true}},
 	}}
-}
-
-// example is a legal move of pos in notation, for the move form's
-// placeholder: one that goes somewhere when there is one.
-func example(pos engine.Position) string {
-	out := ""
-	for _, m := range pos.LegalMoves() {
-		if out == "" {
-			out = pos.FormatMove(m)
-		}
-		if s := m.Steps(); len(s) > 1 && s[0] != s[1] {
-			return pos.FormatMove(m)
-		}
-	}
-	return out
 }

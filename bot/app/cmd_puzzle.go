@@ -312,7 +312,7 @@ func (b *Bot) puzzleEnd(ctx context.Context, r *req, st *puzzleState, pos engine
 			old = *before
 		}
 		now := rating.Rating{Rating: pr.Rating, RD: pr.RD, Volatility: pr.Vol}
-		head += "\n" + r.t("puzzle.rating", gameLabel(r.loc, st.pz.Game, "", nil), old.String(), now.String())
+		head += "\n" + r.t("puzzle.rating", r.t("gamename."+st.pz.Game), old.String(), now.String())
 	}
 	e := &Embed{Title: r.t("puzzle.title", st.pz.ID, gameLabel(r.loc, st.pz.Game, "", pos)), Description: head + "\n" + r.t("puzzle.next")}
 	reply := Reply{Ephemeral: true, Embed: e, Game: st.pz.Game, Position: pos.Encode()}
@@ -398,7 +398,7 @@ func (b *Bot) puzzleStats(ctx context.Context, r *req) ([]Reply, error) {
 	}
 	var lines []string
 	for _, g := range puzzle.Games {
-		label := gameLabel(r.loc, g, "", nil)
+		label := r.t("gamename." + g) // the game, not a start: puzzles have many
 		p, ok := by[g]
 		if !ok {
 			lines = append(lines, r.t("puzzle.stats.none", label))

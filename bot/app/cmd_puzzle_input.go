@@ -5,6 +5,8 @@ import (
 	"errors"
 	"strconv"
 	"strings"
+
+	"github.com/tankbot/tankbot/engine"
 )
 
 // The puzzle board's move input: the same guided picker and typed-move form
@@ -102,7 +104,7 @@ func (b *Bot) puzzleAction(ctx context.Context, r *req) ([]Reply, error) {
 			return []Reply{moveForm(r, st.pos, ids("type"))}, nil
 		}
 		if len(r.Values) == 0 || strings.TrimSpace(r.Values[0]) == "" {
-			return nil, refuse("refuse.nomove")
+			return nil, refuse("refuse.nomove", engine.ExampleMove(st.pos))
 		}
 		return b.puzzleMove(ctx, r, strings.TrimSpace(r.Values[0]))
 	case "hint":

@@ -62,6 +62,7 @@ type Console struct {
 	threads int
 	puzzle  string // the game of puzzle mode (Puzzles); "" otherwise
 	text    textMode
+	keyed   map[string]bool // games whose text board legend was printed
 }
 
 // Clock is a settable time source: real time (or a fixed start) plus
@@ -172,7 +173,7 @@ func (c *Console) Exec(ctx context.Context, line string) error {
 		who = c.next
 		c.mu.Unlock()
 		if who == "" {
-			return fmt.Errorf("say who acts: \"alice: /move %s\"", bot.MoveExample(""))
+			return fmt.Errorf("say who acts: \"alice: /board\", \"alice: /move <move>\"")
 		}
 		rest = line
 		if !strings.HasPrefix(rest, "/") && !strings.HasPrefix(rest, "click ") && !strings.HasPrefix(rest, "submit ") {
@@ -397,6 +398,17 @@ func (c *Console) print(where string, r bot.Reply) {
 	}
 	if r.Position != "" {
 		sb.WriteString(c.boardText(r.Game, r.Position))
+		// The key under a game's first text board: once is enough to learn
+		// it. The words of text mode need none.
+		c.mu.Lock()
+		if !c.text.on && !c.keyed[r.Game] {
+			sb.WriteString(Legend(r.Game))
+			if c.keyed == nil {
+				c.keyed = map[string]bool{}
+			}
+			c.keyed[r.Game] = true
+		}
+		c.mu.Unlock()
 	}
 	for _, f := range r.Files {
 		if c.PNGDir != "" && (strings.HasSuffix(f.Name, ".png") || strings.HasSuffix(f.Name, ".gif")) {
@@ -443,15 +455,18 @@ func (c *Console) print(where string, r bot.Reply) {
 // channel mentions and timestamps.
 var markup = regexp.MustCompile(`<@[!&]?([^<>\s]+)>|<#([^<>\s]+)>|<t:(-?\d{1,12})(?::([tTdDfFR]))?>`)
 
-// escaped is a markdown escape (names are escaped so that they cannot
-// format): Discord shows the character alone.
-var escaped = regexp.MustCompile(`\\([\\*_~|>()\[\]#<@:.-])`)
+// markdown is a markdown escape (names are escaped so that they cannot
+// format), which Discord shows as the character alone, or a bold,
+// underline, strike-through or code marker, which Discord draws as a
+// style and never shows. One pass, so that an escaped "\*" stays a
+// star. Single "*" and "_" stay: notation uses them (Gungi's "P*e5").
+var markdown = regexp.MustCompile("\\\\([\\\\*_~|>()\\[\\]#<@:.`-])|\\*\\*|__|~~|`")
 
 // readable shows Discord markup as Discord would: markdown escapes as the
 // character alone, a mention as @name (the console's user ids are their
 // names), a timestamp as a time, R relative to the console's clock.
 func (c *Console) readable(s string) string {
-	s = escaped.ReplaceAllString(s, "$1")
+	s = markdown.ReplaceAllString(s, "$1")
 	return markup.ReplaceAllStringFunc(s, func(m string) string {
 		g := markup.FindStringSubmatch(m)
 		switch {

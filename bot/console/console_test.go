@@ -150,7 +150,7 @@ func TestConsoleCheckAndDestruction(t *testing.T) {
 		checked = has(next, engine.AnnounceCheck)
 		return mv
 	}, 40)
-	if !strings.Contains(out, "**CHECK**") || end.Status().Reason != tank.ReasonCLTDestroyed || !strings.Contains(out, "White (white) wins — the CLT was destroyed") {
+	if !strings.Contains(out, "CHECK: ") || end.Status().Reason != tank.ReasonCLTDestroyed || !strings.Contains(out, "White (white) wins — the CLT was destroyed") {
 		t.Fatalf("no check and destruction (status %+v):\n%s", end.Status(), out)
 	}
 	if n := s.checkPNGs(out); n < 3 {
@@ -199,7 +199,7 @@ func TestConsoleEscape(t *testing.T) {
 		}
 		return best
 	}, 30)
-	if !strings.Contains(out, "**ESCAPE**") || end.Status().Reason != tank.ReasonEscape || !strings.Contains(out, "the CLT escaped") {
+	if !strings.Contains(out, "ESCAPE: ") || end.Status().Reason != tank.ReasonEscape || !strings.Contains(out, "the CLT escaped") {
 		t.Fatalf("no escape (status %+v):\n%s", end.Status(), out)
 	}
 	s.checkPNGs(out)

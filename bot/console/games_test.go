@@ -84,7 +84,7 @@ func TestConsoleCamelotAllCaptured(t *testing.T) {
 		t.Fatal(err)
 	}
 	out := s.script("E8-E7")
-	if !strings.Contains(out, "**MUST CAPTURE**: white must jump") {
+	if !strings.Contains(out, "MUST CAPTURE: white must jump") {
 		t.Fatalf("no compulsory capture announced:\n%s", out)
 	}
 	// A plain move is refused with the captures it must make instead.
@@ -122,7 +122,7 @@ func TestConsoleGungiDraftToCheckmate(t *testing.T) {
 		"G*c5", "N*i9", "G*c5", "N*h9", "Y*c5", "C*i8",
 		"G*d6", "C*h8", "L*d6", "F*i7", "Y*d6",
 	)
-	if !strings.Contains(out, "**CHECK**") || !strings.Contains(out, "White (white) wins — by checkmate") {
+	if !strings.Contains(out, "CHECK: ") || !strings.Contains(out, "White (white) wins — by checkmate") {
 		t.Fatalf("no checkmate:\n%s", out)
 	}
 	s.checkPNGs(out)

@@ -3,6 +3,8 @@ package console
 import (
 	"fmt"
 	"strings"
+
+	"github.com/tankbot/tankbot/engine/games"
 )
 
 // TextBoard draws a row-encoded position of game (TFEN, CFEN, GFEN: ranks
@@ -13,16 +15,25 @@ import (
 func TextBoard(game, encoded string) string {
 	rows, rest, _ := strings.Cut(encoded, " ")
 	ranks := strings.Split(rows, "/")
-	var sb strings.Builder
+	split := make([][]string, len(ranks))
 	width := 0
 	for i, rk := range ranks {
-		toks, ok := tokens(rk, game == "tank")
-		if !ok {
-			fmt.Fprintf(&sb, "%3d  %s\n", len(ranks)-i, rk)
+		if toks, ok := tokens(rk, game == "tank"); ok {
+			split[i] = toks
+			width = max(width, len(toks))
+		}
+	}
+	var sb strings.Builder
+	for i, toks := range split {
+		if toks == nil {
+			fmt.Fprintf(&sb, "%3d  %s\n", len(ranks)-i, ranks[i])
 			continue
 		}
-		width = max(width, len(toks))
 		fmt.Fprintf(&sb, "%3d ", len(ranks)-i)
+		// A row shorter than the board lists only its existing squares,
+		// which are centred (Camelot's CFEN: the castle squares F and G
+		// of ranks 1 and 16 stand under files f and g).
+		sb.WriteString(strings.Repeat(" ", 4*((width-len(toks))/2)))
 		for _, t := range toks {
 			fmt.Fprintf(&sb, "%4s", t)
 		}
@@ -39,6 +50,16 @@ func TextBoard(game, encoded string) string {
 		sb.WriteString("    " + rest + "\n")
 	}
 	return sb.String()
+}
+
+// Legend says how to read game's text board (its descriptor's notation
+// key); "" when the game has none.
+func Legend(game string) string {
+	d, ok := games.Describe(game)
+	if !ok || d.Legend == "" {
+		return ""
+	}
+	return "    key: " + d.Legend + "\n"
 }
 
 func tokens(rank string, tank bool) ([]string, bool) {

@@ -106,11 +106,9 @@ func runArena(ctx context.Context, args []string, stdout, stderr io.Writer) (err
 		}
 	}
 	if !*quiet {
+		pr := newProgress(stderr)
 		m.Progress = func(done, total int, r ai.MatchResult) {
-			fmt.Fprintf(stderr, "\r%s %d/%d  +%d =%d -%d", bar(done, total, 30), done, total, r.Wins, r.Draws, r.Losses)
-			if done == total {
-				fmt.Fprintln(stderr)
-			}
+			pr.report(done, total, fmt.Sprintf(" +%d =%d -%d", r.Wins, r.Draws, r.Losses))
 		}
 	}
 	if *limit > 0 {

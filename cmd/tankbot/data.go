@@ -36,7 +36,9 @@ func runData(args []string, stdout, _ io.Writer) error {
 		}
 		return usageErrorf(fs, "unknown action %q (export or delete)", sub)
 	case !isSnowflake(*user):
-		return usageErrorf(fs, "--user must be a Discord user ID (digits only), not %q", *user)
+		return usageErrorf(fs, "--user must be a Discord user ID (digits only), not %q. "+
+			"Console games (tankbot play) have no Discord users: their players are the names typed in the console "+
+			"(white, black, you, alice …) and leave with the database file itself (delete it, or play without --db)", *user)
 	case sub == "delete" && *out != "":
 		return usageErrorf(fs, "--out goes with export")
 	case sub == "export" && *yes:

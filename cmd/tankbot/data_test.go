@@ -82,3 +82,17 @@ func TestDataCommands(t *testing.T) {
 		t.Fatalf("game after delete: %+v %v", after, err)
 	}
 }
+
+// A console player's name is refused with how console players are kept,
+// not just "digits only".
+func TestDataUserHintForConsoleNames(t *testing.T) {
+	var out, errb bytes.Buffer
+	if code := runMain([]string{"data", "export", "--user", "white"}, &out, &errb); code != 2 {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	for _, w := range []string{"Console games", "tankbot play", "white, black, you"} {
+		if !strings.Contains(errb.String(), w) {
+			t.Errorf("no %q in: %s", w, errb.String())
+		}
+	}
+}

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net"
 	"os"
 	"path/filepath"
 	"slices"
@@ -16,9 +17,11 @@ import (
 
 	"github.com/tankbot/tankbot/bot"
 	"github.com/tankbot/tankbot/bot/console"
+	"github.com/tankbot/tankbot/bot/i18n"
 	"github.com/tankbot/tankbot/engine"
 	"github.com/tankbot/tankbot/engine/games"
 	"github.com/tankbot/tankbot/store"
+	"github.com/tankbot/tankbot/store/clock"
 )
 
 func runPlayMain(args []string, stdout, stderr io.Writer) error {
@@ -39,7 +42,7 @@ var startFlags = []string{"game", "map", "clock", "vs", "color"}
 func runPlay(ctx context.Context, args []string, in io.Reader, stdout, stderr io.Writer) error {
 	fs := newFlags("play")
 	db := fs.String("db", "", "SQLite file to keep the games in; an unfinished game in it is resumed (default: a fresh temporary database, deleted on exit)")
-	pngDir := fs.String("png", "", "directory for board images (default: a new private one in the user's cache directory)")
+	pngDir := fs.String("png", "", "directory for board images, kept (default: a new private one in the user's cache directory, deleted on exit)")
 	game := fs.String("game", "tank", "game to start: "+strings.Join(games.Names(), ", "))
 	mapName := fs.String("map", "", "map or start position (default: the game's first)")
 	clock := fs.String("clock", "untimed", "clock, e.g. untimed, 10m+5s, 1d")
@@ -49,19 +52,13 @@ func runPlay(ctx context.Context, args []string, in io.Reader, stdout, stderr io
 	color := fs.String("color", "white", "your colour against the computer: white, black, random")
 	webAddr := fs.String("web", "127.0.0.1:0", "ADDRESS of the web viewer (docs/web.md); off for none")
 	puzzles := fs.Bool("puzzle", false, "solve puzzles of --game instead of playing (docs/puzzles.md); ratings are kept in --db")
+	follow := fs.Bool("follow-mover", false, "hot seat: turn the board image to the player to move (default: White at the bottom, as the web viewer)")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
-	level := 0
-	if *vs != "" {
-		n, err := strconv.Atoi(strings.TrimPrefix(*vs, "ai:"))
-		if !strings.HasPrefix(*vs, "ai:") || err != nil || n < 1 || n > 5 {
-			return usageErrorf(fs, "--vs %q: want ai:N with a level N from 1 to 5", *vs)
-		}
-		level = n
-	}
-	if _, err := games.Lookup(*game); err != nil {
-		return usageErrorf(fs, "--game %q: %v", *game, err)
+	level, err := checkPlayFlags(fs, *game, *mapName, *clock, *lang, *vs, *color, *webAddr)
+	if err != nil {
+		return err
 	}
 	asked := ""
 	fs.Visit(func(f *flag.Flag) {
@@ -74,6 +71,13 @@ func runPlay(ctx context.Context, args []string, in io.Reader, stdout, stderr io
 	dir, err := console.PrivateDir(*pngDir)
 	if err != nil {
 		return err
+	}
+	shownDir := dir
+	if *pngDir == "" {
+		// The images of a run are for looking at while it runs: a
+		// folder of its own per run in the cache would pile up.
+		defer os.RemoveAll(dir)
+		shownDir += " (deleted on exit; --png DIR keeps them)"
 	}
 	*pngDir = dir
 	dbPath, where := *db, ""
@@ -101,7 +105,7 @@ func runPlay(ctx context.Context, args []string, in io.Reader, stdout, stderr io
 		if conflict != "" {
 			return usageErrorf(fs, "--puzzle solves puzzles: %s is for games", conflict)
 		}
-		return playPuzzles(ctx, st, *db, *pngDir, *lang, *game, in, stdout, stderr)
+		return playPuzzles(ctx, st, *db, *pngDir, shownDir, *lang, *game, in, stdout, stderr)
 	}
 	resume, err := unfinished(ctx, st)
 	if err != nil {
@@ -122,16 +126,25 @@ func runPlay(ctx context.Context, args []string, in io.Reader, stdout, stderr io
 	clk := console.NewClock(time.Time{})
 	c := &console.Console{Out: stdout, Clock: clk, PNGDir: *pngDir, Guild: "local", Channel: table, Locale: *lang}
 	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
-	c.Bot = bot.New(bot.Config{DefaultLocale: *lang, SelfID: console.SelfID}, st, clk, c, log)
-	example := *game
-	if resume != nil {
-		example = resume.Kind
+	// Hot seat keeps White at the bottom (the file letters stay put, as
+	// in the web viewer); against the computer the board faces the human.
+	vsComputer := level > 0 || resume != nil && slices.Contains(resume.Players[:], console.SelfID)
+	c.Bot = bot.New(bot.Config{DefaultLocale: *lang, SelfID: console.SelfID, WhiteAtBottom: !vsComputer && !*follow}, st, clk, c, log)
+	example, err := bannerExample(*game, *mapName, resume)
+	if err != nil {
+		return err
 	}
 	speaker := "white" // hot seat: white and black
 	if level > 0 || (resume != nil && slices.Contains(resume.Players[:], console.SelfID)) {
 		speaker = "you"
 	}
-	fmt.Fprintf(stdout, "tankbot play — %s; boards in %s. Type moves like '%s', commands like '%s: /board', 'quit' to leave.\n", where, *pngDir, bot.MoveExample(example), speaker)
+	moves := "Type moves like '" + example + "'"
+	if vsComputer && (resume != nil || !strings.EqualFold(*color, "white")) {
+		// The computer may move first: an example for the start could
+		// be its move, not yours. "/move" alone shows one for your turn.
+		moves = "Type moves in the game's notation ('you: /move' alone shows an example)"
+	}
+	fmt.Fprintf(stdout, "tankbot play — %s; boards in %s. %s, commands like '%s: /board', 'quit' to leave.\n", where, shownDir, moves, speaker)
 	watch, stopWeb, err := playViewer(ctx, st, *webAddr, log, stdout)
 	if err != nil {
 		return err
@@ -153,6 +166,15 @@ func runPlay(ctx context.Context, args []string, in io.Reader, stdout, stderr io
 	default:
 		if err := startGame(ctx, c, level, *game, *mapName, *clock, *color); err != nil {
 			return err
+		}
+		// The bot has the last word on a start (Tank Chess map rules, a
+		// custom position's legality): its refusal was printed above, and
+		// a console with no game in it is not what was asked for.
+		if g, err := unfinished(ctx, st); err != nil || g == nil {
+			if err != nil {
+				return err
+			}
+			return usageErrorf(fs, "the game could not start with these flags (the bot's answer is above)")
 		}
 		watch()
 	}
@@ -241,7 +263,7 @@ func resumeGame(ctx context.Context, c *console.Console, g *store.Game, in io.Re
 
 // playPuzzles is play --puzzle: puzzles of game for "you" (an unfinished
 // game in the file stays as it is).
-func playPuzzles(ctx context.Context, st bot.Storage, db, pngDir, lang, game string, in io.Reader, stdout, stderr io.Writer) error {
+func playPuzzles(ctx context.Context, st bot.Storage, db, pngDir, shownDir, lang, game string, in io.Reader, stdout, stderr io.Writer) error {
 	where := "a fresh temporary database (--db FILE keeps your puzzle ratings)"
 	if db != "" {
 		where = "database " + db
@@ -254,10 +276,101 @@ func playPuzzles(ctx context.Context, st bot.Storage, db, pngDir, lang, game str
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(stdout, "tankbot play --puzzle — %s puzzles; %s; boards in %s. Type your move like '%s'; 'hint', 'stats', 'next' (another puzzle), 'quit' to leave.\n",
-		r.Name(), where, pngDir, bot.MoveExample(r.Name()))
+	// No example move here: one legal in every puzzle does not exist; each
+	// puzzle's board says whose move it is.
+	fmt.Fprintf(stdout, "tankbot play --puzzle — %s puzzles; %s; boards in %s. Type your move in the game's notation; 'hint', 'stats', 'next' (another puzzle), 'quit' to leave.\n",
+		r.Name(), where, shownDir)
 	if err := c.Puzzles(ctx, r.Name()); err != nil {
 		return err
 	}
 	return c.Run(ctx, in)
+}
+
+// checkPlayFlags checks every flag value that says which game to start
+// before the console opens: a wrong one is a usage error (exit 2) listing
+// the known values, not a console with no game in it. It returns the AI
+// level of --vs (0: hot seat).
+func checkPlayFlags(fs *flag.FlagSet, game, mapName, clk, lang, vs, color, web string) (int, error) {
+	level := 0
+	if vs != "" {
+		n, err := strconv.Atoi(strings.TrimPrefix(vs, "ai:"))
+		if !strings.HasPrefix(vs, "ai:") || err != nil || n < 1 || n > 5 {
+			return 0, usageErrorf(fs, "--vs %q: want ai:N with a level N from 1 to 5", vs)
+		}
+		level = n
+	}
+	rules, err := games.Lookup(game)
+	if err != nil {
+		return 0, usageErrorf(fs, "--game: %v", err)
+	}
+	if mapName != "" {
+		pos, err := games.Position(rules, mapName)
+		if v, ok := rules.(interface{ ValidateStart(engine.Position) error }); ok && err == nil {
+			err = v.ValidateStart(pos) // a custom start obeys the game's map rules, as /challenge checks
+		}
+		if err != nil {
+			var names []string
+			for _, v := range rules.Variants() {
+				names = append(names, v.Name)
+			}
+			why := ""
+			if strings.Contains(mapName, "/") || strings.Contains(mapName, " ") { // meant as a position: say what is wrong with it
+				why = fmt.Sprintf(" (%v)", err)
+			}
+			return 0, usageErrorf(fs, "--map %q is not a %s map or start position%s; the %s maps: %s",
+				mapName, game, why, game, strings.Join(names, ", "))
+		}
+	}
+	if !validClock(clk) {
+		return 0, usageErrorf(fs, "--clock %q: want untimed, minutes with an optional increment (30m, 10m+5s), or days or hours per move (1d, 12h); the presets: %s",
+			clk, strings.Join(clockPresets, ", "))
+	}
+	if !slices.Contains(i18n.Locales, lang) {
+		return 0, usageErrorf(fs, "--lang %q: want one of %s", lang, strings.Join(i18n.Locales, ", "))
+	}
+	if colors := []string{"white", "black", "random"}; !slices.Contains(colors, strings.ToLower(color)) {
+		return 0, usageErrorf(fs, "--color %q: want one of %s", color, strings.Join(colors, ", "))
+	}
+	if web != "off" {
+		if _, _, err := net.SplitHostPort(web); err != nil {
+			return 0, usageErrorf(fs, "--web %q: want HOST:PORT (127.0.0.1:0 picks a free port) or off", web)
+		}
+	}
+	return level, nil
+}
+
+// clockPresets are the clocks /challenge offers.
+var clockPresets = []string{"untimed", "30m", "45m", "10m+5s", "1d", "3d", "7d"}
+
+// validClock says whether the bot reads s as a clock: the store's clock
+// syntax, with the bot's spellings "rapid" and "-" (the /challenge clock
+// option).
+func validClock(s string) bool {
+	s = strings.ToLower(strings.ReplaceAll(s, " ", ""))
+	if s == "rapid" || s == "-" {
+		return true
+	}
+	_, err := clock.ParseSettings(s)
+	return err == nil
+}
+
+// bannerExample is the example move of the banner: legal in the position
+// the console opens on (the resumed game's, else the start asked for).
+func bannerExample(game, mapName string, resume *store.Game) (string, error) {
+	rules, err := games.Lookup(game)
+	if err != nil {
+		return "", err
+	}
+	var pos engine.Position
+	if resume != nil {
+		if rules, err = games.Lookup(resume.Kind); err == nil {
+			pos, err = rules.Decode(resume.Position)
+		}
+	} else {
+		pos, err = games.Position(rules, mapName)
+	}
+	if err != nil {
+		return "", err
+	}
+	return engine.ExampleMove(pos), nil
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"image/png"
 	"io"
 	"os"
 	"path/filepath"
@@ -12,6 +13,7 @@ import (
 	"time"
 
 	"github.com/tankbot/tankbot/engine/camelot"
+	"github.com/tankbot/tankbot/engine/games"
 	"github.com/tankbot/tankbot/engine/tank"
 	"github.com/tankbot/tankbot/store"
 )
@@ -131,5 +133,133 @@ func TestPlayVsAI(t *testing.T) {
 	}
 	if err := runPlay(context.Background(), []string{"--db", db, "--vs", "ai:9"}, strings.NewReader(""), io.Discard, io.Discard); err == nil {
 		t.Error("--vs ai:9 accepted")
+	}
+}
+
+// Every flag value that says which game to start is checked before the
+// console opens: a wrong one exits 2 and lists what is known, and nothing
+// is played.
+func TestPlayBadFlagValuesExit2(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want []string
+	}{
+		{[]string{"--map", "basic21"}, []string{"basic16", "basic20"}},
+		{[]string{"--game", "camelot", "--map", "basic20"}, []string{"start"}},
+		{[]string{"--game", "gungi", "--map", "basic16"}, []string{"draft"}},
+		{[]string{"--clock", "5x"}, []string{"10m+5s", "1d", "untimed"}},
+		{[]string{"--game", "chess"}, []string{"tank", "camelot", "gungi"}},
+		{[]string{"--vs", "ai:9"}, []string{"1 to 5"}},
+		{[]string{"--vs", "ai:2", "--color", "green"}, []string{"white", "black", "random"}},
+		{[]string{"--lang", "fr"}, []string{"en", "th", "pt-BR"}},
+		{[]string{"--web", "nowhere"}, []string{"off"}},
+		// A position that parses but breaks the map rules: the bot refuses it.
+		{[]string{"--map", "....cs.../......../......../......../......../......../......../...Ce.... w 1"}, []string{"must face N"}},
+	} {
+		var out, errb bytes.Buffer
+		code := runMain(append([]string{"play"}, c.args...), &out, &errb)
+		if code != 2 {
+			t.Errorf("play %v: exit %d, want 2\nstdout:\n%s\nstderr:\n%s", c.args, code, out.String(), errb.String())
+			continue
+		}
+		for _, w := range c.want {
+			if !strings.Contains(errb.String(), w) {
+				t.Errorf("play %v: stderr lacks %q:\n%s", c.args, w, errb.String())
+			}
+		}
+		if strings.Contains(out.String(), "tankbot play") {
+			t.Errorf("play %v: the console opened:\n%s", c.args, out.String())
+		}
+	}
+}
+
+// The banner's example move is legal where the console opens, in every
+// game, on every start it can ask for.
+func TestPlayBannerExampleIsLegal(t *testing.T) {
+	for _, r := range games.All() {
+		for _, v := range r.Variants() {
+			var out, errb bytes.Buffer
+			args := []string{"--game", r.Name(), "--map", v.Name, "--web", "off", "--png", t.TempDir()}
+			if err := runPlay(context.Background(), args, strings.NewReader("quit\n"), &out, &errb); err != nil {
+				t.Fatalf("%v: %v\n%s", args, err, errb.String())
+			}
+			_, rest, ok := strings.Cut(out.String(), "Type moves like '")
+			ex, _, _ := strings.Cut(rest, "'")
+			if !ok || ex == "" {
+				t.Fatalf("%v: no example in:\n%s", args, out.String())
+			}
+			pos, err := r.Start(v.Name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := pos.ParseMove(ex); err != nil {
+				t.Errorf("%s %s: the banner's example %q is not legal at the start: %v", r.Name(), v.Name, ex, err)
+			}
+		}
+	}
+}
+
+// play leaves no image folder behind in the cache (one per run would pile
+// up); --png keeps its folder.
+func TestPlayRemovesItsImageFolder(t *testing.T) {
+	cache := t.TempDir()
+	t.Setenv("XDG_CACHE_HOME", cache)
+	t.Setenv("HOME", cache)
+	var out, errb bytes.Buffer
+	if err := runPlay(context.Background(), []string{"--web", "off"}, strings.NewReader("quit\n"), &out, &errb); err != nil {
+		t.Fatalf("%v\n%s", err, errb.String())
+	}
+	if !strings.Contains(out.String(), "deleted on exit") {
+		t.Errorf("the banner does not say the images go:\n%s", out.String())
+	}
+	left, _ := filepath.Glob(filepath.Join(cache, "tankbot", "boards-*"))
+	if len(left) > 0 {
+		t.Errorf("left behind: %v", left)
+	}
+}
+
+// The hot seat keeps White at the bottom: the board after White's move
+// (Black to move) has the same file letters along its bottom edge as the
+// first; --follow-mover turns it to Black.
+func TestPlayHotSeatOrientation(t *testing.T) {
+	p, err := tank.Rules.Start("basic16")
+	if err != nil {
+		t.Fatal(err)
+	}
+	first := p.FormatMove(p.LegalMoves()[0])
+	for _, follow := range []bool{false, true} {
+		dir := t.TempDir()
+		args := []string{"--web", "off", "--png", dir}
+		if follow {
+			args = append(args, "--follow-mover")
+		}
+		var out, errb bytes.Buffer
+		if err := runPlay(context.Background(), args, strings.NewReader(first+"\nquit\n"), &out, &errb); err != nil {
+			t.Fatalf("%v\n%s", err, errb.String())
+		}
+		bottom := func(name string) []byte {
+			f, err := os.Open(filepath.Join(dir, name))
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer f.Close()
+			img, err := png.Decode(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			b := img.Bounds()
+			var px []byte
+			for y := b.Max.Y - 12; y < b.Max.Y; y++ {
+				for x := b.Min.X; x < b.Max.X; x++ {
+					r, g, bl, _ := img.At(x, y).RGBA()
+					px = append(px, byte(r>>8), byte(g>>8), byte(bl>>8))
+				}
+			}
+			return px
+		}
+		same := bytes.Equal(bottom("board-1-0.png"), bottom("board-1-1.png"))
+		if same == follow {
+			t.Errorf("--follow-mover=%v: the bottom edge's file letters changed=%v after White's move", follow, !same)
+		}
 	}
 }

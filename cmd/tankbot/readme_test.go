@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"fmt"
 	"os"
 	"regexp"
@@ -10,6 +11,7 @@ import (
 
 	"github.com/tankbot/tankbot/bot/discord"
 	"github.com/tankbot/tankbot/engine/ai"
+	"github.com/tankbot/tankbot/engine/games"
 )
 
 func readRepoFile(t *testing.T, name string) string {
@@ -59,5 +61,36 @@ func TestReadmeSetupMatchesTheCode(t *testing.T) {
 	}
 	if !strings.Contains(readme, fmt.Sprintf("%g s cap", maxThink)) {
 		t.Errorf("README does not give the %g s cap", maxThink)
+	}
+}
+
+// The README's table offers perft and check for every game, as they work.
+func TestReadmeEngineToolsAllGames(t *testing.T) {
+	readme, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, cmd := range []string{"perft", "check"} {
+		row := ""
+		for _, l := range strings.Split(string(readme), "\n") {
+			if strings.HasPrefix(l, "| `tankbot "+cmd+" ") {
+				row = l
+			}
+		}
+		if row == "" || strings.Contains(row, "--game tank") || !strings.Contains(row, "--game G") {
+			t.Errorf("README row of %s: %q", cmd, row)
+		}
+		for _, g := range games.Names() {
+			args := []string{cmd, "--game", g, "--position", ""}
+			if cmd == "perft" {
+				args = append(args, "--depth", "1")
+			}
+			r, _ := games.Lookup(g)
+			args[4] = r.Variants()[len(r.Variants())-1].Name
+			var out, errb bytes.Buffer
+			if code := runMain(args, &out, &errb); code != 0 {
+				t.Errorf("%v: exit %d: %s", args, code, errb.String())
+			}
+		}
 	}
 }

@@ -56,12 +56,8 @@ func runReview(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	base := strings.TrimSuffix(filepath.Base(*file), filepath.Ext(*file))
 	opt := review.Options{Nodes: *nodes}
 	if !*quiet {
-		opt.Progress = func(done, total int) {
-			fmt.Fprintf(stderr, "\r%s %d/%d positions", bar(done, total, 30), done, total)
-			if done == total {
-				fmt.Fprintln(stderr)
-			}
-		}
+		pr := newProgress(stderr)
+		opt.Progress = func(done, total int) { pr.report(done, total, "positions") }
 	}
 	t0 := time.Now()
 	rv, err := review.Analyze(ctx, ps[0], rec.Moves, opt)

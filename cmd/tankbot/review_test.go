@@ -51,6 +51,10 @@ func TestReviewCommand(t *testing.T) {
 			if !strings.Contains(se.String(), "positions") {
 				t.Errorf("no progress on stderr: %q", se.String())
 			}
+			// Not a terminal: plain lines, no carriage-return bar.
+			if strings.Contains(se.String(), "\r") || strings.Count(se.String(), "\n") > 12 {
+				t.Errorf("progress into a buffer is not plain lines: %q", se.String())
+			}
 			pngs, _ := filepath.Glob(filepath.Join(out, "*.png"))
 			boards, _ := filepath.Glob(filepath.Join(out, "game-turn*-*.png"))
 			if len(pngs) != 1+len(boards) || len(boards)%2 != 0 || len(boards) == 0 {

@@ -10,16 +10,27 @@ import (
 
 var sampleGames = []string{"tank", "camelot", "gungi"}
 
+// sampleSeeds are the arena seeds of the shipped samples
+// (testdata/records/README.md).
+var sampleSeeds = map[string]string{"tank": "1", "camelot": "1", "gungi": "1"}
+
 // The shipped sample records are exactly what the arena command in
 // testdata/records/README.md writes.
 func TestSampleRecordsAreReproducible(t *testing.T) {
+	if testing.Short() {
+		t.Skip("long tier: three level 5 vs level 4 games on full node budgets (minutes each)")
+	}
 	dir := t.TempDir()
 	for _, g := range sampleGames {
 		var out, errb bytes.Buffer
-		if code := runMain([]string{"arena", "--game", g, "--white", "greedy", "--black", "random", "--games", "1", "--seed", "1", "--quiet", "--records", dir}, &out, &errb); code != 0 {
+		args := []string{"arena", "--game", g, "--white", "ai:5", "--black", "ai:4", "--games", "1", "--seed", sampleSeeds[g], "--nocap", "--quiet", "--records", dir}
+		if g == "gungi" {
+			args = append(args, "--maxply", "1000") // the game outlasts the default cap
+		}
+		if code := runMain(args, &out, &errb); code != 0 {
 			t.Fatalf("arena %s: exit %d: %s", g, code, errb.String())
 		}
-		got, err := os.ReadFile(filepath.Join(dir, g+"-seed1-1.rec"))
+		got, err := os.ReadFile(filepath.Join(dir, g+"-seed"+sampleSeeds[g]+"-1.rec"))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -42,7 +53,7 @@ func TestSampleRecordsReplay(t *testing.T) {
 		if code := runMain(args, &out, &errb); code != 0 {
 			t.Fatalf("%s: exit %d: %s", g, code, errb.String())
 		}
-		if !strings.HasPrefix(out.String(), g+": greedy (white) vs random (black)") || !strings.Contains(out.String(), "replay: ") {
+		if !strings.HasPrefix(out.String(), g+": ai:5 (white) vs ai:4 (black)") || !strings.Contains(out.String(), "replay: ") {
 			t.Errorf("%s:\n%s", g, out.String())
 		}
 	}
@@ -81,6 +92,20 @@ func TestReadmeReplayCommand(t *testing.T) {
 		}
 		n++
 		args := append([]string{"replay"}, strings.Fields(cmd)...)
+		for i, a := range args {
+			if (a == "--out" || a == "--gif") && i+1 < len(args) {
+				// A reader runs it in their clone: it must not leave
+				// untracked files there. Here /tmp is the test's folder.
+				p, ok := strings.CutPrefix(args[i+1], "/tmp/")
+				if !ok {
+					t.Errorf("README: %s: writes %s into the repository, not under /tmp", line, args[i+1])
+				}
+				args[i+1] = filepath.Join(root, "tmp", p)
+			}
+		}
+		if err := os.MkdirAll(filepath.Join(root, "tmp"), 0o755); err != nil {
+			t.Fatal(err)
+		}
 		var out, errb bytes.Buffer
 		if code := runMain(args, &out, &errb); code != 0 {
 			t.Errorf("README: %s: exit %d: %s", line, code, errb.String())

@@ -28,7 +28,14 @@ const shutdownTimeout = 10 * time.Second
 
 func runServe(args []string, _, stderr io.Writer) error {
 	fs := newFlags("serve")
+	offline := fs.Bool("offline", false, "no Discord: a local fake answers the bot's REST calls (try serve on one machine: docs/deployment.md)")
 	check := func(cfg *config) error {
+		if *offline {
+			offlineDefaults(cfg)
+			if cfg.PublicKey == "" {
+				return errors.New(`serve --offline: set TANKBOT_PUBLIC_KEY to the public half of an Ed25519 key pair of your own, whose private half signs your requests (docs/deployment.md, "Try serve on one machine")`)
+			}
+		}
 		if cfg.PublicKey == "" {
 			return errors.New(`no public key: set TANKBOT_PUBLIC_KEY (or "public_key" in config.yaml) to the application's Public Key (General Information)`)
 		}
@@ -38,6 +45,9 @@ func runServe(args []string, _, stderr io.Writer) error {
 		ln, err := net.Listen("tcp", cfg.Listen)
 		if err != nil {
 			return fmt.Errorf("listen: %w", err)
+		}
+		if *offline {
+			return serveOffline(ctx, cfg, log, ln)
 		}
 		return serveHTTP(ctx, cfg, log, ln, nil)
 	})

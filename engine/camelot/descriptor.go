@@ -10,6 +10,8 @@ var Descriptor = engine.Descriptor{
 		Prompts: []string{"piece", "destination", "route"},
 		Label:   pickLabel,
 	},
+	Legend: "K, M White knight, man; k, m Black; . empty; the short rows are the castles (f1 g1, f16 g16) and the board's edges. " +
+		"Under the board: the side to move (w, b), the castle moves White and Black have used, and the move number.",
 	Messages: Messages,
 }
 

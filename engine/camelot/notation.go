@@ -114,11 +114,14 @@ func (p *Position) ParseMove(s string) (engine.Move, error) {
 	}
 	from := w.sqs[0]
 	c := p.board[from]
-	if c == empty {
-		return nil, errorf(codeNoPiece, squareName(from))
-	}
-	if pieceSide(c) != p.turn {
-		return nil, errorf(codeNotYours, squareName(from))
+	if c == empty || pieceSide(c) != p.turn {
+		code := codeNoPiece
+		if c != empty {
+			code = codeNotYours
+		}
+		e := errorf(code, squareName(from))
+		e.Alternatives = nearest(legal, from, w.sqs[len(w.sqs)-1])
+		return nil, e
 	}
 	to, caps, routeOK := p.simulate(w.sqs)
 	if routeOK {
@@ -256,6 +259,9 @@ func (p *Position) explain(w written, legal []Move, to int, caps [3]uint64, rout
 		alts = filter(legal, func(m Move) bool { return int(m.to) == last })
 	}
 	e.Alternatives = names(alts)
+	if len(alts) == 0 {
+		e.Alternatives = nearest(legal, from, last)
+	}
 	return e
 }
 

@@ -25,6 +25,9 @@ var Descriptor = engine.Descriptor{
 		"placing-alone": "fact.gungi.placing-alone",
 		"quick":         "gungi.formation-name.quick",
 	},
+	Legend: "upper case White, lower case Black: M marshal, G general, L lieutenant general, S major general, Y archer, K knight, " +
+		"B musketeer, T captain, W samurai, F fortress, C cannon, N spy, P pawn; (Pt) a tower, bottom to top; . empty. " +
+		"Under the board: the side to act (w, b), who is ready (-, w, b, wb), the hands (White's/Black's, letter and count) and the turn count (one per action).",
 	Messages: Messages,
 }
 

@@ -26,8 +26,8 @@ func ExampleParse() {
 	last := len(moves) - 1
 	fmt.Println("last:", record.MoveLabel(last, positions[last].Turn()), positions[last].FormatMove(moves[last]))
 	// Output:
-	// camelot, greedy vs random: 23 moves, 1-0 by all-captured
-	// last: 12. D7^F5^H7^H9xH11
+	// camelot, ai:5 vs ai:4: 78 moves, 0-1 by castle-occupied
+	// last: 39... H2-G1
 }
 
 // Write a record from the moves of a game.

@@ -14,6 +14,9 @@ var Descriptor = engine.Descriptor{
 		Rank:    pickRank,
 		Label:   pickLabel,
 	},
+	Legend: "upper case White, lower case Black: C command light tank, L light, M medium, H heavy tank, D tank destroyer, R heavy mortar, " +
+		"followed by the facing (n ne e se s sw w nw); x before a piece: a wreck; # obstacle; . empty. " +
+		"Under the board: the side to move (w, b) and the move number.",
 	Messages: Messages,
 }
 

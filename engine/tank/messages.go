@@ -41,6 +41,7 @@ const (
 	CodeNoEscape     = "tank.no-escape"
 	CodeOnlyCLT      = "tank.only-clt-escapes"
 	CodeUnreachable  = "tank.unreachable"
+	CodeOutOfReach   = "tank.out-of-reach"
 	CodeSamePose     = "tank.same-pose"
 	CodeIllegal      = "tank.illegal"
 	CodeNoTarget     = "tank.no-target"
@@ -94,6 +95,7 @@ var Messages = map[string]string{
 	CodeNoEscape:     "the CLT on {0} cannot reach the far edge and step off it this turn",
 	CodeOnlyCLT:      "only the CLT can leave the board, the piece on {0} is a {1}",
 	CodeUnreachable:  "the {0} on {1} (speed {2}) cannot end on {3} facing {4} this turn",
+	CodeOutOfReach:   "{3} is out of reach of the {0} on {1} (speed {2}) this turn",
 	CodeSamePose:     "the {0} on {1} must end on another square or facing",
 	CodeIllegal:      "{0} is not a legal move",
 	CodeNoTarget:     "there is no piece on {0} to fire at",

@@ -251,12 +251,19 @@ func (p *Position) reason(m Move, legal []Move) *engine.Error {
 	if m.To == m.From && m.Facing == pc.Facing {
 		return fail(CodeSamePose, pc.Kind.String(), squareName(m.From))
 	}
-	reachable := false
+	reachable, square := false, false
 	for _, l := range legal {
-		if !l.Escape && l.From == m.From && l.To == m.To && l.Facing == m.Facing {
-			reachable = true
-			break
+		if !l.Escape && l.From == m.From && l.To == m.To {
+			square = true
+			if l.Facing == m.Facing {
+				reachable = true
+				break
+			}
 		}
+	}
+	if !square {
+		// No facing helps: the square itself is too far or walled off.
+		return fail(CodeOutOfReach, pc.Kind.String(), squareName(m.From), strconv.Itoa(pc.Kind.Stats().Speed), squareName(m.To))
 	}
 	if !reachable {
 		return fail(CodeUnreachable, pc.Kind.String(), squareName(m.From), strconv.Itoa(pc.Kind.Stats().Speed), squareName(m.To), m.Facing.String())

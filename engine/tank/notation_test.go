@@ -77,7 +77,7 @@ func TestNotationErrors(t *testing.T) {
 		{"h8 > h7", CodeNotYours, "H8"},
 		{"d2 > off", CodeOnlyCLT, "LT"},
 		{"a4 > off (h8)", CodeEscapeNoFire, ""},
-		{"d2 > d8", CodeUnreachable, "speed 5"},
+		{"d2 > d8", CodeOutOfReach, "speed 5"},
 		{"d2 > d2", CodeSamePose, "D2"},
 		{"d2 d2ne (e5)", CodeNoTarget, "E5"},
 		{"d2 d2ne (a4)", CodeOwnTarget, "A4"},

@@ -62,8 +62,8 @@ func TestTurnsAndReverse(t *testing.T) {
 	if _, err := p.ParseTankMove("C3 > C3N"); errCode(err) != CodeSamePose {
 		t.Errorf("no-op move: got %v, want %s", err, CodeSamePose)
 	}
-	if _, err := p.ParseTankMove("C3 > C1N"); errCode(err) != CodeUnreachable {
-		t.Errorf("double reverse: got %v, want %s", err, CodeUnreachable)
+	if _, err := p.ParseTankMove("C3 > C1N"); errCode(err) != CodeOutOfReach {
+		t.Errorf("double reverse: got %v, want %s", err, CodeOutOfReach)
 	}
 	// A diagonal reverse keeps the diagonal facing.
 	q := mustParse(t, build(8, "w", "d4=Hne"))
@@ -438,7 +438,7 @@ func TestOutcomes(t *testing.T) {
 		t.Errorf("no pieces: %+v", n.Status())
 	}
 	// Illegal moves are refused with a rules error.
-	if _, err := p.Play(Move{From: Square{3, 1}, To: Square{3, 7}, Facing: N}); errCode(err) != CodeUnreachable {
+	if _, err := p.Play(Move{From: Square{3, 1}, To: Square{3, 7}, Facing: N}); errCode(err) != CodeOutOfReach {
 		t.Errorf("illegal play: %v", err)
 	}
 	// The move number grows after Black's move.
