@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/tankbot/tankbot/bot/movepick"
 	"github.com/tankbot/tankbot/engine"
@@ -298,9 +299,16 @@ func e2ePuzzleFromGame(t *testing.T, w *world) {
 		g.play(p.Solution[1])
 		// A position with a single legal move is no puzzle (nothing to
 		// find); the shipped line proves the rest.
-		if pos := g.pos.Encode(); !shipped[puzzle.MakeID("camelot", pos)] && len(g.pos.LegalMoves()) > 1 {
-			src, after = p, pos
-			break
+		pos := g.pos.Encode()
+		if shipped[puzzle.MakeID("camelot", pos)] || len(g.pos.LegalMoves()) < 2 {
+			continue
+		}
+		// The miner keeps only what the collection would: not trivial.
+		if pz, err := puzzle.Accept(g.pos, puzzle.DefaultSettings("camelot")); err == nil {
+			if why, err := puzzle.Trivial(pz); err == nil && len(why) == 0 {
+				src, after = p, pos
+				break
+			}
 		}
 	}
 	if src == nil {
@@ -350,7 +358,20 @@ func e2ePuzzleFromGame(t *testing.T, w *world) {
 		t.Errorf("another server's pool has %d puzzles", len(other))
 	}
 
-	// Served to a player of the server, and solved.
+	// Served to a player of the server whose puzzle rating is near the
+	// puzzle's (a server's own puzzle comes first within
+	// ownPuzzleWindow of the player's rating), and solved. Carol's rating
+	// is set by a finished attempt at another puzzle.
+	prior := &store.ActivePuzzle{Player: carol.id, Game: "camelot", PuzzleID: ps[0].ID, Started: time.Now()}
+	if err := st.SetActivePuzzle(ctx, prior); err != nil {
+		t.Fatal(err)
+	}
+	near := func(_, _ *store.Glicko, _, _ bool) (store.Glicko, store.Glicko) {
+		return store.Glicko{Rating: float64(got.Rating), RD: 60, Vol: 0.06}, store.Glicko{Rating: float64(ps[0].Rating), RD: 60, Vol: 0.06}
+	}
+	if _, _, err := st.FinishPuzzle(ctx, prior, false, time.Now(), near); err != nil {
+		t.Fatal(err)
+	}
 	cb := response(t, e.do(e.slash(carol, gameChannel, "puzzle", "game", "camelot")))
 	if flags(cb) != 64 || !strings.Contains(text(cb), got.ID) {
 		t.Fatalf("the server's puzzle %s is not served: %s", got.ID, text(cb))

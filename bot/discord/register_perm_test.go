@@ -78,7 +78,7 @@ func TestRegisterIntegerBounds(t *testing.T) {
 		"board ply":          "0..<nil>",
 		"tournament level":   "1..5",
 		"tournament rounds":  "1..20",
-		"tournament players": "2..64",
+		"tournament players": "2..128",
 		"tournament id":      "1..<nil>",
 	} {
 		if bounds[opt] != want {
@@ -117,7 +117,7 @@ func TestTournamentSubcommands(t *testing.T) {
 			subs[o.Name] = nil
 		}
 	}
-	if len(subs) != 8 || len(subs["create"]) != 9 || fmt.Sprint(subs["join"]) != "[id level]" || fmt.Sprint(subs["cancel"]) != "[id]" {
+	if len(subs) != 9 || len(subs["create"]) != 9 || fmt.Sprint(subs["export"]) != "[id]" || fmt.Sprint(subs["join"]) != "[id level]" || fmt.Sprint(subs["cancel"]) != "[id]" {
 		t.Errorf("subcommands %v", subs)
 	}
 
