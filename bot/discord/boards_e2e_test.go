@@ -36,7 +36,7 @@ import (
 // have components, as the fake saw the messages.
 func TestBoardsOnlyCurrentLive(t *testing.T) {
 	if testing.Short() {
-		t.Skip("plays games through two instances")
+		t.Skip("long tier: plays games through two instances")
 	}
 	for _, b := range storetest.Backends() {
 		modes := []string{"plain", "global-limit", "injected-429", "global-limit+injected-429"}
@@ -181,7 +181,7 @@ func testBoardsOnlyCurrentLive(t *testing.T, backend storetest.Backend, mode str
 				inflight.Go(func() { in.a.interaction(i) })
 				// The next move goes as soon as this one is saved: its
 				// answer may still be on its way.
-				deadline := time.Now().Add(20 * time.Second)
+				deadline := time.Now().Add(eventWait)
 				for {
 					cur, err := in.db.Game(ctx, row.ID)
 					if err == nil && cur.Ply == row.Ply+k+1 {
