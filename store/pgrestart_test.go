@@ -87,7 +87,7 @@ func privatePostgres(t *testing.T) (dsn string, pgctl func(args ...string) error
 // once, none lost.
 func TestPostgresRestartMidRun(t *testing.T) {
 	if testing.Short() {
-		t.Skip("starts and restarts a PostgreSQL cluster")
+		t.Skip("long tier: starts and restarts a PostgreSQL cluster")
 	}
 	dsn, pgctl := privatePostgres(t)
 	ctx := context.Background()

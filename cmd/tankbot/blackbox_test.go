@@ -51,7 +51,7 @@ func TestMain(m *testing.M) {
 func tankbotBinary(t testing.TB) string {
 	t.Helper()
 	if testing.Short() {
-		t.Skip("-short: not building the binary")
+		t.Skip("long tier: builds the binary and runs it")
 	}
 	binary.once.Do(func() {
 		dir, err := os.MkdirTemp("", "tankbot-bin-")
