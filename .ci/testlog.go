@@ -103,15 +103,18 @@ func main() {
 			fmt.Printf("   %7.1fs %s\n", t.elapsed, t.name)
 		}
 	}
-	if len(long) > 0 {
-		fmt.Printf("-- %d tests skipped here run in the long tier (.ci/test --long)\n", len(long))
+	var lines []string
+	for l := range long {
+		lines = append(lines, l)
+	}
+	sort.Strings(lines)
+	if len(lines) > 0 {
+		fmt.Printf("-- %d tests skipped or sampled here run in full in the long tier (.ci/test --long):\n", len(lines))
+		for _, l := range lines {
+			fmt.Println("  ", strings.Replace(l, "\t", " ", 1))
+		}
 	}
 	if *longFile != "" {
-		var lines []string
-		for l := range long {
-			lines = append(lines, l)
-		}
-		sort.Strings(lines)
 		if err := appendLines(*longFile, lines); err != nil {
 			fmt.Fprintln(os.Stderr, "testlog:", err)
 			os.Exit(1)
