@@ -67,6 +67,11 @@ func testBoardsOnlyCurrentLive(t *testing.T, backend storetest.Backend, mode str
 	f := newFakeDiscord(t)
 	clk := clock.NewFake(time.Date(2026, 1, 2, 15, 4, 5, 0, time.UTC))
 	f.Now = clk.Now
+	// The adapter gives its first answer ResponseWindow of wall time: a
+	// minute, as in the e2e world, so that a busy CPU does not change what
+	// is sent (the fake checks Discord's 3 s on its clock, which stands
+	// still here).
+	f.ResponseWindow = time.Minute
 	loc := backend.New(t)
 	logs := &syncBuffer{}
 	var ins []*instance
