@@ -41,6 +41,7 @@ func TestOpenSQLiteManyAtOnce(t *testing.T) {
 	rounds := 200
 	if testing.Short() {
 		rounds = 20
+		t.Log("long tier: 200 rounds")
 	}
 	dir := t.TempDir()
 	for r := range rounds {
@@ -92,6 +93,7 @@ func TestOpenSQLiteTwoProcesses(t *testing.T) {
 	rounds := 200
 	if testing.Short() {
 		rounds = 20
+		t.Log("long tier: 200 rounds")
 	}
 	cmd := exec.Command(os.Args[0], "-test.run=^TestOpenChild$", "-test.count=1")
 	cmd.Env = append(os.Environ(), openChildEnv+"=1")

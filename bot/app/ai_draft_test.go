@@ -20,6 +20,9 @@ func TestAIGungiDraftAnyReadyOrder(t *testing.T) {
 		{"ready after the Marshal, computer White", "black", []string{"M*e9"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
+			if testing.Short() && tc.name != "ready after the Marshal, computer Black" {
+				t.Skip("long tier: every ready order")
+			}
 			h := newHarness(t, aiConfig())
 			id := h.aiGame("level=1", "game=gungi", "color="+tc.color)
 			next := 0

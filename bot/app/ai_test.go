@@ -77,6 +77,9 @@ func checkAIPosts(t *testing.T, posts []post, aiMoves int) {
 func TestAIFullGames(t *testing.T) {
 	for _, game := range []string{"tank", "camelot", "gungi"} {
 		t.Run(game, func(t *testing.T) {
+			if testing.Short() && game != "tank" {
+				t.Skip("long tier: a whole game of every game")
+			}
 			h := newHarness(t, aiConfig())
 			rng := rand.New(rand.NewPCG(7, uint64(len(game))))
 			id := h.aiGame("level=1", "game="+game, "color=white")

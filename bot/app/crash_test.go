@@ -210,7 +210,7 @@ type ackedMove struct {
 // TestCrashKills runs the child and kills it 100 times.
 func TestCrashKills(t *testing.T) {
 	if testing.Short() {
-		t.Skip("kills a child process 100 times")
+		t.Skip("long tier: kills a child process 100 times")
 	}
 	dir := t.TempDir()
 	var acked []ackedMove

@@ -186,7 +186,7 @@ func TestGatewayReconnectsAfterDrop(t *testing.T) {
 		t.Fatalf("%d gateway sessions at start", n)
 	}
 	f.DropGateway()
-	deadline := time.Now().Add(15 * time.Second)
+	deadline := time.Now().Add(eventWait)
 	for f.Sessions() < 2 {
 		if time.Now().After(deadline) {
 			t.Fatal("the adapter did not reconnect after the gateway dropped")
@@ -553,7 +553,7 @@ func TestInteractionInThreadKnowsItsParent(t *testing.T) {
 		"channels": []any{map[string]any{"id": "300", "type": 0, "guild_id": testGuild}},
 		"threads":  []any{map[string]any{"id": "310", "type": 11, "guild_id": testGuild, "parent_id": "300"}},
 	})
-	deadline := time.Now().Add(10 * time.Second)
+	deadline := time.Now().Add(eventWait)
 	for {
 		if ch, err := h.a.s.State.Channel("310"); err == nil && ch.ParentID == "300" {
 			break

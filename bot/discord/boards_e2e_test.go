@@ -36,7 +36,7 @@ import (
 // have components, as the fake saw the messages.
 func TestBoardsOnlyCurrentLive(t *testing.T) {
 	if testing.Short() {
-		t.Skip("plays games through two instances")
+		t.Skip("long tier: plays games through two instances")
 	}
 	for _, b := range storetest.Backends() {
 		modes := []string{"plain", "global-limit", "injected-429", "global-limit+injected-429"}
@@ -67,6 +67,11 @@ func testBoardsOnlyCurrentLive(t *testing.T, backend storetest.Backend, mode str
 	f := newFakeDiscord(t)
 	clk := clock.NewFake(time.Date(2026, 1, 2, 15, 4, 5, 0, time.UTC))
 	f.Now = clk.Now
+	// The adapter gives its first answer ResponseWindow of wall time: a
+	// minute, as in the e2e world, so that a busy CPU does not change what
+	// is sent (the fake checks Discord's 3 s on its clock, which stands
+	// still here).
+	f.ResponseWindow = time.Minute
 	loc := backend.New(t)
 	logs := &syncBuffer{}
 	var ins []*instance
@@ -181,7 +186,7 @@ func testBoardsOnlyCurrentLive(t *testing.T, backend storetest.Backend, mode str
 				inflight.Go(func() { in.a.interaction(i) })
 				// The next move goes as soon as this one is saved: its
 				// answer may still be on its way.
-				deadline := time.Now().Add(20 * time.Second)
+				deadline := time.Now().Add(eventWait)
 				for {
 					cur, err := in.db.Game(ctx, row.ID)
 					if err == nil && cur.Ply == row.Ply+k+1 {

@@ -194,7 +194,7 @@ func TestE2EServerChannelsRolesMaps(t *testing.T) {
 					"channels": []any{map[string]any{"id": gamesChannel, "type": 0, "guild_id": testGuild}},
 					"threads":  []any{map[string]any{"id": "405", "type": 11, "guild_id": testGuild, "parent_id": gamesChannel}},
 				})
-				deadline := time.Now().Add(10 * time.Second)
+				deadline := time.Now().Add(eventWait)
 				for ch, err := e.a.s.State.Channel("405"); err != nil || ch.ParentID != gamesChannel; ch, err = e.a.s.State.Channel("405") {
 					if time.Now().After(deadline) {
 						t.Fatal("GUILD_CREATE never reached the state")

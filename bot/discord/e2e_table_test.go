@@ -51,11 +51,17 @@ var scenarios = []struct {
 }
 
 func TestE2E(t *testing.T) {
-	for _, m := range modes {
+	for mi, m := range modes {
 		t.Run(m.name, func(t *testing.T) {
 			t.Parallel()
-			for _, sc := range scenarios {
+			for si, sc := range scenarios {
+				// The fast tier runs each scenario in one transport, in
+				// turn, and its held (deferred) run in the other.
+				other := testing.Short() && (mi+si)%2 == 1
 				t.Run(sc.name, func(t *testing.T) {
+					if other {
+						t.Skip("long tier: every scenario in both transports")
+					}
 					t.Parallel()
 					sc.run(t, newWorld(t, m))
 				})
@@ -65,6 +71,9 @@ func TestE2E(t *testing.T) {
 				slow := m
 				slow.slow = true
 				t.Run(sc.name+"/slow", func(t *testing.T) {
+					if testing.Short() && !other {
+						t.Skip("long tier: every held scenario in both transports")
+					}
 					t.Parallel()
 					sc.run(t, newWorld(t, slow))
 				})

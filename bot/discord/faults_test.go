@@ -238,7 +238,7 @@ func TestEverythingSentIsFitted(t *testing.T) {
 // cancelled).
 func TestFaultsLoseNothing(t *testing.T) {
 	if testing.Short() {
-		t.Skip("plays whole games under injected faults")
+		t.Skip("long tier: plays whole games under injected faults")
 	}
 	var all []mode
 	for _, m := range modes {

@@ -233,7 +233,7 @@ func TestHTTPEndpointAnswers(t *testing.T) {
 	ev, _ := e.interaction(2, slash)
 	from := f.count()
 	go func() {
-		f.Await(from, 10*time.Second, func(c *call) bool { return c.ViaBody })
+		f.Await(from, eventWait, func(c *call) bool { return c.ViaBody })
 		close(h)
 	}()
 	if _, err := f.Interact(e.srv.URL, e.priv, ev); err != nil {

@@ -24,7 +24,7 @@ func TestServeBoardPingsAndStays(t *testing.T) {
 			hold = make(chan struct{})
 			go func() {
 				// Released once the deferral (the POST's body) was read.
-				f.Await(0, 10*time.Second, func(c *call) bool { return c.ViaBody })
+				f.Await(0, eventWait, func(c *call) bool { return c.ViaBody })
 				close(hold)
 			}()
 		}

@@ -32,7 +32,7 @@ func TestFinalBoardWaitsForRenderSlot(t *testing.T) {
 	}()
 	// The deferral (type 6: the confirmation's message) reaches Discord
 	// while the handler still waits for a slot.
-	if c := e.f.Await(from, 10*time.Second, func(c *call) bool {
+	if c := e.f.Await(from, eventWait, func(c *call) bool {
 		typ, _ := c.Payload["type"].(float64)
 		return strings.HasSuffix(c.Path, "/callback") && (typ == 5 || typ == 6)
 	}); c == nil {
@@ -49,7 +49,7 @@ func TestFinalBoardWaitsForRenderSlot(t *testing.T) {
 	var got []*call
 	select {
 	case got = <-done:
-	case <-time.After(30 * time.Second):
+	case <-time.After(eventWait):
 		t.Fatal("the final board never came after the slots freed")
 	}
 	final := theBoard(t, got, "resign")

@@ -25,7 +25,7 @@ func TestReadySetsSelfID(t *testing.T) {
 		if id != "100" {
 			t.Fatalf("self id %q, want the READY user's 100", id)
 		}
-	case <-time.After(10 * time.Second): // a hang guard, not a measurement
+	case <-time.After(eventWait): // a hang guard, not a measurement
 		t.Fatal("READY did not set the bot's own user id")
 	}
 }

@@ -369,12 +369,33 @@ func TestPrivacy(t *testing.T) {
 	}
 	near := g.token[:21] + last
 	kinds := []string{"Zm9vYmFyYmF6cXV4cXV1eA", near, "%00..bad"}
-	times := make([][]time.Duration, len(kinds))
 	client := &http.Client{}
+	// A leak shows in every round; a busy machine's noise (other jobs
+	// taking the CPU in the middle of one kind's requests) does not, so a
+	// difference must show three rounds in a row to fail.
+	for round := 1; ; round++ {
+		med := medians404(t, client, f.srv.URL, kinds)
+		t.Logf("median 404 time: unknown %v, near miss %v, malformed %v", med[0], med[1], med[2])
+		lo, hi := slices.Min(med), slices.Max(med)
+		if hi-lo <= time.Millisecond || hi <= 2*lo {
+			break
+		}
+		if round == 3 {
+			t.Errorf("404 medians differ in %d rounds in a row: %v", round, med)
+			break
+		}
+	}
+}
+
+// medians404 is the median time of a 404 for each token of kinds, from
+// 150 interleaved requests each.
+func medians404(t *testing.T, client *http.Client, base string, kinds []string) []time.Duration {
+	t.Helper()
+	times := make([][]time.Duration, len(kinds))
 	for range 150 {
 		for i, tok := range kinds {
 			start := time.Now()
-			res, err := client.Get(f.srv.URL + "/g/" + tok)
+			res, err := client.Get(base + "/g/" + tok)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -391,11 +412,7 @@ func TestPrivacy(t *testing.T) {
 		slices.Sort(times[i])
 		med[i] = times[i][len(times[i])/2]
 	}
-	t.Logf("median 404 time: unknown %v, near miss %v, malformed %v", med[0], med[1], med[2])
-	lo, hi := slices.Min(med), slices.Max(med)
-	if hi-lo > time.Millisecond && hi > 2*lo {
-		t.Errorf("404 medians differ: %v", med)
-	}
+	return med
 }
 
 // readEvent reads one SSE data line.
@@ -419,7 +436,7 @@ func readEvent(t *testing.T, r *bufio.Reader) liveUpdate {
 func TestLiveEvents(t *testing.T) {
 	f := newFixture(t)
 	g := f.seed(t, 3, false)
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	ctx, cancel := context.WithCancel(context.Background()) // a hang ends at go test -timeout
 	defer cancel()
 	req, _ := http.NewRequestWithContext(ctx, "GET", f.srv.URL+"/g/"+g.token+"/events?lang=th", nil)
 	res, err := http.DefaultClient.Do(req)
@@ -464,7 +481,7 @@ func TestLiveOutlivesServerTimeouts(t *testing.T) {
 	srv.Config.ReadTimeout, srv.Config.WriteTimeout = 300*time.Millisecond, 300*time.Millisecond
 	srv.Start()
 	defer srv.Close()
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	ctx, cancel := context.WithCancel(context.Background()) // a hang ends at go test -timeout
 	defer cancel()
 	req, _ := http.NewRequestWithContext(ctx, "GET", srv.URL+"/g/"+g.token+"/events", nil)
 	res, err := http.DefaultClient.Do(req)
@@ -501,7 +518,7 @@ func testLiveAcrossInstances(t *testing.T, b storetest.Backend) {
 	t.Cleanup(func() { v.Close(); srv.Close() })
 	f := &fixture{st: other, v: v, srv: srv} // moves go through the other instance's store
 	g := f.seed(t, 2, false)
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	ctx, cancel := context.WithCancel(context.Background()) // a hang ends at go test -timeout
 	defer cancel()
 	req, _ := http.NewRequestWithContext(ctx, "GET", srv.URL+"/g/"+g.token+"/events", nil)
 	res, err := http.DefaultClient.Do(req)
@@ -565,7 +582,7 @@ func TestEveryGame(t *testing.T) {
 func TestLiveEndsWhenLinksOff(t *testing.T) {
 	f := newFixture(t)
 	g := f.seed(t, 1, false)
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	ctx, cancel := context.WithCancel(context.Background()) // a hang ends at go test -timeout
 	defer cancel()
 	req, _ := http.NewRequestWithContext(ctx, "GET", f.srv.URL+"/g/"+g.token+"/events", nil)
 	res, err := http.DefaultClient.Do(req)

@@ -135,14 +135,14 @@ func playTankServe(t *testing.T, db string) {
 			// ("thinking…" is ephemeral too: a busy machine's deferral.)
 			t.Fatalf("move %d %q refused: %v", i+1, mv, cb.Payload)
 		}
-		next, ok := w.board(from, ev["token"].(string), channel, 15*time.Second)
+		next, ok := w.board(from, ev["token"].(string), channel, eventWait)
 		if !ok {
 			t.Fatalf("move %d %q: no new public board\n%s", i+1, mv, p.logs.String())
 		}
 		if !strings.Contains(next.content(), mover.name+" played "+mv) {
 			t.Errorf("move %d: the board does not say what was played: %q", i+1, next.content())
 		}
-		if !w.retired(from, board.id, 10*time.Second) {
+		if !w.retired(from, board.id, eventWait) {
 			t.Errorf("move %d: the previous board %s kept its buttons", i+1, board.id)
 		}
 		board = next

@@ -31,6 +31,11 @@ import (
 	"github.com/tankbot/tankbot/store/storetest"
 )
 
+// eventWait bounds a wait for something the test itself set going (a
+// board, an edit, a shutdown): far beyond any CPU starvation, so a hang
+// fails at go test's -timeout, never a slow machine.
+const eventWait = time.Hour
+
 var binary struct {
 	once sync.Once
 	path string
@@ -51,7 +56,7 @@ func TestMain(m *testing.M) {
 func tankbotBinary(t testing.TB) string {
 	t.Helper()
 	if testing.Short() {
-		t.Skip("-short: not building the binary")
+		t.Skip("long tier: builds the binary and runs it")
 	}
 	binary.once.Do(func() {
 		dir, err := os.MkdirTemp("", "tankbot-bin-")
@@ -178,7 +183,7 @@ func TestBlackBoxGame(t *testing.T) {
 	const channel = "720000000000000001"
 
 	// Registration went through the REST URL, once.
-	if c := w.f.Await(0, 10*time.Second, func(c *discordtest.Call) bool {
+	if c := w.f.Await(0, eventWait, func(c *discordtest.Call) bool {
 		return c.Method == "PUT" && c.Path == "/api/v9/applications/"+bbApp+"/commands"
 	}); c == nil {
 		t.Fatal("the commands were not registered through TANKBOT_DISCORD_REST_URL")
@@ -248,14 +253,14 @@ func TestBlackBoxGame(t *testing.T) {
 		if d, _ := resp["data"].(map[string]any); d != nil && int(num(d["flags"]))&64 != 0 {
 			t.Fatalf("move %d %q refused: %v", i+1, mv, resp)
 		}
-		next, ok := w.board(from, ev["token"].(string), channel, 15*time.Second)
+		next, ok := w.board(from, ev["token"].(string), channel, eventWait)
 		if !ok {
 			t.Fatalf("move %d %q: no board\n%s", i+1, mv, p.logs.String())
 		}
 		if !strings.Contains(next.content(), "alice played "+mv) && !strings.Contains(next.content(), "bob played "+mv) {
 			t.Errorf("move %d: the board does not say what was played: %q", i+1, next.content())
 		}
-		if !w.retired(from, board.id, 10*time.Second) {
+		if !w.retired(from, board.id, eventWait) {
 			t.Errorf("move %d: the previous board %s kept its buttons", i+1, board.id)
 
 		}
@@ -334,7 +339,7 @@ func (w *bbWorld) accept(t *testing.T, p *serveProc, channel string, chal msg, w
 	if code, _, err := w.post(p, ev); err != nil || !answered(code) {
 		t.Fatalf("accept: %d %v", code, err)
 	}
-	board, ok := w.board(from, ev["token"].(string), channel, 15*time.Second)
+	board, ok := w.board(from, ev["token"].(string), channel, eventWait)
 	if !ok {
 		t.Fatalf("no board after accepting:\n%s", p.logs.String())
 	}
@@ -346,7 +351,7 @@ func (w *bbWorld) accept(t *testing.T, p *serveProc, channel string, chal msg, w
 func waitBoardRecorded(t testing.TB, st *store.Store, gameID, messageID string) {
 	t.Helper()
 	id, _ := strconv.ParseInt(gameID, 10, 64)
-	deadline := time.Now().Add(10 * time.Second)
+	deadline := time.Now().Add(eventWait)
 	for {
 		g, err := st.Game(context.Background(), id)
 		if err == nil && g.MessageID == messageID {

@@ -120,13 +120,13 @@ func TestMetricsAfterGame(t *testing.T) {
 		if d, _ := resp["data"].(map[string]any); d != nil && int(num(d["flags"]))&64 != 0 {
 			t.Fatalf("move %d %q refused: %v", i+1, mv.mv, resp)
 		}
-		if _, ok := w.board(from, ev["token"].(string), channel, 15*time.Second); !ok {
+		if _, ok := w.board(from, ev["token"].(string), channel, eventWait); !ok {
 			t.Fatalf("move %d: no board\n%s", i+1, p.logs.String())
 		}
 	}
 	// The last reply's metrics are recorded just after it is sent.
 	var after map[string]*dto.MetricFamily
-	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+	for deadline := time.Now().Add(eventWait); ; time.Sleep(20 * time.Millisecond) {
 		after = scrape(t, p.ops+"/metrics")
 		if n, _ := sample(after, "tankbot_interactions_total", map[string]string{"command": "move"}); n == 4 || time.Now().After(deadline) {
 			break

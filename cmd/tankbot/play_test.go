@@ -73,7 +73,7 @@ func (w *watched) String() string {
 // waitFor blocks until the output holds want n times.
 func (w *watched) waitFor(t *testing.T, want string, n int) {
 	t.Helper()
-	deadline := time.After(time.Minute) // a hang guard, not a measurement
+	deadline := time.After(eventWait)
 	for strings.Count(w.String(), want) < n {
 		select {
 		case <-w.ch:

@@ -84,7 +84,7 @@ func TestServeHTTP(t *testing.T) {
 		if err != nil {
 			t.Errorf("serve: %v", err)
 		}
-	case <-time.After(15 * time.Second):
+	case <-time.After(eventWait):
 		t.Fatal("serve did not shut down")
 	}
 	mu.Lock()

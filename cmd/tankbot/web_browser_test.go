@@ -60,7 +60,7 @@ func browser(t *testing.T) context.Context {
 	}
 	actx, cancelA := chromedp.NewExecAllocator(context.Background(), opts...)
 	ctx, cancelC := chromedp.NewContext(actx)
-	ctx, cancelT := context.WithTimeout(ctx, 3*time.Minute)
+	ctx, cancelT := context.WithTimeout(ctx, eventWait)
 	t.Cleanup(func() { cancelT(); cancelC(); cancelA() })
 	if err := chromedp.Do(ctx); err != nil {
 		t.Fatalf("start %s: %v", exe, err)
@@ -116,7 +116,7 @@ func sameImage(a, b image.Image) bool {
 func waitJS(t *testing.T, ctx context.Context, what, cond string) {
 	t.Helper()
 	var err error
-	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+	for deadline := time.Now().Add(eventWait); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
 		var ok bool
 		if ok, err = chromedp.Run(ctx, chromedp.Evaluate[bool](cond)); err == nil && ok {
 			return
@@ -170,7 +170,7 @@ func TestWebViewerInBrowser(t *testing.T) {
 	if code, _, err := w.post(p, ev); err != nil || (code != 200 && code != 202) {
 		t.Fatalf("accept: %d %v", code, err)
 	}
-	board, ok := w.board(from, ev["token"].(string), channel, 15*time.Second)
+	board, ok := w.board(from, ev["token"].(string), channel, eventWait)
 	if !ok {
 		t.Fatalf("no board after accepting:\n%s", p.logs.String())
 	}
@@ -198,7 +198,7 @@ func TestWebViewerInBrowser(t *testing.T) {
 		if data, _ := resp["data"].(map[string]any); data != nil && int(num(data["flags"]))&64 != 0 {
 			t.Fatalf("move %s refused: %v", mv, data["content"])
 		}
-		if _, ok := w.board(from, ev["token"].(string), channel, 15*time.Second); !ok {
+		if _, ok := w.board(from, ev["token"].(string), channel, eventWait); !ok {
 			t.Fatalf("no board after %s:\n%s", mv, p.logs.String())
 		}
 	}

@@ -5,7 +5,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/tankbot/tankbot/bot/discord/discordtest"
 )
@@ -18,7 +17,7 @@ func privateAnswer(t *testing.T, w *bbWorld, p *serveProc, ev map[string]any) ms
 	if code, _, err := w.post(p, ev); err != nil || !answered(code) {
 		t.Fatalf("interaction: %d %v\n%s", code, err, p.logs.String())
 	}
-	c := w.f.Await(0, 15*time.Second, func(c *discordtest.Call) bool {
+	c := w.f.Await(0, eventWait, func(c *discordtest.Call) bool {
 		if c.Status >= 300 || !c.Ephemeral {
 			return false
 		}
@@ -63,7 +62,7 @@ func TestHideWebPageBlackBox(t *testing.T) {
 	if code, _, err := w.post(p, ev); err != nil || !answered(code) {
 		t.Fatalf("resign: %d %v", code, err)
 	}
-	final, ok := w.board(from, ev["token"].(string), channel, 15*time.Second)
+	final, ok := w.board(from, ev["token"].(string), channel, eventWait)
 	if !ok {
 		t.Fatalf("no final board:\n%s", p.logs.String())
 	}

@@ -59,7 +59,7 @@ func endgames(t testing.TB) []endgame {
 // machine's load.
 func TestEndgamesConverted(t *testing.T) {
 	if testing.Short() {
-		t.Skip("plays whole endgames")
+		t.Skip("long tier: plays whole endgames")
 	}
 	for _, eg := range endgames(t) {
 		r, _ := games.Lookup(eg.game)

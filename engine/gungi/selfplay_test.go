@@ -61,6 +61,7 @@ func TestRandomSelfPlayEndsAndReplays(t *testing.T) {
 	games := 24
 	if testing.Short() {
 		games = 6
+		t.Log("long tier: 24 games")
 	}
 	ended := map[engine.Reason]int{}
 	for i := range games {

@@ -214,11 +214,11 @@ var minShipped = map[string]int{"tank": 55, "camelot": 219, "gungi": 165}
 // TestShippedCollection re-verifies every shipped puzzle from scratch,
 // one solver move deeper than the generator's uniqueness test (Verify with
 // extra 1), within the game's verification budget, and checks the stored
-// fields against a fresh description. Under -race it verifies a sample
-// (raceStride): the race detector slows Tank Chess's move generator about
-// twentyfold, and the proofs share nothing but the read-only collection;
-// the full collection is verified without it (this test, and the
-// PuzzleVerify benchmark CI runs once).
+// fields against a fresh description. Under -short (the fast tier) or
+// -race it verifies a sample (sampleStride): the race detector slows Tank
+// Chess's move generator about twentyfold, and the proofs share nothing
+// but the read-only collection; the long tier verifies the full collection
+// without it (this test, and the PuzzleVerify benchmark it runs once).
 func TestShippedCollection(t *testing.T) {
 	if testing.Short() {
 		t.Skip("long tier: proves every shipped puzzle again")
@@ -228,8 +228,9 @@ func TestShippedCollection(t *testing.T) {
 	}
 }
 
-// raceStride: under -race, every raceStride[g]-th puzzle is verified.
-var raceStride = map[string]int{"tank": 25, "camelot": 10, "gungi": 5}
+// sampleStride: under -short or -race, every sampleStride[g]-th puzzle is
+// verified.
+var sampleStride = map[string]int{"tank": 25, "camelot": 10, "gungi": 5}
 
 func checkCollection(t *testing.T, g string) {
 	ps, err := Shipped(g)
@@ -262,8 +263,9 @@ func checkCollection(t *testing.T, g string) {
 		}()
 	}
 	step := 1
-	if raceEnabled {
-		step = raceStride[g]
+	if raceEnabled || testing.Short() {
+		step = sampleStride[g]
+		t.Logf("long tier: every one of the %d shipped %s puzzles, without -race", len(ps), g)
 	}
 	for i := 0; i < len(ps); i += step {
 		work <- ps[i]
