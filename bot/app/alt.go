@@ -16,15 +16,17 @@ import (
 // in the language of the message the picture goes with (the reader's for a
 // private message, the server's for a public one), as the picture's own.
 
-// boardAlt is the alt text of a game's board picture showing pos. The move
-// that led to pos is found in the game's log (the picture may show any of
-// its positions); without it the text has no last move.
-func (b *Bot) boardAlt(ctx context.Context, loc string, g *gameRec, pos engine.Position) string {
+// boardAlt is the alt text of a game's board picture showing pos, last
+// the move that led to it when the caller knows it (nil: none or not
+// known). The position before it is found in the game's log (the picture
+// may show any of its positions, or a move not saved yet); without it the
+// text has no last move.
+func (b *Bot) boardAlt(ctx context.Context, loc string, g *gameRec, pos engine.Position, last engine.Move) string {
 	d := a11y.Board{Game: g.Game, Number: int64(g.Number), Variant: g.Variant, Pos: pos}
 	if g.Status == gmFinished && pos.Encode() == g.Pos {
 		d.Outcome = storedOutcome(g)
 	}
-	d.Prev, d.Last = b.stepTo(ctx, g, pos)
+	d.Prev, d.Last = b.stepTo(ctx, g, pos, last)
 	return altOr(loc, d)
 }
 
@@ -40,9 +42,10 @@ func storedOutcome(g *gameRec) *engine.Outcome {
 }
 
 // stepTo is the position before pos in g's log and the move from it to
-// pos (the last time pos was reached), nil when pos is the start or not in
-// the log.
-func (b *Bot) stepTo(ctx context.Context, g *gameRec, pos engine.Position) (engine.Position, engine.Move) {
+// pos (the last time pos was reached), or, when pos is one move past the
+// log (a board drawn before its move is saved), the log's end and last;
+// nil when pos is the start or neither.
+func (b *Bot) stepTo(ctx context.Context, g *gameRec, pos engine.Position, last engine.Move) (engine.Position, engine.Move) {
 	if g.Ply == 0 || g.Start == "" {
 		return nil, nil
 	}
@@ -60,7 +63,7 @@ func (b *Bot) stepTo(ctx context.Context, g *gameRec, pos engine.Position) (engi
 	}
 	want := pos.Encode()
 	var prev engine.Position
-	var last engine.Move
+	var step engine.Move
 	cur := start
 	for _, n := range log {
 		m, err := cur.ParseMove(n)
@@ -72,11 +75,16 @@ func (b *Bot) stepTo(ctx context.Context, g *gameRec, pos engine.Position) (engi
 			break
 		}
 		if next.Encode() == want {
-			prev, last = cur, m
+			prev, step = cur, m
 		}
 		cur = next
 	}
-	return prev, last
+	if prev == nil && last != nil {
+		if next, err := cur.Play(last); err == nil && next.Encode() == want {
+			prev, step = cur, last
+		}
+	}
+	return prev, step
 }
 
 // altOr is describe.Alt, or, when the position cannot be described, the

@@ -77,7 +77,7 @@ func (b *Bot) textBoard(ctx context.Context, loc string, g *gameRec, pos engine.
 	if g.Status == gmFinished && pos.Encode() == g.Pos {
 		lines = append(lines, resultText(loc, g))
 	}
-	prev, last := b.stepTo(ctx, g, pos)
+	prev, last := b.stepTo(ctx, g, pos, nil)
 	if s, err := a11y.LastMove(loc, a11y.Board{Game: g.Game, Pos: pos, Prev: prev, Last: last}); err == nil && s != "" {
 		lines = append(lines, i18n.T(loc, "a11y.last", s))
 	}

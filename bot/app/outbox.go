@@ -189,5 +189,5 @@ func (b *Bot) redrawImage(ctx context.Context, r *Reply, g *gameRec) {
 		r.Embed.Image = ""
 		return
 	}
-	r.Files = []File{{Name: r.Embed.Image, ContentType: "image/png", Data: png, Description: b.boardAlt(ctx, b.outLocale(g), g, pos)}}
+	r.Files = []File{{Name: r.Embed.Image, ContentType: "image/png", Data: png, Description: b.boardAlt(ctx, b.outLocale(g), g, pos, last)}}
 }
