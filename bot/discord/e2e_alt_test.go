@@ -118,4 +118,3 @@ func TestE2EAltTextWholeGames(t *testing.T) {
 		}
 	}
 }
-
