@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	a11y "github.com/tankbot/tankbot/bot/describe"
+	"github.com/tankbot/tankbot/engine"
 )
 
 // images checks every image among rs carries alt text within Discord's
@@ -152,4 +153,40 @@ func TestAltTextLanguage(t *testing.T) {
 	if alts := look(map[string]string{"public": "true"}); len(alts) != 1 || !strings.Contains(alts[0], "game #1") {
 		t.Fatalf("public board: alt text %q, want the server's English", alts)
 	}
+}
+
+// FuzzAskBoard: any question gets an answer or an error, never a panic,
+// in every game's start position.
+func FuzzAskBoard(f *testing.F) {
+	for _, s := range []string{"where white", "where black HT", "square e4", "attackers a1", "moves c3", "onde brancas", "where", "square", "moves zz99", "where w knight extra words", "\x00", "square 😀"} {
+		f.Add(s)
+	}
+	var starts []startPos
+	for _, name := range gameNames() {
+		rules, _ := lookupGame(name)
+		for _, v := range []string{"", "basic16", "start"} {
+			if p, err := rules.Start(v); err == nil {
+				starts = append(starts, startPos{name, p})
+				break
+			}
+		}
+	}
+	f.Fuzz(func(t *testing.T, q string) {
+		if strings.TrimSpace(q) == "" {
+			return // /board without ask
+		}
+		for _, sp := range starts {
+			for _, loc := range []string{"en", "th", "pt-BR"} {
+				out, err := askBoard(loc, sp.pos, strings.TrimSpace(q))
+				if err == nil && out == "" {
+					t.Fatalf("%s %q: empty answer", sp.game, q)
+				}
+			}
+		}
+	})
+}
+
+type startPos struct {
+	game string
+	pos  engine.Position
 }
