@@ -26,6 +26,7 @@ const (
 	MaxInputLabel       = app.MaxInputLabel
 	MaxInputPlaceholder = app.MaxInputPlaceholder
 	MaxFiles            = app.MaxFiles
+	MaxFileDescription  = app.MaxFileDescription
 )
 
 // Clip shortens s to at most n runes without splitting a Discord token.

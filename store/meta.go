@@ -19,13 +19,16 @@ type Player struct {
 	SeenLocale string
 	Flip       bool     // prefers the board seen from the other side
 	Rating     *float64 // nil until ratings exist
+	// TextMode: the player reads boards as text (a screen reader), not
+	// only as pictures.
+	TextMode bool
 }
 
 // Player reads one player; ErrNotFound when never saved.
 func (s *Store) Player(ctx context.Context, id string) (Player, error) {
 	p := Player{ID: id}
 	var rating sql.NullFloat64
-	err := s.r.QueryRowContext(ctx, `SELECT name, locale, seen_locale, flip, rating FROM players WHERE id=?`, id).Scan(&p.Name, &p.Locale, &p.SeenLocale, &p.Flip, &rating)
+	err := s.r.QueryRowContext(ctx, `SELECT name, locale, seen_locale, flip, rating, text_mode FROM players WHERE id=?`, id).Scan(&p.Name, &p.Locale, &p.SeenLocale, &p.Flip, &rating, &p.TextMode)
 	if errors.Is(err, sql.ErrNoRows) {
 		return p, fmt.Errorf("player %s: %w", id, ErrNotFound)
 	}
@@ -45,10 +48,10 @@ func (s *Store) PutPlayer(ctx context.Context, p Player) error {
 		rating = sql.NullFloat64{Float64: *p.Rating, Valid: true}
 	}
 	return s.tx(ctx, func(tx *sql.Tx) error {
-		_, err := tx.ExecContext(ctx, `INSERT INTO players(id, name, locale, seen_locale, flip, rating, updated_at) VALUES(?,?,?,?,?,?,?)
+		_, err := tx.ExecContext(ctx, `INSERT INTO players(id, name, locale, seen_locale, flip, rating, text_mode, updated_at) VALUES(?,?,?,?,?,?,?,?)
 			ON CONFLICT(id) DO UPDATE SET name=excluded.name, locale=excluded.locale, seen_locale=excluded.seen_locale, flip=excluded.flip,
-			rating=excluded.rating, updated_at=excluded.updated_at`,
-			p.ID, p.Name, p.Locale, p.SeenLocale, p.Flip, rating, s.now().UnixNano())
+			rating=excluded.rating, text_mode=excluded.text_mode, updated_at=excluded.updated_at`,
+			p.ID, p.Name, p.Locale, p.SeenLocale, p.Flip, rating, p.TextMode, s.now().UnixNano())
 		if err != nil {
 			return fmt.Errorf("put player %s: %w", p.ID, err)
 		}

@@ -96,8 +96,8 @@ func (s *Store) ExportUser(ctx context.Context, user string) (*UserData, error) 
 	}
 	p := Player{ID: user}
 	var rating sql.NullFloat64
-	err = tx.QueryRowContext(ctx, `SELECT name, locale, seen_locale, flip, rating FROM players WHERE id=?`, user).
-		Scan(&p.Name, &p.Locale, &p.SeenLocale, &p.Flip, &rating)
+	err = tx.QueryRowContext(ctx, `SELECT name, locale, seen_locale, flip, rating, text_mode FROM players WHERE id=?`, user).
+		Scan(&p.Name, &p.Locale, &p.SeenLocale, &p.Flip, &rating, &p.TextMode)
 	switch {
 	case err == nil:
 		if rating.Valid {

@@ -181,5 +181,6 @@ func (b *Bot) finalExtras(ctx context.Context, loc string, g *gameRec, reply *Re
 		b.log.Warn("final board files", "game", g.ID, "err", err)
 		return
 	}
+	replayAlt(loc, g, files)
 	reply.Files = append(reply.Files, files...)
 }

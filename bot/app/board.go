@@ -56,7 +56,7 @@ func (b *Bot) boardReply(ctx context.Context, r *req, g *gameRec, pos engine.Pos
 		b.log.Warn("render board", "game", g.ID, "err", err)
 	} else if png != nil {
 		name := "board-" + id + "-" + strconv.Itoa(g.Ply) + ".png"
-		reply.Files = []File{{Name: name, ContentType: "image/png", Data: png}}
+		reply.Files = []File{{Name: name, ContentType: "image/png", Data: png, Description: b.boardAlt(ctx, r.loc, g, pos, last)}}
 		e.Image = name
 		reply.FallbackText = r.t("game.noimage")
 	}

@@ -10,8 +10,8 @@ import (
 
 var boardCmd = command{
 	name:    "board",
-	doc:     "Show the board, just to you (from your side; `flip` turns it); `public:true` posts it for everyone as the game's board; `ply:K` shows the position after move K of any game of this server.",
-	opts:    []optDef{{name: "flip", typ: Bool}, gameOptFinished, {name: "public", typ: Bool}, {name: "ply", typ: Integer, bounds: atLeast(0)}},
+	doc:     "Show the board, just to you (from your side; `flip` turns it); `public:true` posts it for everyone as the game's board; `ply:K` shows the position after move K of any game of this server; `text:true` gives it in words (text mode), `ask:` answers where white [kind], square e4, attackers e4, moves e4.",
+	opts:    []optDef{{name: "flip", typ: Bool}, gameOptFinished, {name: "public", typ: Bool}, {name: "ply", typ: Integer, bounds: atLeast(0)}, {name: "text", typ: Bool}, {name: "ask", typ: String}},
 	run:     (*Bot).boardCommand,
 	actions: []action{{name: "flip", anyone: true, doc: "Flip board: a private copy from the other side.", run: (*Bot).flipView}},
 }
@@ -20,6 +20,9 @@ func (b *Bot) boardCommand(ctx context.Context, r *req) ([]Reply, error) {
 	g, err := b.findGame(ctx, r)
 	if err != nil {
 		return nil, err
+	}
+	if out, ok, err := b.boardInWords(ctx, r, g); ok {
+		return out, err
 	}
 	if s := strings.TrimSpace(r.Options["ply"]); s != "" {
 		return b.boardAtPly(ctx, r, g, s)

@@ -47,6 +47,7 @@ func (b *Bot) recordReply(ctx context.Context, r *req, g *gameRec) ([]Reply, err
 	if err != nil {
 		return nil, err
 	}
+	replayAlt(r.loc, g, files)
 	num := strings.TrimSuffix(strings.TrimPrefix(files[0].Name, "game-"), ".txt")
 	lines := []string{r.t("history.file", num), r.t("history.players", "<@"+g.White.ID+">", "<@"+g.Black.ID+">")}
 	if g.Status != gmActive {

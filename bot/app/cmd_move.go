@@ -161,7 +161,7 @@ func (b *Bot) play(ctx context.Context, r *req, g *gameRec, seq int, text string
 		// Ratings and the record read the saved result.
 		b.finalExtras(ctx, pub.loc, g, &reply)
 	}
-	return []Reply{reply}, nil
+	return append([]Reply{reply}, b.moveInWords(ctx, r, g, pos, next, m)...), nil
 }
 
 // repetitionOutcome decides the repetition rule for a move reaching the

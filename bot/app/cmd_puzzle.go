@@ -180,7 +180,7 @@ func (b *Bot) puzzleBoard(r *req, st *puzzleState, last engine.Move, head string
 		b.log.Warn("render puzzle", "puzzle", st.pz.ID, "err", err)
 	} else if png != nil {
 		name := "puzzle-" + st.pz.ID + "-" + strconv.Itoa(st.a.Step) + ".png"
-		reply.Files = []File{{Name: name, ContentType: "image/png", Data: png}}
+		reply.Files = []File{{Name: name, ContentType: "image/png", Data: png, Description: positionAlt(r.loc, st.pz.Game, st.pos, nil, nil)}}
 		e.Image = name
 		reply.FallbackText = r.t("game.noimage")
 	}
@@ -321,7 +321,7 @@ func (b *Bot) puzzleEnd(ctx context.Context, r *req, st *puzzleState, pos engine
 		b.log.Warn("render puzzle", "puzzle", st.pz.ID, "err", err)
 	} else if png != nil {
 		name := "puzzle-" + st.pz.ID + "-end.png"
-		reply.Files = []File{{Name: name, ContentType: "image/png", Data: png}}
+		reply.Files = []File{{Name: name, ContentType: "image/png", Data: png, Description: positionAlt(r.loc, st.pz.Game, pos, st.pos, m)}}
 		e.Image = name
 		reply.FallbackText = r.t("game.noimage")
 	}

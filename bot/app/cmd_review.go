@@ -194,7 +194,7 @@ func (b *Bot) reviewMessage(r *req, g *gameRec, rec *recfile.Record, rv *review.
 	}
 	base := "game-" + g.Num()
 	files := []File{
-		{Name: base + "-review.png", ContentType: "image/png", Data: png},
+		{Name: base + "-review.png", ContentType: "image/png", Data: png, Description: clipAlt(r.t("a11y.evalgraph", g.Num(), strconv.Itoa(len(rv.Moves))))},
 		{Name: base + "-review.txt", ContentType: "text/plain; charset=utf-8", Data: []byte(annotated)},
 	}
 	files = append(files, b.turningBoards(r, g, rec, rv, base)...)
@@ -223,7 +223,7 @@ func (b *Bot) turningBoards(r *req, g *gameRec, rec *recfile.Record, rv *review.
 		flip := m.Side == engine.Black
 		name := base + "-turn" + strconv.Itoa(k+1)
 		if png, err := renderPNG(ps[i+1], ms[i], flip, r.loc, nil); err == nil {
-			out = append(out, File{Name: name + "-played.png", ContentType: "image/png", Data: png})
+			out = append(out, File{Name: name + "-played.png", ContentType: "image/png", Data: png, Description: positionAlt(r.loc, g.Game, ps[i+1], ps[i], ms[i])})
 		}
 		bm, err := ps[i].ParseMove(m.Best)
 		if err != nil {
@@ -234,7 +234,7 @@ func (b *Bot) turningBoards(r *req, g *gameRec, rec *recfile.Record, rv *review.
 			continue
 		}
 		if png, err := renderPNG(next, bm, flip, r.loc, nil); err == nil {
-			out = append(out, File{Name: name + "-better.png", ContentType: "image/png", Data: png})
+			out = append(out, File{Name: name + "-better.png", ContentType: "image/png", Data: png, Description: positionAlt(r.loc, g.Game, next, ps[i], bm)})
 		}
 	}
 	return out

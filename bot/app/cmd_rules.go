@@ -45,7 +45,7 @@ func (b *Bot) rulesCommand(ctx context.Context, r *req) ([]Reply, error) {
 		}
 		if p, err := rules.Start(example); err == nil {
 			if png, err := renderPNG(p, nil, false, r.loc, nil); err == nil {
-				reply.Files = []File{{Name: "rules-" + rules.Name() + ".png", ContentType: "image/png", Data: png}}
+				reply.Files = []File{{Name: "rules-" + rules.Name() + ".png", ContentType: "image/png", Data: png, Description: positionAlt(r.loc, rules.Name(), p, nil, nil)}}
 			}
 		}
 	}

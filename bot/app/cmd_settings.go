@@ -11,8 +11,8 @@ import (
 
 var settingsCmd = command{
 	name: "settings",
-	doc:  "Your language (en, th, pt-BR) and board orientation.",
-	opts: []optDef{{name: "language", typ: String, choices: languageChoices}, {name: "flip", typ: Bool}},
+	doc:  "Your language (en, th, pt-BR), board orientation and text mode (boards in words, for a screen reader).",
+	opts: []optDef{{name: "language", typ: String, choices: languageChoices}, {name: "flip", typ: Bool}, {name: "text", typ: Bool}},
 	run:  (*Bot).settingsCommand,
 }
 
@@ -32,6 +32,9 @@ func (b *Bot) settingsCommand(ctx context.Context, r *req) ([]Reply, error) {
 	if f, ok := r.Options["flip"]; ok {
 		s.Flip = f == "true"
 	}
+	if f, ok := r.Options["text"]; ok {
+		s.Text = f == "true"
+	}
 	if err := b.st.saveSettings(ctx, r.User.ID, s); err != nil {
 		return nil, wrap("save settings", err)
 	}
@@ -43,5 +46,11 @@ func (b *Bot) settingsCommand(ctx context.Context, r *req) ([]Reply, error) {
 	if s.Flip {
 		flip = i18n.T(loc, "settings.flip.on")
 	}
-	return []Reply{{Ephemeral: true, Content: i18n.T(loc, "settings.saved", i18n.T(loc, "language.name"), flip)}}, nil
+	saved := i18n.T(loc, "settings.saved", i18n.T(loc, "language.name"), flip)
+	if s.Text {
+		saved += "\n" + i18n.T(loc, "a11y.settings.text.on")
+	} else if _, ok := r.Options["text"]; ok {
+		saved += "\n" + i18n.T(loc, "a11y.settings.text.off")
+	}
+	return []Reply{{Ephemeral: true, Content: saved}}, nil
 }

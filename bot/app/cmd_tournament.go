@@ -817,20 +817,22 @@ func (b *Bot) labels(ev *director.Event, loc string) director.Labels {
 
 func (b *Bot) standingsFiles(ev *director.Event, loc string) []File {
 	var files []File
+	pages := director.StandingsPages(ev.T, b.labels(ev, loc))
 	if ev.T.Format == tournament.Knockout && ev.T.Round > 0 {
-		if png, err := imaging.RenderBracket(director.BracketOf(ev.T, b.labels(ev, loc))); err == nil {
-			files = append(files, File{Name: "bracket.png", ContentType: "image/png", Data: png})
+		br := director.BracketOf(ev.T, b.labels(ev, loc))
+		if png, err := imaging.RenderBracket(br); err == nil {
+			files = append(files, File{Name: "bracket.png", ContentType: "image/png", Data: png, Description: standingsAlt(loc, br.Title, pages)})
 		} else {
 			b.log.Warn("render bracket", "err", err)
 		}
 	}
-	for i, pg := range director.StandingsPages(ev.T, b.labels(ev, loc)) {
+	for i, pg := range pages {
 		png, err := imaging.RenderStandings(pg)
 		if err != nil {
 			b.log.Warn("render standings", "err", err)
 			continue
 		}
-		files = append(files, File{Name: "standings" + strconv.Itoa(i+1) + ".png", ContentType: "image/png", Data: png})
+		files = append(files, File{Name: "standings" + strconv.Itoa(i+1) + ".png", ContentType: "image/png", Data: png, Description: standingsAlt(loc, pg.Title, pages)})
 	}
 	return files
 }

@@ -31,6 +31,7 @@ const (
 	MaxInputLabel       = 45
 	MaxInputPlaceholder = 100
 	MaxFiles            = 10
+	MaxFileDescription  = 1024 // an attachment's alt text
 )
 
 // ellipsis marks text that was cut.
@@ -101,6 +102,14 @@ func FitReply(r Reply) Reply {
 	r.Components = fitComponents(r.Components)
 	if len(r.Files) > MaxFiles {
 		r.Files = r.Files[:MaxFiles:MaxFiles]
+	}
+	if len(r.Files) > 0 {
+		fs := make([]File, len(r.Files))
+		for k, f := range r.Files {
+			f.Description = Clip(f.Description, MaxFileDescription)
+			fs[k] = f
+		}
+		r.Files = fs
 	}
 	if r.Modal != nil {
 		m := fitModal(*r.Modal)

@@ -192,5 +192,5 @@ func (b *Bot) redrawImage(ctx context.Context, r *Reply, g *gameRec) {
 		r.Embed.Image = ""
 		return
 	}
-	r.Files = []File{{Name: r.Embed.Image, ContentType: "image/png", Data: png}}
+	r.Files = []File{{Name: r.Embed.Image, ContentType: "image/png", Data: png, Description: b.boardAlt(ctx, b.outLocale(g), g, pos, last)}}
 }

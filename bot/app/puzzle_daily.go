@@ -245,7 +245,7 @@ func (b *Bot) drawDaily(r *Reply, d DailyRef) {
 		r.Embed.Image = ""
 		return
 	}
-	r.Files = []File{{Name: r.Embed.Image, ContentType: "image/png", Data: png}}
+	r.Files = []File{{Name: r.Embed.Image, ContentType: "image/png", Data: png, Description: positionAlt(d.Locale, d.Game, pos, nil, nil)}}
 }
 
 // dailyDelivered records the Discord id of a delivered daily post; a

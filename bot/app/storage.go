@@ -267,6 +267,8 @@ var (
 type userSettings struct {
 	Locale string
 	Flip   bool
+	// Text: boards in words too (text mode, issue 42).
+	Text bool
 	// Seen is the Discord locale last seen from the user (read only:
 	// saveSettings leaves it; setSeenLocale writes it).
 	Seen string

@@ -63,7 +63,7 @@ func (s *storeRepo) settings(ctx context.Context, id string) (userSettings, erro
 	if err != nil {
 		return userSettings{}, err
 	}
-	return userSettings{Locale: p.Locale, Flip: p.Flip, Seen: p.SeenLocale}, nil
+	return userSettings{Locale: p.Locale, Flip: p.Flip, Text: p.TextMode, Seen: p.SeenLocale}, nil
 }
 
 func (s *storeRepo) saveSettings(ctx context.Context, id string, u userSettings) error {
@@ -71,7 +71,7 @@ func (s *storeRepo) saveSettings(ctx context.Context, id string, u userSettings)
 	if err != nil && !errors.Is(err, store.ErrNotFound) {
 		return err
 	}
-	p.ID, p.Locale, p.Flip = id, u.Locale, u.Flip
+	p.ID, p.Locale, p.Flip, p.TextMode = id, u.Locale, u.Flip, u.Text
 	return s.st.PutPlayer(ctx, p)
 }
 

@@ -158,6 +158,10 @@ type File struct {
 	Name        string
 	ContentType string
 	Data        []byte
+	// Description is the attachment's alt text, which screen readers read
+	// aloud (Discord's attachment description, at most 1,024 characters):
+	// every image carries one, in the language of the message it goes with.
+	Description string `json:",omitempty"`
 }
 
 // ComponentKind distinguishes buttons from select menus.

@@ -9,6 +9,7 @@ import (
 	"image/color"
 	"image/png"
 	"log/slog"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -82,7 +83,7 @@ func boardReply(t testing.TB, game int64) bot.Reply {
 	return bot.Reply{
 		Content: "your move", GameID: game, Board: true,
 		Embed:      &bot.Embed{Title: "Game", Image: "board.png"},
-		Files:      []bot.File{{Name: "board.png", ContentType: "image/png", Data: testPNG(t)}},
+		Files:      []bot.File{{Name: "board.png", ContentType: "image/png", Data: testPNG(t), Description: "Tank Chess, game #" + strconv.FormatInt(game, 10) + ", move 1. White to move."}},
 		Components: [][]bot.Component{{{Kind: bot.Button, CustomID: "g:1:3:resign", Label: "Resign", Style: bot.Danger}}},
 	}
 }
@@ -254,9 +255,7 @@ func TestComponentUpdateReplacesAttachment(t *testing.T) {
 	if cb.Payload["type"].(float64) != 7 {
 		t.Errorf("response type %v, want 7 (update)", cb.Payload["type"])
 	}
-	if att, ok := data(cb)["attachments"].([]any); !ok || len(att) != 0 {
-		t.Errorf("attachments %v, want [] so the old image goes", data(cb)["attachments"])
-	}
+	onlyNewAttachments(t, data(cb)["attachments"], len(cb.Files))
 	checkPNG(t, cb)
 	if st.board(9) != "300/888" {
 		t.Errorf("board %q", st.board(9))
@@ -325,8 +324,26 @@ func TestSlowHandlersAreDeferred(t *testing.T) {
 	}
 	edit := one(t, calls, "PATCH", "/messages/@original")
 	checkPNG(t, edit)
-	if att, ok := edit.Payload["attachments"].([]any); !ok || len(att) != 0 {
-		t.Errorf("edit attachments %v", edit.Payload["attachments"])
+	onlyNewAttachments(t, edit.Payload["attachments"], len(edit.Files))
+}
+
+// onlyNewAttachments checks an update's attachments array: it names the
+// files sent now (ids 0…n-1, each with its alt text) and no earlier
+// attachment, so the old image goes.
+func onlyNewAttachments(t *testing.T, v any, files int) {
+	t.Helper()
+	att, ok := v.([]any)
+	if !ok || len(att) != files {
+		t.Fatalf("attachments %v, want the %d files sent now only, so the old image goes", v, files)
+	}
+	for k, a := range att {
+		am, _ := a.(map[string]any)
+		if id, _ := am["id"].(float64); int(id) != k {
+			t.Errorf("attachment %d has id %v, want %d (its files[n])", k, am["id"], k)
+		}
+		if d, _ := am["description"].(string); d == "" {
+			t.Errorf("attachment %d without description", k)
+		}
 	}
 }
 

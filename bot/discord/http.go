@@ -14,6 +14,8 @@ import (
 	"time"
 
 	"github.com/bwmarrin/discordgo"
+
+	"github.com/tankbot/tankbot/bot"
 )
 
 // HTTP endpoint limits: Discord's interaction payloads are a few KB (a
@@ -137,11 +139,11 @@ type httpResponder struct {
 	called  bool                                // the callback endpoint answered
 }
 
-func (h *httpResponder) respond(ctx context.Context, resp *discordgo.InteractionResponse) error {
+func (h *httpResponder) respond(ctx context.Context, resp *discordgo.InteractionResponse, files []bot.File) error {
 	if resp.Data != nil && len(resp.Data.Files) > 0 || h.called {
 		// A retry after a callback that failed stays on the callback.
 		h.called = true
-		err := h.rest.respond(ctx, resp)
+		err := h.rest.respond(ctx, resp, files)
 		var re *discordgo.RESTError
 		landed := errors.As(err, &re) && re.Message != nil && re.Message.Code == discordgo.ErrCodeInteractionHasAlreadyBeenAcknowledged
 		if err != nil && !landed {

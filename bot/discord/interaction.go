@@ -3,6 +3,7 @@ package discord
 import (
 	"context"
 	"log/slog"
+	"net/http"
 	"time"
 
 	"github.com/bwmarrin/discordgo"
@@ -24,7 +25,9 @@ const (
 // the gateway, the body of Discord's POST (or, with files, the callback)
 // for the HTTP endpoint.
 type responder interface {
-	respond(ctx context.Context, r *discordgo.InteractionResponse) error
+	// files are the reply's attachments (resp.Data.Files made from
+	// them), whose alt text goes in the payload (upload.go).
+	respond(ctx context.Context, r *discordgo.InteractionResponse, files []bot.File) error
 }
 
 // restResponder answers through POST /interactions/{id}/{token}/callback.
@@ -33,8 +36,14 @@ type restResponder struct {
 	i *discordgo.Interaction
 }
 
-func (r restResponder) respond(ctx context.Context, resp *discordgo.InteractionResponse) error {
-	return r.a.s.InteractionRespond(r.i, resp, discordgo.WithContext(ctx))
+func (r restResponder) respond(ctx context.Context, resp *discordgo.InteractionResponse, files []bot.File) error {
+	if len(files) == 0 || resp.Data == nil {
+		return r.a.s.InteractionRespond(r.i, resp, discordgo.WithContext(ctx))
+	}
+	richEmbeds(resp.Data.Embeds)
+	endpoint := discordgo.EndpointInteractionResponse(r.i.ID, r.i.Token)
+	_, err := r.a.upload(ctx, http.MethodPost, endpoint, endpoint, resp, "data", files)
+	return err
 }
 
 // interaction answers one interaction from the gateway. It runs on

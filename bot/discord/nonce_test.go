@@ -23,7 +23,7 @@ func TestPostSendsEnforcedNonce(t *testing.T) {
 	for _, withFile := range []bool{false, true} {
 		r := bot.Reply{Content: "<@1> ran out of time", Mentions: []string{"1"}, Nonce: "n-" + map[bool]string{false: "text", true: "file"}[withFile]}
 		if withFile {
-			r.Files = []bot.File{{Name: "board.png", ContentType: "image/png", Data: testPNG(t)}}
+			r.Files = []bot.File{{Name: "board.png", ContentType: "image/png", Data: testPNG(t), Description: "A test board."}}
 		}
 		from := f.count()
 		id1, err := a.Post(ctx, "chan1", r)

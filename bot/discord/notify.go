@@ -65,12 +65,8 @@ func (a *Adapter) postMessage(ctx context.Context, channelID string, r bot.Reply
 	endpoint := discordgo.EndpointChannelMessages(channelID)
 	var resp []byte
 	var err error
-	if files := body.Files; len(files) > 0 {
-		ct, data, encErr := discordgo.MultipartBodyWithJSON(body, files)
-		if encErr != nil {
-			return nil, fmt.Errorf("encode message: %w", encErr)
-		}
-		resp, err = a.s.RequestRaw(http.MethodPost, endpoint, ct, data, endpoint, 0, discordgo.WithContext(ctx))
+	if len(r.Files) > 0 {
+		resp, err = a.upload(ctx, http.MethodPost, endpoint, endpoint, body, "", r.Files)
 	} else {
 		resp, err = a.s.RequestWithBucketID(http.MethodPost, endpoint, body, endpoint, discordgo.WithContext(ctx))
 	}
@@ -103,7 +99,7 @@ func (a *Adapter) Edit(ctx context.Context, channelID, messageID string, r bot.R
 			e.Files = toFiles(r.Files)
 			e.Attachments = &[]*discordgo.MessageAttachment{}
 		}
-		_, err := a.s.ChannelMessageEditComplex(e, discordgo.WithContext(ctx))
+		_, err := a.editChannelMessage(ctx, e, r.Files)
 		return err
 	})
 }

@@ -179,11 +179,11 @@ func (s *sender) ackOnly(ctx context.Context, replies []bot.Reply, log *slog.Log
 // answer after it would be refused anyway. A retry that finds the
 // interaction acknowledged means the first try landed. build is called per
 // attempt: file readers are spent by a failed one.
-func (s *sender) respond(ctx context.Context, build func() *discordgo.InteractionResponse) error {
+func (s *sender) respond(ctx context.Context, build func() *discordgo.InteractionResponse, files ...bot.File) error {
 	ctx, cancel := context.WithDeadline(ctx, s.received.Add(s.a.opts.ResponseWindow))
 	defer cancel()
 	err := s.a.retryUpTo(ctx, "respond", respondAttempts, respondDelays, func() error {
-		return s.first.respond(ctx, build())
+		return s.first.respond(ctx, build(), files)
 	})
 	var re *discordgo.RESTError
 	if errors.As(err, &re) && re.Message != nil && re.Message.Code == discordgo.ErrCodeInteractionHasAlreadyBeenAcknowledged {
@@ -234,7 +234,7 @@ func (s *sender) reply(ctx context.Context, r bot.Reply) error {
 		err := s.a.withoutFilesIfRefused(ctx, r, func(r bot.Reply) error {
 			return s.respond(ctx, func() *discordgo.InteractionResponse {
 				return &discordgo.InteractionResponse{Type: typ, Data: responseData(r)}
-			})
+			}, r.Files...)
 		})
 		if err != nil {
 			return err
@@ -293,7 +293,7 @@ func (s *sender) reply(ctx context.Context, r bot.Reply) error {
 		err := s.a.withoutFilesIfRefused(ctx, r, func(r bot.Reply) error {
 			return s.a.retry(ctx, "edit message", func() error {
 				var err error
-				m, err = s.a.s.ChannelMessageEditComplex(messageEdit(s.cmd.ChannelID, s.cmd.MessageID, r), discordgo.WithContext(ctx))
+				m, err = s.a.editChannelMessage(ctx, messageEdit(s.cmd.ChannelID, s.cmd.MessageID, r), r.Files)
 				return err
 			})
 		})
@@ -318,7 +318,7 @@ func (s *sender) editOriginal(ctx context.Context, r bot.Reply) error {
 	err := s.a.withoutFilesIfRefused(ctx, r, func(r bot.Reply) error {
 		return s.a.retry(ctx, "edit response", func() error {
 			var err error
-			m, err = s.a.s.InteractionResponseEdit(s.i, webhookEdit(r), discordgo.WithContext(ctx))
+			m, err = s.a.editWebhookMessage(ctx, s.i, "@original", r)
 			return err
 		})
 	})
@@ -333,7 +333,7 @@ func (s *sender) editOriginal(ctx context.Context, r bot.Reply) error {
 func (s *sender) editProgress(ctx context.Context, r bot.Reply) error {
 	return s.a.withoutFilesIfRefused(ctx, r, func(r bot.Reply) error {
 		return s.a.retry(ctx, "edit progress", func() error {
-			_, err := s.a.s.FollowupMessageEdit(s.i, s.progress, webhookEdit(r), discordgo.WithContext(ctx))
+			_, err := s.a.editWebhookMessage(ctx, s.i, s.progress, r)
 			return err
 		})
 	})
@@ -344,7 +344,7 @@ func (s *sender) followup(ctx context.Context, r bot.Reply) error {
 	err := s.a.withoutFilesIfRefused(ctx, r, func(r bot.Reply) error {
 		return s.a.retry(ctx, opFollowUp, func() error {
 			var err error
-			m, err = s.a.s.FollowupMessageCreate(s.i, true, webhookParams(r), discordgo.WithContext(ctx))
+			m, err = s.a.createFollowup(ctx, s.i, r)
 			return err
 		})
 	})

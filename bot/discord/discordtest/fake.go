@@ -60,6 +60,9 @@ type Fake struct {
 	faults   *faults              // InjectFaults (limits.go); nil: none
 	// DiscardFiles keeps only the size of uploaded files (long runs).
 	DiscardFiles bool
+	// AllowMissingAlt lets an image go without alt text without failing
+	// the test (tests of the fake itself; see alt.go).
+	AllowMissingAlt bool
 }
 
 // Call is one REST request as the fake understood it.
@@ -151,6 +154,8 @@ type Upload struct {
 	Field, Name, ContentType string
 	Data                     []byte
 	Size                     int
+	// Description is the file's alt text (its attachments entry).
+	Description string
 }
 
 type failRule struct {
@@ -336,6 +341,11 @@ func (f *Fake) serve(w http.ResponseWriter, r *http.Request) {
 			writeJSON(w, fr.status, map[string]any{"message": "injected failure", "code": fr.code, "retry_after": fr.retryAfter, "global": false})
 			return
 		}
+	}
+	if status, body := f.checkAltText(c); status != 0 {
+		c.Status = status
+		writeJSON(w, status, body)
+		return
 	}
 	// Discord refuses a message whose components share a custom id.
 	if dup := DuplicateCustomID(c.Payload); dup != "" {

@@ -427,6 +427,10 @@ func (f *Fake) Interact(url string, key ed25519.PrivateKey, ev map[string]any) (
 		c.Status = 400
 		return failed(err.Error())
 	}
+	if status, body := f.checkAltText(c); status != 0 {
+		c.Status = status
+		return failed(fmt.Sprint(body["errors"]))
+	}
 	if f.DiscardFiles {
 		for k := range c.Files {
 			c.Files[k].Data = nil
