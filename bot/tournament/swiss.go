@@ -1,6 +1,7 @@
 package tournament
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 )
@@ -247,7 +248,10 @@ func (t *Tournament) pairSwiss(r int) ([]Pairing, error) {
 			p.top = p.score > float64(r-1)/2
 		}
 	}
-	pairs, bye, err := pairDutch(ps, t.FirstColour)
+	pairs, bye, err := pairFIDE(ps, t.FirstColour, t)
+	if errors.Is(err, errTooWide) {
+		pairs, bye, err = pairDutch(ps, t.FirstColour)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("round %d: %w", r, err)
 	}

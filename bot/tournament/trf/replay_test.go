@@ -76,8 +76,8 @@ func roundKey(ps []tournament.Pairing) []string {
 // up: the goal is all of them (see docs/tournaments.md, "Swiss pairings
 // checked against bbpPairings").
 const (
-	dutchMatched      = 18
-	dutchMatchedShort = 6
+	dutchMatched      = 240
+	dutchMatchedShort = 60
 )
 
 // TestDutchFixtures replays every reference tournament: before each round
