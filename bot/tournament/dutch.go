@@ -498,6 +498,7 @@ func pairFIDE(ps []*swissPlayer, first Colour, t *Tournament) (pairs [][2]string
 				continue
 			}
 			addend := uint64(np)
+			best := -1
 			for oi := nextBegin - 1; oi >= sgBegin; oi-- {
 				ov := byIdx[oi]
 				if matched[ov] {
@@ -506,9 +507,12 @@ func pairFIDE(ps []*swissPlayer, first Colour, t *Tournament) (pairs [][2]string
 				if w := baseAt(oi, pi); !m.isZeroFull(&w) {
 					setPlus(oi, pi, addend, false)
 					addend++
+					best = ov
 				}
 			}
-			stable = m.solve()
+			if stable[v] != best {
+				stable = m.solve()
+			}
 			mv := stable[v]
 			matched[mv] = true
 			final[v], final[mv] = mv, v
@@ -641,6 +645,7 @@ func pairFIDE(ps []*swissPlayer, first Colour, t *Tournament) (pairs [][2]string
 				continue
 			}
 			addend := uint64(0)
+			best := -1
 			for k := len(rem) - 1; k >= 0; k-- {
 				oi := rem[k]
 				if oi <= pi || matched[byIdx[oi]] {
@@ -648,10 +653,15 @@ func pairFIDE(ps []*swissPlayer, first Colour, t *Tournament) (pairs [][2]string
 				}
 				if w := base[oi][pi]; !m.isZeroFull(&w) {
 					setPlus(oi, pi, addend, false)
+					best = byIdx[oi]
 				}
 				addend++
 			}
-			stable = m.solve()
+			// The current optimum already gives v its most preferred
+			// opponent: it stays optimal with the new weights.
+			if stable[v] != best {
+				stable = m.solve()
+			}
 			mv := stable[v]
 			matched[v], matched[mv] = true, true
 			final[v], final[mv] = mv, v

@@ -30,6 +30,7 @@ type matcher struct {
 	dual                                                                   []wt
 	allowedge                                                              []bool
 	queue                                                                  []int
+	t1, t2                                                                 wt // scratch slacks
 }
 
 func newMatcher(n, nw int) *matcher {
@@ -50,16 +51,7 @@ func (m *matcher) isZero(a *wt) bool {
 func (m *matcher) add(a, b *wt) (r wt) {
 	var c uint64
 	for i := 0; i < m.nw; i++ {
-		s := a[i] + b[i]
-		c1 := uint64(0)
-		if s < a[i] {
-			c1 = 1
-		}
-		s2 := s + c
-		if s2 < s {
-			c1 = 1
-		}
-		r[i], c = s2, c1
+		r[i], c = add64(a[i], b[i], c)
 	}
 	return r
 }
@@ -67,16 +59,7 @@ func (m *matcher) add(a, b *wt) (r wt) {
 func (m *matcher) sub(a, b *wt) (r wt) {
 	var br uint64
 	for i := 0; i < m.nw; i++ {
-		d := a[i] - b[i]
-		b1 := uint64(0)
-		if a[i] < b[i] {
-			b1 = 1
-		}
-		d2 := d - br
-		if d < br {
-			b1 = 1
-		}
-		r[i], br = d2, b1
+		r[i], br = sub64(a[i], b[i], br)
 	}
 	return r
 }
@@ -100,11 +83,36 @@ func (m *matcher) half(a *wt) (r wt) {
 	return r
 }
 
-func (m *matcher) slack(k int) wt {
+// slack is dual(u) + dual(v) − 2·weight of edge k, never negative; ew
+// holds the doubled weights. One pass: the carry of the sum and the
+// borrow of the difference run side by side (the result fits).
+func (m *matcher) slack(k int) (r wt) {
+	m.slackTo(k, &r)
+	return r
+}
+
+// slackLess tells whether edge a's slack is below edge b's.
+func (m *matcher) slackLess(a, b int) bool {
+	m.slackTo(a, &m.t1)
+	return m.below(&m.t1, b)
+}
+
+// below tells whether s is less than edge k's slack.
+func (m *matcher) below(s *wt, k int) bool {
+	m.slackTo(k, &m.t2)
+	return m.less(s, &m.t2)
+}
+
+// slackTo writes edge k's slack into r (its first nw words).
+func (m *matcher) slackTo(k int, r *wt) {
 	e := m.edges[k]
-	s := m.add(&m.dual[e[0]], &m.dual[e[1]])
-	d := m.add(&m.ew[k], &m.ew[k])
-	return m.sub(&s, &d)
+	du, dv, w := &m.dual[e[0]], &m.dual[e[1]], &m.ew[k]
+	var c, br uint64
+	for i := 0; i < m.nw; i++ {
+		var s uint64
+		s, c = add64(du[i], dv[i], c)
+		r[i], br = sub64(s, w[i], br)
+	}
 }
 
 func (m *matcher) leaves(b int, out []int) []int {
@@ -206,7 +214,7 @@ func (m *matcher) addBlossom(base, k int) {
 		if bj != b && m.label[bj] == 1 {
 			if bestto[bj] == -1 {
 				bestto[bj] = k
-			} else if s1, s2 := m.slack(k), m.slack(bestto[bj]); m.less(&s1, &s2) {
+			} else if m.slackLess(k, bestto[bj]) {
 				bestto[bj] = k
 			}
 		}
@@ -237,7 +245,7 @@ func (m *matcher) addBlossom(base, k int) {
 	for _, k := range list {
 		if m.bestedge[b] == -1 {
 			m.bestedge[b] = k
-		} else if s1, s2 := m.slack(k), m.slack(m.bestedge[b]); m.less(&s1, &s2) {
+		} else if m.slackLess(k, m.bestedge[b]) {
 			m.bestedge[b] = k
 		}
 	}
@@ -405,7 +413,7 @@ func (m *matcher) solve() []int {
 				continue
 			}
 			m.edges = append(m.edges, [2]int{i, j})
-			m.ew = append(m.ew, *w)
+			m.ew = append(m.ew, m.add(w, w))
 			if m.less(&maxw, w) {
 				maxw = *w
 			}
@@ -484,10 +492,10 @@ func (m *matcher) solve() []int {
 					if m.inblossom[v] == m.inblossom[w] {
 						continue
 					}
-					var ks wt
+					ks := &m.t1
 					if !m.allowedge[k] {
-						ks = m.slack(k)
-						if m.isZero(&ks) {
+						m.slackTo(k, ks)
+						if m.isZero(ks) {
 							m.allowedge[k] = true
 						}
 					}
@@ -511,13 +519,13 @@ func (m *matcher) solve() []int {
 						b := m.inblossom[v]
 						if m.bestedge[b] == -1 {
 							m.bestedge[b] = k
-						} else if s := m.slack(m.bestedge[b]); m.less(&ks, &s) {
+						} else if m.below(ks, m.bestedge[b]) {
 							m.bestedge[b] = k
 						}
 					} else if m.label[w] == 0 {
 						if m.bestedge[w] == -1 {
 							m.bestedge[w] = k
-						} else if s := m.slack(m.bestedge[w]); m.less(&ks, &s) {
+						} else if m.below(ks, m.bestedge[w]) {
 							m.bestedge[w] = k
 						}
 					}
