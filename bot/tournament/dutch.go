@@ -392,6 +392,8 @@ func pairFIDE(ps []*swissPlayer, first Colour, t *Tournament) (pairs [][2]string
 		var one builder
 		one.addAt(2, 0)
 		m.set(a, b, one.w)
+		// Settled: later matchings leave the pair out.
+		m.off[a], m.off[b] = true, true
 	}
 	matched := make([]bool, n)
 	final := make([]int, n)
@@ -523,7 +525,7 @@ func pairFIDE(ps []*swissPlayer, first Colour, t *Tournament) (pairs [][2]string
 		remPairs := 0
 		for pi := sgBegin; pi < nextBegin; pi++ {
 			v := byIdx[pi]
-			if st(v) < sgBeginV {
+			if matched[v] || st(v) < sgBeginV {
 				continue
 			}
 			rem = append(rem, pi)

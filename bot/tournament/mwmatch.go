@@ -17,6 +17,8 @@ type wt [maxWords]uint64
 
 type matcher struct {
 	n, nw    int
+	full     int    // vertices in all; n counts those in the current solve
+	off      []bool // vertices left out of solve (their pairs are settled)
 	weight   []wt // [i*n+j], symmetric
 	edges    [][2]int
 	ew       []wt
@@ -34,10 +36,10 @@ type matcher struct {
 }
 
 func newMatcher(n, nw int) *matcher {
-	return &matcher{n: n, nw: nw, weight: make([]wt, n*n)}
+	return &matcher{n: n, full: n, nw: nw, weight: make([]wt, n*n), off: make([]bool, n)}
 }
 
-func (m *matcher) set(i, j int, w wt) { m.weight[i*m.n+j], m.weight[j*m.n+i] = w, w }
+func (m *matcher) set(i, j int, w wt) { m.weight[i*m.full+j], m.weight[j*m.full+i] = w, w }
 
 func (m *matcher) isZero(a *wt) bool {
 	for i := 0; i < m.nw; i++ {
@@ -403,12 +405,20 @@ func (m *matcher) augmentMatching(k int) {
 // solve returns each vertex's mate (-1 for none) in a matching of
 // greatest total weight.
 func (m *matcher) solve() []int {
-	n := m.n
+	var act []int
+	for v := range m.full {
+		if !m.off[v] {
+			act = append(act, v)
+		}
+	}
+	n := len(act)
+	m.n = n
+	defer func() { m.n = m.full }()
 	m.edges, m.ew = m.edges[:0], m.ew[:0]
 	var maxw wt
 	for i := 0; i < n; i++ {
 		for j := i + 1; j < n; j++ {
-			w := &m.weight[i*n+j]
+			w := &m.weight[act[i]*m.full+act[j]]
 			if m.isZero(w) {
 				continue
 			}
@@ -610,11 +620,13 @@ func (m *matcher) solve() []int {
 			}
 		}
 	}
-	out := make([]int, n)
+	out := make([]int, m.full)
 	for v := range out {
 		out[v] = -1
+	}
+	for v := range n {
 		if m.mate[v] >= 0 {
-			out[v] = m.endpoint[m.mate[v]]
+			out[act[v]] = act[m.endpoint[m.mate[v]]]
 		}
 	}
 	return out
