@@ -19,7 +19,7 @@ type matcher struct {
 	n, nw    int
 	full     int    // vertices in all; n counts those in the current solve
 	off      []bool // vertices left out of solve (their pairs are settled)
-	weight   []wt // [i*n+j], symmetric
+	weight   []wt   // [i*n+j], symmetric
 	edges    [][2]int
 	ew       []wt
 	endpoint []int
