@@ -68,3 +68,40 @@ func TestMatcherAgainstBruteForce(t *testing.T) {
 		}
 	}
 }
+
+// TestDutchWeightsFit checks that the widest weights a Swiss within the
+// limits can need (128 players, MaxSwissRounds rounds, so at most
+// 2·MaxSwissRounds+1 score groups) fit the matching's words: the score
+// fields take the sum, over the score groups, of the bits of each group's
+// size, at most best[g][p] for p players in g groups.
+func TestDutchWeightsFit(t *testing.T) {
+	const players = 128
+	groups := 2*MaxSwissRounds + 1
+	best := make([][]int, groups+1)
+	for g := range best {
+		best[g] = make([]int, players+1)
+		for p := range best[g] {
+			best[g][p] = -1
+		}
+	}
+	best[0][0] = 0
+	for g := 1; g <= groups; g++ {
+		for p := 1; p <= players; p++ {
+			for s := 1; s <= p; s++ {
+				if prev := best[g-1][p-s]; prev >= 0 {
+					best[g][p] = max(best[g][p], prev+bitsFor(s))
+				}
+			}
+		}
+	}
+	shift := 0
+	for g := 1; g <= groups; g++ {
+		shift = max(shift, best[g][players])
+	}
+	d := &dutch{n: players, played: MaxSwissRounds, sgBits: bitsFor(players), sgShift: shift}
+	if bits := d.totalBits(); bits+1 > 64*maxWords {
+		t.Fatalf("weights need %d bits (doubled), the matching holds %d", bits+1, 64*maxWords)
+	} else {
+		t.Logf("widest weights: %d bits of %d", bits+1, 64*maxWords)
+	}
+}
