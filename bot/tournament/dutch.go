@@ -440,18 +440,15 @@ func pairFIDE(ps []*swissPlayer, first Colour, t *Tournament) (pairs [][2]string
 			}
 			return stable[v]
 		}
-		setPlus := func(li, si int, add uint64, neg bool) {
+		// setPlus gives an edge of the bracket its base weight plus add
+		// (a preference among equal optima); no edge stays no edge.
+		setPlus := func(li, si int, add uint64) {
 			w := baseAt(li, si)
-			if m.isZeroFull(&w) {
+			if w == (wt{}) {
 				return
 			}
-			var b builder
-			b.w = w
-			if neg {
-				b.subAt(add, 0)
-			} else {
-				b.addAt(add, 0)
-			}
+			b := builder{w: w}
+			b.addAt(add, 0)
 			set(byIdx[li], byIdx[si], b.w)
 		}
 		m.nw = nw
@@ -481,7 +478,7 @@ func pairFIDE(ps []*swissPlayer, first Colour, t *Tournament) (pairs [][2]string
 			remaining--
 			if !inCur(st(v)) {
 				for oi := sgBegin; oi < nextBegin; oi++ {
-					setPlus(oi, pi, 1, false)
+					setPlus(oi, pi, 1)
 				}
 				stable = m.solve()
 			}
@@ -489,7 +486,7 @@ func pairFIDE(ps []*swissPlayer, first Colour, t *Tournament) (pairs [][2]string
 				matched[v] = true
 				remainingMatched--
 				for oi := sgBegin; oi < nextBegin; oi++ {
-					setPlus(oi, pi, uint64(nextBegin-sgBegin)+1, false)
+					setPlus(oi, pi, uint64(nextBegin-sgBegin)+1)
 				}
 			}
 		}
@@ -506,8 +503,8 @@ func pairFIDE(ps []*swissPlayer, first Colour, t *Tournament) (pairs [][2]string
 				if matched[ov] {
 					continue
 				}
-				if w := baseAt(oi, pi); !m.isZeroFull(&w) {
-					setPlus(oi, pi, addend, false)
+				if w := baseAt(oi, pi); w != (wt{}) {
+					setPlus(oi, pi, addend)
 					addend++
 					best = ov
 				}
@@ -535,7 +532,7 @@ func pairFIDE(ps []*swissPlayer, first Colour, t *Tournament) (pairs [][2]string
 		}
 		ewc := func(si, li, sri int) (wt, bool) {
 			w := baseAt(li, si)
-			if m.isZeroFull(&w) {
+			if w == (wt{}) {
 				return w, false
 			}
 			var b builder
@@ -653,8 +650,8 @@ func pairFIDE(ps []*swissPlayer, first Colour, t *Tournament) (pairs [][2]string
 				if oi <= pi || matched[byIdx[oi]] {
 					continue
 				}
-				if w := base[oi][pi]; !m.isZeroFull(&w) {
-					setPlus(oi, pi, addend, false)
+				if w := base[oi][pi]; w != (wt{}) {
+					setPlus(oi, pi, addend)
 					best = byIdx[oi]
 				}
 				addend++
@@ -707,8 +704,6 @@ func pairFIDE(ps []*swissPlayer, first Colour, t *Tournament) (pairs [][2]string
 	}
 	return pairs, bye, nil
 }
-
-func (m *matcher) isZeroFull(a *wt) bool { return *a == wt{} }
 
 // subAt subtracts v·2^pos.
 func (b *builder) subAt(v uint64, pos int) {
