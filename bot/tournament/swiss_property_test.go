@@ -214,7 +214,9 @@ func (h *history) preference(id string) (Colour, bool) {
 
 // violation checks one round's pairings: every active player exactly
 // once, withdrawn players not at all, no repeat opponent, at most one bye
-// each, and colours (of played games so far, this round's included) never
+// each and none after a forfeit win (FIDE C.04.1 d, an absolute criterion
+// of the Dutch system, C.04.3 C.2; tankbot's earlier search only put such
+// players last), and colours (of played games so far, this round's included) never
 // three in a row nor more than two apart, except for a last-round pairing
 // with a topscorer (FIDE C.04.3 A.7).
 func (h *history) violation(tr *Tournament, ps []Pairing) string {
@@ -235,6 +237,9 @@ func (h *history) violation(tr *Tournament, ps []Pairing) string {
 		if p.IsBye() {
 			if h.bye[p.White] {
 				return p.White + " has a second bye"
+			}
+			if h.fwin[p.White] {
+				return p.White + " has a bye after a forfeit win"
 			}
 			continue
 		}
