@@ -29,8 +29,10 @@ func TestCrashRecovery(t *testing.T) {
 	}
 	db := storetest.Postgres(t)
 	w := newBBWorld(t, db)
-	w.f.DiscardFiles = true
-	w.f.ResponseWindow = time.Minute // a shared machine: not about the 3 s window
+	w.f.Configure(func(f *discordtest.Fake) {
+		f.DiscardFiles = true
+		f.ResponseWindow = time.Minute // a shared machine: not about the 3 s window
+	})
 	nGames := envInt("TANKBOT_CRASH_GAMES", 24)
 	plies := envInt("TANKBOT_CRASH_PLIES", 8)
 	start := time.Now()

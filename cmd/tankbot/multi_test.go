@@ -120,11 +120,14 @@ func envInt(name string, def int) int {
 func TestMultiInstance(t *testing.T) {
 	db := storetest.Postgres(t)
 	w := newBBWorld(t, db)
-	w.f.DiscardFiles = true // hundreds of boards: keep sizes only
-	// This test is about the store under several instances and a crash,
-	// run with -race on a shared machine: the fake does not hold the
-	// instances to Discord's 3 s here (TestBlackBoxServeTankChess does).
-	w.f.ResponseWindow = time.Minute
+	w.f.Configure(func(f *discordtest.Fake) {
+		f.DiscardFiles = true // hundreds of boards: keep sizes only
+		// This test is about the store under several instances and a
+		// crash, run with -race on a shared machine: the fake does not
+		// hold the instances to Discord's 3 s here
+		// (TestBlackBoxServeTankChess does).
+		f.ResponseWindow = time.Minute
+	})
 	nGames := envInt("TANKBOT_MULTI_GAMES", 200)
 	plies := envInt("TANKBOT_MULTI_PLIES", 3)
 	start := time.Now()

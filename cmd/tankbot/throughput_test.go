@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tankbot/tankbot/bot/discord/discordtest"
 	"github.com/tankbot/tankbot/store/storetest"
 )
 
@@ -38,7 +39,7 @@ func TestServeThroughput(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			db := c.db(t)
 			w := newBBWorld(t, db)
-			w.f.DiscardFiles = true
+			w.f.Configure(func(f *discordtest.Fake) { f.DiscardFiles = true })
 			procs := make([]*serveProc, c.instances)
 			for k := range procs {
 				procs[k] = w.start()

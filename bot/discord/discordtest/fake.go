@@ -296,6 +296,15 @@ func (f *Fake) Await(from int, timeout time.Duration, match func(*Call) bool) *C
 	}
 }
 
+// Configure changes the fake's settings (DiscardFiles, ResponseWindow, …)
+// under its lock: once a bot in another process talks to the fake, a plain
+// assignment races with the handlers that read them.
+func (f *Fake) Configure(set func(f *Fake)) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	set(f)
+}
+
 // Count is the number of calls recorded.
 func (f *Fake) Count() int {
 	f.mu.Lock()
@@ -318,14 +327,14 @@ func (f *Fake) serve(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, err.Error(), 400)
 		return
 	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	defer f.changed.Broadcast() // the call is complete once routed
 	if f.DiscardFiles {
 		for k := range c.Files {
 			c.Files[k].Data = nil
 		}
 	}
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	defer f.changed.Broadcast() // the call is complete once routed
 	f.calls = append(f.calls, c)
 	if f.injectFault(w, r, c) || f.refuseGlobal(w, r, c) || f.limitRoute(w, r, c) {
 		return
