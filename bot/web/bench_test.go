@@ -24,6 +24,9 @@ func BenchmarkLiveViewers(b *testing.B) {
 	const gamesN, perGame, rounds = 10, 100, 5
 	f := newFixture(b)
 	f.v.opt.Poll = defaultPoll // as deployed (the fixture polls faster); the poller starts with the first viewer
+	// Every viewer here is one client address (this process): no
+	// per-client cap, and room for all of them.
+	f.v.live.perClient, f.v.live.max = -1, gamesN*perGame
 	gs := make([]*seeded, gamesN)
 	for i := range gs {
 		gs[i] = f.seed(b, 2, false)
@@ -54,6 +57,11 @@ func BenchmarkLiveViewers(b *testing.B) {
 					return
 				}
 				defer res.Body.Close()
+				if res.StatusCode != http.StatusOK {
+					ready.Done() // a refused stream sends no first event
+					b.Errorf("stream: %s", res.Status)
+					return
+				}
 				r := bufio.NewReader(res.Body)
 				first := true
 				for {
