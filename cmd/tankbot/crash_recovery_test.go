@@ -36,14 +36,8 @@ func TestCrashRecovery(t *testing.T) {
 	nGames := envInt("TANKBOT_CRASH_GAMES", 24)
 	plies := envInt("TANKBOT_CRASH_PLIES", 8)
 	start := time.Now()
-	procs := make([]*serveProc, 4)
-	var wg sync.WaitGroup
-	for k := range procs {
-		wg.Add(1)
-		go func() { defer wg.Done(); procs[k] = w.start() }()
-	}
-	wg.Wait()
-	if t.Failed() {
+	procs := startFleet(t, w, 4)
+	if procs == nil {
 		return
 	}
 	d := newDriver(t, w, procs, db, 12)

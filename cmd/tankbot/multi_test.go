@@ -131,14 +131,8 @@ func TestMultiInstance(t *testing.T) {
 	nGames := envInt("TANKBOT_MULTI_GAMES", 200)
 	plies := envInt("TANKBOT_MULTI_PLIES", 3)
 	start := time.Now()
-	procs := make([]*serveProc, 3)
-	var wg sync.WaitGroup
-	for k := range procs {
-		wg.Add(1)
-		go func() { defer wg.Done(); procs[k] = w.start() }()
-	}
-	wg.Wait()
-	if t.Failed() {
+	procs := startFleet(t, w, 3)
+	if procs == nil {
 		return
 	}
 	d := newDriver(t, w, procs, db, 16)
@@ -265,4 +259,20 @@ func TestMultiInstance(t *testing.T) {
 			t.Logf("errors logged by a survivor:\n%s", s)
 		}
 	}
+}
+
+// startFleet starts n `tankbot serve` processes on w at once (each waits
+// for its /healthz); nil when one failed to start.
+func startFleet(t *testing.T, w *bbWorld, n int) []*serveProc {
+	t.Helper()
+	procs := make([]*serveProc, n)
+	var wg sync.WaitGroup
+	for k := range procs {
+		wg.Go(func() { procs[k] = w.start() })
+	}
+	wg.Wait()
+	if t.Failed() {
+		return nil
+	}
+	return procs
 }
