@@ -63,6 +63,19 @@ type Fake struct {
 	// AllowMissingAlt lets an image go without alt text without failing
 	// the test (tests of the fake itself; see alt.go).
 	AllowMissingAlt bool
+
+	// Installation (places.go): declared servers (bot a member or not),
+	// channels, users who installed the app, the bot's DMs; follow-ups
+	// counted per token of a user-installed interaction outside its
+	// servers; the contexts of registered commands.
+	guilds     map[string]bool
+	places     map[string]*channelPlace
+	userApps   map[string]bool
+	memberOf   map[string][]string
+	botDMs     map[string]string
+	followups  map[string]int
+	userOnly   map[string]bool
+	registered map[string]registeredCommand
 }
 
 // Call is one REST request as the fake understood it.
@@ -90,6 +103,8 @@ type Call struct {
 	// ViaBody marks the answer an HTTP interaction got in the body of the
 	// response to Discord's POST (recorded as a callback).
 	ViaBody bool
+	// Refused marks a call refused by an installation rule (places.go).
+	Refused bool
 }
 
 // Message is a message as Discord holds it.
@@ -111,6 +126,9 @@ type Message struct {
 	Edits    int
 	// Token is the interaction that made it ("" for a channel post).
 	Token string
+	// owners are the authorizing_integration_owners of that interaction:
+	// a click on the message carries them.
+	owners map[string]any
 }
 
 // Content is the message's text.
@@ -127,6 +145,7 @@ type interaction struct {
 	failed      bool   // Discord gave up on it ("This interaction failed")
 	ack         *Call  // the first response
 	pending     chan struct{}
+	owners      map[string]any // authorizing_integration_owners, when known
 }
 
 // Discord's interaction limits.
@@ -365,7 +384,12 @@ func (f *Fake) serve(w http.ResponseWriter, r *http.Request) {
 	}
 	c.Status = 200
 	p := strings.Split(strings.TrimPrefix(r.URL.Path, "/api/v9/"), "/")
+	if f.refuseBotTokenLocked(w, c, p) {
+		return
+	}
 	switch {
+	case r.Method == "POST" && isBotDMPath(p):
+		f.createDMLocked(w, c)
 	case r.Method == "GET" && (r.URL.Path == "/api/v9/gateway" || r.URL.Path == "/api/v9/gateway/bot"):
 		writeJSON(w, 200, map[string]any{"url": "ws://" + r.Host + "/gw", "shards": max(f.shards, 1),
 			"session_start_limit": map[string]any{"total": 1000, "remaining": 1000, "reset_after": 0, "max_concurrency": 1}})
@@ -378,6 +402,9 @@ func (f *Fake) serve(w http.ResponseWriter, r *http.Request) {
 		}
 		var arr []any
 		_ = json.Unmarshal(c.RawJSON, &arr)
+		var cmds []map[string]any
+		_ = json.Unmarshal(c.RawJSON, &cmds)
+		f.noteCommandsLocked(cmds)
 		writeJSON(w, 200, arr)
 	case r.Method == "POST" && p[0] == "interactions" && len(p) == 4 && p[3] == "callback":
 		ix := f.interactionLocked(p[2], p[1], "")

@@ -50,8 +50,16 @@ func (f *Fake) register(ev map[string]any) *interaction {
 	ch, _ := ev["channel_id"].(string)
 	f.mu.Lock()
 	defer f.mu.Unlock()
+	f.dressLocked(ev)
 	ix := f.interactionLocked(tok, id, ch)
 	ix.issued = f.Now()
+	if o, ok := ev["authorizing_integration_owners"].(map[string]any); ok {
+		ix.owners = o
+		if userOnlyOwners(o) {
+			f.guildsInit()
+			f.userOnly[tok] = true
+		}
+	}
 	if ix.acked == 0 {
 		// Delivered again (a load balancer's retry of a POST that
 		// reached a dead instance): a new chance to answer.
@@ -163,6 +171,9 @@ func (f *Fake) webhookLocked(w http.ResponseWriter, r *http.Request, c *Call, p 
 	}
 	switch {
 	case len(p) == 3 && r.Method == "POST":
+		if f.limitFollowupLocked(w, c, p[2]) {
+			return
+		}
 		if ix.loading {
 			// The first follow-up after a type 5 fills the placeholder:
 			// an edit, keeping the deferral's ephemeral flag, pinging no
@@ -222,6 +233,9 @@ func (f *Fake) webhookLocked(w http.ResponseWriter, r *http.Request, c *Call, p 
 // allowed_mentions); an ephemeral one notifies nobody.
 func (f *Fake) createLocked(c *Call, channel, token string, payload map[string]any, ephemeral bool) *Message {
 	m := &Message{ID: f.id(), Channel: channel, Payload: copyMap(payload), Files: c.Files, Ephemeral: ephemeral, Token: token}
+	if ix := f.ixs[token]; token != "" && ix != nil {
+		m.owners = ix.owners
+	}
 	if !ephemeral {
 		m.Notified = notifiedBy(payload)
 	}
