@@ -125,6 +125,12 @@ const (
 	// OutboxCancelled: a fallback ping made needless (its answer was
 	// recorded, a newer move superseded it, the game moved on).
 	OutboxCancelled = "cancelled"
+	// OutboxHeld: Discord does not let the bot post where the game is
+	// played (the app is installed only to a player there); the post is
+	// kept for the next interaction with its game and never purged while
+	// held. OutboxShown: such a post was shown in an interaction.
+	OutboxHeld  = "held"
+	OutboxShown = "shown"
 )
 
 // OutboxPing is the Kind of a move's fallback ping.
@@ -290,6 +296,45 @@ func (s *Store) outboxDone(ctx context.Context, id int64, state, messageID, reas
 	})
 }
 
+// Hold keeps claimed message id for the next interaction with its game:
+// Discord refused it where the bot is not a member (reason says how).
+func (s *Store) Hold(ctx context.Context, id int64, reason string) error {
+	return s.outboxDone(ctx, id, OutboxHeld, "", reason)
+}
+
+// HeldPosts are the posts held for game (Hold), oldest first.
+func (s *Store) HeldPosts(ctx context.Context, game int64) ([]OutboxEntry, error) {
+	out, err := queryAll(ctx, s.r, scanOutboxEntry, `SELECT id, channel, nonce, payload, due_at, attempts, state, message_id, last_error, kind, game_id, seq
+		FROM outbox WHERE game_id=? AND state=? ORDER BY id`, game, OutboxHeld)
+	if err != nil {
+		return nil, fmt.Errorf("held posts of game %d: %w", game, err)
+	}
+	return out, nil
+}
+
+// ShowHeld marks held posts ids as shown (in an interaction's answer, or
+// sent to a player's DM as messageID). It reports how many were still
+// held: two interactions racing show each post once.
+func (s *Store) ShowHeld(ctx context.Context, ids []int64, messageID string) (int, error) {
+	var n int64
+	err := s.tx(ctx, func(tx *sql.Tx) error {
+		for _, id := range ids {
+			res, err := tx.ExecContext(ctx, `UPDATE outbox SET state=?, message_id=?, done_at=? WHERE id=? AND state=?`,
+				OutboxShown, messageID, s.now().UnixNano(), id, OutboxHeld)
+			if err != nil {
+				return err
+			}
+			k, _ := res.RowsAffected()
+			n += k
+		}
+		return nil
+	})
+	if err != nil {
+		return 0, fmt.Errorf("show held posts: %w", err)
+	}
+	return int(n), nil
+}
+
 // Retry puts a claimed message back to be tried at next, or later when a
 // hold (HoldKind) already set a later time. The claim counted an attempt.
 func (s *Store) Retry(ctx context.Context, id int64, next time.Time, reason string) error {
@@ -358,7 +403,7 @@ func (s *Store) Purge(ctx context.Context, before time.Time) (int64, error) {
 	err := s.tx(ctx, func(tx *sql.Tx) error {
 		for _, q := range []string{
 			`DELETE FROM events WHERE done=1 AND done_at<?`,
-			`DELETE FROM outbox WHERE state<>'pending' AND done_at<?`,
+			`DELETE FROM outbox WHERE state NOT IN ('pending', 'held') AND done_at<?`,
 			// The newest board of a game is never stripped, so dropping
 			// stripped ones never hides what superseded a live one.
 			`DELETE FROM boards WHERE live=0 AND recorded_at<?`,

@@ -58,7 +58,17 @@ type Game struct {
 	AILevel int
 	AISide  int
 	Locale  string
+	// Ladder is the ratings ladder the game counts on, fixed when it is
+	// created: the server's id where the bot is a member of the server,
+	// GlobalLadder elsewhere (DMs, group DMs, a server reached through a
+	// player's own install). Empty at creation: Guild, or GlobalLadder
+	// outside a server.
+	Ladder string
 }
+
+// GlobalLadder is the ladder of the games played outside the servers the
+// bot is a member of (docs/ratings.md): apart from every server's.
+const GlobalLadder = "global"
 
 // MoveRecord is one entry of a game's append-only log.
 type MoveRecord struct {
@@ -101,7 +111,7 @@ type GameUpdate struct {
 
 const gameCols = `id, rev, seq, kind, variant, guild, channel, thread, player0, player1, start_pos, pos, ply, status, result, reason,
 	clock, left0, left1, turn_start, to_move, draw_offer, takeback, message_id, extra, created_at, updated_at, number, rated,
-	name0, name1, ai_level, ai_side, locale`
+	name0, name1, ai_level, ai_side, locale, ladder`
 
 func scanGame(r scanner) (*Game, error) {
 	var g Game
@@ -109,7 +119,7 @@ func scanGame(r scanner) (*Game, error) {
 	err := r.Scan(&g.ID, &g.Rev, &g.Seq, &g.Kind, &g.Variant, &g.Guild, &g.Channel, &g.Thread, &g.Players[0], &g.Players[1],
 		&g.Start, &g.Position, &g.Ply, &g.Status, &g.Result, &g.Reason, &g.Clock, &l0, &l1, &ts, &g.ClockState.ToMove,
 		&g.DrawOffer, &g.Takeback, &g.MessageID, &g.Extra, &created, &updated, &g.Number, &rated,
-		&g.Names[0], &g.Names[1], &g.AILevel, &g.AISide, &g.Locale)
+		&g.Names[0], &g.Names[1], &g.AILevel, &g.AISide, &g.Locale, &g.Ladder)
 	if err != nil {
 		return nil, err
 	}
@@ -145,14 +155,20 @@ func (s *Store) insertGame(ctx context.Context, tx *sql.Tx, g Game) (*Game, erro
 	if g.Clock == "" {
 		g.Clock = "none"
 	}
+	if g.Ladder == "" {
+		g.Ladder = g.Guild
+		if g.Ladder == "" {
+			g.Ladder = GlobalLadder
+		}
+	}
 	row := tx.QueryRowContext(ctx, `INSERT INTO games(kind, variant, guild, channel, thread, player0, player1, start_pos, pos, ply, status,
 		result, reason, clock, left0, left1, turn_start, to_move, draw_offer, takeback, message_id, extra, created_at, updated_at, rated,
-		name0, name1, ai_level, ai_side, locale)
-		VALUES(?,?,?,?,?,?,?,?,?,0,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?) RETURNING `+gameCols,
+		name0, name1, ai_level, ai_side, locale, ladder)
+		VALUES(?,?,?,?,?,?,?,?,?,0,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?) RETURNING `+gameCols,
 		g.Kind, g.Variant, g.Guild, g.Channel, g.Thread, g.Players[0], g.Players[1], g.Start, g.Position, g.Status,
 		g.Result, g.Reason, g.Clock, int64(g.ClockState.Left[0]), int64(g.ClockState.Left[1]), nanos(g.ClockState.TurnStart),
 		g.ClockState.ToMove, g.DrawOffer, g.Takeback, g.MessageID, g.Extra, now.UnixNano(), now.UnixNano(), boolInt(!g.Casual),
-		g.Names[0], g.Names[1], g.AILevel, g.AISide, g.Locale)
+		g.Names[0], g.Names[1], g.AILevel, g.AISide, g.Locale, g.Ladder)
 	out, err := scanGame(row)
 	if isUnique(err) {
 		return nil, fmt.Errorf("create game in %s: %w", g.Channel, ErrActiveGameExists)

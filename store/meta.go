@@ -22,21 +22,36 @@ type Player struct {
 	// TextMode: the player reads boards as text (a screen reader), not
 	// only as pictures.
 	TextMode bool
+	// DMChannel is the player's DM channel with the bot ("" until they
+	// used the bot there); DMNotices: they allow the bot to send there
+	// what it could not post where a game is played (docs/discord.md).
+	DMChannel string
+	DMNotices bool
+}
+
+// playerCols are the players columns Player reads, in scanPlayer's order.
+const playerCols = `name, locale, seen_locale, flip, rating, text_mode, dm_channel, dm_notices`
+
+func scanPlayer(r scanner, p *Player) error {
+	var rating sql.NullFloat64
+	if err := r.Scan(&p.Name, &p.Locale, &p.SeenLocale, &p.Flip, &rating, &p.TextMode, &p.DMChannel, &p.DMNotices); err != nil {
+		return err
+	}
+	if rating.Valid {
+		p.Rating = &rating.Float64
+	}
+	return nil
 }
 
 // Player reads one player; ErrNotFound when never saved.
 func (s *Store) Player(ctx context.Context, id string) (Player, error) {
 	p := Player{ID: id}
-	var rating sql.NullFloat64
-	err := s.r.QueryRowContext(ctx, `SELECT name, locale, seen_locale, flip, rating, text_mode FROM players WHERE id=?`, id).Scan(&p.Name, &p.Locale, &p.SeenLocale, &p.Flip, &rating, &p.TextMode)
+	err := scanPlayer(s.r.QueryRowContext(ctx, `SELECT `+playerCols+` FROM players WHERE id=?`, id), &p)
 	if errors.Is(err, sql.ErrNoRows) {
 		return p, fmt.Errorf("player %s: %w", id, ErrNotFound)
 	}
 	if err != nil {
 		return p, fmt.Errorf("player %s: %w", id, err)
-	}
-	if rating.Valid {
-		p.Rating = &rating.Float64
 	}
 	return p, nil
 }
@@ -48,10 +63,12 @@ func (s *Store) PutPlayer(ctx context.Context, p Player) error {
 		rating = sql.NullFloat64{Float64: *p.Rating, Valid: true}
 	}
 	return s.tx(ctx, func(tx *sql.Tx) error {
-		_, err := tx.ExecContext(ctx, `INSERT INTO players(id, name, locale, seen_locale, flip, rating, text_mode, updated_at) VALUES(?,?,?,?,?,?,?,?)
+		_, err := tx.ExecContext(ctx, `INSERT INTO players(id, name, locale, seen_locale, flip, rating, text_mode, dm_channel, dm_notices, updated_at)
+			VALUES(?,?,?,?,?,?,?,?,?,?)
 			ON CONFLICT(id) DO UPDATE SET name=excluded.name, locale=excluded.locale, seen_locale=excluded.seen_locale, flip=excluded.flip,
-			rating=excluded.rating, text_mode=excluded.text_mode, updated_at=excluded.updated_at`,
-			p.ID, p.Name, p.Locale, p.SeenLocale, p.Flip, rating, p.TextMode, s.now().UnixNano())
+			rating=excluded.rating, text_mode=excluded.text_mode, dm_channel=excluded.dm_channel, dm_notices=excluded.dm_notices,
+			updated_at=excluded.updated_at`,
+			p.ID, p.Name, p.Locale, p.SeenLocale, p.Flip, rating, p.TextMode, p.DMChannel, boolInt(p.DMNotices), s.now().UnixNano())
 		if err != nil {
 			return fmt.Errorf("put player %s: %w", p.ID, err)
 		}

@@ -95,14 +95,9 @@ func (s *Store) ExportUser(ctx context.Context, user string) (*UserData, error) 
 		return fail("schema", err)
 	}
 	p := Player{ID: user}
-	var rating sql.NullFloat64
-	err = tx.QueryRowContext(ctx, `SELECT name, locale, seen_locale, flip, rating, text_mode FROM players WHERE id=?`, user).
-		Scan(&p.Name, &p.Locale, &p.SeenLocale, &p.Flip, &rating, &p.TextMode)
+	err = scanPlayer(tx.QueryRowContext(ctx, `SELECT `+playerCols+` FROM players WHERE id=?`, user), &p)
 	switch {
 	case err == nil:
-		if rating.Valid {
-			p.Rating = &rating.Float64
-		}
 		d.Profile = &p
 	case !errors.Is(err, sql.ErrNoRows):
 		return fail("profile", err)

@@ -8,7 +8,8 @@ import (
 	"time"
 )
 
-// Ratings: one Glicko-2 state per (guild, game kind, player). The store
+// Ratings: one Glicko-2 state per (ladder, game kind, player); the ladder
+// (column guild) is a server's id or GlobalLadder, as the game's Ladder. The store
 // keeps the numbers and counts; the math is the caller's (ApplyRatedResult
 // takes it as a function), so the store stays free of rating rules.
 
@@ -176,7 +177,7 @@ func applyRated(ctx context.Context, tx *sql.Tx, gameID int64, rate RateFunc) ([
 		}
 		var before [2]*PlayerRating
 		for side, p := range a.Players {
-			r, err := scanRating(tx.QueryRowContext(ctx, `SELECT `+ratingCols+` FROM ratings WHERE guild=? AND kind=? AND player=?`, a.Guild, a.Kind, p))
+			r, err := scanRating(tx.QueryRowContext(ctx, `SELECT `+ratingCols+` FROM ratings WHERE guild=? AND kind=? AND player=?`, a.Ladder, a.Kind, p))
 			if err != nil && !errors.Is(err, sql.ErrNoRows) {
 				return err
 			}
@@ -188,7 +189,7 @@ func applyRated(ctx context.Context, tx *sql.Tx, gameID int64, rate RateFunc) ([
 		}
 		at := a.Updated
 		for side, p := range a.Players {
-			cur := PlayerRating{Guild: a.Guild, Kind: a.Kind, Player: p}
+			cur := PlayerRating{Guild: a.Ladder, Kind: a.Kind, Player: p}
 			if before[side] != nil {
 				cur = *before[side]
 			}

@@ -48,6 +48,7 @@ type UserColumn struct {
 var UserColumns = []UserColumn{
 	{"players", "id", HoldsID, EraseRow},
 	{"players", "name", HoldsName, EraseRow},
+	{"players", "dm_channel", HoldsID, EraseRow},
 	{"ratings", "player", HoldsID, EraseRow},
 	{"rating_changes", "player", HoldsID, EraseRename},
 	{"games", "player0", HoldsID, EraseRename},
