@@ -312,6 +312,17 @@ func (s *Store) HeldPosts(ctx context.Context, game int64) ([]OutboxEntry, error
 	return out, nil
 }
 
+// HeldPostsIn are the posts held for the games of channel, oldest first:
+// the next interaction there shows them.
+func (s *Store) HeldPostsIn(ctx context.Context, channel string) ([]OutboxEntry, error) {
+	out, err := queryAll(ctx, s.r, scanOutboxEntry, `SELECT id, channel, nonce, payload, due_at, attempts, state, message_id, last_error, kind, game_id, seq
+		FROM outbox WHERE channel=? AND state=? ORDER BY id`, channel, OutboxHeld)
+	if err != nil {
+		return nil, fmt.Errorf("held posts in %s: %w", channel, err)
+	}
+	return out, nil
+}
+
 // ShowHeld marks held posts ids as shown (in an interaction's answer, or
 // sent to a player's DM as messageID). It reports how many were still
 // held: two interactions racing show each post once.

@@ -64,6 +64,10 @@ type Game struct {
 	// player's own install). Empty at creation: Guild, or GlobalLadder
 	// outside a server.
 	Ladder string
+	// NoPosts: the bot user is not a member where the game is played (the
+	// app is there through a player's own install), so Discord refuses
+	// its bot-token posts and edits there. Fixed when the game is created.
+	NoPosts bool
 }
 
 // GlobalLadder is the ladder of the games played outside the servers the
@@ -111,19 +115,20 @@ type GameUpdate struct {
 
 const gameCols = `id, rev, seq, kind, variant, guild, channel, thread, player0, player1, start_pos, pos, ply, status, result, reason,
 	clock, left0, left1, turn_start, to_move, draw_offer, takeback, message_id, extra, created_at, updated_at, number, rated,
-	name0, name1, ai_level, ai_side, locale, ladder`
+	name0, name1, ai_level, ai_side, locale, ladder, no_posts`
 
 func scanGame(r scanner) (*Game, error) {
 	var g Game
-	var l0, l1, ts, created, updated, rated int64
+	var l0, l1, ts, created, updated, rated, noPosts int64
 	err := r.Scan(&g.ID, &g.Rev, &g.Seq, &g.Kind, &g.Variant, &g.Guild, &g.Channel, &g.Thread, &g.Players[0], &g.Players[1],
 		&g.Start, &g.Position, &g.Ply, &g.Status, &g.Result, &g.Reason, &g.Clock, &l0, &l1, &ts, &g.ClockState.ToMove,
 		&g.DrawOffer, &g.Takeback, &g.MessageID, &g.Extra, &created, &updated, &g.Number, &rated,
-		&g.Names[0], &g.Names[1], &g.AILevel, &g.AISide, &g.Locale, &g.Ladder)
+		&g.Names[0], &g.Names[1], &g.AILevel, &g.AISide, &g.Locale, &g.Ladder, &noPosts)
 	if err != nil {
 		return nil, err
 	}
 	g.Casual = rated == 0
+	g.NoPosts = noPosts != 0
 	g.ClockState.Left = [2]time.Duration{time.Duration(l0), time.Duration(l1)}
 	g.ClockState.TurnStart = fromNanos(ts)
 	g.Created, g.Updated = fromNanos(created), fromNanos(updated)
@@ -163,12 +168,12 @@ func (s *Store) insertGame(ctx context.Context, tx *sql.Tx, g Game) (*Game, erro
 	}
 	row := tx.QueryRowContext(ctx, `INSERT INTO games(kind, variant, guild, channel, thread, player0, player1, start_pos, pos, ply, status,
 		result, reason, clock, left0, left1, turn_start, to_move, draw_offer, takeback, message_id, extra, created_at, updated_at, rated,
-		name0, name1, ai_level, ai_side, locale, ladder)
-		VALUES(?,?,?,?,?,?,?,?,?,0,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?) RETURNING `+gameCols,
+		name0, name1, ai_level, ai_side, locale, ladder, no_posts)
+		VALUES(?,?,?,?,?,?,?,?,?,0,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?) RETURNING `+gameCols,
 		g.Kind, g.Variant, g.Guild, g.Channel, g.Thread, g.Players[0], g.Players[1], g.Start, g.Position, g.Status,
 		g.Result, g.Reason, g.Clock, int64(g.ClockState.Left[0]), int64(g.ClockState.Left[1]), nanos(g.ClockState.TurnStart),
 		g.ClockState.ToMove, g.DrawOffer, g.Takeback, g.MessageID, g.Extra, now.UnixNano(), now.UnixNano(), boolInt(!g.Casual),
-		g.Names[0], g.Names[1], g.AILevel, g.AISide, g.Locale, g.Ladder)
+		g.Names[0], g.Names[1], g.AILevel, g.AISide, g.Locale, g.Ladder, boolInt(g.NoPosts))
 	out, err := scanGame(row)
 	if isUnique(err) {
 		return nil, fmt.Errorf("create game in %s: %w", g.Channel, ErrActiveGameExists)

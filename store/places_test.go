@@ -42,9 +42,12 @@ func testGlobalLadder(t *testing.T, b storetest.Backend) {
 	// A server reached only through alice's own install: the caller puts
 	// the game on the global ladder although it has a server.
 	userInstalled := newGame("c-2", "alice", "carol")
-	userInstalled.Guild, userInstalled.Ladder = "g2", GlobalLadder
-	if g := play(userInstalled, "1-0"); g.Ladder != GlobalLadder || g.Guild != "g2" {
-		t.Fatalf("a user-installed server's game: guild %q ladder %q", g.Guild, g.Ladder)
+	userInstalled.Guild, userInstalled.Ladder, userInstalled.NoPosts = "g2", GlobalLadder, true
+	if g := play(userInstalled, "1-0"); g.Ladder != GlobalLadder || g.Guild != "g2" || !g.NoPosts {
+		t.Fatalf("a user-installed server's game: guild %q ladder %q no posts %v", g.Guild, g.Ladder, g.NoPosts)
+	}
+	if g, err := s.Game(ctx, 2); err != nil || !g.NoPosts {
+		t.Fatalf("read back: %+v %v", g, err)
 	}
 	if g := play(newGame("c-1", "alice", "bob"), "0-1"); g.Ladder != "g1" {
 		t.Fatalf("a server game: ladder %q, want g1", g.Ladder)
@@ -151,6 +154,12 @@ func testHeldPosts(t *testing.T, b storetest.Backend) {
 	held, err := s.HeldPosts(ctx, g.ID)
 	if err != nil || len(held) != 1 || held[0].Payload != "flag fell" || held[0].State != OutboxHeld {
 		t.Fatalf("held after the purge: %+v %v", held, err)
+	}
+	if in, err := s.HeldPostsIn(ctx, "dm-1"); err != nil || len(in) != 1 || in[0].ID != held[0].ID {
+		t.Fatalf("held in the channel: %+v %v", in, err)
+	}
+	if in, _ := s.HeldPostsIn(ctx, "elsewhere"); len(in) != 0 {
+		t.Fatalf("held in another channel: %+v", in)
 	}
 	if n, err := s.ShowHeld(ctx, []int64{held[0].ID}, ""); err != nil || n != 1 {
 		t.Fatalf("first show: %d %v", n, err)

@@ -9,6 +9,12 @@ ALTER TABLE games ADD COLUMN ladder TEXT NOT NULL DEFAULT '';
 UPDATE games SET ladder = CASE WHEN guild = '' THEN 'global' ELSE guild END;
 UPDATE ratings SET guild = 'global' WHERE guild = '';
 
+-- games.no_posts: 1 when the bot user is not a member where the game is
+-- played (a DM between players, a group DM, a server that did not add the
+-- bot): Discord refuses its bot-token posts there, so everything goes
+-- through the players' interactions (docs/discord.md).
+ALTER TABLE games ADD COLUMN no_posts INTEGER NOT NULL DEFAULT 0;
+
 -- players.dm_channel: the player's DM channel with the bot, learned from an
 -- interaction there; players.dm_notices: 1 when the player allows the bot
 -- to send there what it could not post where the game is played.
