@@ -27,6 +27,8 @@ type (
 	Notifier      = app.Notifier
 	ThreadRenamer = app.ThreadRenamer
 
+	TokenPoster     = app.TokenPoster
+	DMOpener        = app.DMOpener
 	BoardStripper   = app.BoardStripper
 	WebhookStripper = app.WebhookStripper
 	RateLimited     = app.RateLimited
@@ -70,6 +72,7 @@ const (
 var (
 	ErrNoThreads   = app.ErrNoThreads
 	ErrMessageGone = app.ErrMessageGone
+	ErrNotMember   = app.ErrNotMember
 )
 
 // WithInterim gives the handlers a way to show progress before their

@@ -192,6 +192,12 @@ func (b *Bot) stripOne(ctx context.Context, bd store.Board) error {
 	if ws, ok := b.n.(WebhookStripper); ok && bd.Hook.Token != "" && b.clk.Now().Sub(bd.Hook.Issued) < hookFresh {
 		return ws.StripBoardVia(ctx, bd.Channel, bd.Message, bd.Hook.Token, bd.Hook.Message)
 	}
+	if g, ok := b.postsElsewhere(ctx, bd.Game); ok && g != nil {
+		// Played where the bot may not edit by itself (places.go) and
+		// the token is spent: the buttons stay; a click on them is
+		// refused as stale.
+		return ErrMessageGone
+	}
 	if store.IsPendingBoard(bd.Message) {
 		// Recorded before its answer was sent, by a process that died
 		// before learning its id, and its token is spent: out of reach.

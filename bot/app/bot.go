@@ -77,6 +77,9 @@ type Bot struct {
 	// seen caches the Discord locale last stored per user, so an
 	// interaction writes only when it changes.
 	seen sync.Map
+	// dms caches the DM channels with the bot already recorded, by user
+	// (places.go).
+	dms sync.Map
 	// lastMaintain is when the scheduler last reconciled and purged
 	// (Unix nanoseconds).
 	lastMaintain atomic.Int64

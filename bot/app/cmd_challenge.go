@@ -80,12 +80,15 @@ func (b *Bot) challenge(ctx context.Context, r *req) ([]Reply, error) {
 	if v, ok := opt["thread"]; ok {
 		thread = v == "true"
 	}
+	if !r.inServerWithBot() {
+		thread = false // only a member of a server opens threads in it
+	}
 	rated := opt["rated"] != "false" // rated unless asked otherwise
 	now := b.clk.Now()
 	c := &challengeRec{
 		Challenger: r.User, Opponent: opp, Game: rules.Name(), Variant: variant, Start: start,
 		Clock: tc.String(), Color: color, Thread: thread, GuildID: r.GuildID, ChannelID: r.ChannelID,
-		Status: chPending, Expires: now.Add(b.cfg.ChallengeExpiry), Rated: rated,
+		Status: chPending, Expires: now.Add(b.cfg.ChallengeExpiry), Rated: rated, NoPosts: r.BotAbsent,
 	}
 	if vsAI {
 		return b.challengeAI(ctx, r, c, b.aiUser(r, level), level)
@@ -330,7 +333,9 @@ func (b *Bot) challengeAction(ctx context.Context, r *req, id int64, action stri
 // typed /accept, the expiry), so it is retried until Discord takes it. Nil
 // when the message is unknown (challenges made before its id was kept).
 func challengeEdit(c *challengeRec, content string) []outPost {
-	if c.MessageID == "" {
+	if c.MessageID == "" || c.NoPosts {
+		// Where the bot may not edit (places.go), the message keeps its
+		// buttons; a click on them answers that the challenge is over.
 		return nil
 	}
 	return []outPost{editPost(Reply{ChannelID: c.ChannelID, Content: content}, c.MessageID)}
@@ -347,7 +352,7 @@ func (b *Bot) expiredAnswer(ctx context.Context, r *req, c *challengeRec) ([]Rep
 		eff := effects{cancel: []cancelSpec{{kinds: []string{evExpire}}}}
 		if !own {
 			// What the expiry event would have queued.
-			eff.posts = []outPost{b.expiryNotice(ctx, c)}
+			eff.posts = b.expiryNotice(ctx, c)
 		}
 		ok, err := b.st.setChallengeStatus(ctx, c.ID, chExpired, eff)
 		if err != nil {
@@ -425,7 +430,8 @@ func (b *Bot) startGame(ctx context.Context, r *req, c *challengeRec, taker User
 		Rev: 1, Game: c.Game, Variant: c.Variant, Start: c.Start, Pos: start.Encode(), Turn: int(start.Turn()),
 		White: white, Black: black, GuildID: c.GuildID, ChannelID: c.ChannelID,
 		Clock: tc.String(), ClockState: clock.Start(tc, now), Status: gmActive,
-		Rated: c.Rated && person(white) && person(black),
+		Rated:   c.Rated && person(white) && person(black),
+		NoPosts: c.NoPosts, Ladder: ladderOf(c.GuildID, c.NoPosts),
 	}
 	g.ClockState.ToMove = g.Turn
 	if c.AILevel > 0 {

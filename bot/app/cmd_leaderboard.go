@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/tankbot/tankbot/bot/rating"
+	"github.com/tankbot/tankbot/store"
 )
 
 // /leaderboard and its page buttons (ratings.go holds the rating math).
@@ -64,17 +65,21 @@ func (b *Bot) leaderboardPage(ctx context.Context, r *req) ([]Reply, error) {
 
 func (b *Bot) leaderboard(ctx context.Context, r *req, kind string, off int) (Reply, error) {
 	st := b.st
-	page, total, err := st.Leaderboard(ctx, r.GuildID, kind, rating.ProvisionalRD, off, lbPageSize)
+	ladder := r.ladder()
+	page, total, err := st.Leaderboard(ctx, ladder, kind, rating.ProvisionalRD, off, lbPageSize)
 	if err != nil {
 		return Reply{}, wrap("leaderboard", err)
 	}
-	title := r.t("ratings.leaderboard.title", r.t("gamename."+kind))
+	title, empty := r.t("ratings.leaderboard.title", r.t("gamename."+kind)), r.t("ratings.leaderboard.empty")
+	if ladder == store.GlobalLadder {
+		title, empty = r.t("place.leaderboard.global", r.t("gamename."+kind)), r.t("place.leaderboard.empty")
+	}
 	if total == 0 {
-		return Reply{Ephemeral: true, Content: title + "\n" + r.t("ratings.leaderboard.empty")}, nil
+		return Reply{Ephemeral: true, Content: title + "\n" + empty}, nil
 	}
 	if off >= total {
 		off = (total - 1) / lbPageSize * lbPageSize
-		if page, _, err = st.Leaderboard(ctx, r.GuildID, kind, rating.ProvisionalRD, off, lbPageSize); err != nil {
+		if page, _, err = st.Leaderboard(ctx, ladder, kind, rating.ProvisionalRD, off, lbPageSize); err != nil {
 			return Reply{}, wrap("leaderboard", err)
 		}
 	}

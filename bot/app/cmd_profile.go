@@ -25,7 +25,7 @@ func (b *Bot) profileCommand(ctx context.Context, r *req) ([]Reply, error) {
 	if u := strings.TrimSpace(r.Options["user"]); u != "" {
 		who = u
 	}
-	rs, err := st.PlayerRatings(ctx, r.GuildID, who)
+	rs, err := st.PlayerRatings(ctx, r.ladder(), who)
 	if err != nil {
 		return nil, wrap("profile", err)
 	}

@@ -23,7 +23,7 @@ func (b *Bot) rematch(ctx context.Context, r *req, g *gameRec) ([]Reply, error) 
 		c := &challengeRec{
 			Challenger: r.User, Game: g.Game, Variant: g.Variant, Start: g.Start, Clock: g.Clock,
 			Color: []string{"black", "white"}[side], GuildID: g.GuildID, ChannelID: g.ChannelID,
-			Status: chPending, Expires: b.clk.Now().Add(b.cfg.ChallengeExpiry), Rematch: g.ID,
+			Status: chPending, Expires: b.clk.Now().Add(b.cfg.ChallengeExpiry), Rematch: g.ID, NoPosts: g.NoPosts,
 		}
 		return b.challengeAI(ctx, r, c, opp, g.AILevel)
 	}
@@ -46,7 +46,7 @@ func (b *Bot) rematch(ctx context.Context, r *req, g *gameRec) ([]Reply, error) 
 	c := &challengeRec{
 		Challenger: r.User, Opponent: opp, Game: g.Game, Variant: g.Variant, Start: g.Start,
 		Clock: g.Clock, Color: color, GuildID: g.GuildID, ChannelID: g.ChannelID,
-		Status: chPending, Expires: b.clk.Now().Add(b.cfg.ChallengeExpiry), Rematch: g.ID, Rated: g.Rated,
+		Status: chPending, Expires: b.clk.Now().Add(b.cfg.ChallengeExpiry), Rematch: g.ID, Rated: g.Rated, NoPosts: g.NoPosts,
 	}
 	tc, _ := parseClock(g.Clock)
 	return b.postChallenge(ctx, r, c, tc)

@@ -40,6 +40,7 @@ var serverCmd = command{
 		{name: "reset", typ: String, choices: resetChoices},
 	},
 	manageServer: true,
+	serverOnly:   "place.serveronly.server",
 	run:          (*Bot).serverCommand,
 	routes:       []route{dailyRoute},
 }

@@ -11,9 +11,11 @@ import (
 
 var settingsCmd = command{
 	name: "settings",
-	doc:  "Your language (en, th, pt-BR), board orientation and text mode (boards in words, for a screen reader).",
-	opts: []optDef{{name: "language", typ: String, choices: languageChoices}, {name: "flip", typ: Bool}, {name: "text", typ: Bool}},
-	run:  (*Bot).settingsCommand,
+	doc: "Your language (en, th, pt-BR), board orientation, text mode (boards in words, for a screen reader) and `dm_notices` " +
+		"(what the bot cannot post where you play, outside servers that added it, also comes to your DM with it).",
+	opts: []optDef{{name: "language", typ: String, choices: languageChoices}, {name: "flip", typ: Bool}, {name: "text", typ: Bool},
+		{name: "dm_notices", typ: Bool}},
+	run: (*Bot).settingsCommand,
 }
 
 // settingsCommand stores the caller's language and board orientation.
@@ -35,6 +37,10 @@ func (b *Bot) settingsCommand(ctx context.Context, r *req) ([]Reply, error) {
 	if f, ok := r.Options["text"]; ok {
 		s.Text = f == "true"
 	}
+	dm, dmSet := r.Options["dm_notices"]
+	if dmSet {
+		s.DMNotices = dm == "true"
+	}
 	if err := b.st.saveSettings(ctx, r.User.ID, s); err != nil {
 		return nil, wrap("save settings", err)
 	}
@@ -51,6 +57,9 @@ func (b *Bot) settingsCommand(ctx context.Context, r *req) ([]Reply, error) {
 		saved += "\n" + i18n.T(loc, "a11y.settings.text.on")
 	} else if _, ok := r.Options["text"]; ok {
 		saved += "\n" + i18n.T(loc, "a11y.settings.text.off")
+	}
+	if dmSet {
+		saved += "\n" + i18n.T(loc, map[bool]string{true: "settings.dm_notices.on", false: "settings.dm_notices.off"}[s.DMNotices])
 	}
 	return []Reply{{Ephemeral: true, Content: saved}}, nil
 }

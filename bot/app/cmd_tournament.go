@@ -51,7 +51,8 @@ var tournamentCmd = command{
 		{name: "cancel", opts: []string{"id"}},
 		{name: "export", opts: []string{"id"}},
 	},
-	run: (*Bot).tournament,
+	serverOnly: "place.serveronly.tournament",
+	run:        (*Bot).tournament,
 }
 
 var tournamentActionNames = []string{"create", "join", "leave", "start", "standings", "pairings", "withdraw", "cancel", "export"}

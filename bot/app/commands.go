@@ -51,6 +51,12 @@ type command struct {
 	// manageServer registers the command for members with Manage Server
 	// only (Discord hides it from the others; its handler checks too).
 	manageServer bool
+	// serverOnly, when set, is the catalog key of the refusal of a command
+	// that works only in a server that added the bot (it posts by itself
+	// there: tournaments, server settings): it is registered for server
+	// installs and server channels only, and refused elsewhere (router.go,
+	// places.go).
+	serverOnly string
 	// subs, when set, are the command's subcommands: Discord shows each
 	// with only its own options instead of every option at once. The
 	// chosen one reaches the handler as the option SubcommandOption,
@@ -186,6 +192,10 @@ type CommandSpec struct {
 	// ManageServer: only members with Manage Server see the command
 	// (Discord's default_member_permissions).
 	ManageServer bool
+	// ServerOnly: the command is offered only in servers that added the
+	// bot (Discord: integration_types [GUILD_INSTALL], contexts [GUILD]);
+	// the others everywhere, installed to a server or to a user.
+	ServerOnly bool
 }
 
 // SubcommandSpec is one subcommand of a slash command.
@@ -216,6 +226,7 @@ func (b *Bot) Commands() []CommandSpec {
 			Description:              i18n.T(i18n.English, "cmd."+c.name),
 			DescriptionLocalizations: localized("cmd." + c.name),
 			ManageServer:             c.manageServer,
+			ServerOnly:               c.serverOnly != "",
 		}
 		if len(c.subs) > 0 {
 			for _, s := range c.subs {

@@ -80,6 +80,11 @@ func (b *Bot) deliverOne(ctx context.Context, m outMsg) error {
 	if err == nil {
 		return b.st.sent(ctx, m.ID, id)
 	}
+	if errors.Is(err, errHeld) || errors.Is(err, ErrNotMember) {
+		// Where the bot may not post: kept for the next interaction
+		// there (places.go), never retried.
+		return b.st.hold(ctx, m.ID, heldReason(err))
+	}
 	return b.postFailed(ctx, m, err)
 }
 

@@ -161,7 +161,16 @@ func decodeLegacyPost(payload string) (outPost, error) {
 
 // sendNew posts r as a new message with the row's nonce, so that Discord
 // creates it at most once however often it is resent.
+// Where the game is played without the bot (places.go) it goes another
+// way; shown by an interaction (withHeld) it is handed over instead.
 func sendNew(ctx context.Context, b *Bot, m outMsg, r Reply) (string, error) {
+	if show := captured(ctx); show != nil {
+		show(r)
+		return "", nil
+	}
+	if g, ok := b.postsElsewhere(ctx, r.GameID); ok {
+		return b.sendElsewhere(ctx, g, r)
+	}
 	r.Nonce = m.Nonce
 	return b.n.Post(ctx, m.Channel, r)
 }

@@ -25,7 +25,9 @@ type handler func(ctx context.Context, r *req) ([]Reply, error)
 // a bug becomes an ephemeral apology and a log line.
 func (b *Bot) Handle(ctx context.Context, c Command) []Reply {
 	markUsers(&c)
-	return b.serve(ctx, b.newReq(ctx, c), b.dispatch)
+	b.rememberDM(ctx, c)
+	r := b.newReq(ctx, c)
+	return b.withHeld(ctx, r, b.serve(ctx, r, b.dispatch))
 }
 
 // serve runs h for r behind the middleware every handler has: recovery
@@ -157,6 +159,9 @@ func (b *Bot) dispatch(ctx context.Context, r *req) ([]Reply, error) {
 		return b.gameAction(ctx, r, id)
 	}
 	if c, ok := b.cmds.byName[r.Name]; ok {
+		if c.serverOnly != "" && !r.inServerWithBot() {
+			return nil, refuse(c.serverOnly)
+		}
 		return c.run(b, ctx, r)
 	}
 	return nil, refuse("refuse.unknown")

@@ -172,7 +172,7 @@ func (b *Bot) fire(ctx context.Context, e event) ([]outPost, error) {
 		if err != nil {
 			return nil, err
 		}
-		_, err = b.st.setChallengeStatus(ctx, c.ID, chExpired, effects{posts: []outPost{b.expiryNotice(ctx, c)}})
+		_, err = b.st.setChallengeStatus(ctx, c.ID, chExpired, effects{posts: b.expiryNotice(ctx, c)})
 		return nil, err
 	case evFlag, evRemind:
 		g, err := b.st.game(ctx, e.Ref)
@@ -214,15 +214,20 @@ func (b *Bot) fire(ctx context.Context, e event) ([]outPost, error) {
 // edited in place in the server's language (buttons gone, nobody pinged),
 // or, when that message is unknown (challenges made before its id was
 // kept), a new message in the challenger's language.
-func (b *Bot) expiryNotice(ctx context.Context, c *challengeRec) outPost {
+func (b *Bot) expiryNotice(ctx context.Context, c *challengeRec) []outPost {
+	if c.NoPosts {
+		// Where the bot may not post (places.go): the challenge's buttons
+		// stay, and a click on them says it expired.
+		return nil
+	}
 	if c.MessageID == "" {
-		return textPost(Reply{ChannelID: c.ChannelID, Content: b.tFor(ctx, c.Challenger.ID, "challenge.expired", c.Challenger.Name)})
+		return []outPost{textPost(Reply{ChannelID: c.ChannelID, Content: b.tFor(ctx, c.Challenger.ID, "challenge.expired", c.Challenger.Name)})}
 	}
 	loc := c.Locale
 	if loc == "" {
 		loc = b.cfg.DefaultLocale
 	}
-	return challengeEdit(c, i18n.T(loc, "challenge.expired", c.Challenger.Name))[0]
+	return challengeEdit(c, i18n.T(loc, "challenge.expired", c.Challenger.Name))
 }
 
 // flagFall ends g on time: the side to move loses, unless the game's rules

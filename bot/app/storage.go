@@ -29,6 +29,7 @@ type Storage interface {
 	Archive
 	UserData
 	Tournaments
+	Places
 	Close() error
 }
 
@@ -272,6 +273,11 @@ type userSettings struct {
 	// Seen is the Discord locale last seen from the user (read only:
 	// saveSettings leaves it; setSeenLocale writes it).
 	Seen string
+	// DMNotices: send to the user's DM with the bot what cannot be posted
+	// where they play; DMChannel is that DM when known (read only here:
+	// setDMChannel writes it).
+	DMNotices bool
+	DMChannel string
 }
 
 // Challenge statuses.
@@ -306,6 +312,9 @@ type challengeRec struct {
 	MessageID string
 	Rated     bool // the game it starts counts for ratings (/challenge rated:false: casual)
 	AILevel   int  // a game against the computer at this level (never stored: accepted at once)
+	// NoPosts: made where the bot is not a member (places.go); its game
+	// is too.
+	NoPosts bool
 }
 
 // Game statuses.

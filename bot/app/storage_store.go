@@ -63,7 +63,7 @@ func (s *storeRepo) settings(ctx context.Context, id string) (userSettings, erro
 	if err != nil {
 		return userSettings{}, err
 	}
-	return userSettings{Locale: p.Locale, Flip: p.Flip, Text: p.TextMode, Seen: p.SeenLocale}, nil
+	return userSettings{Locale: p.Locale, Flip: p.Flip, Text: p.TextMode, Seen: p.SeenLocale, DMNotices: p.DMNotices, DMChannel: p.DMChannel}, nil
 }
 
 func (s *storeRepo) saveSettings(ctx context.Context, id string, u userSettings) error {
@@ -71,7 +71,7 @@ func (s *storeRepo) saveSettings(ctx context.Context, id string, u userSettings)
 	if err != nil && !errors.Is(err, store.ErrNotFound) {
 		return err
 	}
-	p.ID, p.Locale, p.Flip, p.TextMode = id, u.Locale, u.Flip, u.Text
+	p.ID, p.Locale, p.Flip, p.TextMode, p.DMNotices = id, u.Locale, u.Flip, u.Text, u.DMNotices
 	return s.st.PutPlayer(ctx, p)
 }
 
@@ -84,6 +84,8 @@ type challengeExtra struct {
 	// Casual rather than Rated, so challenges stored before ratings
 	// existed read as rated.
 	Casual bool `json:"casual,omitempty"`
+	// NoPosts: made where the bot is not a member (places.go).
+	NoPosts bool `json:"noposts,omitempty"`
 }
 
 func (s *storeRepo) setSeenLocale(ctx context.Context, id, locale string) error {
@@ -130,7 +132,7 @@ func (s *storeRepo) createChallenge(ctx context.Context, c *challengeRec, eff ef
 	if err != nil {
 		return 0, err
 	}
-	x, err := json.Marshal(challengeExtra{c.Thread, c.Rematch, !c.Rated})
+	x, err := json.Marshal(challengeExtra{c.Thread, c.Rematch, !c.Rated, c.NoPosts})
 	if err != nil {
 		return 0, fmt.Errorf("challenge extra: %w", err)
 	}
@@ -159,7 +161,7 @@ func fromChallenge(c *store.Challenge) (*challengeRec, error) {
 		ID: c.ID, Challenger: User{ID: c.Challenger, Name: markName(c.ChallengerName)}, Opponent: User{ID: c.Challenged, Name: markName(c.ChallengedName)},
 		Game: c.Kind, Variant: c.Variant, Start: c.Start, Clock: c.Clock, Color: c.Side, Thread: x.Thread,
 		GuildID: c.Guild, ChannelID: c.Channel, Status: c.Status, Expires: c.Expires, Rematch: x.Rematch,
-		Locale: c.Locale, MessageID: c.MessageID, Rated: !x.Casual,
+		Locale: c.Locale, MessageID: c.MessageID, Rated: !x.Casual, NoPosts: x.NoPosts,
 	}, nil
 }
 
@@ -247,7 +249,7 @@ func toGame(g *gameRec) (store.Game, error) {
 		Start: g.Start, Position: g.Pos, Ply: g.Ply,
 		Status: g.Status, Result: g.Result, Reason: g.Reason, Clock: g.Clock, ClockState: g.ClockState,
 		DrawOffer: g.DrawOffer, Takeback: g.Takeback, Extra: x, Casual: !g.Rated,
-		AILevel: g.AILevel, AISide: g.AISide, Locale: g.Locale,
+		AILevel: g.AILevel, AISide: g.AISide, Locale: g.Locale, Ladder: g.Ladder, NoPosts: g.NoPosts,
 	}
 	if g.Parent != "" {
 		row.Channel, row.Thread = g.Parent, g.ChannelID
@@ -269,7 +271,7 @@ func fromGame(r *store.Game) (*gameRec, error) {
 		GuildID: r.Guild, ChannelID: r.Channel, Clock: r.Clock, ClockState: r.ClockState,
 		Status: r.Status, Result: r.Result, Reason: r.Reason, DrawOffer: r.DrawOffer, Takeback: r.Takeback,
 		Moves: x.Moves, MessageID: r.MessageID, Number: r.Number, Rated: !r.Casual,
-		AILevel: r.AILevel, AISide: r.AISide, Locale: r.Locale,
+		AILevel: r.AILevel, AISide: r.AISide, Locale: r.Locale, Ladder: r.Ladder, NoPosts: r.NoPosts,
 	}
 	if r.Thread != "" {
 		g.Parent, g.ChannelID = r.Channel, r.Thread

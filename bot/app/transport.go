@@ -64,6 +64,15 @@ type Command struct {
 	ManageServer bool
 	// Roles are the member's role ids here (from the interaction).
 	Roles []string
+	// BotAbsent: the app is here only through a user's own install (a DM
+	// between users, a group DM, a server that did not add the bot).
+	// The bot user is not a member, so the platform refuses its own posts
+	// and edits here: everything goes through the interactions
+	// (docs/discord.md, "Playing anywhere"). False for the console.
+	BotAbsent bool
+	// BotDM: the command comes from the user's DM with the bot (ChannelID
+	// is that DM).
+	BotDM bool
 }
 
 // ChannelInfo is a channel named in an option.
@@ -252,6 +261,28 @@ type ThreadRenamer interface {
 // Clock is the time source; tests inject a fake one so they never sleep.
 type Clock interface {
 	Now() time.Time
+}
+
+// ErrNotMember is returned (wrapped) by a Notifier whose post or edit the
+// platform refused because the bot is not a member there (Discord's
+// Missing Access where the app is only user-installed, or a user it may
+// not DM). Such a post is held for the next interaction, not retried.
+var ErrNotMember = errors.New("the bot is not a member there")
+
+// TokenPoster is implemented by transports that can post as a follow-up
+// of an earlier interaction while its token lives: where the bot may not
+// post by itself, a post due within that time (the computer's move)
+// reaches the conversation that way. token is the interaction's, issued
+// when it was created (a board's store.BoardHook); the message is
+// recorded as a board reachable through that token.
+type TokenPoster interface {
+	PostVia(ctx context.Context, token string, issued time.Time, r Reply) (messageID string, err error)
+}
+
+// DMOpener is implemented by transports that can open the bot's DM with
+// a user (for the notices a player asked for there).
+type DMOpener interface {
+	OpenDM(ctx context.Context, user string) (channelID string, err error)
 }
 
 // ErrNoThreads is returned (wrapped) by Notifier.CreateThread when the bot

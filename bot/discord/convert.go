@@ -25,6 +25,7 @@ func toCommand(i *discordgo.Interaction, ch *discordgo.Channel) (c bot.Command, 
 		c.ManageServer = i.Member.Permissions&discordgo.PermissionManageGuild != 0
 		c.Roles = i.Member.Roles
 	}
+	c.BotAbsent, c.BotDM = placeOf(i)
 	if i.GuildLocale != nil {
 		// Public messages use the server's language.
 		c.GuildLocale = string(*i.GuildLocale)

@@ -34,7 +34,7 @@ func (a *Adapter) Post(ctx context.Context, channelID string, r bot.Reply) (stri
 		})
 	})
 	if err != nil {
-		return "", err
+		return "", asNotMember(err)
 	}
 	a.record(ctx, r, channelID, id)
 	return id, nil
@@ -100,7 +100,7 @@ func (a *Adapter) Edit(ctx context.Context, channelID, messageID string, r bot.R
 			e.Attachments = &[]*discordgo.MessageAttachment{}
 		}
 		_, err := a.editChannelMessage(ctx, e, r.Files)
-		return err
+		return asNotMember(err)
 	})
 }
 

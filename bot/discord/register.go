@@ -28,11 +28,22 @@ var optionTypes = map[bot.OptionType]discordgo.ApplicationCommandOptionType{
 // bot can post (the handler checks the resolved type again).
 var textChannels = []discordgo.ChannelType{discordgo.ChannelTypeGuildText, discordgo.ChannelTypeGuildNews}
 
-// toApplicationCommands converts the core's command definitions.
+// toApplicationCommands converts the core's command definitions for
+// global registration: each with the installation types and contexts
+// where it works (commandPlaces).
 func toApplicationCommands(specs []bot.CommandSpec) []*discordgo.ApplicationCommand {
+	return toCommandsFor(specs, false)
+}
+
+// toCommandsFor converts them for global registration, or for one
+// server's (guildScoped), whose commands know no user installs nor DMs.
+func toCommandsFor(specs []bot.CommandSpec, guildScoped bool) []*discordgo.ApplicationCommand {
 	out := make([]*discordgo.ApplicationCommand, 0, len(specs))
 	for _, s := range specs {
+		types, contexts := commandPlaces(s.ServerOnly, guildScoped)
 		ac := &discordgo.ApplicationCommand{
+			IntegrationTypes:         types,
+			Contexts:                 contexts,
 			Type:                     discordgo.ChatApplicationCommand,
 			Name:                     s.Name,
 			Description:              s.Description,
@@ -172,7 +183,7 @@ func liveClaim(v string, now time.Time) bool {
 // key, so exactly one registers each new hash. It reports whether it
 // registered.
 func (a *Adapter) registerCommands(ctx context.Context, specs []bot.CommandSpec) (bool, error) {
-	cmds := toApplicationCommands(specs)
+	cmds := toCommandsFor(specs, a.opts.GuildID != "")
 	h, err := commandsHash(cmds)
 	if err != nil {
 		return false, err

@@ -99,6 +99,14 @@ func (s *sender) deferNow(ctx context.Context) error {
 }
 
 func (s *sender) send(ctx context.Context, replies []bot.Reply, log *slog.Logger) {
+	if s.cmd.BotAbsent {
+		// Where the bot is not a member its own posts are refused
+		// (places.go): what the core meant for a channel goes through
+		// this interaction, to the conversation the user is in.
+		for k := range replies {
+			replies[k].ChannelID = ""
+		}
+	}
 	// The interaction's own answer goes first: it has a deadline, posts
 	// to other channels do not.
 	first := -1

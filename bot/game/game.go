@@ -78,6 +78,11 @@ type Game struct {
 	// Locale is the server's language when the game began: public posts
 	// made out of band (the computer's moves) use it.
 	Locale string
+	// Ladder is the ratings ladder the game counts on (a server's id, or
+	// the global ladder); NoPosts says the bot is not a member where it is
+	// played, so it may not post there by itself. Both fixed at creation.
+	Ladder  string
+	NoPosts bool
 }
 
 // Num is the game's number as players see it ("12"; the catalog adds

@@ -63,6 +63,11 @@ type Fake struct {
 	// AllowMissingAlt lets an image go without alt text without failing
 	// the test (tests of the fake itself; see alt.go).
 	AllowMissingAlt bool
+	// HidePlaces sends interactions in declared places without context,
+	// authorizing_integration_owners and app_permissions, as Discord did
+	// before user installs: a bot reading them cannot tell where it is
+	// (to prove the fake's refusals real). Its rules still apply.
+	HidePlaces bool
 
 	// Installation (places.go): declared servers (bot a member or not),
 	// channels, users who installed the app, the bot's DMs; follow-ups

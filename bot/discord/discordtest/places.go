@@ -297,6 +297,10 @@ func (f *Fake) dressLocked(ev map[string]any) {
 			f.t.Errorf("fake discord: Discord would not offer this command here: %s", why)
 		}
 	}
+	if f.HidePlaces {
+		delete(ev, "context")
+		return
+	}
 	ev["authorizing_integration_owners"] = owners
 	switch {
 	case f.botMemberLocked(ch) && pl.typ == ChannelGuildText:
