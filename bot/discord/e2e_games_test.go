@@ -188,7 +188,7 @@ func onlyCallback(t *testing.T, calls []*call, what string) {
 func (e *e2e) openPicker(t *testing.T, g *game, board *call, gameID, ply string) (r *call, msg string) {
 	t.Helper()
 	pick := idWith(t, board, `^g:`+gameID+`:`+ply+`:pick$`)
-	calls := e.do(e.click(g.toMove(), gameChannel, e.f.originalOf(board), pick))
+	calls := e.do(e.click(g.toMove(), e.where(), e.f.originalOf(board), pick))
 	r = response(t, calls)
 	if typ := r.Payload["type"].(float64); typ != 4 || flags(r) != 64 {
 		t.Fatalf("the picker should open as a new ephemeral message (type 4, flags 64), got type %v flags %d: %v", typ, flags(r), r.Payload)
@@ -211,7 +211,7 @@ func (e *e2e) choose(t *testing.T, g *game, r *call, msg, gameID, ply, value str
 	if id != "g:"+gameID+":"+ply+":picksel" {
 		t.Fatalf("picker menu id %q, want g:%s:%s:picksel", id, gameID, ply)
 	}
-	calls := e.do(e.click(g.toMove(), gameChannel, msg, id, value))
+	calls := e.do(e.click(g.toMove(), e.where(), msg, id, value))
 	r = response(t, calls)
 	if typ := r.Payload["type"].(float64); typ != 7 {
 		t.Fatalf("a picker choice should edit the picker (type 7), got %v: %v", typ, r.Payload)
@@ -252,7 +252,7 @@ func (e *e2e) picker(t *testing.T, g *game, board *call, gameID, ply string) (no
 func (e *e2e) confirm(t *testing.T, g *game, notation, confirm, msg string) (board *call) {
 	t.Helper()
 	u := g.toMove()
-	calls := e.do(e.click(u, gameChannel, msg, confirm))
+	calls := e.do(e.click(u, e.where(), msg, confirm))
 	if cb := response(t, calls); flags(cb) == 64 && cb.Payload["type"].(float64) == 4 {
 		t.Fatalf("confirm refused: %s", text(cb))
 	} else if cb.Payload["type"].(float64) != 7 || len(customIDs(cb)) != 0 || !strings.Contains(text(cb), "You played "+notation) {

@@ -72,16 +72,24 @@ func startPlacesBot(t *testing.T, w *world) *e2e {
 	return e
 }
 
-// TestE2EPlaces plays the flows of issue 43 in each place, in both modes:
-// every move's board pings the opponent, nothing the bot sends is refused
-// by the fake's rules, what it cannot post reaches the conversation at
-// its next interaction.
+// TestE2EPlaces plays the flows of issue 43 in each place, in both modes,
+// and again with every answer deferred (the handlers held past the
+// direct window: each answer then takes follow-ups, of which a
+// user-installed interaction has five): every move's board pings the
+// opponent, nothing the bot sends is refused by the fake's rules, what it
+// cannot post reaches the conversation at its next interaction.
 func TestE2EPlaces(t *testing.T) {
-	for mi, m := range modes {
+	var all []mode
+	for _, m := range modes {
+		slow := m
+		slow.slow, slow.name = true, m.name+"-deferred"
+		all = append(all, m, slow)
+	}
+	for mi, m := range all {
 		for pi, pl := range places {
 			t.Run(m.name+"/"+pl.name, func(t *testing.T) {
-				if testing.Short() && (mi+pi)%2 == 1 {
-					t.Skip("long tier: every place in both transports")
+				if testing.Short() && (m.slow || (mi/2+pi)%2 == 1) {
+					t.Skip("long tier: every place in both transports, deferred too")
 				}
 				t.Parallel()
 				w := newWorld(t, m)
@@ -142,14 +150,33 @@ func placeGame(t *testing.T, w *world, e *e2e, pl place) {
 	board = theBoard(t, e.do(e.slash(alice, ch, "move", "move", mv)), "alice's move")
 	g.play(mv)
 	pinged(t, board, "alice's move", bob.id)
-	// Bob moves by the form on the board.
-	typeID := idWith(t, board, `:type$`)
-	form := response(t, e.do(e.click(bob, ch, e.f.originalOf(board), typeID)))
-	if typ, _ := form.Payload["type"].(float64); typ != 9 {
-		t.Fatalf("Type a move: answer of type %v, want the form (9)", form.Payload["type"])
-	}
+	// Bob moves with the picker, alice by command again.
+	e.ch = ch
+	id := strings.Split(idWith(t, board, `:pick$`), ":")[1]
+	notation, confirm, msg := e.picker(t, g, board, id, "1")
+	board = e.confirm(t, g, notation, confirm, msg)
 	mv = g.anyMove()
-	board = theBoard(t, e.do(e.modalSubmit(bob, ch, typeID, mv)), "bob's move by the form")
+	board = theBoard(t, e.do(e.slash(alice, ch, "move", "move", mv)), "alice's second move")
+	g.play(mv)
+	// Alice asks to take her move back; bob refuses.
+	ask := response(t, e.do(e.slash(alice, ch, "takeback")))
+	pinged(t, ask, "the takeback request", bob.id)
+	if news := publicNew(e.do(e.click(bob, ch, e.f.originalOf(ask), idWith(t, ask, `tbno$`)))); len(news) != 1 {
+		t.Errorf("%s: refusing the takeback made %d public messages", pl.name, len(news))
+	}
+	// Bob moves by the form on the board (a form is always the first
+	// answer: never deferred), or by command.
+	mv = g.anyMove()
+	if !w.mode.slow {
+		typeID := idWith(t, board, `:type$`)
+		form := response(t, e.do(e.click(bob, ch, e.f.originalOf(board), typeID)))
+		if typ, _ := form.Payload["type"].(float64); typ != 9 {
+			t.Fatalf("Type a move: answer of type %v, want the form (9)", form.Payload["type"])
+		}
+		board = theBoard(t, e.do(e.modalSubmit(bob, ch, typeID, mv)), "bob's move by the form")
+	} else {
+		board = theBoard(t, e.do(e.slash(bob, ch, "move", "move", mv)), "bob's move")
+	}
 	g.play(mv)
 	pinged(t, board, "bob's move", alice.id)
 	// A draw offered and declined.
@@ -163,10 +190,23 @@ func placeGame(t *testing.T, w *world, e *e2e, pl place) {
 		}
 	}
 	// Bob resigns: the final board pings both.
-	ask := response(t, e.do(e.slash(bob, ch, "resign")))
+	ask = response(t, e.do(e.slash(bob, ch, "resign")))
 	calls = e.do(e.click(bob, ch, e.f.originalOf(ask), idWith(t, ask, `resignyes$`)))
 	end := theBoard(t, calls, "resign")
 	pinged(t, end, "the resignation", alice.id, bob.id)
+	// Anyone present reviews it, privately; the record too.
+	for _, action := range []string{"review", "record"} {
+		r := response(t, e.do(e.click(carol, ch, e.f.originalOf(end), idWith(t, end, `:`+action+`$`))))
+		if flags(r) != 64 {
+			t.Errorf("%s: %s of the finished game answered publicly", pl.name, action)
+		}
+	}
+	// A game aborted before its first move.
+	chal := response(t, e.do(e.slash(alice, ch, "challenge", "opponent", userRef(bob), "map", checkMap, "color", "white")))
+	theBoard(t, e.do(e.click(bob, ch, e.f.originalOf(chal), idWith(t, chal, `^c:\d+:accept$`))), "accept")
+	if r := response(t, e.do(e.slash(alice, ch, "abort"))); strings.Contains(text(r), "refuse") {
+		t.Errorf("%s: /abort: %s", pl.name, text(r))
+	}
 	// The game counted on its place's ladder.
 	lb := text(response(t, e.do(e.slash(alice, ch, "leaderboard", "game", "tank"))))
 	global := strings.Contains(lb, "global ladder")

@@ -32,6 +32,16 @@ type e2e struct {
 	*harness
 	b  *bot.Bot
 	st bot.Storage
+	// ch is the channel the shared helpers play in (default gameChannel).
+	ch string
+}
+
+// where is the channel the shared helpers play in.
+func (e *e2e) where() string {
+	if e.ch != "" {
+		return e.ch
+	}
+	return gameChannel
 }
 
 type world struct {
