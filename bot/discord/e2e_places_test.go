@@ -45,6 +45,23 @@ func declarePlaces(f *fakeDiscord) {
 	f.JoinGuild(bob.id, "g1")
 }
 
+// viewerBase is the web viewer's address in these scenarios.
+const viewerBase = "https://tankbot.example"
+
+// viewerLink is the Watch link button's address on a board ("" none).
+func viewerLink(c *call) string {
+	rows, _ := data(c)["components"].([]any)
+	for _, row := range rows {
+		comps, _ := row.(map[string]any)["components"].([]any)
+		for _, comp := range comps {
+			if u, _ := comp.(map[string]any)["url"].(string); u != "" {
+				return u
+			}
+		}
+	}
+	return ""
+}
+
 // startPlacesBot is startBot with the commands registered globally, as a
 // user-installable app must (a guild's commands know no DMs).
 func startPlacesBot(t *testing.T, w *world) *e2e {
@@ -65,7 +82,7 @@ func startPlacesBot(t *testing.T, w *world) *e2e {
 	if !w.mode.http {
 		self = "100"
 	}
-	b := bot.New(bot.Config{SelfID: self}, st, w.clk, h.a, log)
+	b := bot.New(bot.Config{SelfID: self, WebBaseURL: viewerBase}, st, w.clk, h.a, log)
 	h.start(b)
 	e := &e2e{harness: h, b: b, st: st}
 	t.Cleanup(func() { e.stop() })
@@ -94,6 +111,9 @@ func TestE2EPlaces(t *testing.T) {
 				t.Parallel()
 				w := newWorld(t, m)
 				e := startPlacesBot(t, w)
+				if pl.channel == "bdm" {
+					placeDailyFromDM(t, w, e)
+				}
 				placeComputerGame(t, w, e, pl)
 				if pl.channel != "bdm" {
 					placeGame(t, w, e, pl)
@@ -142,6 +162,9 @@ func placeGame(t *testing.T, w *world, e *e2e, pl place) {
 	calls = e.do(e.click(bob, ch, e.f.originalOf(news[0]), idWith(t, news[0], `^c:\d+:accept$`)))
 	board := theBoard(t, calls, "accept")
 	pinged(t, board, "the first board", alice.id, bob.id)
+	if u := viewerLink(board); !strings.HasPrefix(u, viewerBase+"/g/") {
+		t.Errorf("%s: the first board's web viewer link is %q", pl.name, u)
+	}
 	if pl.botAbsent && strings.Contains(board.Path, "/channels/") {
 		t.Errorf("%s: the first board went by the bot's token", pl.name)
 	}
@@ -286,6 +309,42 @@ func placeFlagQuiet(t *testing.T, w *world, e *e2e, pl place) {
 	}
 	if !pl.botAbsent && posted == 0 {
 		t.Errorf("%s: the flag-fall was not posted", pl.name)
+	}
+}
+
+// placeDailyFromDM: the daily puzzle is posted in the server that added
+// the bot; alice opens it there with Solve and solves it from her DM with
+// the bot.
+func placeDailyFromDM(t *testing.T, w *world, e *e2e) {
+	ev := e.slash(alice, "c-bot", "server")
+	ev = withOption(withOption(ev, "daily_channel", 7, "c-bot", 0), "daily_hour", 4, 16, 0)
+	if r := response(t, e.do(asManager(ev))); flags(r) != 64 || !strings.Contains(text(r), "Daily puzzle: <#c-bot> at 16:00 UTC") {
+		t.Fatalf("/server daily: %s", text(r))
+	}
+	w.clk.Advance(56 * time.Minute) // 16:00:05
+	from := e.f.count()
+	if err := e.b.Tick(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	ps := find(e.f.callsFrom(from), "POST", "/channels/c-bot/messages")
+	if len(ps) != 1 {
+		t.Fatalf("%d daily posts in the server", len(ps))
+	}
+	day := w.clk.Now().UTC().Format("2006-01-02")
+	cb := response(t, e.do(e.click(alice, "c-bot", ps[0].MsgID, idWith(t, ps[0], `^dp:`+day+`$`))))
+	if flags(cb) != 64 || !strings.Contains(text(cb), "daily puzzle of "+day) {
+		t.Fatalf("Solve: %s", text(cb))
+	}
+	a, err := e.st.(interface{ Store() *store.Store }).Store().ActivePuzzle(context.Background(), alice.id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pz := shippedPuzzle(t, a.Game, a.PuzzleID)
+	for i := 0; i < len(pz.Solution); i += 2 {
+		cb = response(t, e.do(e.slash(alice, "bdm", "puzzle", "move", pz.Solution[i])))
+		if flags(cb) != 64 || !strings.Contains(text(cb), "Right: ") {
+			t.Fatalf("the daily's move %s from the DM with the bot: %s", pz.Solution[i], text(cb))
+		}
 	}
 }
 
