@@ -119,6 +119,9 @@ func TestE2EPlaces(t *testing.T) {
 					placeGame(t, w, e, pl)
 					placeFlag(t, w, e, pl)
 				}
+				if pl.channel == "gdm" {
+					placeWithoutApp(t, w, e, pl)
+				}
 				if r := e.f.Refused(); len(r) != 0 {
 					for _, c := range r {
 						t.Errorf("refused: %s %s (%d)", c.Method, c.Path, c.Status)
@@ -207,7 +210,7 @@ func placeGame(t *testing.T, w *world, e *e2e, pl place) {
 	pinged(t, offer, "the draw offer", bob.id)
 	e.do(e.click(bob, ch, e.f.originalOf(offer), idWith(t, offer, `drawno$`)))
 	// The private views.
-	for _, name := range []string{"board", "history", "games", "leaderboard", "help"} {
+	for _, name := range []string{"board", "history", "games", "leaderboard", "profile", "puzzle", "help"} {
 		if r := response(t, e.do(e.slash(alice, ch, name))); flags(r) != 64 {
 			t.Errorf("%s: /%s answered publicly: %s", pl.name, name, text(r))
 		}
@@ -236,6 +239,55 @@ func placeGame(t *testing.T, w *world, e *e2e, pl place) {
 	if global != pl.botAbsent || !strings.Contains(lb, "<@"+alice.id+">") {
 		t.Errorf("%s: /leaderboard after the game: %q (want the global ladder: %v)", pl.name, lb, pl.botAbsent)
 	}
+}
+
+// placeWithoutApp: in the group DM, alice challenges carol, who has not
+// installed the app: she cannot type its commands there (the fake fails a
+// test that tries), so she accepts with the button and plays with the
+// board's form and picker; each board pings the other.
+func placeWithoutApp(t *testing.T, w *world, e *e2e, pl place) {
+	ch := pl.channel
+	e.ch = ch
+	g := newGame(t, checkMap)
+	chal := response(t, e.do(e.slash(alice, ch, "challenge", "opponent", userRef(carol), "map", checkMap, "color", "black")))
+	pinged(t, chal, "the challenge to carol", carol.id)
+	board := theBoard(t, e.do(e.click(carol, ch, e.f.originalOf(chal), idWith(t, chal, `^c:\d+:accept$`))), "carol accepts")
+	pinged(t, board, "the first board", alice.id, carol.id)
+	id := strings.Split(idWith(t, board, `:pick$`), ":")[1]
+	// Carol (White) moves with the picker.
+	mover := func() who { return map[bool]who{true: carol, false: alice}[g.toMove() == alice] }
+	if mover() != carol {
+		t.Fatalf("carol should play White")
+	}
+	pick := idWith(t, board, `^g:`+id+`:0:pick$`)
+	r := response(t, e.do(e.click(carol, ch, e.f.originalOf(board), pick)))
+	msg := e.f.originalOf(r)
+	for i := 0; selectMenu(r) != nil && i < 10; i++ {
+		sel, _ := selectMenu(r)["custom_id"].(string)
+		r = response(t, e.do(e.click(carol, ch, msg, sel, menuValues(t, selectMenu(r))[0])))
+	}
+	confirm := idWith(t, r, `^g:`+id+`:0:pickok:.+$`)
+	notation := pickedRx.FindStringSubmatch(text(r))[1]
+	board = theBoard(t, e.do(e.click(carol, ch, msg, confirm)), "carol's picked move")
+	g.play(notation)
+	pinged(t, board, "carol's move", alice.id)
+	mv := g.anyMove()
+	board = theBoard(t, e.do(e.slash(alice, ch, "move", "move", mv)), "alice's move")
+	g.play(mv)
+	pinged(t, board, "alice's move", carol.id)
+	// Carol answers by the form.
+	typeID := idWith(t, board, `:type$`)
+	if !w.mode.slow {
+		e.do(e.click(carol, ch, e.f.originalOf(board), typeID))
+		mv = g.anyMove()
+		board = theBoard(t, e.do(e.modalSubmit(carol, ch, typeID, mv)), "carol's move by the form")
+		g.play(mv)
+		pinged(t, board, "carol's move by the form", alice.id)
+	}
+	// Carol resigns with the board's button.
+	ask := response(t, e.do(e.click(carol, ch, e.f.originalOf(board), idWith(t, board, `:resign$`))))
+	end := theBoard(t, e.do(e.click(carol, ch, e.f.originalOf(ask), idWith(t, ask, `resignyes$`))), "carol resigns")
+	pinged(t, end, "carol's resignation", alice.id, carol.id)
 }
 
 // placeFlag: a game whose flag falls while nobody is there. With the bot
