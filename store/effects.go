@@ -304,7 +304,7 @@ func (s *Store) Hold(ctx context.Context, id int64, reason string) error {
 
 // HeldPosts are the posts held for game (Hold), oldest first.
 func (s *Store) HeldPosts(ctx context.Context, game int64) ([]OutboxEntry, error) {
-	out, err := queryAll(ctx, s.r, scanOutboxEntry, `SELECT id, channel, nonce, payload, due_at, attempts, state, message_id, last_error, kind, game_id, seq
+	out, err := queryAll(ctx, s.r, scanOutboxEntry, `SELECT id, channel, nonce, payload, due_at, attempts, state, message_id, last_error, kind, game_id, seq, created_at
 		FROM outbox WHERE game_id=? AND state=? ORDER BY id`, game, OutboxHeld)
 	if err != nil {
 		return nil, fmt.Errorf("held posts of game %d: %w", game, err)
@@ -315,7 +315,7 @@ func (s *Store) HeldPosts(ctx context.Context, game int64) ([]OutboxEntry, error
 // HeldPostsIn are the posts held for the games of channel, oldest first:
 // the next interaction there shows them.
 func (s *Store) HeldPostsIn(ctx context.Context, channel string) ([]OutboxEntry, error) {
-	out, err := queryAll(ctx, s.r, scanOutboxEntry, `SELECT id, channel, nonce, payload, due_at, attempts, state, message_id, last_error, kind, game_id, seq
+	out, err := queryAll(ctx, s.r, scanOutboxEntry, `SELECT id, channel, nonce, payload, due_at, attempts, state, message_id, last_error, kind, game_id, seq, created_at
 		FROM outbox WHERE channel=? AND state=? ORDER BY id`, channel, OutboxHeld)
 	if err != nil {
 		return nil, fmt.Errorf("held posts in %s: %w", channel, err)
@@ -384,11 +384,12 @@ type OutboxEntry struct {
 	State     string
 	MessageID string
 	LastError string
+	Created   time.Time // when it was queued
 }
 
 // Outbox lists every message still held (pending, sent or given up), oldest first.
 func (s *Store) Outbox(ctx context.Context) ([]OutboxEntry, error) {
-	out, err := queryAll(ctx, s.r, scanOutboxEntry, `SELECT id, channel, nonce, payload, due_at, attempts, state, message_id, last_error, kind, game_id, seq FROM outbox ORDER BY id`)
+	out, err := queryAll(ctx, s.r, scanOutboxEntry, `SELECT id, channel, nonce, payload, due_at, attempts, state, message_id, last_error, kind, game_id, seq, created_at FROM outbox ORDER BY id`)
 	if err != nil {
 		return nil, fmt.Errorf("outbox: %w", err)
 	}
@@ -397,11 +398,11 @@ func (s *Store) Outbox(ctx context.Context) ([]OutboxEntry, error) {
 
 func scanOutboxEntry(r scanner) (OutboxEntry, error) {
 	var e OutboxEntry
-	var due int64
-	if err := r.Scan(&e.ID, &e.Channel, &e.Nonce, &e.Payload, &due, &e.Attempts, &e.State, &e.MessageID, &e.LastError, &e.Kind, &e.Game, &e.Seq); err != nil {
+	var due, created int64
+	if err := r.Scan(&e.ID, &e.Channel, &e.Nonce, &e.Payload, &due, &e.Attempts, &e.State, &e.MessageID, &e.LastError, &e.Kind, &e.Game, &e.Seq, &created); err != nil {
 		return OutboxEntry{}, err
 	}
-	e.Due = fromNanos(due)
+	e.Due, e.Created = fromNanos(due), fromNanos(created)
 	return e, nil
 }
 

@@ -3,6 +3,8 @@ package app
 import (
 	"context"
 	"errors"
+	"slices"
+	"time"
 
 	"github.com/tankbot/tankbot/bot/i18n"
 	"github.com/tankbot/tankbot/store"
@@ -24,7 +26,7 @@ import (
 
 // Places is what the store keeps for it: the posts held for a channel.
 type Places interface {
-	heldPostsIn(ctx context.Context, channel string) ([]outMsg, error)
+	heldPostsIn(ctx context.Context, channel string) ([]heldPost, error)
 	showHeld(ctx context.Context, ids []int64, messageID string) (int, error)
 	hold(ctx context.Context, id int64, reason string) error
 	// freshHook is the hook of game's newest board that has one (zero
@@ -88,15 +90,16 @@ func (b *Bot) sendElsewhere(ctx context.Context, g *gameRec, r Reply) (string, e
 	return "", errHeld
 }
 
-// noticeByDM sends r to the DM with the bot of each player of g who asked
-// for notices there (a failure is logged: the post stays held anyway).
+// noticeByDM sends r to the DM with the bot of each player of g it is
+// for (those it mentions; both when it mentions nobody) who asked for
+// notices there. A failure is logged: the post stays held anyway.
 func (b *Bot) noticeByDM(ctx context.Context, g *gameRec, r Reply) {
 	dm, ok := b.n.(DMOpener)
 	if !ok {
 		return
 	}
 	for _, p := range []User{g.White, g.Black} {
-		if p.Bot || p.ID == "" {
+		if p.Bot || p.ID == "" || len(r.Mentions) > 0 && !slices.Contains(r.Mentions, p.ID) {
 			continue
 		}
 		s, err := b.st.settings(ctx, p.ID)
@@ -154,12 +157,13 @@ func (b *Bot) withHeld(ctx context.Context, r *req, replies []Reply) []Reply {
 	}
 	var ids []int64
 	var shown []Reply
-	for _, m := range held {
+	for _, h := range held {
 		if len(shown) == maxShownHeld {
 			break
 		}
+		m := h.outMsg
 		ids = append(ids, m.ID)
-		if m.Ping && b.needlessPing(ctx, m.Post) != "" {
+		if b.staleHeld(ctx, h) {
 			continue
 		}
 		var got *Reply
@@ -184,6 +188,30 @@ func (b *Bot) withHeld(ctx context.Context, r *req, replies []Reply) []Reply {
 	}
 	shown[0].Content = r.public().t("place.held") + "\n" + shown[0].Content
 	return append(replies, shown...)
+}
+
+// heldPost is a held outbox post and when it was queued.
+type heldPost struct {
+	outMsg
+	queued time.Time
+}
+
+// staleHeld reports whether held post h no longer says anything true: a
+// fallback ping whose game moved on, a reminder or a board of a game that
+// ended or moved after it was queued. A game's final board never is.
+func (b *Bot) staleHeld(ctx context.Context, h heldPost) bool {
+	p := h.Post
+	if h.Ping {
+		return b.needlessPing(ctx, p) != ""
+	}
+	if p.kind.final() || p.reply.GameID == 0 {
+		return false
+	}
+	g, err := b.st.game(ctx, p.reply.GameID)
+	if err != nil {
+		return false // when in doubt, show it
+	}
+	return g.Status != gmActive || g.ClockState.TurnStart.After(h.queued)
 }
 
 // captureKey carries, in a context, where a post kind's delivery hands
@@ -215,18 +243,20 @@ func (b *Bot) rememberDM(ctx context.Context, c Command) {
 	b.dms.Store(c.User.ID, c.ChannelID)
 }
 
-func (s *storeRepo) heldPostsIn(ctx context.Context, channel string) ([]outMsg, error) {
+func (s *storeRepo) heldPostsIn(ctx context.Context, channel string) ([]heldPost, error) {
 	es, err := s.st.HeldPostsIn(ctx, channel)
 	if err != nil {
 		return nil, err
 	}
-	out := make([]outMsg, 0, len(es))
+	out := make([]heldPost, 0, len(es))
 	for _, e := range es {
 		p, err := decodePost(e.Payload)
 		if err != nil {
-			continue // unreadable: never shown (it stays held, logged nowhere twice)
+			// Unreadable (a newer bot's kind): shown to nobody, kept.
+			continue
 		}
-		out = append(out, outMsg{ID: e.ID, Ping: e.Kind == store.OutboxPing, Channel: e.Channel, Nonce: e.Nonce, Post: p, Attempts: e.Attempts})
+		m := outMsg{ID: e.ID, Ping: e.Kind == store.OutboxPing, Channel: e.Channel, Nonce: e.Nonce, Post: p, Attempts: e.Attempts}
+		out = append(out, heldPost{outMsg: m, queued: e.Created})
 	}
 	return out, nil
 }

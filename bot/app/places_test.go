@@ -96,6 +96,15 @@ func TestNoPostsGameHoldsWhatItCannotPost(t *testing.T) {
 	if held == nil || held.Ephemeral || strings.Join(held.Mentions, ",") != alice.ID+","+bob.ID && strings.Join(held.Mentions, ",") != bob.ID+","+alice.ID {
 		t.Fatalf("the next interaction did not show the held flag-fall to both: %+v", rs)
 	}
+	public := 0
+	for _, r := range rs {
+		if !r.Ephemeral {
+			public++
+		}
+	}
+	if public != 1 {
+		t.Errorf("%d held posts shown, want the flag-fall alone (the reminder before it is stale): %+v", public, rs)
+	}
 	rs = h.in("g2", "c-user", true, Command{Kind: KindSlash, Name: "games", User: bob})
 	if len(rs) != 1 {
 		t.Errorf("the held post was shown twice: %+v", rs)
