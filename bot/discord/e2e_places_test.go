@@ -180,7 +180,7 @@ func placeGame(t *testing.T, w *world, e *e2e, pl place) {
 	e.ch = ch
 	id := strings.Split(idWith(t, board, `:pick$`), ":")[1]
 	notation, confirm, msg := e.picker(t, g, board, id, "1")
-	board = e.confirm(t, g, notation, confirm, msg)
+	e.confirm(t, g, notation, confirm, msg)
 	mv = g.anyMove()
 	board = theBoard(t, e.do(e.slash(alice, ch, "move", "move", mv)), "alice's second move")
 	g.play(mv)
@@ -407,10 +407,9 @@ func placeComputerGame(t *testing.T, w *world, e *e2e, pl place) {
 	ch := pl.channel
 	g := newGame(t, checkMap)
 	calls := e.do(e.slash(alice, ch, "challenge", "level", "1", "map", checkMap, "clock", "30m", "color", "white"))
-	board := theBoard(t, calls, "the game against the computer")
+	theBoard(t, calls, "the game against the computer")
 	mv := g.anyMove()
-	board = theBoard(t, e.do(e.slash(alice, ch, "move", "move", mv)), "alice's move")
-	_ = board
+	theBoard(t, e.do(e.slash(alice, ch, "move", "move", mv)), "alice's move")
 	from := e.f.count()
 	for range 4 {
 		if err := e.b.Tick(context.Background()); err != nil {
