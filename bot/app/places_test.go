@@ -135,3 +135,21 @@ func TestLeaderboardOutsideServerIsGlobal(t *testing.T) {
 		t.Errorf("/leaderboard in the server: %+v", rs)
 	}
 }
+
+// The computer's move in a game where the bot may not post, with no
+// interaction token to carry it (this transport has none, as after 15
+// minutes): posted nowhere, held, and shown after the next answer there.
+func TestNoPostsComputerMoveHeld(t *testing.T) {
+	h := newHarness(t, aiConfig())
+	rs := h.in("", "dm", true, Command{Kind: KindSlash, Name: "challenge", User: alice,
+		Options: map[string]string{"level": "2", "game": "gungi", "color": "white"}})
+	mustNotRefuse(t, rs)
+	h.aiTick()
+	if ps := h.n.all(); len(ps) != 0 {
+		t.Fatalf("the computer's move was posted where the bot is not a member: %+v", ps)
+	}
+	rs = h.in("", "dm", true, Command{Kind: KindSlash, Name: "games", User: alice})
+	if len(rs) != 2 || rs[1].Ephemeral || !rs[1].Board || !strings.HasPrefix(rs[1].Content, i18n.T(i18n.English, "place.held")) {
+		t.Fatalf("the held computer move was not shown after the next answer: %+v", rs)
+	}
+}
