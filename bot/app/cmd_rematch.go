@@ -68,16 +68,3 @@ var rematchCmd = command{
 			return b.rematch(ctx, r, g)
 		}}},
 }
-
-// findFinished is findGame for /rematch: the named game, or the caller's
-// latest game in this channel (which may be over).
-func (b *Bot) findFinished(ctx context.Context, r *req) (*gameRec, error) {
-	if r.Options["game"] != "" {
-		return b.findGame(ctx, r)
-	}
-	g, err := b.st.lastGame(ctx, r.User.ID, r.ChannelID)
-	if err != nil {
-		return nil, refuse("refuse.nogame")
-	}
-	return g, nil
-}

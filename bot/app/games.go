@@ -1,6 +1,7 @@
 package app
 
 import (
+	"context"
 	"strings"
 
 	"github.com/tankbot/tankbot/bot/i18n"
@@ -60,4 +61,17 @@ func words(loc, game, value string) string {
 		return i18n.T(loc, key)
 	}
 	return value
+}
+
+// findFinished is findGame for /rematch: the named game, or the caller's
+// latest game in this channel (which may be over).
+func (b *Bot) findFinished(ctx context.Context, r *req) (*gameRec, error) {
+	if r.Options["game"] != "" {
+		return b.findGame(ctx, r)
+	}
+	g, err := b.st.lastGame(ctx, r.User.ID, r.ChannelID)
+	if err != nil {
+		return nil, refuse("refuse.nogame")
+	}
+	return g, nil
 }

@@ -1,0 +1,315 @@
+package app
+
+import (
+	"context"
+	"errors"
+	"math/rand/v2"
+	"strconv"
+	"strings"
+
+	"github.com/tankbot/tankbot/bot/i18n"
+	"github.com/tankbot/tankbot/engine"
+	"github.com/tankbot/tankbot/store/clock"
+)
+
+// chooseStart resolves the map option: a variant name, or an encoded start
+// position validated by the game's decoder.
+// gameOptions reads the game, map and clock options a new game is made
+// from (/challenge, /tournament create): the defaults for what is not
+// given, a refusal naming what is wrong.
+func (b *Bot) gameOptions(r *req) (rules engine.Rules, variant, start string, tc clock.Settings, err error) {
+	opt := r.Options
+	name := strings.ToLower(strings.TrimSpace(opt["game"]))
+	if name == "" {
+		name = r.guild.Game // the server's default (/server)
+	}
+	if name == "" {
+		name = defaultGame()
+	}
+	rules, ok := lookupGame(name)
+	if !ok {
+		return nil, "", "", tc, refuse("refuse.unknowngame", name, strings.Join(gameNames(), ", "))
+	}
+	if m, given := opt["map"]; given && strings.TrimSpace(m) == "" {
+		// A blank map is an empty position, not "the default map".
+		_, err := rules.Decode("")
+		return nil, "", "", tc, &refusal{key: "refuse.badmap", args: []string{engineErrorTextLoc(r.loc, err)}}
+	}
+	m, given := opt["map"]
+	if !given {
+		m = serverMap(r, rules) // the server's default map (/server)
+	}
+	variant, start, err = chooseStart(rules, m, r.loc)
+	if err != nil {
+		return nil, "", "", tc, err
+	}
+	preset := strings.TrimSpace(opt["clock"])
+	if preset == "" {
+		preset = r.guild.Clock
+	}
+	if preset == "" {
+		preset = b.defaultClock(rules, variant, start)
+	}
+	tc, ok = parseClock(preset)
+	if !ok {
+		return nil, "", "", tc, refuse("refuse.badclock", preset, strings.Join(clockPresets, ", "))
+	}
+	return rules, variant, start, tc, nil
+}
+
+func chooseStart(rules engine.Rules, m, loc string) (variant, start string, err error) {
+	m = strings.TrimSpace(m)
+	vs := rules.Variants()
+	if m == "" {
+		if len(vs) == 0 {
+			return "", "", errors.New("game has no variants")
+		}
+		return vs[0].Name, vs[0].Position, nil
+	}
+	for _, v := range vs {
+		if strings.EqualFold(v.Name, m) {
+			return v.Name, v.Position, nil
+		}
+	}
+	pos, err := rules.Decode(m)
+	if err == nil {
+		if v, ok := rules.(startValidator); ok {
+			err = v.ValidateStart(pos)
+		}
+	}
+	if err != nil {
+		return "", "", &refusal{key: "refuse.badmap", args: []string{engineErrorTextLoc(loc, err)}}
+	}
+	if pos.Status().Over() || len(pos.LegalMoves()) == 0 {
+		return "", "", refuse("refuse.finishedmap")
+	}
+	return "", pos.Encode(), nil
+}
+
+// startValidator is implemented by games whose custom start positions obey
+// more rules than their notation (tank maps: symmetry, zones, armies).
+type startValidator interface {
+	ValidateStart(engine.Position) error
+}
+
+// defaultClock is the configured preset for the variant or game, else the
+// rulebook's: 30 min for boards up to 16 files, 45 for bigger.
+func (b *Bot) defaultClock(rules engine.Rules, variant, start string) string {
+	if p, ok := b.cfg.DefaultClocks[variant]; ok && variant != "" {
+		return p
+	}
+	if p, ok := b.cfg.DefaultClocks[rules.Name()]; ok {
+		return p
+	}
+	if w := boardWidth(start); w > 16 {
+		return "45m"
+	}
+	return "30m"
+}
+
+// boardWidth counts the squares of the first rank of a row-encoded position
+// (TFEN-like), for the clock default; 0 when unknown.
+func boardWidth(start string) int {
+	rows, _, _ := strings.Cut(start, " ")
+	first, _, _ := strings.Cut(rows, "/")
+	n := 0
+	for i := 0; i < len(first); i++ {
+		switch ch := first[i]; {
+		case ch == '.' || ch == '#':
+			n++
+		case ch >= 'A' && ch <= 'Z' || ch >= 'a' && ch <= 'z':
+			if ch != 'x' && !strings.ContainsRune("nesw", rune(ch)) {
+				n++
+			}
+		}
+	}
+	return n
+}
+
+// challengeEdit is the out-of-band edit of a challenge's own message
+// (buttons gone, content replaced), queued in the transaction that ends the
+// challenge when something other than a click on that message ends it (a
+// typed /accept, the expiry), so it is retried until Discord takes it. Nil
+// when the message is unknown (challenges made before its id was kept).
+func challengeEdit(c *challengeRec, content string) []outPost {
+	if c.MessageID == "" {
+		return nil
+	}
+	return []outPost{editPost(Reply{ChannelID: c.ChannelID, Content: content}, c.MessageID)}
+}
+
+// startGame creates the game of an accepted challenge, opens its thread if
+// asked and posts the first board.
+func (b *Bot) startGame(ctx context.Context, r *req, c *challengeRec, taker User) ([]Reply, error) {
+	rules, ok := lookupGame(c.Game)
+	if !ok {
+		return nil, refuse("refuse.unknowngame", c.Game, strings.Join(gameNames(), ", "))
+	}
+	start, err := rules.Decode(c.Start)
+	if err != nil {
+		return nil, wrap("decode start", err)
+	}
+	white, black := c.Challenger, taker
+	switch c.Color {
+	case "black":
+		white, black = black, white
+	case "random":
+		if rand.IntN(2) == 1 {
+			white, black = black, white
+		}
+	}
+	tc, _ := parseClock(c.Clock)
+	now := b.clk.Now()
+	g := &gameRec{
+		Rev: 1, Game: c.Game, Variant: c.Variant, Start: c.Start, Pos: start.Encode(), Turn: int(start.Turn()),
+		White: white, Black: black, GuildID: c.GuildID, ChannelID: c.ChannelID,
+		Clock: tc.String(), ClockState: clock.Start(tc, now), Status: gmActive,
+		Rated: c.Rated && person(white) && person(black),
+	}
+	g.ClockState.ToMove = g.Turn
+	if c.AILevel > 0 {
+		g.AILevel, g.AISide, g.Locale = c.AILevel, 1, r.pub
+		if white.ID == taker.ID {
+			g.AISide = 0
+		}
+		if white.Bot && black.Bot {
+			g.AISide = aiBoth // two computer entrants of a tournament
+		}
+	}
+	// own: accepted by a click on the challenge's message, which the
+	// answer updates; otherwise (/accept) the message is edited out of band.
+	own := r.Kind == KindComponent
+	var out []Reply
+	// The thread must exist before the game's row (the row records it),
+	// but its name carries the number the row gets: name it with the
+	// number the server's next game will most likely get, and rename it
+	// below in the rare case another game took that number first.
+	threadNum := 0
+	if c.Thread && b.n != nil {
+		threadNum, _ = b.st.NextNumber(ctx, c.GuildID)
+		name := threadName(r.pub, threadNum, c, white, black)
+		// The thread hangs on the challenge's message, however accepted.
+		on := r.MessageID
+		if !own {
+			on = c.MessageID
+		}
+		tid, err := b.n.CreateThread(ctx, c.ChannelID, on, name)
+		if err != nil && !own && on != "" && !errors.Is(err, ErrNoThreads) {
+			// The challenge's message may be gone: a thread of its own.
+			tid, err = b.n.CreateThread(ctx, c.ChannelID, "", name)
+		}
+		switch {
+		case err == nil:
+			g.ChannelID = tid
+		case errors.Is(err, ErrNoThreads):
+			// The board below pings both players; the taker learns why
+			// there is no thread.
+			out = append(out, Reply{Ephemeral: true, Content: r.t("game.nothread")})
+		default:
+			b.log.Warn("create thread", "err", err)
+		}
+	}
+	if g.ChannelID != c.ChannelID {
+		g.Parent = c.ChannelID
+	}
+	pub := r.public()
+	label := gameLabel(pub.loc, c.Game, c.Variant, start)
+	eff := turnEffects(g, tc)
+	eff.cancel = []cancelSpec{{ref: c.ID, kinds: []string{evExpire}}}
+	var edit []outPost
+	if !own {
+		// The game's number is not known before the insert: the edit says
+		// who accepted and where the game went.
+		text := pub.t("challenge.accepted", taker.Name, white.Name, black.Name, label, describeClock(pub.loc, tc))
+		if g.ChannelID != c.ChannelID {
+			text += "\n" + pub.t("game.inthread", "<#"+g.ChannelID+">")
+		}
+		edit = challengeEdit(c, text)
+		eff.posts = append(eff.posts, edit...)
+	}
+	g, err = b.st.acceptChallenge(ctx, c.ID, g, eff)
+	switch {
+	case errors.Is(err, errTaken):
+		return nil, refuse("refuse.chaltaken")
+	case errors.Is(err, errActiveGame):
+		return nil, refuse("refuse.activegame", c.Challenger.Name, taker.Name)
+	case err != nil:
+		return nil, wrap("accept challenge", err)
+	}
+	if g.Parent != "" && g.Number != threadNum {
+		if rn, ok := b.n.(ThreadRenamer); ok {
+			if err := rn.RenameThread(ctx, g.ChannelID, threadName(r.pub, g.Number, c, white, black)); err != nil {
+				b.log.Warn("rename thread", "game", g.ID, "err", err)
+			}
+		}
+	}
+	id := g.Num()
+	head := pub.t("game.started", id, white.Name, black.Name, label, describeClock(pub.loc, tc))
+	if !g.Rated {
+		head += "\n" + pub.t("challenge.casual")
+	}
+	board, err := b.boardReply(ctx, pub, g, start, nil, head, false)
+	if err != nil {
+		return nil, err
+	}
+	// The first board pings both players: the game they agreed to exists
+	// and one of them is to move.
+	// The player to move is named first (the console's hot seat follows
+	// the first mention of a board).
+	first := g.User(int(start.Turn()))
+	var humans []User // the computer is never pinged
+	for _, s := range []int{int(start.Turn()), 1 - int(start.Turn())} {
+		if !g.AIMoves(s) {
+			humans = append(humans, g.User(s))
+		}
+	}
+	board.Content, board.Mentions = b.pings(ctx, humans, func(loc, who string) string {
+		line := i18n.T(loc, "ping.started", who, id, white.Name, black.Name, gameLabel(loc, c.Game, c.Variant, start))
+		if d := g.Deadline(tc); !d.IsZero() {
+			return line + " " + i18n.T(loc, "ping.tomove", first.Name, discordTime(d))
+		}
+		return line + " " + i18n.T(loc, "ping.tomove.nodeadline", first.Name)
+	})
+	if g.ChannelID != c.ChannelID {
+		board.ChannelID = g.ChannelID
+		// The challenge message says where the game went, buttons gone
+		// (edited out of band when its id is known and it was not clicked).
+		if own || edit == nil {
+			out = append(out, Reply{Update: own, Content: head + "\n" + pub.t("game.inthread", "<#"+g.ChannelID+">")})
+		}
+	} else if own {
+		// The challenge message loses its buttons; the board is new, so
+		// its mentions notify.
+		out = append(out, Reply{Update: true, Content: head})
+	}
+	out = append(out, board)
+	return out, nil
+}
+
+// threadName is a game's thread name, "#12 Tank Chess · alice vs bob":
+// raw text (names without escapes), clipped to Discord's 100.
+func threadName(loc string, number int, c *challengeRec, white, black User) string {
+	return clipRunes(i18n.T(loc, "game.threadname", strconv.Itoa(number), gameLabel(loc, c.Game, c.Variant, nil), PlainText(white.Name), PlainText(black.Name)), 100)
+}
+
+// person is a user whose games may be rated: not a bot account (the AI
+// plays as one). A game with any other player is created casual.
+func person(u User) bool { return !u.Bot }
+
+// maxPending is how many challenges one user may have waiting at once.
+const maxPending = 5
+
+// underCap refuses a new challenge from a user who already has maxPending
+// waiting (pend: the user's pending challenges).
+func (b *Bot) underCap(r *req, pend []*challengeRec) error {
+	now, n := b.clk.Now(), 0
+	for _, c := range pend {
+		if c.Challenger.ID == r.User.ID && c.Status == chPending && now.Before(c.Expires) {
+			n++
+		}
+	}
+	if n >= maxPending {
+		return refuse("refuse.toomany", strconv.Itoa(maxPending))
+	}
+	return nil
+}
