@@ -14,7 +14,7 @@ import (
 // boardReply builds the message that carries a game's board: header,
 // whose turn, clocks, outcome, the PNG and the action buttons. The image is
 // drawn as the public board is (publicFlip), or the other way up with flip.
-func (b *Bot) boardReply(ctx context.Context, r *req, g *gameRec, pos engine.Position, last engine.Move, head string, flip bool) (Reply, error) {
+func (b *Bot) BoardReply(ctx context.Context, r *Req, g *Game, pos engine.Position, last engine.Move, head string, flip bool) (Reply, error) {
 	id := g.Num()
 	desc := head
 	add := func(s string) {
@@ -23,64 +23,64 @@ func (b *Bot) boardReply(ctx context.Context, r *req, g *gameRec, pos engine.Pos
 		}
 		desc += s
 	}
-	tc, _ := parseClock(g.Clock)
-	now := b.clk.Now()
-	if g.Status == gmActive {
+	tc, _ := ParseClock(g.Clock)
+	now := b.Clk.Now()
+	if g.Status == GmActive {
 		turn := int(pos.Turn())
-		add(r.t("game.turn", g.User(turn).Name, r.t("game."+engine.Side(turn).String())))
+		add(r.T("game.turn", g.User(turn).Name, r.T("game."+engine.Side(turn).String())))
 	} else {
-		add(resultText(r.loc, g))
+		add(resultText(r.Loc, g))
 	}
-	for _, f := range facts(r.loc, pos) {
+	for _, f := range facts(r.Loc, pos) {
 		add(f)
 	}
-	label := gameLabel(r.loc, g.Game, g.Variant, pos)
-	if ph := phase(r.loc, pos); ph != "" && g.Status == gmActive {
+	label := GameLabel(r.Loc, g.Game, g.Variant, pos)
+	if ph := phase(r.Loc, pos); ph != "" && g.Status == GmActive {
 		label += " · " + ph // the title changes when the draft ends
 	}
-	e := &Embed{Title: r.t("game.title", id, label), Description: desc, Color: boardColor(g, pos)}
+	e := &Embed{Title: r.T("game.title", id, label), Description: desc, Color: boardColor(g, pos)}
 	if tc.Timed() {
 		e.Fields = append(e.Fields,
-			Field{Name: r.t("game.sideplayer", r.t("game.white"), g.White.Name), Value: fmtDuration(g.Remaining(tc, 0, now)), Inline: true},
-			Field{Name: r.t("game.sideplayer", r.t("game.black"), g.Black.Name), Value: fmtDuration(g.Remaining(tc, 1, now)), Inline: true})
+			Field{Name: r.T("game.sideplayer", r.T("game.white"), g.White.Name), Value: fmtDuration(g.Remaining(tc, 0, now)), Inline: true},
+			Field{Name: r.T("game.sideplayer", r.T("game.black"), g.Black.Name), Value: fmtDuration(g.Remaining(tc, 1, now)), Inline: true})
 	}
 	if g.Last != "" {
-		e.Fields = append(e.Fields, Field{Name: r.t("game.lastmove"), Value: g.Last + suffix(pos), Inline: true})
+		e.Fields = append(e.Fields, Field{Name: r.T("game.lastmove"), Value: g.Last + suffix(pos), Inline: true})
 	}
 	// One numbering everywhere: every action is one move (docs/flow.md).
-	e.Footer = r.t("game.ply", strconv.Itoa(engine.MoveNumber(g.Ply)))
+	e.Footer = r.T("game.ply", strconv.Itoa(engine.MoveNumber(g.Ply)))
 	reply := Reply{Embed: e, GameID: g.ID, Board: true, Position: pos.Encode(), Game: g.Game}
 	// flip asks for the other orientation from the public board's.
-	png, err := b.boardImage(ctx, g, pos, last, flip != b.publicFlip(pos), r.loc)
+	png, err := b.boardImage(ctx, g, pos, last, flip != b.PublicFlip(pos), r.Loc)
 	if err != nil {
-		b.log.Warn("render board", "game", g.ID, "err", err)
+		b.Log.Warn("render board", "game", g.ID, "err", err)
 	} else if png != nil {
 		name := "board-" + id + "-" + strconv.Itoa(g.Ply) + ".png"
-		reply.Files = []File{{Name: name, ContentType: "image/png", Data: png, Description: b.boardAlt(ctx, r.loc, g, pos, last)}}
+		reply.Files = []File{{Name: name, ContentType: "image/png", Data: png, Description: b.boardAlt(ctx, r.Loc, g, pos, last)}}
 		e.Image = name
-		reply.FallbackText = r.t("game.noimage")
+		reply.FallbackText = r.T("game.noimage")
 	}
-	if g.Status == gmActive {
+	if g.Status == GmActive {
 		reply.Components = b.gameButtons(r, g, pos)
 	} else {
 		// Only what still makes sense after the end.
 		reply.Components = [][]Component{{
-			{Kind: Button, CustomID: gameID(g.ID, g.Seq, "rematch"), Label: r.t("btn.rematch"), Style: Primary},
-			{Kind: Button, CustomID: gameID(g.ID, g.Seq, "record"), Label: r.t("btn.record"), Style: Secondary},
-			{Kind: Button, CustomID: gameID(g.ID, g.Seq, "review"), Label: r.t("btn.review"), Style: Secondary},
+			{Kind: Button, CustomID: GameID(g.ID, g.Seq, "rematch"), Label: r.T("btn.rematch"), Style: Primary},
+			{Kind: Button, CustomID: GameID(g.ID, g.Seq, "record"), Label: r.T("btn.record"), Style: Secondary},
+			{Kind: Button, CustomID: GameID(g.ID, g.Seq, "review"), Label: r.T("btn.review"), Style: Secondary},
 		}}
 	}
-	reply.Components = b.watchLink(ctx, r, g, reply.Components)
+	reply.Components = b.WatchLink(ctx, r, g, reply.Components)
 	return reply, nil
 }
 
-func (b *Bot) gameButtons(r *req, g *gameRec, pos engine.Position) [][]Component {
+func (b *Bot) gameButtons(r *Req, g *Game, pos engine.Position) [][]Component {
 	row := []Component{
-		{Kind: Button, CustomID: gameID(g.ID, g.Seq, "pick"), Label: r.t("btn.pick"), Style: Primary},
-		{Kind: Button, CustomID: gameID(g.ID, g.Seq, "type"), Label: r.t("btn.type"), Style: Primary},
-		{Kind: Button, CustomID: gameID(g.ID, g.Seq, "flip"), Label: r.t("btn.flip"), Style: Secondary},
-		{Kind: Button, CustomID: gameID(g.ID, g.Seq, "draw"), Label: r.t("btn.draw"), Style: Secondary},
-		{Kind: Button, CustomID: gameID(g.ID, g.Seq, "resign"), Label: r.t("btn.resign"), Style: Danger},
+		{Kind: Button, CustomID: GameID(g.ID, g.Seq, "pick"), Label: r.T("btn.pick"), Style: Primary},
+		{Kind: Button, CustomID: GameID(g.ID, g.Seq, "type"), Label: r.T("btn.type"), Style: Primary},
+		{Kind: Button, CustomID: GameID(g.ID, g.Seq, "flip"), Label: r.T("btn.flip"), Style: Secondary},
+		{Kind: Button, CustomID: GameID(g.ID, g.Seq, "draw"), Label: r.T("btn.draw"), Style: Secondary},
+		{Kind: Button, CustomID: GameID(g.ID, g.Seq, "resign"), Label: r.T("btn.resign"), Style: Danger},
 	}
 	rows := [][]Component{row}
 	// Moves that stand for many (Gungi: finish my draft from a formation),
@@ -88,15 +88,15 @@ func (b *Bot) gameButtons(r *req, g *gameRec, pos engine.Position) [][]Component
 	if sc, ok := pos.(engine.Shortcuts); ok {
 		var extra []Component
 		for _, s := range sc.Shortcuts() {
-			key, id := "shortcut."+s.Key, gameID(g.ID, g.Seq, "moveask", s.Move)
+			key, id := "shortcut."+s.Key, GameID(g.ID, g.Seq, "moveask", s.Move)
 			if !i18n.Has(key) || len(extra) == 5 || len(id) > 100 {
 				continue
 			}
 			args := make([]string, len(s.Args))
 			for i, a := range s.Args {
-				args[i] = words(r.loc, g.Game, a) // a formation's words, not its id
+				args[i] = words(r.Loc, g.Game, a) // a formation's words, not its id
 			}
-			extra = append(extra, Component{Kind: Button, CustomID: id, Label: i18n.T(r.loc, key, args...), Style: Secondary})
+			extra = append(extra, Component{Kind: Button, CustomID: id, Label: i18n.T(r.Loc, key, args...), Style: Secondary})
 		}
 		if len(extra) > 0 {
 			rows = append(rows, extra)
@@ -179,15 +179,15 @@ func phase(loc string, pos engine.Position) string {
 }
 
 // resultText is "Game over: Black (bob) wins on time."
-func resultText(loc string, g *gameRec) string {
-	return i18n.T(loc, "game.over", outcomeWords(loc, g))
+func resultText(loc string, g *Game) string {
+	return i18n.T(loc, "game.over", OutcomeWords(loc, g))
 }
 
 // renderPNG draws pos through the imaging package: last highlighted, Black
 // at the bottom when flip, every word in loc's language (the message the
 // image goes with), and, for a finished game g (nil: none), the stored
 // result, which may have been decided off the board.
-func renderPNG(pos engine.Position, last engine.Move, flip bool, loc string, g *gameRec) ([]byte, error) {
+func RenderPNG(pos engine.Position, last engine.Move, flip bool, loc string, g *Game) ([]byte, error) {
 	opt := imaging.Options{Last: last, Flip: flip, Text: i18n.Text(loc)}
 	if g != nil && g.Status == gmFinished {
 		for _, r := range []engine.Result{engine.WhiteWins, engine.BlackWins, engine.Draw} {
@@ -202,6 +202,6 @@ func renderPNG(pos engine.Position, last engine.Move, flip bool, loc string, g *
 // publicFlip is the orientation of the public board: from the side of the
 // player to move (Black at the bottom on Black's turn), unless the operator
 // keeps White at the bottom.
-func (b *Bot) publicFlip(pos engine.Position) bool {
-	return !b.cfg.WhiteAtBottom && pos.Turn() == engine.Black
+func (b *Bot) PublicFlip(pos engine.Position) bool {
+	return !b.Cfg.WhiteAtBottom && pos.Turn() == engine.Black
 }

@@ -113,16 +113,16 @@ func (b *Bot) answerShown(ctx context.Context, r Reply) bool {
 	if !ok {
 		return false
 	}
-	bd, err := b.st.pendingBoard(ctx, r.GameID, r.Seq)
-	if err != nil || bd.Hook.Token == "" || b.clk.Now().Sub(bd.Hook.Issued) >= hookFresh {
+	bd, err := b.St.pendingBoard(ctx, r.GameID, r.Seq)
+	if err != nil || bd.Hook.Token == "" || b.Clk.Now().Sub(bd.Hook.Issued) >= hookFresh {
 		return false
 	}
 	id, err := ac.AnswerShown(ctx, bd.Hook.Token, bd.Hook.Message)
 	if err != nil || id == "" {
 		return false
 	}
-	if err := b.st.recordShown(ctx, bd, id); err != nil {
-		b.log.Warn("record a board found delivered", "game", r.GameID, "err", err)
+	if err := b.St.recordShown(ctx, bd, id); err != nil {
+		b.Log.Warn("record a board found delivered", "game", r.GameID, "err", err)
 	}
 	return true
 }
@@ -142,9 +142,9 @@ func (s *storeRepo) pauseStrips(ctx context.Context, until time.Time) error {
 // sweepBoards delivers strip post m: every superseded live board of the
 // game loses its buttons. It is done (sent) only when none is left.
 func (b *Bot) sweepBoards(ctx context.Context, m outMsg) error {
-	sw := b.st
+	sw := b.St
 	if b.n == nil {
-		return b.st.sent(ctx, m.ID, "")
+		return b.St.sent(ctx, m.ID, "")
 	}
 	game := m.Post.reply.GameID
 	// Two strip posts of a game claimed together take turns here: the
@@ -154,10 +154,10 @@ func (b *Bot) sweepBoards(ctx context.Context, m outMsg) error {
 	for range stripRounds {
 		boards, err := sw.supersededBoards(ctx, game)
 		if err != nil {
-			return b.stripLater(ctx, m, 0, wrap("read boards", err))
+			return b.stripLater(ctx, m, 0, Wrap("read boards", err))
 		}
 		if len(boards) == 0 {
-			return b.st.sent(ctx, m.ID, "")
+			return b.St.sent(ctx, m.ID, "")
 		}
 		for _, bd := range boards {
 			err := b.stripOne(ctx, bd)
@@ -168,7 +168,7 @@ func (b *Bot) sweepBoards(ctx context.Context, m outMsg) error {
 				if rl.Global {
 					// Every strip waits, on every instance: nothing of
 					// this token gets through before then anyway.
-					if perr := sw.pauseStrips(ctx, b.clk.Now().Add(rl.After)); perr != nil {
+					if perr := sw.pauseStrips(ctx, b.Clk.Now().Add(rl.After)); perr != nil {
 						err = errors.Join(err, perr)
 					}
 				}
@@ -177,19 +177,19 @@ func (b *Bot) sweepBoards(ctx context.Context, m outMsg) error {
 				return b.stripLater(ctx, m, 0, err)
 			}
 			if err := sw.boardStripped(ctx, game, bd.Message); err != nil {
-				return b.stripLater(ctx, m, 0, wrap("record stripped board", err))
+				return b.stripLater(ctx, m, 0, Wrap("record stripped board", err))
 			}
 		}
 	}
 	// Boards keep arriving: the strip post their records queued goes on.
-	return b.st.sent(ctx, m.ID, "")
+	return b.St.sent(ctx, m.ID, "")
 }
 
 // stripOne removes board bd's buttons: through the interaction webhook
 // that made it while its token is fresh (the previous move's answer
 // usually is the board to strip), else with the bot token.
 func (b *Bot) stripOne(ctx context.Context, bd store.Board) error {
-	if ws, ok := b.n.(WebhookStripper); ok && bd.Hook.Token != "" && b.clk.Now().Sub(bd.Hook.Issued) < hookFresh {
+	if ws, ok := b.n.(WebhookStripper); ok && bd.Hook.Token != "" && b.Clk.Now().Sub(bd.Hook.Issued) < hookFresh {
 		return ws.StripBoardVia(ctx, bd.Channel, bd.Message, bd.Hook.Token, bd.Hook.Message)
 	}
 	if store.IsPendingBoard(bd.Message) {
@@ -214,13 +214,13 @@ func (b *Bot) stripLater(ctx context.Context, m outMsg, wait time.Duration, err 
 		pause = min(wait, stripMaxPause) // Discord said when: no sooner, no later
 	}
 	level := "warn"
-	log := b.log.Warn
+	log := b.Log.Warn
 	if m.Attempts >= stripLoudAfter {
-		level, log = "error", b.log.Error
+		level, log = "error", b.Log.Error
 	}
 	log("strip old board buttons: will retry", "game", m.Post.reply.GameID, "post", m.ID, "attempts", m.Attempts, "in", pause, "level", level, "err", err)
-	return wrap("requeue the strip of game "+strconv.FormatInt(m.Post.reply.GameID, 10),
-		b.st.retryAt(ctx, m.ID, b.clk.Now().Add(pause), err.Error()))
+	return Wrap("requeue the strip of game "+strconv.FormatInt(m.Post.reply.GameID, 10),
+		b.St.retryAt(ctx, m.ID, b.Clk.Now().Add(pause), err.Error()))
 }
 
 // BoardSeq is the game revision board reply r shows, which the store orders
@@ -235,8 +235,8 @@ func (r Reply) BoardSeq() int {
 	}
 	for _, row := range r.Components {
 		for _, c := range row {
-			if id, ok := parseCustomID(c.CustomID); ok && id.kind == 'g' && id.id == r.GameID {
-				return id.seq
+			if id, ok := ParseCustomID(c.CustomID); ok && id.Kind == 'g' && id.Id == r.GameID {
+				return id.Seq
 			}
 		}
 	}

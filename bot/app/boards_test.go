@@ -70,8 +70,8 @@ func TestBoardSweep(t *testing.T) {
 	h := &harness{t: t, clk: clk, ctx: ctx}
 	h.b = newBot(Config{}, newTestRepo(t), clk, n, slog.New(slog.NewTextHandler(logs, nil)))
 	h.n = &n.fakeNotifier
-	st := h.b.st.(*storeRepo).st
-	game := h.startGame()
+	st := h.b.St.(*storeRepo).st
+	game := h.StartGame()
 	record := func(seq int, id string) {
 		t.Helper()
 		h.b.Delivered(ctx, Reply{Board: true, GameID: game, Seq: seq}, id)
@@ -145,10 +145,10 @@ func TestBoardSeq(t *testing.T) {
 		r    Reply
 		want int
 	}{
-		{Reply{GameID: 7, Seq: 4, Components: btn(gameID(7, 4, "pick"))}, 4},
-		{Reply{GameID: 7, Components: btn(gameID(7, 0, "resign"))}, 0},
-		{Reply{GameID: 7, Components: btn(gameID(7, 9, "record"))}, 9},
-		{Reply{GameID: 7, Components: btn(gameID(8, 9, "record"))}, -1},
+		{Reply{GameID: 7, Seq: 4, Components: btn(GameID(7, 4, "pick"))}, 4},
+		{Reply{GameID: 7, Components: btn(GameID(7, 0, "resign"))}, 0},
+		{Reply{GameID: 7, Components: btn(GameID(7, 9, "record"))}, 9},
+		{Reply{GameID: 7, Components: btn(GameID(8, 9, "record"))}, -1},
 		{Reply{GameID: 7}, -1},
 	} {
 		if got := c.r.BoardSeq(); got != c.want {
@@ -182,8 +182,8 @@ func TestBoardSweepWebhook(t *testing.T) {
 	h := &harness{t: t, clk: clk, ctx: ctx}
 	h.b = newBot(Config{}, newTestRepo(t), clk, n, slog.New(slog.DiscardHandler))
 	h.n = &n.fakeNotifier
-	st := h.b.st.(*storeRepo).st
-	game := h.startGame()
+	st := h.b.St.(*storeRepo).st
+	game := h.StartGame()
 	for _, c := range []struct {
 		seq        int
 		id, token  string

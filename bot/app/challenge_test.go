@@ -20,7 +20,7 @@ func (h *harness) sent(rs []Reply, messageID string) int64 {
 			if !r.Tracked() {
 				h.t.Fatalf("a challenge reply that is not tracked: %+v", r)
 			}
-			if err := h.b.st.setChallengeMessage(h.ctx, r.ChallengeID, messageID); err != nil {
+			if err := h.b.St.setChallengeMessage(h.ctx, r.ChallengeID, messageID); err != nil {
 				h.t.Fatal(err)
 			}
 			return r.ChallengeID
@@ -196,7 +196,7 @@ func TestChallengeWithoutMessageID(t *testing.T) {
 // asked from another channel goes to the game's place.
 func TestRematchOfferLifecycle(t *testing.T) {
 	h := newHarness(t, Config{ChallengeExpiry: time.Hour})
-	id := h.startGame()
+	id := h.StartGame()
 	final := h.click(bob, findID(t, h.slash(bob, "resign"), "resignyes"))
 	rs := h.click(bob, findID(t, final, "rematch"))
 	mustNotRefuse(t, rs)

@@ -35,7 +35,7 @@ func TestBoardFacts(t *testing.T) {
 // formation in one click; only the player to place may use it.
 func TestGungiFinishDraftButton(t *testing.T) {
 	h := newHarness(t, Config{})
-	id := h.startGame("game=gungi")
+	id := h.StartGame("game=gungi")
 	g := h.game(id)
 	pos, _ := g.Position()
 	if pos.Turn() != 1 {
@@ -71,7 +71,7 @@ func TestGungiFinishDraftButton(t *testing.T) {
 // at once and announced again once posting works, exactly once.
 func TestFlagFallAnnouncedAfterPostFailure(t *testing.T) {
 	h := newHarness(t, Config{})
-	id := h.startGame("clock=10m+5s")
+	id := h.StartGame("clock=10m+5s")
 	h.clk.Advance(9*time.Minute + time.Second) // the low-time reminder
 	if err := h.b.Tick(h.ctx); err != nil || len(h.n.all()) != 1 {
 		t.Fatalf("reminder: %v, %d posts", err, len(h.n.all()))
@@ -122,7 +122,7 @@ func TestCamelotFlagAgainstLoneSideIsDraw(t *testing.T) {
 	ranks[3] = "...........m"  // rank 13: Black's only piece
 	ranks[12] = "M.M........." // rank 4: White's two Men
 	cfen := strings.Join(ranks, "/") + " w 00 1"
-	id := h.startGame("game=camelot", "map="+cfen, "clock=10m+5s")
+	id := h.StartGame("game=camelot", "map="+cfen, "clock=10m+5s")
 	h.clk.Advance(10*time.Minute + time.Second)
 	if err := h.b.Tick(h.ctx); err != nil {
 		t.Fatal(err)

@@ -200,7 +200,7 @@ func mustNotRefuse(t *testing.T, rs []Reply) {
 
 // startGame has alice challenge bob (alice white) and bob accept; it
 // returns the game id.
-func (h *harness) startGame(opts ...string) int64 {
+func (h *harness) StartGame(opts ...string) int64 {
 	h.t.Helper()
 	alice, bob := user("alice"), user("bob")
 	rs := h.slash(alice, "challenge", append([]string{"opponent=bob", "color=white"}, opts...)...)

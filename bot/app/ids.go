@@ -17,15 +17,15 @@ import (
 // old button (the ply would: it returns to the same number). A click whose
 // seq no longer matches is stale and refused.
 
-type customID struct {
-	kind   byte // 'g', 'c' or 'p'
-	id     int64
-	seq    int
-	action string
-	arg    string
+type CustomID struct {
+	Kind      byte // 'g', 'c' or 'p'
+	Id        int64
+	Seq       int
+	ActionDef string
+	Arg       string
 }
 
-func gameID(game int64, seq int, action string, arg ...string) string {
+func GameID(game int64, seq int, action string, arg ...string) string {
 	s := "g:" + strconv.FormatInt(game, 10) + ":" + strconv.Itoa(seq) + ":" + action
 	if len(arg) > 0 && arg[0] != "" {
 		s += ":" + arg[0]
@@ -33,38 +33,38 @@ func gameID(game int64, seq int, action string, arg ...string) string {
 	return s
 }
 
-func challengeCustomID(ch int64, action string) string {
+func ChallengeCustomID(ch int64, action string) string {
 	return "c:" + strconv.FormatInt(ch, 10) + ":" + action
 }
 
-func parseCustomID(s string) (customID, bool) {
+func ParseCustomID(s string) (CustomID, bool) {
 	parts := strings.SplitN(s, ":", 5)
 	if len(parts) < 3 {
-		return customID{}, false
+		return CustomID{}, false
 	}
 	id, err := strconv.ParseInt(parts[1], 10, 64)
 	if err != nil || id <= 0 {
-		return customID{}, false
+		return CustomID{}, false
 	}
 	switch parts[0] {
 	case "c", "p":
 		if len(parts) != 3 {
-			return customID{}, false
+			return CustomID{}, false
 		}
-		return customID{kind: parts[0][0], id: id, action: parts[2]}, true
+		return CustomID{Kind: parts[0][0], Id: id, ActionDef: parts[2]}, true
 	case "g":
 		if len(parts) < 4 {
-			return customID{}, false
+			return CustomID{}, false
 		}
 		seq, err := strconv.Atoi(parts[2])
 		if err != nil || seq < 0 {
-			return customID{}, false
+			return CustomID{}, false
 		}
-		c := customID{kind: 'g', id: id, seq: seq, action: parts[3]}
+		c := CustomID{Kind: 'g', Id: id, Seq: seq, ActionDef: parts[3]}
 		if len(parts) == 5 {
-			c.arg = parts[4]
+			c.Arg = parts[4]
 		}
 		return c, true
 	}
-	return customID{}, false
+	return CustomID{}, false
 }

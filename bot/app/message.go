@@ -25,10 +25,10 @@ const (
 )
 
 // maxInput is how much of a user's own text a refusal quotes.
-const maxInput = 100
+const MaxInput = 100
 
 // clipRunes shortens s to at most n runes, ending with … when cut.
-func clipRunes(s string, n int) string {
+func ClipRunes(s string, n int) string {
 	if utf8.RuneCountInString(s) <= n {
 		return s
 	}
@@ -40,21 +40,21 @@ func clipRunes(s string, n int) string {
 }
 
 // public is r speaking to everybody: the server's language.
-func (r *req) public() *req {
+func (r *Req) Public() *Req {
 	p := *r
-	p.loc = r.pub
+	p.Loc = r.Pub
 	return &p
 }
 
 // userLocale is the language a user reads (see Bot.locale).
 func (b *Bot) userLocale(ctx context.Context, id string) string {
-	return b.locale(ctx, Command{User: User{ID: id}})
+	return b.Locale(ctx, Command{User: User{ID: id}})
 }
 
 // knownLocale is the language a user chose (/settings) or Discord last
 // showed for them; known is false when neither is stored.
-func (b *Bot) knownLocale(ctx context.Context, id string) (loc string, known bool) {
-	s, err := b.st.settings(ctx, id)
+func (b *Bot) KnownLocale(ctx context.Context, id string) (loc string, known bool) {
+	s, err := b.St.Settings(ctx, id)
 	if err != nil {
 		return "", false
 	}
@@ -67,12 +67,12 @@ func (b *Bot) knownLocale(ctx context.Context, id string) (loc string, known boo
 	return "", false
 }
 
-func mention(id string) string { return "<@" + id + ">" }
+func Mention(id string) string { return "<@" + id + ">" }
 
 // pings addresses users each in their own language: one line per
 // language, built by line from the mentions of the users who read it.
 // It returns the content and the ids the message may ping.
-func (b *Bot) pings(ctx context.Context, users []User, line func(loc, mentions string) string) (string, []string) {
+func (b *Bot) Pings(ctx context.Context, users []User, line func(loc, mentions string) string) (string, []string) {
 	var locs []string
 	byLoc := map[string][]string{}
 	var ids []string
@@ -84,19 +84,19 @@ func (b *Bot) pings(ctx context.Context, users []User, line func(loc, mentions s
 		if _, ok := byLoc[l]; !ok {
 			locs = append(locs, l)
 		}
-		byLoc[l] = append(byLoc[l], mention(u.ID))
+		byLoc[l] = append(byLoc[l], Mention(u.ID))
 		ids = append(ids, u.ID)
 	}
 	lines := make([]string, 0, len(locs))
 	for _, l := range locs {
 		lines = append(lines, line(l, strings.Join(byLoc[l], " ")))
 	}
-	return clipRunes(strings.Join(lines, "\n"), 2000), ids
+	return ClipRunes(strings.Join(lines, "\n"), 2000), ids
 }
 
 // gameLabel is a game's human name with its board size when that varies
 // ("Tank Chess (16×16)"); a custom start says so.
-func gameLabel(loc, game, variant string, pos engine.Position) string {
+func GameLabel(loc, game, variant string, pos engine.Position) string {
 	name := game
 	if i18n.Has("gamename." + game) {
 		name = i18n.T(loc, "gamename."+game)
@@ -120,16 +120,16 @@ func gameLabel(loc, game, variant string, pos engine.Position) string {
 }
 
 // labelOf is gameLabel for a stored start position.
-func labelOf(loc, game, variant, start string) string {
+func LabelOf(loc, game, variant, start string) string {
 	var pos engine.Position
-	if rules, ok := lookupGame(game); ok {
+	if rules, ok := LookupGame(game); ok {
 		pos, _ = rules.Decode(start)
 	}
-	return gameLabel(loc, game, variant, pos)
+	return GameLabel(loc, game, variant, pos)
 }
 
 // outcomeWords states a finished game's result: "Black (bob) wins on time".
-func outcomeWords(loc string, g *gameRec) string {
+func OutcomeWords(loc string, g *Game) string {
 	reason := g.Reason
 	if i18n.Has("reason." + g.Reason) {
 		reason = i18n.T(loc, "reason."+g.Reason)
@@ -148,19 +148,19 @@ func outcomeWords(loc string, g *gameRec) string {
 // endContent is the content of a game-ending message: both players pinged,
 // each in their language, with what happened (event, may be nil) and the
 // result in words.
-func (b *Bot) endContent(ctx context.Context, g *gameRec, event func(loc string) string) (string, []string) {
+func (b *Bot) endContent(ctx context.Context, g *Game, event func(loc string) string) (string, []string) {
 	id := g.Num()
-	return b.pings(ctx, []User{g.White, g.Black}, func(loc, who string) string {
+	return b.Pings(ctx, []User{g.White, g.Black}, func(loc, who string) string {
 		if event != nil {
-			return i18n.T(loc, "ping.over.event", who, event(loc), id, outcomeWords(loc, g))
+			return i18n.T(loc, "ping.over.event", who, event(loc), id, OutcomeWords(loc, g))
 		}
-		return i18n.T(loc, "ping.over", who, id, outcomeWords(loc, g))
+		return i18n.T(loc, "ping.over", who, id, OutcomeWords(loc, g))
 	})
 }
 
 // inGame sends a public game message to the game's own place when the
 // command came from elsewhere (the transport points the user there).
-func inGame(r *req, g *gameRec, reply Reply) Reply {
+func InGame(r *Req, g *Game, reply Reply) Reply {
 	if r.ChannelID != g.ChannelID {
 		reply.ChannelID = g.ChannelID
 		reply.Update = false
@@ -171,7 +171,7 @@ func inGame(r *req, g *gameRec, reply Reply) Reply {
 // announceText explains an announcement in words, naming pieces and
 // squares: "CHECK: bob's CLT on H16 is under fire from LT F8." Each game may
 // word it ("announce.<game>.<kind>"), else the generic key is used.
-func announceText(loc string, g *gameRec, pos engine.Position, a engine.Announcement) string {
+func announceText(loc string, g *Game, pos engine.Position, a engine.Announcement) string {
 	key := "announce." + g.Game + "." + a.Kind
 	if !i18n.Has(key) {
 		return "**" + announce(loc, g, a) + "**"
@@ -220,8 +220,8 @@ func announceText(loc string, g *gameRec, pos engine.Position, a engine.Announce
 // player to move pinged in their language with who played what, what it
 // means and the deadline. When the mover moves again (Gungi draft against a
 // ready opponent) nobody is pinged.
-func (b *Bot) turnContent(ctx context.Context, g *gameRec, pos engine.Position, mover User, what func(loc string) string) (string, []string) {
-	tc, _ := parseClock(g.Clock)
+func (b *Bot) turnContent(ctx context.Context, g *Game, pos engine.Position, mover User, what func(loc string) string) (string, []string) {
+	tc, _ := ParseClock(g.Clock)
 	next := g.User(int(pos.Turn()))
 	id := g.Num()
 	body := func(loc string) string {
@@ -233,7 +233,7 @@ func (b *Bot) turnContent(ctx context.Context, g *gameRec, pos engine.Position, 
 			parts = append(parts, announceText(loc, g, pos, a))
 		}
 		if d := g.Deadline(tc); !d.IsZero() {
-			parts = append(parts, i18n.T(loc, "ping.yourmove", id, discordTime(d)))
+			parts = append(parts, i18n.T(loc, "ping.yourmove", id, DiscordTime(d)))
 		} else {
 			parts = append(parts, i18n.T(loc, "ping.yourmove.nodeadline", id))
 		}
@@ -244,17 +244,17 @@ func (b *Bot) turnContent(ctx context.Context, g *gameRec, pos engine.Position, 
 	}
 	if next.ID == mover.ID {
 		loc := b.userLocale(ctx, mover.ID)
-		return clipRunes(i18n.T(loc, "ping.again", body(loc)), 2000), nil
+		return ClipRunes(i18n.T(loc, "ping.again", body(loc)), 2000), nil
 	}
-	return b.pings(ctx, []User{next}, func(loc, who string) string {
+	return b.Pings(ctx, []User{next}, func(loc, who string) string {
 		return i18n.T(loc, "ping.turn", who, body(loc))
 	})
 }
 
 // boardColor is the embed's bar: the side to move, red in check, grey
 // when the game is over.
-func boardColor(g *gameRec, pos engine.Position) int {
-	if g.Status != gmActive {
+func boardColor(g *Game, pos engine.Position) int {
+	if g.Status != GmActive {
 		return colorOver
 	}
 	for _, a := range pos.Announcements() {
@@ -272,7 +272,7 @@ func boardColor(g *gameRec, pos engine.Position) int {
 // game's catalog can: drops ("*M" then the square) name the piece placed,
 // and actions with a key "movedesc.<game>.<action>" ("ready", the draft's
 // formations) are described. It returns "" otherwise.
-func moveWords(loc string, pos engine.Position, m engine.Move) string {
+func MoveWords(loc string, pos engine.Position, m engine.Move) string {
 	game := pos.Rules().Name()
 	steps := m.Steps()
 	if len(steps) == 0 {
@@ -294,7 +294,7 @@ func moveWords(loc string, pos engine.Position, m engine.Move) string {
 // confirmed wraps the public replies of an action confirmed in an
 // ephemeral message: that message is edited to say what was done (buttons
 // gone) and the public ones go to the game's place as new messages.
-func confirmed(r *req, g *gameRec, done string) func([]Reply, error) ([]Reply, error) {
+func Confirmed(r *Req, g *Game, done string) func([]Reply, error) ([]Reply, error) {
 	return func(out []Reply, err error) ([]Reply, error) {
 		if err != nil {
 			return nil, err

@@ -20,7 +20,7 @@ const (
 const maxName = 32
 
 // markName marks s as a player's name in output ("" stays "").
-func markName(s string) string {
+func MarkName(s string) string {
 	if s == "" {
 		return ""
 	}
@@ -31,7 +31,7 @@ func markName(s string) string {
 // become spaces, marks a player typed are dropped, and it is clipped to
 // Discord's 32 runes. It is not escaped.
 func cleanName(s string) string {
-	return clipRunes(strings.Map(func(r rune) rune {
+	return ClipRunes(strings.Map(func(r rune) rune {
 		switch {
 		case r == nameStart || r == nameEnd:
 			return -1
@@ -43,14 +43,14 @@ func cleanName(s string) string {
 }
 
 // markUsers marks the names a command brings in.
-func markUsers(c *Command) {
-	c.User.Name = markName(cleanName(c.User.Name))
+func MarkUsers(c *Command) {
+	c.User.Name = MarkName(cleanName(c.User.Name))
 	if len(c.Users) == 0 {
 		return
 	}
 	users := make(map[string]User, len(c.Users))
 	for id, u := range c.Users {
-		u.Name = markName(cleanName(u.Name))
+		u.Name = MarkName(cleanName(u.Name))
 		users[id] = u
 	}
 	c.Users = users

@@ -26,9 +26,9 @@ func backoff(n int) time.Duration {
 // accepted challenge losing its buttons) goes through Notifier.Edit. A refused post or edit is
 // retried with backoff, and after maxAttempts given up and logged.
 func (b *Bot) deliver(ctx context.Context) error {
-	msgs, err := b.st.claimOutbox(ctx, b.clk.Now(), outboxBatch)
+	msgs, err := b.St.claimOutbox(ctx, b.Clk.Now(), outboxBatch)
 	if err != nil {
-		return wrap("claim outbox", err)
+		return Wrap("claim outbox", err)
 	}
 	// A channel's posts go in order (a reminder before the flag-fall it
 	// warned of); channels run in parallel. After a failure the rest of
@@ -50,7 +50,7 @@ func (b *Bot) deliver(ctx context.Context) error {
 				err = b.postFailed(ctx, m, err)
 			}
 			for _, rest := range ms[j+1:] {
-				err = errors.Join(err, b.st.postpone(ctx, rest.ID, b.clk.Now().Add(backoff(m.Attempts)), "waiting for an earlier post"))
+				err = errors.Join(err, b.St.postpone(ctx, rest.ID, b.Clk.Now().Add(backoff(m.Attempts)), "waiting for an earlier post"))
 			}
 			mu.Lock()
 			errs = append(errs, err)
@@ -66,19 +66,19 @@ func (b *Bot) deliverOne(ctx context.Context, m outMsg) error {
 		return b.sweepBoards(ctx, m)
 	}
 	if b.n == nil {
-		return b.st.sent(ctx, m.ID, "") // no transport: dropped by design
+		return b.St.sent(ctx, m.ID, "") // no transport: dropped by design
 	}
 	if m.Ping {
 		if why := b.needlessPing(ctx, m.Post); why != "" {
-			return b.st.dropPost(ctx, m.ID, why)
+			return b.St.dropPost(ctx, m.ID, why)
 		}
 		if b.answerShown(ctx, m.Post.reply) {
-			return b.st.dropPost(ctx, m.ID, "the answer did arrive")
+			return b.St.dropPost(ctx, m.ID, "the answer did arrive")
 		}
 	}
 	id, err := m.Post.kind.deliver(ctx, b, m, m.Post.reply)
 	if err == nil {
-		return b.st.sent(ctx, m.ID, id)
+		return b.St.sent(ctx, m.ID, id)
 	}
 	return b.postFailed(ctx, m, err)
 }
@@ -94,20 +94,20 @@ func (b *Bot) deliverOne(ctx context.Context, m outMsg) error {
 func (b *Bot) postFailed(ctx context.Context, m outMsg, err error) error {
 	var rl *RateLimited
 	if errors.As(err, &rl) {
-		until := b.clk.Now().Add(max(rl.After, time.Second/10))
+		until := b.Clk.Now().Add(max(rl.After, time.Second/10))
 		if rl.Global {
-			if perr := b.st.pauseOutbox(ctx, until); perr != nil {
+			if perr := b.St.pauseOutbox(ctx, until); perr != nil {
 				err = errors.Join(err, perr)
 			}
 		}
-		b.log.Warn("post rate limited: will retry", "post", m.ID, "channel", m.Channel, "global", rl.Global, "in", rl.After)
-		return errors.Join(wrap("post", err), b.st.postpone(ctx, m.ID, until, err.Error()))
+		b.Log.Warn("post rate limited: will retry", "post", m.ID, "channel", m.Channel, "global", rl.Global, "in", rl.After)
+		return errors.Join(Wrap("post", err), b.St.postpone(ctx, m.ID, until, err.Error()))
 	}
 	if m.Attempts >= maxAttempts {
-		b.log.Error("giving up a post after repeated failures", "post", m.ID, "channel", m.Channel, "attempts", m.Attempts, "err", err)
-		return errors.Join(wrap("post", err), b.st.giveUp(ctx, m.ID, err.Error()))
+		b.Log.Error("giving up a post after repeated failures", "post", m.ID, "channel", m.Channel, "attempts", m.Attempts, "err", err)
+		return errors.Join(Wrap("post", err), b.St.giveUp(ctx, m.ID, err.Error()))
 	}
-	return errors.Join(wrap("post", err), b.st.retryAt(ctx, m.ID, b.clk.Now().Add(backoff(m.Attempts)), err.Error()))
+	return errors.Join(Wrap("post", err), b.St.retryAt(ctx, m.ID, b.Clk.Now().Add(backoff(m.Attempts)), err.Error()))
 }
 
 func (s *storeRepo) pauseOutbox(ctx context.Context, until time.Time) error {
@@ -118,17 +118,17 @@ func (s *storeRepo) pauseOutbox(ctx context.Context, until time.Time) error {
 // must): the game moved on (a takeback, a newer move) or ended since, so
 // its "your move" would be wrong. (A newer move also cancelled it when
 // queued; this covers takebacks and endings off the board.)
-func (b *Bot) needlessPing(ctx context.Context, p outPost) string {
+func (b *Bot) needlessPing(ctx context.Context, p OutPost) string {
 	r := p.reply
-	g, err := b.st.game(ctx, r.GameID)
+	g, err := b.St.game(ctx, r.GameID)
 	switch {
-	case errors.Is(err, errNotFound):
+	case errors.Is(err, ErrNotFound):
 		return "game gone"
 	case err != nil:
 		return "" // when in doubt, ping
 	case g.Seq != r.Seq:
 		return "the game moved on"
-	case !p.kind.final() && g.Status != gmActive:
+	case !p.kind.final() && g.Status != GmActive:
 		return "the game is over"
 	}
 	return ""
@@ -144,23 +144,23 @@ func (b *Bot) Delivered(ctx context.Context, r Reply, messageID string) {
 		return
 	}
 	if r.Board && r.GameID != 0 && (r.Seq > 0 || messageID != "") {
-		if err := b.st.setBoardMessage(ctx, r.GameID, r.BoardSeq(), messageID); err != nil {
-			b.log.Warn("record delivered board", "game", r.GameID, "err", err)
+		if err := b.St.setBoardMessage(ctx, r.GameID, r.BoardSeq(), messageID); err != nil {
+			b.Log.Warn("record delivered board", "game", r.GameID, "err", err)
 		}
 	}
 	if r.ChallengeID != 0 && messageID != "" {
-		if err := b.st.setChallengeMessage(ctx, r.ChallengeID, messageID); err != nil {
-			b.log.Warn("record delivered challenge", "challenge", r.ChallengeID, "err", err)
+		if err := b.St.setChallengeMessage(ctx, r.ChallengeID, messageID); err != nil {
+			b.Log.Warn("record delivered challenge", "challenge", r.ChallengeID, "err", err)
 		}
 	}
 }
 
 // queuedGame is the stored game a queued post of game id draws from; a
 // failure is logged and the post goes without its picture.
-func (b *Bot) queuedGame(ctx context.Context, id int64, r *Reply) (*gameRec, bool) {
-	g, err := b.st.game(ctx, id)
+func (b *Bot) queuedGame(ctx context.Context, id int64, r *Reply) (*Game, bool) {
+	g, err := b.St.game(ctx, id)
 	if err != nil {
-		b.log.Warn("redraw queued board", "game", id, "err", err)
+		b.Log.Warn("redraw queued board", "game", id, "err", err)
 		if r.Embed != nil {
 			r.Embed.Image = ""
 		}
@@ -171,24 +171,24 @@ func (b *Bot) queuedGame(ctx context.Context, id int64, r *Reply) (*gameRec, boo
 
 // outLocale is the language of a game's posts made out of band: the
 // server's when the game recorded it, else the configured default.
-func (b *Bot) outLocale(g *gameRec) string {
+func (b *Bot) outLocale(g *Game) string {
 	if g.Locale != "" {
 		return g.Locale
 	}
-	return b.cfg.DefaultLocale
+	return b.Cfg.DefaultLocale
 }
 
 // redrawImage draws a queued board post's image from the stored game.
-func (b *Bot) redrawImage(ctx context.Context, r *Reply, g *gameRec) {
+func (b *Bot) redrawImage(ctx context.Context, r *Reply, g *Game) {
 	// The last move is highlighted as on any board (the computer's moves
 	// reach players only this way).
-	pos, last, err := b.replayLast(ctx, g)
+	pos, last, err := b.ReplayLast(ctx, g)
 	var png []byte
 	if err == nil {
-		png, err = b.boardImage(ctx, g, pos, last, b.publicFlip(pos), b.outLocale(g))
+		png, err = b.boardImage(ctx, g, pos, last, b.PublicFlip(pos), b.outLocale(g))
 	}
 	if err != nil || png == nil {
-		b.log.Warn("redraw queued board", "game", r.GameID, "err", err)
+		b.Log.Warn("redraw queued board", "game", r.GameID, "err", err)
 		r.Embed.Image = ""
 		return
 	}

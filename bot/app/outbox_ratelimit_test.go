@@ -47,7 +47,7 @@ func TestOutboxHonoursRateLimits(t *testing.T) {
 	clk := clock.NewFake(t0)
 	n := &limitNotifier{script: map[string][]error{}, tries: map[string]int{}}
 	b := newBot(Config{}, newTestRepo(t), clk, n, slog.New(slog.DiscardHandler))
-	st := b.st.(*storeRepo).st
+	st := b.St.(*storeRepo).st
 	enqueue := func(ch string, due time.Time) int64 {
 		id, err := st.Enqueue(ctx, store.Message{Channel: ch, Payload: `{"Content":"hello"}`, Due: due})
 		if err != nil {

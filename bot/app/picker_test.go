@@ -36,7 +36,7 @@ func TestPickerPlaysAMove(t *testing.T) {
 	for _, game := range []string{"tank", "camelot", "gungi"} {
 		t.Run(game, func(t *testing.T) {
 			h := newHarness(t, Config{})
-			id := h.startGame("game=" + game)
+			id := h.StartGame("game=" + game)
 			board := h.game(id)
 			pos, _ := board.Position()
 			legal := map[string]bool{}
@@ -50,7 +50,7 @@ func TestPickerPlaysAMove(t *testing.T) {
 			}
 			other := map[string]User{alice.ID: bob, bob.ID: alice}[who.ID]
 
-			pickID := gameID(id, 0, "pick")
+			pickID := GameID(id, 0, "pick")
 			rs := h.click(who, pickID)
 			menu := menuOf(t, rs)
 			if menu == nil || rs[0].Update {

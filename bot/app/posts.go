@@ -39,37 +39,37 @@ var postKinds = map[string]func() postKind{
 }
 
 // outPost is a message to queue and its kind.
-type outPost struct {
+type OutPost struct {
 	kind  postKind
 	reply Reply
 }
 
 // textPost is a message that goes as worded.
-func textPost(r Reply) outPost { return outPost{&textKind{}, r} }
+func textPost(r Reply) OutPost { return OutPost{&textKind{}, r} }
 
 // boardPost is a game's board, its picture drawn at delivery from the
 // game as it stands.
-func boardPost(r Reply) outPost { return outPost{&boardKind{Game: r.GameID}, r} }
+func boardPost(r Reply) OutPost { return OutPost{&boardKind{Game: r.GameID}, r} }
 
 // finalBoardPost is a game's final board: picture, rating lines, record
 // and replay added at delivery from the committed game.
-func finalBoardPost(r Reply) outPost { return outPost{&finalKind{Game: r.GameID}, r} }
+func finalBoardPost(r Reply) OutPost { return OutPost{&finalKind{Game: r.GameID}, r} }
 
 // dailyPuzzlePost is a server's daily puzzle; its delivery is recorded.
-func dailyPuzzlePost(r Reply, d DailyRef) outPost { return outPost{&dailyKind{d}, r} }
+func dailyPuzzlePost(r Reply, d DailyRef) OutPost { return OutPost{&dailyKind{d}, r} }
 
 // standingsPost is a tournament's final standings, pictures drawn at
 // delivery.
-func standingsPost(r Reply, tournament int64) outPost {
-	return outPost{&standingsKind{Tournament: tournament}, r}
+func standingsPost(r Reply, tournament int64) OutPost {
+	return OutPost{&standingsKind{Tournament: tournament}, r}
 }
 
 // editPost changes message messageID of r.ChannelID (components replaced,
 // content when set) instead of posting anew; it notifies nobody.
-func editPost(r Reply, messageID string) outPost { return outPost{&editKind{Message: messageID}, r} }
+func editPost(r Reply, messageID string) OutPost { return OutPost{&editKind{Message: messageID}, r} }
 
 // queuedAs is r queued as what it shows: a game's board or a text.
-func queuedAs(r Reply) outPost {
+func queuedAs(r Reply) OutPost {
 	if r.Board && r.GameID != 0 {
 		return boardPost(r)
 	}
@@ -84,7 +84,7 @@ type storedPost struct {
 }
 
 // encodePost is p as an outbox payload.
-func encodePost(p outPost) (string, error) {
+func encodePost(p OutPost) (string, error) {
 	r := p.reply
 	r.Files = nil
 	ids, err := json.Marshal(p.kind)
@@ -101,7 +101,7 @@ func encodePost(p outPost) (string, error) {
 // decodePost reads an outbox payload: the stored form above, or the form
 // written before post kinds (a whole Reply with its markers, by 441ce77
 // and earlier), which still sits in old databases' outboxes.
-func decodePost(payload string) (outPost, error) {
+func decodePost(payload string) (OutPost, error) {
 	var s struct {
 		Kind *string         `json:"kind"`
 		IDs  json.RawMessage `json:"ids"`
@@ -109,23 +109,23 @@ func decodePost(payload string) (outPost, error) {
 		Reply json.RawMessage `json:"reply"`
 	}
 	if err := json.Unmarshal([]byte(payload), &s); err != nil {
-		return outPost{}, err
+		return OutPost{}, err
 	}
 	if s.Kind == nil {
 		return decodeLegacyPost(payload)
 	}
 	mk, ok := postKinds[*s.Kind]
 	if !ok {
-		return outPost{}, fmt.Errorf("unknown post kind %q", *s.Kind)
+		return OutPost{}, fmt.Errorf("unknown post kind %q", *s.Kind)
 	}
-	p := outPost{kind: mk()}
+	p := OutPost{kind: mk()}
 	if len(s.IDs) > 0 {
 		if err := json.Unmarshal(s.IDs, p.kind); err != nil {
-			return outPost{}, fmt.Errorf("post kind %s: %w", *s.Kind, err)
+			return OutPost{}, fmt.Errorf("post kind %s: %w", *s.Kind, err)
 		}
 	}
 	if err := json.Unmarshal(s.Reply, &p.reply); err != nil {
-		return outPost{}, fmt.Errorf("post kind %s: %w", *s.Kind, err)
+		return OutPost{}, fmt.Errorf("post kind %s: %w", *s.Kind, err)
 	}
 	return p, nil
 }
@@ -140,10 +140,10 @@ type legacyReply struct {
 	Final      bool      `json:",omitempty"`
 }
 
-func decodeLegacyPost(payload string) (outPost, error) {
+func decodeLegacyPost(payload string) (OutPost, error) {
 	var l legacyReply
 	if err := json.Unmarshal([]byte(payload), &l); err != nil {
-		return outPost{}, err
+		return OutPost{}, err
 	}
 	r := l.Reply
 	switch {

@@ -10,7 +10,7 @@ import (
 // meant.
 func TestPostStoredForm(t *testing.T) {
 	board := Reply{ChannelID: "c", Content: "x", GameID: 7, Board: true, Seq: 3, Embed: &Embed{Image: "board.png"}}
-	for _, p := range []outPost{
+	for _, p := range []OutPost{
 		textPost(Reply{ChannelID: "c", Content: "hello"}),
 		boardPost(board),
 		finalBoardPost(board),
@@ -32,7 +32,7 @@ func TestPostStoredForm(t *testing.T) {
 	}
 	for _, c := range []struct {
 		old  string
-		want outPost
+		want OutPost
 	}{
 		{`{"Content":"hi","ChannelID":"c"}`, textPost(Reply{Content: "hi", ChannelID: "c"})},
 		{`{"ChannelID":"c","GameID":7,"Board":true,"Seq":3}`, boardPost(Reply{ChannelID: "c", GameID: 7, Board: true, Seq: 3})},

@@ -73,11 +73,11 @@ func TestNoTextOutsideCatalog(t *testing.T) {
 	run("illegal", h.slash(alice, "move", "move=a1 > a9n"))
 	run("garbage", h.slash(alice, "move", "move=%%%"))
 	run("move", h.slash(alice, "move", "move="+h.legalMove(id, nil)))
-	run("stale", h.click(bob, gameID(id, 0, "resign")))
+	run("stale", h.click(bob, GameID(id, 0, "resign")))
 	run("board", h.slash(carol, "board", "game="+strconv.FormatInt(id, 10)))
-	run("flip", h.click(carol, gameID(id, 1, "flip")))
-	run("type", h.click(bob, gameID(id, 1, "type")))
-	run("spectator", h.click(carol, gameID(id, 1, "resign")))
+	run("flip", h.click(carol, GameID(id, 1, "flip")))
+	run("type", h.click(bob, GameID(id, 1, "type")))
+	run("spectator", h.click(carol, GameID(id, 1, "resign")))
 	dr := run("draw", h.slash(bob, "draw"))
 	run("drawno", h.click(alice, findID(t, dr, "drawno")))
 	run("games", h.slash(carol, "games"))
@@ -102,7 +102,7 @@ func TestNoTextOutsideCatalog(t *testing.T) {
 // too.
 func TestSchedulerTextFromCatalog(t *testing.T) {
 	h := newHarness(t, Config{DefaultLocale: i18n.Pseudo, ChallengeExpiry: time.Hour})
-	h.startGame("clock=10m")
+	h.StartGame("clock=10m")
 	h.slash(carol, "challenge", "opponent=bob")
 	h.clk.Advance(time.Hour)
 	if err := h.b.Tick(h.ctx); err != nil {

@@ -3,7 +3,10 @@ package app
 import (
 	"context"
 	"errors"
+	"fmt"
+	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/tankbot/tankbot/engine"
 	"github.com/tankbot/tankbot/engine/puzzle"
@@ -14,26 +17,26 @@ import (
 func puzzleByID(game, id string) (*puzzle.Puzzle, error) {
 	p, err := puzzle.ShippedByID(game, id)
 	if errors.Is(err, puzzle.ErrNotShipped) {
-		return nil, refuse("refuse.puzzle.none")
+		return nil, Refuse("refuse.puzzle.none")
 	}
 	if err != nil {
-		return nil, wrap("shipped puzzles", err)
+		return nil, Wrap("shipped puzzles", err)
 	}
 	return p, nil
 }
 
 // puzzleState is the active puzzle of the caller at its current step:
 // the position the solver is to move in, from the engine.
-type puzzleState struct {
-	a   *store.ActivePuzzle
-	pz  *puzzle.Puzzle
-	pos engine.Position
+type PuzzleState struct {
+	A      *store.ActivePuzzle
+	Puzzle *puzzle.Puzzle
+	Pos    engine.Position
 }
 
-func (b *Bot) activePuzzle(ctx context.Context, r *req) (*puzzleState, error) {
-	a, err := b.st.ActivePuzzle(ctx, r.User.ID)
+func (b *Bot) CurrentPuzzle(ctx context.Context, r *Req) (*PuzzleState, error) {
+	a, err := b.St.ActivePuzzle(ctx, r.User.ID)
 	if errors.Is(err, store.ErrNotFound) {
-		return nil, refuse("refuse.puzzle.none")
+		return nil, Refuse("refuse.puzzle.none")
 	}
 	if err != nil {
 		return nil, err
@@ -47,15 +50,15 @@ func (b *Bot) activePuzzle(ctx context.Context, r *req) (*puzzleState, error) {
 		return nil, err
 	}
 	for i := 0; i < 2*a.Step && i < len(pz.Solution); i++ {
-		if pos, _, err = playNote(pos, pz.Solution[i]); err != nil {
-			return nil, wrap("puzzle "+pz.ID, err)
+		if pos, _, err = PlayNote(pos, pz.Solution[i]); err != nil {
+			return nil, Wrap("puzzle "+pz.ID, err)
 		}
 	}
-	return &puzzleState{a, pz, pos}, nil
+	return &PuzzleState{a, pz, pos}, nil
 }
 
 // playNote plays a move written in the game's notation.
-func playNote(pos engine.Position, note string) (engine.Position, engine.Move, error) {
+func PlayNote(pos engine.Position, note string) (engine.Position, engine.Move, error) {
 	m, err := pos.ParseMove(note)
 	if err != nil {
 		return nil, nil, err
@@ -66,24 +69,121 @@ func playNote(pos engine.Position, note string) (engine.Position, engine.Move, e
 
 // puzzleBoard is the private board of a puzzle: the solver's side at the
 // bottom, the task and how to answer.
-func (b *Bot) puzzleBoard(r *req, st *puzzleState, last engine.Move, head string) ([]Reply, error) {
-	side := st.pos.Turn()
-	sideName := r.t("game." + side.String())
-	desc := r.t("puzzle.task", sideName, strconv.Itoa(st.pz.Depth-st.a.Step))
+func (b *Bot) PuzzleBoard(r *Req, st *PuzzleState, last engine.Move, head string) ([]Reply, error) {
+	side := st.Pos.Turn()
+	sideName := r.T("game." + side.String())
+	desc := r.T("puzzle.task", sideName, strconv.Itoa(st.Puzzle.Depth-st.A.Step))
 	if head != "" {
 		desc = head + "\n" + desc
 	}
-	desc += "\n" + r.t("puzzle.howto")
-	e := &Embed{Title: r.t("puzzle.title", st.pz.ID, gameLabel(r.loc, st.pz.Game, "", st.pos)), Description: desc}
-	reply := Reply{Ephemeral: true, Embed: e, Components: puzzleButtons(r, st), Game: st.pz.Game, Position: st.pos.Encode()}
-	png, err := renderPNG(st.pos, last, side == engine.Black, r.loc, nil)
+	desc += "\n" + r.T("puzzle.howto")
+	e := &Embed{Title: r.T("puzzle.title", st.Puzzle.ID, GameLabel(r.Loc, st.Puzzle.Game, "", st.Pos)), Description: desc}
+	reply := Reply{Ephemeral: true, Embed: e, Components: puzzleButtons(r, st), Game: st.Puzzle.Game, Position: st.Pos.Encode()}
+	png, err := RenderPNG(st.Pos, last, side == engine.Black, r.Loc, nil)
 	if err != nil {
-		b.log.Warn("render puzzle", "puzzle", st.pz.ID, "err", err)
+		b.Log.Warn("render puzzle", "puzzle", st.Puzzle.ID, "err", err)
 	} else if png != nil {
-		name := "puzzle-" + st.pz.ID + "-" + strconv.Itoa(st.a.Step) + ".png"
-		reply.Files = []File{{Name: name, ContentType: "image/png", Data: png, Description: positionAlt(r.loc, st.pz.Game, st.pos, nil, nil)}}
+		name := "puzzle-" + st.Puzzle.ID + "-" + strconv.Itoa(st.A.Step) + ".png"
+		reply.Files = []File{{Name: name, ContentType: "image/png", Data: png, Description: PositionAlt(r.Loc, st.Puzzle.Game, st.Pos, nil, nil)}}
 		e.Image = name
-		reply.FallbackText = r.t("game.noimage")
+		reply.FallbackText = r.T("game.noimage")
 	}
 	return []Reply{reply}, nil
+}
+
+// puzzlePrefix starts the custom ids of a puzzle board's components.
+const PuzzlePrefix = "pz"
+
+// puzzleID is the custom id of a puzzle board's component.
+func PuzzleID(pz string, step int, action string, arg ...string) string {
+	s := PuzzlePrefix + ":" + pz + ":" + strconv.Itoa(step) + ":" + action
+	if len(arg) > 0 && arg[0] != "" {
+		s += ":" + arg[0]
+	}
+	return s
+}
+
+// parsePuzzleID reads a custom id written by puzzleID.
+func ParsePuzzleID(s string) (id string, step int, action, arg string, ok bool) {
+	parts := strings.SplitN(s, ":", 5)
+	if len(parts) < 4 || parts[0] != PuzzlePrefix || parts[1] == "" || parts[3] == "" {
+		return "", 0, "", "", false
+	}
+	step, err := strconv.Atoi(parts[2])
+	if err != nil || step < 0 || strconv.Itoa(step) != parts[2] {
+		return "", 0, "", "", false
+	}
+	if len(parts) == 5 {
+		arg = parts[4]
+	}
+	return parts[1], step, parts[3], arg, true
+}
+
+// puzzleButtons are the puzzle board's inputs at st's step.
+func puzzleButtons(r *Req, st *PuzzleState) [][]Component {
+	id, step := st.Puzzle.ID, st.A.Step
+	return [][]Component{{
+		{Kind: Button, CustomID: PuzzleID(id, step, "pick"), Label: r.T("btn.pick"), Style: Primary},
+		{Kind: Button, CustomID: PuzzleID(id, step, "type"), Label: r.T("btn.type"), Style: Primary},
+		{Kind: Button, CustomID: PuzzleID(id, step, "hint"), Label: r.T("btn.puzzle.hint"), Style: Secondary},
+	}}
+}
+
+// suggestPuzzleTheme lists the themes of the chosen game's puzzles (the
+// default game's without one) that start with what was typed, with how
+// many puzzles have each.
+func SuggestPuzzleTheme(b *Bot, ctx context.Context, r *Req, typed string) []Choice {
+	game := strings.TrimSpace(r.Options["game"])
+	if game == "" {
+		game = DefaultGame()
+	}
+	ps, err := puzzle.Shipped(game)
+	if err != nil {
+		return nil
+	}
+	typed = strings.ToLower(strings.TrimSpace(typed))
+	var out []Choice
+	for _, tc := range puzzle.Themes(ps) {
+		if strings.HasPrefix(tc.Theme, typed) && len(out) < 25 {
+			out = append(out, Choice{Name: fmt.Sprintf("%s (%d)", tc.Theme, tc.N), Value: tc.Theme})
+		}
+	}
+	return out
+}
+
+// withTheme keeps the puzzles tagged with theme.
+func WithTheme(ps []*puzzle.Puzzle, theme string) []*puzzle.Puzzle {
+	var out []*puzzle.Puzzle
+	for _, p := range ps {
+		if slices.Contains(p.Themes, theme) {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+func SuggestPuzzleMove(b *Bot, ctx context.Context, r *Req, typed string) []Choice {
+	st, err := b.CurrentPuzzle(ctx, r)
+	if err != nil {
+		return nil
+	}
+	return posMoves(r, st.Pos, typed)
+}
+
+// refutation is a reply of the side to move in pos that wins the game at
+// once, and the position after it (nil: none).
+func Refutation(pos engine.Position) (engine.Position, engine.Move) {
+	if pos.Status().Over() {
+		return nil, nil
+	}
+	for _, m := range pos.LegalMoves() {
+		after, err := pos.Play(m)
+		if err != nil {
+			continue
+		}
+		if w, ok := after.Status().Winner(); ok && w == pos.Turn() {
+			return after, m
+		}
+	}
+	return nil, nil
 }

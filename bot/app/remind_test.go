@@ -11,7 +11,7 @@ import (
 // flag-fall is.
 func TestReminderNeverZero(t *testing.T) {
 	h := newHarness(t, Config{})
-	h.startGame("clock=10m+5s")
+	h.StartGame("clock=10m+5s")
 	h.clk.Advance(10*time.Minute - 400*time.Millisecond)
 	if err := h.b.Tick(h.ctx); err != nil {
 		t.Fatal(err)
@@ -23,7 +23,7 @@ func TestReminderNeverZero(t *testing.T) {
 
 	// The scheduler is late: the reminder and the flag are both due.
 	h = newHarness(t, Config{})
-	h.startGame("clock=10m+5s")
+	h.StartGame("clock=10m+5s")
 	h.clk.Advance(10*time.Minute + time.Second)
 	if err := h.b.Tick(h.ctx); err != nil {
 		t.Fatal(err)

@@ -11,7 +11,7 @@ import (
 func TestBoardPerspective(t *testing.T) {
 	for _, whiteAtBottom := range []bool{false, true} {
 		h := newHarness(t, Config{WhiteAtBottom: whiteAtBottom})
-		id := h.startGame()
+		id := h.StartGame()
 		alice, carol := user("alice"), user("carol")
 		rs := h.slash(alice, "move", "move="+h.legalMove(id, nil)) // White moves: Black to move
 		mustNotRefuse(t, rs)
@@ -22,15 +22,15 @@ func TestBoardPerspective(t *testing.T) {
 			}
 		}
 		g := h.game(id)
-		pos, last, err := h.b.replayLast(h.ctx, g)
+		pos, last, err := h.b.ReplayLast(h.ctx, g)
 		if err != nil {
 			t.Fatal(err)
 		}
-		blackAtBottom, err := renderPNG(pos, last, true, "en", g)
+		blackAtBottom, err := RenderPNG(pos, last, true, "en", g)
 		if err != nil {
 			t.Fatal(err)
 		}
-		whiteBottom, err := renderPNG(pos, last, false, "en", g)
+		whiteBottom, err := RenderPNG(pos, last, false, "en", g)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -53,14 +53,14 @@ func TestBoardPerspective(t *testing.T) {
 	}
 	// The language of the message words the picture.
 	h := newHarness(t, Config{})
-	id := h.startGame()
+	id := h.StartGame()
 	g := h.game(id)
-	pos, last, err := h.b.replayLast(h.ctx, g)
+	pos, last, err := h.b.ReplayLast(h.ctx, g)
 	if err != nil {
 		t.Fatal(err)
 	}
-	en, err1 := renderPNG(pos, last, false, "en", g)
-	th, err2 := renderPNG(pos, last, false, "th", g)
+	en, err1 := RenderPNG(pos, last, false, "en", g)
+	th, err2 := RenderPNG(pos, last, false, "th", g)
 	if err1 != nil || err2 != nil || bytes.Equal(en, th) {
 		t.Errorf("Thai image equals English (%v, %v)", err1, err2)
 	}

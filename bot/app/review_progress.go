@@ -70,15 +70,15 @@ func (p *progressNotes) update(done, total int) {
 
 // reviewProgress is the progress callback of g's review for r: nil when
 // the transport shows no progress.
-func (b *Bot) reviewProgress(ctx context.Context, r *req, g *gameRec) func(done, total int) {
+func (b *Bot) ReviewProgress(ctx context.Context, r *Req, g *Game) func(done, total int) {
 	f := interimOf(ctx)
 	if f == nil {
 		return nil
 	}
-	n := newProgressNotes(b.clk, reviewProgressEvery, func(pct int) {
-		if err := f(ctx, r.t("review.progress", g.Num(), strconv.Itoa(pct))); err != nil {
+	n := newProgressNotes(b.Clk, reviewProgressEvery, func(pct int) {
+		if err := f(ctx, r.T("review.progress", g.Num(), strconv.Itoa(pct))); err != nil {
 			// Progress is a courtesy: the review goes on and answers.
-			b.log.Warn("review progress", "game", g.ID, "err", err)
+			b.Log.Warn("review progress", "game", g.ID, "err", err)
 		}
 	})
 	return n.update

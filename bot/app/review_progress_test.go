@@ -52,20 +52,20 @@ func TestReviewProgressMessages(t *testing.T) {
 	h := newHarness(t, Config{})
 	id, _ := resignedForReview(t, h, 6)
 	g := h.game(id)
-	rec, err := h.b.gameRecord(h.ctx, g)
+	rec, err := h.b.GameRecord(h.ctx, g)
 	if err != nil {
 		t.Fatal(err)
 	}
 	// Every reading of the clock passes two seconds: each position after
 	// the first two shows a new percentage.
-	h.b.clk = stepClock{clock.NewFake(time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)), 2 * time.Second}
+	h.b.Clk = stepClock{clock.NewFake(time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)), 2 * time.Second}
 	var notes []string
 	ctx := WithInterim(h.ctx, func(_ context.Context, s string) error {
 		notes = append(notes, s)
 		return nil
 	})
-	r := &req{loc: "pt-BR"}
-	if _, _, err := h.b.runReview(ctx, g, rec, h.b.reviewProgress(ctx, r, g)); err != nil {
+	r := &Req{Loc: "pt-BR"}
+	if _, _, err := h.b.RunReview(ctx, g, rec, h.b.ReviewProgress(ctx, r, g)); err != nil {
 		t.Fatal(err)
 	}
 	if len(notes) < 2 {
@@ -76,7 +76,7 @@ func TestReviewProgressMessages(t *testing.T) {
 			t.Fatalf("progress note %q", n)
 		}
 	}
-	if h.b.reviewProgress(h.ctx, r, g) != nil {
+	if h.b.ReviewProgress(h.ctx, r, g) != nil {
 		t.Fatal("a progress callback without a transport's Interim")
 	}
 }

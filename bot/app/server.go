@@ -12,61 +12,61 @@ import (
 
 // serverSummary lists the server's settings in the reader's language, as
 // /server and /help show them.
-func (b *Bot) serverSummary(r *req, gs store.GuildSettings, links bool) string {
+func (b *Bot) ServerSummary(r *Req, gs store.GuildSettings, links bool) string {
 	onOff := func(on bool) string {
 		if on {
-			return r.t("server.on")
+			return r.T("server.on")
 		}
-		return r.t("server.off")
+		return r.T("server.off")
 	}
-	lang := r.t("server.auto")
+	lang := r.T("server.auto")
 	if gs.Locale != "" {
 		lang = i18n.T(gs.Locale, "language.name")
 	}
 	game := gs.Game
 	if game == "" {
-		game = defaultGame()
+		game = DefaultGame()
 	}
 	clk := gs.Clock
 	if clk == "" {
-		clk = r.t("server.gamedefault")
+		clk = r.T("server.gamedefault")
 	}
-	thread := b.cfg.ThreadPerGame
+	thread := b.Cfg.ThreadPerGame
 	if gs.Thread != nil {
 		thread = *gs.Thread
 	}
-	games := r.t("server.anychannel")
+	games := r.T("server.anychannel")
 	if gs.GamesChannel != "" {
-		games = channelMention(gs.GamesChannel)
+		games = ChannelMention(gs.GamesChannel)
 	}
-	who := r.t("server.everyone")
+	who := r.T("server.everyone")
 	if gs.ChallengeRole != "" {
 		who = "<@&" + gs.ChallengeRole + ">"
 	}
-	maps := r.t("server.gamedefault")
+	maps := r.T("server.gamedefault")
 	if len(gs.Variants) > 0 {
 		var parts []string
-		for _, g := range gameNames() {
+		for _, g := range GameNames() {
 			if v := gs.Variants[g]; v != "" {
-				parts = append(parts, gameLabel(r.loc, g, "x", nil)+": "+v)
+				parts = append(parts, GameLabel(r.Loc, g, "x", nil)+": "+v)
 			}
 		}
 		maps = strings.Join(parts, ", ")
 	}
-	daily := r.t("server.off")
+	daily := r.T("server.off")
 	if gs.DailyChannel != "" {
-		daily = r.t("server.dailyat", channelMention(gs.DailyChannel), strconv.Itoa(gs.DailyHour))
+		daily = r.T("server.dailyat", ChannelMention(gs.DailyChannel), strconv.Itoa(gs.DailyHour))
 	}
-	return r.t("server.summary", lang, gameLabel(r.loc, game, "x", nil), clk, onOff(thread), onOff(links), onOff(!gs.NoAI)) + "\n" +
-		r.t("server.summary2", games, who, maps, daily)
+	return r.T("server.summary", lang, GameLabel(r.Loc, game, "x", nil), clk, onOff(thread), onOff(links), onOff(!gs.NoAI)) + "\n" +
+		r.T("server.summary2", games, who, maps, daily)
 }
 
-func channelMention(id string) string { return "<#" + id + ">" }
+func ChannelMention(id string) string { return "<#" + id + ">" }
 
 // serverMap is the server's default map of rules' game when it is still
 // one of the game's variants ("" otherwise: the game's own default).
-func serverMap(r *req, rules engine.Rules) string {
-	v := r.guild.Variants[rules.Name()]
+func serverMap(r *Req, rules engine.Rules) string {
+	v := r.Guild.Variants[rules.Name()]
 	for _, x := range rules.Variants() {
 		if v != "" && x.Name == v {
 			return v
@@ -79,16 +79,16 @@ func serverMap(r *req, rules engine.Rules) string {
 // outside its channel for games (threads of it are inside), or to a
 // member without the role it asks for (members with Manage Server always
 // may).
-func mayChallenge(r *req) error {
-	gs := r.guild
+func MayChallenge(r *Req) error {
+	gs := r.Guild
 	if r.GuildID == "" {
 		return nil
 	}
 	if c := gs.GamesChannel; c != "" && r.ChannelID != c && r.ParentID != c {
-		return refuse("server.gameschannel", channelMention(c))
+		return Refuse("server.gameschannel", ChannelMention(c))
 	}
 	if role := gs.ChallengeRole; role != "" && !r.ManageServer && !slices.Contains(r.Roles, role) {
-		return refuse("server.needrole", "<@&"+role+">")
+		return Refuse("server.needrole", "<@&"+role+">")
 	}
 	return nil
 }

@@ -17,42 +17,42 @@ import (
 // gameOptions reads the game, map and clock options a new game is made
 // from (/challenge, /tournament create): the defaults for what is not
 // given, a refusal naming what is wrong.
-func (b *Bot) gameOptions(r *req) (rules engine.Rules, variant, start string, tc clock.Settings, err error) {
+func (b *Bot) GameOptions(r *Req) (rules engine.Rules, variant, start string, tc clock.Settings, err error) {
 	opt := r.Options
 	name := strings.ToLower(strings.TrimSpace(opt["game"]))
 	if name == "" {
-		name = r.guild.Game // the server's default (/server)
+		name = r.Guild.Game // the server's default (/server)
 	}
 	if name == "" {
-		name = defaultGame()
+		name = DefaultGame()
 	}
-	rules, ok := lookupGame(name)
+	rules, ok := LookupGame(name)
 	if !ok {
-		return nil, "", "", tc, refuse("refuse.unknowngame", name, strings.Join(gameNames(), ", "))
+		return nil, "", "", tc, Refuse("refuse.unknowngame", name, strings.Join(GameNames(), ", "))
 	}
 	if m, given := opt["map"]; given && strings.TrimSpace(m) == "" {
 		// A blank map is an empty position, not "the default map".
 		_, err := rules.Decode("")
-		return nil, "", "", tc, &refusal{key: "refuse.badmap", args: []string{engineErrorTextLoc(r.loc, err)}}
+		return nil, "", "", tc, &Refusal{Key: "refuse.badmap", Args: []string{engineErrorTextLoc(r.Loc, err)}}
 	}
 	m, given := opt["map"]
 	if !given {
 		m = serverMap(r, rules) // the server's default map (/server)
 	}
-	variant, start, err = chooseStart(rules, m, r.loc)
+	variant, start, err = chooseStart(rules, m, r.Loc)
 	if err != nil {
 		return nil, "", "", tc, err
 	}
 	preset := strings.TrimSpace(opt["clock"])
 	if preset == "" {
-		preset = r.guild.Clock
+		preset = r.Guild.Clock
 	}
 	if preset == "" {
 		preset = b.defaultClock(rules, variant, start)
 	}
-	tc, ok = parseClock(preset)
+	tc, ok = ParseClock(preset)
 	if !ok {
-		return nil, "", "", tc, refuse("refuse.badclock", preset, strings.Join(clockPresets, ", "))
+		return nil, "", "", tc, Refuse("refuse.badclock", preset, strings.Join(ClockPresets, ", "))
 	}
 	return rules, variant, start, tc, nil
 }
@@ -78,10 +78,10 @@ func chooseStart(rules engine.Rules, m, loc string) (variant, start string, err 
 		}
 	}
 	if err != nil {
-		return "", "", &refusal{key: "refuse.badmap", args: []string{engineErrorTextLoc(loc, err)}}
+		return "", "", &Refusal{Key: "refuse.badmap", Args: []string{engineErrorTextLoc(loc, err)}}
 	}
 	if pos.Status().Over() || len(pos.LegalMoves()) == 0 {
-		return "", "", refuse("refuse.finishedmap")
+		return "", "", Refuse("refuse.finishedmap")
 	}
 	return "", pos.Encode(), nil
 }
@@ -95,10 +95,10 @@ type startValidator interface {
 // defaultClock is the configured preset for the variant or game, else the
 // rulebook's: 30 min for boards up to 16 files, 45 for bigger.
 func (b *Bot) defaultClock(rules engine.Rules, variant, start string) string {
-	if p, ok := b.cfg.DefaultClocks[variant]; ok && variant != "" {
+	if p, ok := b.Cfg.DefaultClocks[variant]; ok && variant != "" {
 		return p
 	}
-	if p, ok := b.cfg.DefaultClocks[rules.Name()]; ok {
+	if p, ok := b.Cfg.DefaultClocks[rules.Name()]; ok {
 		return p
 	}
 	if w := boardWidth(start); w > 16 {
@@ -131,23 +131,23 @@ func boardWidth(start string) int {
 // challenge when something other than a click on that message ends it (a
 // typed /accept, the expiry), so it is retried until Discord takes it. Nil
 // when the message is unknown (challenges made before its id was kept).
-func challengeEdit(c *challengeRec, content string) []outPost {
+func ChallengeEdit(c *ChallengeRec, content string) []OutPost {
 	if c.MessageID == "" {
 		return nil
 	}
-	return []outPost{editPost(Reply{ChannelID: c.ChannelID, Content: content}, c.MessageID)}
+	return []OutPost{editPost(Reply{ChannelID: c.ChannelID, Content: content}, c.MessageID)}
 }
 
 // startGame creates the game of an accepted challenge, opens its thread if
 // asked and posts the first board.
-func (b *Bot) startGame(ctx context.Context, r *req, c *challengeRec, taker User) ([]Reply, error) {
-	rules, ok := lookupGame(c.Game)
+func (b *Bot) StartGame(ctx context.Context, r *Req, c *ChallengeRec, taker User) ([]Reply, error) {
+	rules, ok := LookupGame(c.Game)
 	if !ok {
-		return nil, refuse("refuse.unknowngame", c.Game, strings.Join(gameNames(), ", "))
+		return nil, Refuse("refuse.unknowngame", c.Game, strings.Join(GameNames(), ", "))
 	}
 	start, err := rules.Decode(c.Start)
 	if err != nil {
-		return nil, wrap("decode start", err)
+		return nil, Wrap("decode start", err)
 	}
 	white, black := c.Challenger, taker
 	switch c.Color {
@@ -158,17 +158,17 @@ func (b *Bot) startGame(ctx context.Context, r *req, c *challengeRec, taker User
 			white, black = black, white
 		}
 	}
-	tc, _ := parseClock(c.Clock)
-	now := b.clk.Now()
-	g := &gameRec{
+	tc, _ := ParseClock(c.Clock)
+	now := b.Clk.Now()
+	g := &Game{
 		Rev: 1, Game: c.Game, Variant: c.Variant, Start: c.Start, Pos: start.Encode(), Turn: int(start.Turn()),
 		White: white, Black: black, GuildID: c.GuildID, ChannelID: c.ChannelID,
-		Clock: tc.String(), ClockState: clock.Start(tc, now), Status: gmActive,
+		Clock: tc.String(), ClockState: clock.Start(tc, now), Status: GmActive,
 		Rated: c.Rated && person(white) && person(black),
 	}
 	g.ClockState.ToMove = g.Turn
 	if c.AILevel > 0 {
-		g.AILevel, g.AISide, g.Locale = c.AILevel, 1, r.pub
+		g.AILevel, g.AISide, g.Locale = c.AILevel, 1, r.Pub
 		if white.ID == taker.ID {
 			g.AISide = 0
 		}
@@ -186,8 +186,8 @@ func (b *Bot) startGame(ctx context.Context, r *req, c *challengeRec, taker User
 	// below in the rare case another game took that number first.
 	threadNum := 0
 	if c.Thread && b.n != nil {
-		threadNum, _ = b.st.NextNumber(ctx, c.GuildID)
-		name := threadName(r.pub, threadNum, c, white, black)
+		threadNum, _ = b.St.NextNumber(ctx, c.GuildID)
+		name := threadName(r.Pub, threadNum, c, white, black)
 		// The thread hangs on the challenge's message, however accepted.
 		on := r.MessageID
 		if !own {
@@ -204,51 +204,51 @@ func (b *Bot) startGame(ctx context.Context, r *req, c *challengeRec, taker User
 		case errors.Is(err, ErrNoThreads):
 			// The board below pings both players; the taker learns why
 			// there is no thread.
-			out = append(out, Reply{Ephemeral: true, Content: r.t("game.nothread")})
+			out = append(out, Reply{Ephemeral: true, Content: r.T("game.nothread")})
 		default:
-			b.log.Warn("create thread", "err", err)
+			b.Log.Warn("create thread", "err", err)
 		}
 	}
 	if g.ChannelID != c.ChannelID {
 		g.Parent = c.ChannelID
 	}
-	pub := r.public()
-	label := gameLabel(pub.loc, c.Game, c.Variant, start)
+	pub := r.Public()
+	label := GameLabel(pub.Loc, c.Game, c.Variant, start)
 	eff := turnEffects(g, tc)
-	eff.cancel = []cancelSpec{{ref: c.ID, kinds: []string{evExpire}}}
-	var edit []outPost
+	eff.Cancel = []CancelSpec{{ref: c.ID, Kinds: []string{EvExpire}}}
+	var edit []OutPost
 	if !own {
 		// The game's number is not known before the insert: the edit says
 		// who accepted and where the game went.
-		text := pub.t("challenge.accepted", taker.Name, white.Name, black.Name, label, describeClock(pub.loc, tc))
+		text := pub.T("challenge.accepted", taker.Name, white.Name, black.Name, label, DescribeClock(pub.Loc, tc))
 		if g.ChannelID != c.ChannelID {
-			text += "\n" + pub.t("game.inthread", "<#"+g.ChannelID+">")
+			text += "\n" + pub.T("game.inthread", "<#"+g.ChannelID+">")
 		}
-		edit = challengeEdit(c, text)
-		eff.posts = append(eff.posts, edit...)
+		edit = ChallengeEdit(c, text)
+		eff.Posts = append(eff.Posts, edit...)
 	}
-	g, err = b.st.acceptChallenge(ctx, c.ID, g, eff)
+	g, err = b.St.acceptChallenge(ctx, c.ID, g, eff)
 	switch {
 	case errors.Is(err, errTaken):
-		return nil, refuse("refuse.chaltaken")
+		return nil, Refuse("refuse.chaltaken")
 	case errors.Is(err, errActiveGame):
-		return nil, refuse("refuse.activegame", c.Challenger.Name, taker.Name)
+		return nil, Refuse("refuse.activegame", c.Challenger.Name, taker.Name)
 	case err != nil:
-		return nil, wrap("accept challenge", err)
+		return nil, Wrap("accept challenge", err)
 	}
 	if g.Parent != "" && g.Number != threadNum {
 		if rn, ok := b.n.(ThreadRenamer); ok {
-			if err := rn.RenameThread(ctx, g.ChannelID, threadName(r.pub, g.Number, c, white, black)); err != nil {
-				b.log.Warn("rename thread", "game", g.ID, "err", err)
+			if err := rn.RenameThread(ctx, g.ChannelID, threadName(r.Pub, g.Number, c, white, black)); err != nil {
+				b.Log.Warn("rename thread", "game", g.ID, "err", err)
 			}
 		}
 	}
 	id := g.Num()
-	head := pub.t("game.started", id, white.Name, black.Name, label, describeClock(pub.loc, tc))
+	head := pub.T("game.started", id, white.Name, black.Name, label, DescribeClock(pub.Loc, tc))
 	if !g.Rated {
-		head += "\n" + pub.t("challenge.casual")
+		head += "\n" + pub.T("challenge.casual")
 	}
-	board, err := b.boardReply(ctx, pub, g, start, nil, head, false)
+	board, err := b.BoardReply(ctx, pub, g, start, nil, head, false)
 	if err != nil {
 		return nil, err
 	}
@@ -263,10 +263,10 @@ func (b *Bot) startGame(ctx context.Context, r *req, c *challengeRec, taker User
 			humans = append(humans, g.User(s))
 		}
 	}
-	board.Content, board.Mentions = b.pings(ctx, humans, func(loc, who string) string {
-		line := i18n.T(loc, "ping.started", who, id, white.Name, black.Name, gameLabel(loc, c.Game, c.Variant, start))
+	board.Content, board.Mentions = b.Pings(ctx, humans, func(loc, who string) string {
+		line := i18n.T(loc, "ping.started", who, id, white.Name, black.Name, GameLabel(loc, c.Game, c.Variant, start))
 		if d := g.Deadline(tc); !d.IsZero() {
-			return line + " " + i18n.T(loc, "ping.tomove", first.Name, discordTime(d))
+			return line + " " + i18n.T(loc, "ping.tomove", first.Name, DiscordTime(d))
 		}
 		return line + " " + i18n.T(loc, "ping.tomove.nodeadline", first.Name)
 	})
@@ -275,7 +275,7 @@ func (b *Bot) startGame(ctx context.Context, r *req, c *challengeRec, taker User
 		// The challenge message says where the game went, buttons gone
 		// (edited out of band when its id is known and it was not clicked).
 		if own || edit == nil {
-			out = append(out, Reply{Update: own, Content: head + "\n" + pub.t("game.inthread", "<#"+g.ChannelID+">")})
+			out = append(out, Reply{Update: own, Content: head + "\n" + pub.T("game.inthread", "<#"+g.ChannelID+">")})
 		}
 	} else if own {
 		// The challenge message loses its buttons; the board is new, so
@@ -288,8 +288,8 @@ func (b *Bot) startGame(ctx context.Context, r *req, c *challengeRec, taker User
 
 // threadName is a game's thread name, "#12 Tank Chess · alice vs bob":
 // raw text (names without escapes), clipped to Discord's 100.
-func threadName(loc string, number int, c *challengeRec, white, black User) string {
-	return clipRunes(i18n.T(loc, "game.threadname", strconv.Itoa(number), gameLabel(loc, c.Game, c.Variant, nil), PlainText(white.Name), PlainText(black.Name)), 100)
+func threadName(loc string, number int, c *ChallengeRec, white, black User) string {
+	return ClipRunes(i18n.T(loc, "game.threadname", strconv.Itoa(number), GameLabel(loc, c.Game, c.Variant, nil), PlainText(white.Name), PlainText(black.Name)), 100)
 }
 
 // person is a user whose games may be rated: not a bot account (the AI
@@ -301,15 +301,15 @@ const maxPending = 5
 
 // underCap refuses a new challenge from a user who already has maxPending
 // waiting (pend: the user's pending challenges).
-func (b *Bot) underCap(r *req, pend []*challengeRec) error {
-	now, n := b.clk.Now(), 0
+func (b *Bot) UnderCap(r *Req, pend []*ChallengeRec) error {
+	now, n := b.Clk.Now(), 0
 	for _, c := range pend {
-		if c.Challenger.ID == r.User.ID && c.Status == chPending && now.Before(c.Expires) {
+		if c.Challenger.ID == r.User.ID && c.Status == ChPending && now.Before(c.Expires) {
 			n++
 		}
 	}
 	if n >= maxPending {
-		return refuse("refuse.toomany", strconv.Itoa(maxPending))
+		return Refuse("refuse.toomany", strconv.Itoa(maxPending))
 	}
 	return nil
 }

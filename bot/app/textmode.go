@@ -21,11 +21,11 @@ import (
 // boardInWords answers /board when the caller wants words: text:true, the
 // text-mode setting (unless text:false or public:true), or a question in
 // ask. handled is false when the caller wants the picture.
-func (b *Bot) boardInWords(ctx context.Context, r *req, g *gameRec) (out []Reply, handled bool, err error) {
+func (b *Bot) BoardInWords(ctx context.Context, r *Req, g *Game) (out []Reply, handled bool, err error) {
 	ask := strings.TrimSpace(r.Options["ask"])
 	text := r.Options["text"] == "true"
 	if _, set := r.Options["text"]; !set && ask == "" && r.Options["public"] != "true" {
-		if s, err := b.st.settings(ctx, r.User.ID); err == nil && s.Text {
+		if s, err := b.St.Settings(ctx, r.User.ID); err == nil && s.Text {
 			text = true
 		}
 	}
@@ -38,9 +38,9 @@ func (b *Bot) boardInWords(ctx context.Context, r *req, g *gameRec) (out []Reply
 	}
 	var words string
 	if ask != "" {
-		words, err = askBoard(r.loc, pos, ask)
+		words, err = askBoard(r.Loc, pos, ask)
 	} else {
-		words, err = b.textBoard(ctx, r.loc, g, pos, ply)
+		words, err = b.textBoard(ctx, r.Loc, g, pos, ply)
 	}
 	if err != nil {
 		return nil, true, err
@@ -50,28 +50,28 @@ func (b *Bot) boardInWords(ctx context.Context, r *req, g *gameRec) (out []Reply
 
 // wordsPosition is the position /board shows: after move ply (the option,
 // when given) or the game's current one, with its ply.
-func (b *Bot) wordsPosition(ctx context.Context, g *gameRec, plyOpt string) (engine.Position, int, error) {
+func (b *Bot) wordsPosition(ctx context.Context, g *Game, plyOpt string) (engine.Position, int, error) {
 	if s := strings.TrimSpace(plyOpt); s != "" {
 		k, err := strconv.Atoi(s)
 		if err != nil || k < 0 {
-			return nil, 0, refuse("refuse.ply-range", s, strconv.Itoa(g.Ply))
+			return nil, 0, Refuse("refuse.ply-range", s, strconv.Itoa(g.Ply))
 		}
-		pos, _, err := b.positionAt(ctx, g, k)
+		pos, _, err := b.PositionAt(ctx, g, k)
 		return pos, k, err
 	}
 	pos, err := g.Position()
 	if err != nil {
-		return nil, 0, wrap("position", err)
+		return nil, 0, Wrap("position", err)
 	}
 	return pos, g.Ply, nil
 }
 
 // textBoard is a game's position in words: which game and move, the last
 // move, then describe.TextBoard (whose turn or the result, rank by rank).
-func (b *Bot) textBoard(ctx context.Context, loc string, g *gameRec, pos engine.Position, ply int) (string, error) {
+func (b *Bot) textBoard(ctx context.Context, loc string, g *Game, pos engine.Position, ply int) (string, error) {
 	board, err := a11y.TextBoard(loc, pos)
 	if err != nil {
-		return "", wrap("text board", err)
+		return "", Wrap("text board", err)
 	}
 	lines := []string{i18n.T(loc, "a11y.game", i18n.T(loc, "gamename."+g.Game), g.Num(), strconv.Itoa(engine.MoveNumber(ply)))}
 	if g.Status == gmFinished && pos.Encode() == g.Pos {
@@ -97,7 +97,7 @@ func askBoard(loc string, pos engine.Position, q string) (string, error) {
 	case verb == "where" && len(f) >= 2:
 		side, ok := askSide(loc, f[1])
 		if !ok {
-			return "", refuse("a11y.ask.side", f[1])
+			return "", Refuse("a11y.ask.side", f[1])
 		}
 		return a11y.Where(loc, pos, side, strings.Join(f[2:], " "))
 	case verb == "square" && len(f) == 2:
@@ -107,7 +107,7 @@ func askBoard(loc string, pos engine.Position, q string) (string, error) {
 	case verb == "moves" && len(f) == 2:
 		return a11y.Moves(loc, pos, f[1])
 	}
-	return "", refuse("a11y.ask.usage", q)
+	return "", Refuse("a11y.ask.usage", q)
 }
 
 // askVerbs are the questions' catalog keys, by their English word.
@@ -139,11 +139,11 @@ func askSide(loc, w string) (engine.Side, bool) {
 // the announcements, whose turn it is or the result, then the position,
 // in words and without emoji. Nothing for anyone else (the public board
 // carries the same text as its picture's alt text).
-func (b *Bot) moveInWords(ctx context.Context, r *req, g *gameRec, prev, next engine.Position, m engine.Move) []Reply {
-	if s, err := b.st.settings(ctx, r.User.ID); err != nil || !s.Text {
+func (b *Bot) moveInWords(ctx context.Context, r *Req, g *Game, prev, next engine.Position, m engine.Move) []Reply {
+	if s, err := b.St.Settings(ctx, r.User.ID); err != nil || !s.Text {
 		return nil
 	}
-	alt, err := a11y.Alt(r.loc, a11y.Board{Game: g.Game, Number: int64(g.Number), Variant: g.Variant, Pos: next, Prev: prev, Last: m, Outcome: storedOutcome(g)})
+	alt, err := a11y.Alt(r.Loc, a11y.Board{Game: g.Game, Number: int64(g.Number), Variant: g.Variant, Pos: next, Prev: prev, Last: m, Outcome: storedOutcome(g)})
 	if err != nil {
 		return nil
 	}

@@ -47,7 +47,7 @@ func noEmoji(t *testing.T, s string) {
 func TestTextMode(t *testing.T) {
 	h := newHarness(t, Config{})
 	alice, bob := user("alice"), user("bob")
-	gid := h.startGame()
+	gid := h.StartGame()
 
 	rs := h.slash(alice, "board", "text=true")
 	if len(rs) == 0 {
@@ -132,7 +132,7 @@ func TestTextMode(t *testing.T) {
 	}
 	rs = h.slash(alice, "data", "request=delete")
 	h.click(alice, findID(t, rs, "yes"))
-	if s, err := h.b.st.settings(h.ctx, alice.ID); err != nil || s.Text {
+	if s, err := h.b.St.Settings(h.ctx, alice.ID); err != nil || s.Text {
 		t.Fatalf("after deletion: settings %+v, %v", s, err)
 	}
 }
@@ -142,7 +142,7 @@ func TestTextMode(t *testing.T) {
 func TestAltTextLanguage(t *testing.T) {
 	h := newHarness(t, Config{})
 	alice := user("alice")
-	h.startGame()
+	h.StartGame()
 	look := func(opts map[string]string) []string {
 		c := Command{Kind: KindSlash, Name: "board", User: alice, GuildID: "guild", ChannelID: "chan", Locale: "pt-BR", GuildLocale: "en-US", Options: opts}
 		return images(t, h.handle(c))
@@ -162,8 +162,8 @@ func FuzzAskBoard(f *testing.F) {
 		f.Add(s)
 	}
 	var starts []startPos
-	for _, name := range gameNames() {
-		rules, _ := lookupGame(name)
+	for _, name := range GameNames() {
+		rules, _ := LookupGame(name)
 		for _, v := range []string{"", "basic16", "start"} {
 			if p, err := rules.Start(v); err == nil {
 				starts = append(starts, startPos{name, p})

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/tankbot/tankbot/bot/i18n"
 	"github.com/tankbot/tankbot/bot/rating"
@@ -18,25 +19,25 @@ import (
 )
 
 // formatName is a format's name in loc.
-func formatName(loc string, f tournament.Format) string {
-	return i18n.T(loc, formatKeyPrefix+string(f))
+func FormatName(loc string, f tournament.Format) string {
+	return i18n.T(loc, FormatKeyPrefix+string(f))
 }
 
-const formatKeyPrefix = "tournament.format."
+const FormatKeyPrefix = "tournament.format."
 
 // director runs the tournaments on the bot's store and clock; what an
 // advance does is announced through the outbox (advancePosts).
-func (b *Bot) director() *director.Director {
-	return &director.Director{Store: b.st, Now: b.clk.Now, Posts: b.advancePosts, Adjudicated: b.endAdjudicated}
+func (b *Bot) Director() *director.Director {
+	return &director.Director{Store: b.St, Now: b.Clk.Now, Posts: b.advancePosts, Adjudicated: b.endAdjudicated}
 }
 
 // seedRating is the player's rating in the tournament's game on this
 // server (it seeds knockouts and numbers players), the default for one
 // without rated games there.
-func (b *Bot) seedRating(ctx context.Context, guild, kind, player string) float64 {
-	rs, err := b.st.PlayerRatings(ctx, guild, player)
+func (b *Bot) SeedRating(ctx context.Context, guild, kind, player string) float64 {
+	rs, err := b.St.PlayerRatings(ctx, guild, player)
 	if err != nil {
-		b.log.Warn("seed rating", "player", player, "err", err)
+		b.Log.Warn("seed rating", "player", player, "err", err)
 	}
 	for _, r := range rs {
 		if r.Kind == kind {
@@ -51,15 +52,15 @@ func (b *Bot) seedRating(ctx context.Context, guild, kind, player string) float6
 // "ai-1", "ai-2", … in the tournament, which never collide with Discord's
 // numeric ids), unrated, never pinged. Its games are played by the bot's
 // computer (ai.go), both sides when two computers meet.
-const computerPrefix = "ai-"
+const ComputerPrefix = "ai-"
 
 // computerEntrant says whether id is a computer entrant's (never pinged).
-func computerEntrant(id string) bool { return strings.HasPrefix(id, computerPrefix) }
+func computerEntrant(id string) bool { return strings.HasPrefix(id, ComputerPrefix) }
 
 // aiPlyCap draws a game the computer plays on both sides once it has
 // lasted ai.DefaultMaxPly plies, as `tankbot arena` does: two computers
 // could otherwise play on forever in a game with no natural end.
-func (b *Bot) aiPlyCap(ctx context.Context, g *gameRec) error {
+func (b *Bot) aiPlyCap(ctx context.Context, g *Game) error {
 	return b.endWithBoard(ctx, g, engine.Drawn(engine.ReasonAgreement), func(loc string) string {
 		return i18n.T(loc, "tournament.plycap", strconv.Itoa(ai.DefaultMaxPly))
 	})
@@ -68,7 +69,7 @@ func (b *Bot) aiPlyCap(ctx context.Context, g *gameRec) error {
 // entrantUser is a tournament player as a game's user: their stored name
 // (marked, escaped at output), a computer entrant flagged as a bot.
 func entrantUser(ev *director.Event, id string) User {
-	return User{ID: id, Name: markName(ev.Name(id)), Bot: ev.AILevel(id) > 0}
+	return User{ID: id, Name: MarkName(ev.Name(id)), Bot: ev.AILevel(id) > 0}
 }
 
 // startPairings starts the games of a paired round the way an accepted
@@ -76,14 +77,14 @@ func entrantUser(ev *director.Event, id string) User {
 // claimed on its board; the board's message adds the round's deadline. A
 // board that cannot start is logged and left to the round's deadline
 // (adjudication); the others still start.
-func (b *Bot) startPairings(ctx context.Context, ev *director.Event, ps []tournament.Pairing, pub string) []Reply {
+func (b *Bot) StartPairings(ctx context.Context, ev *director.Event, ps []tournament.Pairing, pub string) []Reply {
 	var out []Reply
 	for _, p := range ps {
 		if p.IsBye() || p.GameID != 0 || p.Result != tournament.Pending {
 			continue
 		}
 		rs, err := b.startPairing(ctx, ev, p, pub)
-		if rf := (*refusal)(nil); errors.As(err, &rf) && rf.key == "refuse.activegame" {
+		if rf := (*Refusal)(nil); errors.As(err, &rf) && rf.Key == "refuse.activegame" {
 			// The two already play a game in this channel (no threads):
 			// they are told, and the board starts when that game ends
 			// (startWaiting).
@@ -91,7 +92,7 @@ func (b *Bot) startPairings(ctx context.Context, ev *director.Event, ps []tourna
 			continue
 		}
 		if err != nil {
-			b.log.Warn("start tournament game", "tournament", ev.Row.ID, "round", p.Round, "board", p.Board, "err", err)
+			b.Log.Warn("start tournament game", "tournament", ev.Row.ID, "round", p.Round, "board", p.Board, "err", err)
 			continue
 		}
 		out = append(out, rs...)
@@ -110,27 +111,27 @@ func (b *Bot) blockedPost(ev *director.Event, p tournament.Pairing, pub string) 
 		}
 	}
 	return Reply{ChannelID: ev.Row.Channel, Mentions: pings,
-		Content: i18n.T(pub, "tournament.blocked", mention(p.White), mention(p.Black), strconv.FormatInt(ev.Row.ID, 10), strconv.Itoa(p.Round),
-			discordTime(ev.T.RoundDeadline))}
+		Content: i18n.T(pub, "tournament.blocked", Mention(p.White), Mention(p.Black), strconv.FormatInt(ev.Row.ID, 10), strconv.Itoa(p.Round),
+			DiscordTime(ev.T.RoundDeadline))}
 }
 
 // startWaiting starts the tournament games that waited for g, a game the
 // same two players had in the same channel (blockedPost), now that it
 // is over.
-func (b *Bot) startWaiting(ctx context.Context, g *gameRec) {
+func (b *Bot) startWaiting(ctx context.Context, g *Game) {
 	if g.Parent != "" || g.GuildID == "" {
 		return // a game in a thread blocks nothing in the channel
 	}
-	ts, err := b.st.GuildTournaments(ctx, g.GuildID)
+	ts, err := b.St.GuildTournaments(ctx, g.GuildID)
 	if err != nil {
-		b.log.Warn("guild tournaments", "err", err)
+		b.Log.Warn("guild tournaments", "err", err)
 		return
 	}
 	for _, t := range ts {
 		if t.Status != string(tournament.Running) || t.Channel != g.ChannelID {
 			continue
 		}
-		ev, err := b.director().Load(ctx, t.ID)
+		ev, err := b.Director().Load(ctx, t.ID)
 		if err != nil || ev.T.Round == 0 {
 			continue
 		}
@@ -142,14 +143,14 @@ func (b *Bot) startWaiting(ctx context.Context, g *gameRec) {
 			}
 		}
 		if len(todo) > 0 {
-			b.queue(ctx, ev.Row.Channel, b.startPairings(ctx, ev, todo, b.cfg.DefaultLocale))
+			b.queue(ctx, ev.Row.Channel, b.StartPairings(ctx, ev, todo, b.Cfg.DefaultLocale))
 		}
 	}
 }
 
 func (b *Bot) startPairing(ctx context.Context, ev *director.Event, p tournament.Pairing, pub string) ([]Reply, error) {
 	row := ev.Row
-	rules, ok := lookupGame(row.Kind)
+	rules, ok := LookupGame(row.Kind)
 	if !ok {
 		return nil, fmt.Errorf("unknown game %q", row.Kind)
 	}
@@ -158,9 +159,9 @@ func (b *Bot) startPairing(ctx context.Context, ev *director.Event, p tournament
 		return nil, err
 	}
 	white, black := entrantUser(ev, p.White), entrantUser(ev, p.Black)
-	c := &challengeRec{Challenger: white, Opponent: black, Game: row.Kind, Variant: variant, Start: start, Clock: row.Clock,
-		Color: "white", Thread: true, GuildID: row.Guild, ChannelID: row.Channel, Status: chPending,
-		Expires: b.clk.Now().Add(row.RoundLength), Rated: row.Rated, Locale: pub}
+	c := &ChallengeRec{Challenger: white, Opponent: black, Game: row.Kind, Variant: variant, Start: start, Clock: row.Clock,
+		Color: "white", Thread: true, GuildID: row.Guild, ChannelID: row.Channel, Status: ChPending,
+		Expires: b.Clk.Now().Add(row.RoundLength), Rated: row.Rated, Locale: pub}
 	taker := black
 	// The computer plays the side of the one who accepts (startGame): a
 	// computer with White against a person accepts a challenge to Black.
@@ -173,15 +174,15 @@ func (b *Bot) startPairing(ctx context.Context, ev *director.Event, p tournament
 			c.Challenger, c.Opponent, c.Color, taker = black, white, "black", white
 		}
 	}
-	if c.ID, err = b.st.createChallenge(ctx, c, effects{}); err != nil {
-		return nil, wrap("tournament game", err)
+	if c.ID, err = b.St.CreateChallenge(ctx, c, Effects{}); err != nil {
+		return nil, Wrap("tournament game", err)
 	}
-	r := &req{Command: Command{Kind: KindSlash, GuildID: row.Guild, ChannelID: row.Channel}, loc: pub, pub: pub}
-	rs, err := b.startGame(ctx, r, c, taker)
+	r := &Req{Command: Command{Kind: KindSlash, GuildID: row.Guild, ChannelID: row.Channel}, Loc: pub, Pub: pub}
+	rs, err := b.StartGame(ctx, r, c, taker)
 	if err != nil {
 		// The challenge was only the vehicle: it must not stay pending.
-		if _, cerr := b.st.setChallengeStatus(ctx, c.ID, chCancelled, effects{}); cerr != nil {
-			b.log.Warn("drop tournament challenge", "challenge", c.ID, "err", cerr)
+		if _, cerr := b.St.SetChallengeStatus(ctx, c.ID, ChCancelled, Effects{}); cerr != nil {
+			b.Log.Warn("drop tournament challenge", "challenge", c.ID, "err", cerr)
 		}
 		return nil, err
 	}
@@ -189,19 +190,19 @@ func (b *Bot) startPairing(ctx context.Context, ev *director.Event, p tournament
 		if !rs[i].Board || rs[i].GameID == 0 {
 			continue
 		}
-		if err := b.director().SetGame(ctx, row.ID, p.Round, p.Board, rs[i].GameID); err != nil {
+		if err := b.Director().SetGame(ctx, row.ID, p.Round, p.Board, rs[i].GameID); err != nil {
 			// Another instance started this board first: its game stands.
-			if g, gerr := b.st.game(ctx, rs[i].GameID); gerr == nil {
+			if g, gerr := b.St.game(ctx, rs[i].GameID); gerr == nil {
 				if eerr := b.end(ctx, g, engine.Outcome{Result: engine.Ongoing, Reason: engine.ReasonAborted}); eerr != nil {
-					b.log.Warn("abort doubled tournament game", "game", g.ID, "err", eerr)
+					b.Log.Warn("abort doubled tournament game", "game", g.ID, "err", eerr)
 				}
 			}
-			return nil, wrap("claim board", err)
+			return nil, Wrap("claim board", err)
 		}
 		if rs[i].ChannelID == "" {
 			rs[i].ChannelID = row.Channel
 		}
-		rs[i].Content += "\n" + i18n.T(pub, "tournament.gameline", strconv.FormatInt(row.ID, 10), strconv.Itoa(p.Round), discordTime(ev.T.RoundDeadline))
+		rs[i].Content += "\n" + i18n.T(pub, "tournament.gameline", strconv.FormatInt(row.ID, 10), strconv.Itoa(p.Round), DiscordTime(ev.T.RoundDeadline))
 	}
 	return rs, nil
 }
@@ -215,7 +216,7 @@ const reasonForfeit engine.Reason = "forfeit"
 // event, the game's final board saying it (pinging both players) is queued
 // with the result; without, the caller tells the players. It returns the
 // game it ended (nil: none).
-func (b *Bot) endDecided(ctx context.Context, p tournament.Pairing, reason engine.Reason, event func(loc string) string) *gameRec {
+func (b *Bot) EndDecided(ctx context.Context, p tournament.Pairing, reason engine.Reason, event func(loc string) string) *Game {
 	if p.GameID == 0 {
 		return nil
 	}
@@ -237,13 +238,13 @@ func (b *Bot) endDecided(ctx context.Context, p tournament.Pairing, reason engin
 	// game again and end it at its new ply.
 	var err error
 	for range 5 {
-		var g *gameRec
-		g, err = b.st.game(ctx, p.GameID)
-		if err != nil || g.Status != gmActive {
+		var g *Game
+		g, err = b.St.game(ctx, p.GameID)
+		if err != nil || g.Status != GmActive {
 			return nil
 		}
 		if forfeit && g.Rated {
-			if err = b.st.SetRated(ctx, g.ID, false); err != nil {
+			if err = b.St.SetRated(ctx, g.ID, false); err != nil {
 				continue // ended meanwhile, or the store failed: read it again
 			}
 			g.Rated = false
@@ -252,14 +253,14 @@ func (b *Bot) endDecided(ctx context.Context, p tournament.Pairing, reason engin
 			return g
 		}
 	}
-	b.log.Warn("end decided tournament game", "game", p.GameID, "err", err)
+	b.Log.Warn("end decided tournament game", "game", p.GameID, "err", err)
 	return nil
 }
 
 // endWithBoard ends g with o and, with event, queues its final board in
 // the same transaction (the board is completed, record and replay, at
 // delivery).
-func (b *Bot) endWithBoard(ctx context.Context, g *gameRec, o engine.Outcome, event func(loc string) string) error {
+func (b *Bot) endWithBoard(ctx context.Context, g *Game, o engine.Outcome, event func(loc string) string) error {
 	if event == nil {
 		return b.end(ctx, g, o)
 	}
@@ -268,9 +269,9 @@ func (b *Bot) endWithBoard(ctx context.Context, g *gameRec, o engine.Outcome, ev
 		return err
 	}
 	loc := b.outLocale(g)
-	r := &req{Command: Command{GuildID: g.GuildID, ChannelID: g.ChannelID}, loc: loc, pub: loc, outOfBand: true}
+	r := &Req{Command: Command{GuildID: g.GuildID, ChannelID: g.ChannelID}, Loc: loc, Pub: loc, outOfBand: true}
 	g.Finish(o)
-	reply, err := b.boardReply(ctx, r, g, pos, nil, event(loc), false)
+	reply, err := b.BoardReply(ctx, r, g, pos, nil, event(loc), false)
 	if err != nil {
 		return err
 	}
@@ -286,11 +287,11 @@ func (b *Bot) judge(ctx context.Context) director.Judge {
 		if p.GameID == 0 {
 			return tournament.DoubleForfeit, nil
 		}
-		g, err := b.st.game(ctx, p.GameID)
+		g, err := b.St.game(ctx, p.GameID)
 		if err != nil {
 			return tournament.Pending, err
 		}
-		if g.Status != gmActive {
+		if g.Status != GmActive {
 			if r := tournamentResult(g); r != tournament.Pending {
 				return r, nil
 			}
@@ -317,15 +318,15 @@ func (b *Bot) judge(ctx context.Context) director.Judge {
 func (b *Bot) resumeTournaments(ctx context.Context) error {
 	// Every running tournament has a round deadline (at most 60 days
 	// away): all of them are due within a century.
-	ts, err := b.st.DueTournaments(ctx, b.clk.Now().AddDate(100, 0, 0))
+	ts, err := b.St.DueTournaments(ctx, b.Clk.Now().AddDate(100, 0, 0))
 	if err != nil {
-		return wrap("running tournaments", err)
+		return Wrap("running tournaments", err)
 	}
 	for _, t := range ts {
 		if t.Status != string(tournament.Running) {
 			continue
 		}
-		ev, err := b.director().Load(ctx, t.ID)
+		ev, err := b.Director().Load(ctx, t.ID)
 		if err != nil || ev.T.Round == 0 {
 			continue
 		}
@@ -336,8 +337,8 @@ func (b *Bot) resumeTournaments(ctx context.Context) error {
 			}
 		}
 		if len(todo) > 0 {
-			b.log.Info("resuming tournament round", "tournament", t.ID, "round", ev.T.Round, "games", len(todo))
-			b.queue(ctx, ev.Row.Channel, b.startPairings(ctx, ev, todo, b.cfg.DefaultLocale))
+			b.Log.Info("resuming tournament round", "tournament", t.ID, "round", ev.T.Round, "games", len(todo))
+			b.queue(ctx, ev.Row.Channel, b.StartPairings(ctx, ev, todo, b.Cfg.DefaultLocale))
 		}
 	}
 	return nil
@@ -346,12 +347,12 @@ func (b *Bot) resumeTournaments(ctx context.Context) error {
 // tournamentTick acts on passed sign-up and round deadlines (the
 // scheduler's pass): adjudicated games end, a new round starts.
 func (b *Bot) tournamentTick(ctx context.Context) error {
-	us, err := b.director().Tick(ctx, b.judge(ctx))
+	us, err := b.Director().Tick(ctx, b.judge(ctx))
 	for _, u := range us {
-		b.announce(ctx, u)
+		b.Announce(ctx, u)
 	}
 	if err != nil {
-		return wrap("tournaments", err)
+		return Wrap("tournaments", err)
 	}
 	return nil
 }
@@ -362,12 +363,12 @@ func (b *Bot) tournamentTick(ctx context.Context) error {
 // after the boards).
 func (b *Bot) endAdjudicated(ctx context.Context, _ int64, ps []tournament.Pairing) {
 	for _, p := range ps {
-		b.endDecided(ctx, p, engine.ReasonTimeout, func(loc string) string { return i18n.T(loc, "tournament.adjudicated") })
+		b.EndDecided(ctx, p, engine.ReasonTimeout, func(loc string) string { return i18n.T(loc, "tournament.adjudicated") })
 	}
 }
 
 // tournamentResult is a finished game's result for its tournament.
-func tournamentResult(g *gameRec) tournament.Result {
+func tournamentResult(g *Game) tournament.Result {
 	switch g.Result {
 	case engine.WhiteWins.String():
 		return tournament.WhiteWins
@@ -382,7 +383,7 @@ func tournamentResult(g *gameRec) tournament.Result {
 // tournamentGameOver feeds a finished game to its tournament (none: no
 // effect) and posts what that did: the next round's games, the final
 // standings pinging the podium.
-func (b *Bot) tournamentGameOver(ctx context.Context, g *gameRec) {
+func (b *Bot) tournamentGameOver(ctx context.Context, g *Game) {
 	res := tournamentResult(g)
 	if g.GuildID == "" {
 		return
@@ -391,16 +392,16 @@ func (b *Bot) tournamentGameOver(ctx context.Context, g *gameRec) {
 		b.startWaiting(ctx, g)
 		return
 	}
-	u, err := b.director().GameOver(ctx, g.ID, res)
+	u, err := b.Director().GameOver(ctx, g.ID, res)
 	if errors.Is(err, tournament.ErrAlreadyRecorded) {
 		return // decided by the tournament first (withdrawal, adjudication)
 	}
 	if err != nil {
-		b.log.Warn("tournament game over", "game", g.ID, "err", err)
+		b.Log.Warn("tournament game over", "game", g.ID, "err", err)
 		return
 	}
 	if u != nil {
-		b.announce(ctx, *u)
+		b.Announce(ctx, *u)
 		return
 	}
 	b.startWaiting(ctx, g) // a game outside tournaments may have held one up
@@ -409,20 +410,20 @@ func (b *Bot) tournamentGameOver(ctx context.Context, g *gameRec) {
 // announce acts on a director's update: the games of a paired round
 // start, their boards queued in the outbox (the round's announcement and
 // the final standings were queued with the advance itself: advancePosts).
-func (b *Bot) announce(ctx context.Context, u director.Update) {
-	ev, err := b.director().Load(ctx, u.ID)
+func (b *Bot) Announce(ctx context.Context, u director.Update) {
+	ev, err := b.Director().Load(ctx, u.ID)
 	if err != nil {
-		b.log.Warn("load tournament", "tournament", u.ID, "err", err)
+		b.Log.Warn("load tournament", "tournament", u.ID, "err", err)
 		return
 	}
-	pub := b.cfg.DefaultLocale
+	pub := b.Cfg.DefaultLocale
 	var rs []Reply
 	if len(u.Paired) > 0 {
 		if !u.Advanced {
 			// Round 1 paired by the sign-up deadline: no advance queued its line.
 			rs = append(rs, Reply{ChannelID: ev.Row.Channel, Content: b.roundText(pub, ev)})
 		}
-		rs = append(rs, b.startPairings(ctx, ev, u.Paired, pub)...)
+		rs = append(rs, b.StartPairings(ctx, ev, u.Paired, pub)...)
 	}
 	if u.Cancelled {
 		rs = append(rs, Reply{ChannelID: ev.Row.Channel, Content: i18n.T(pub, "tournament.cancelled", strconv.FormatInt(u.ID, 10))})
@@ -440,10 +441,10 @@ func (b *Bot) queue(ctx context.Context, channel string, rs []Reply) {
 		}
 		body, err := encodePost(queuedAs(r))
 		if err == nil {
-			_, err = b.st.Enqueue(ctx, store.Message{Channel: r.ChannelID, Payload: body})
+			_, err = b.St.Enqueue(ctx, store.Message{Channel: r.ChannelID, Payload: body})
 		}
 		if err != nil {
-			b.log.Warn("queue tournament post", "channel", r.ChannelID, "err", err)
+			b.Log.Warn("queue tournament post", "channel", r.ChannelID, "err", err)
 		}
 	}
 }
@@ -452,7 +453,7 @@ func (b *Bot) queue(ctx context.Context, channel string, rs []Reply) {
 // its transaction: the next round's line with its boards, or the final
 // standings pinging the podium.
 func (b *Bot) advancePosts(ev *director.Event, _ []tournament.Pairing, finished bool) ([]store.Message, error) {
-	loc := b.cfg.DefaultLocale
+	loc := b.Cfg.DefaultLocale
 	p := textPost(Reply{ChannelID: ev.Row.Channel, Content: b.roundText(loc, ev)})
 	if finished {
 		p = b.finalPost(ev, loc)
@@ -468,21 +469,21 @@ func (b *Bot) advancePosts(ev *director.Event, _ []tournament.Pairing, finished 
 // pinged here (each game's first board pings its two players).
 func (b *Bot) roundText(loc string, ev *director.Event) string {
 	head := i18n.T(loc, "tournament.nextround", strconv.FormatInt(ev.Row.ID, 10), strconv.Itoa(ev.T.Round))
-	return clipRunes(head+"\n"+strings.Join(b.boardLines(loc, ev), "\n"), 2000)
+	return ClipRunes(head+"\n"+strings.Join(b.BoardLines(loc, ev), "\n"), 2000)
 }
 
 // finalPost announces the winner and pings the podium (the people on
 // it); the standings pictures are attached when it is delivered
 // (standingsPost: the outbox keeps no files).
-func (b *Bot) finalPost(ev *director.Event, loc string) outPost {
+func (b *Bot) finalPost(ev *director.Event, loc string) OutPost {
 	st := ev.T.Standings()
 	var podium []string
 	var lines []string
 	for _, s := range st {
 		if s.Rank <= 3 && !s.Withdrawn {
-			who := mention(s.Player)
+			who := Mention(s.Player)
 			if ev.AILevel(s.Player) > 0 {
-				who = markName(ev.Name(s.Player))
+				who = MarkName(ev.Name(s.Player))
 			} else {
 				podium = append(podium, s.Player)
 			}
@@ -490,18 +491,18 @@ func (b *Bot) finalPost(ev *director.Event, loc string) outPost {
 		}
 	}
 	return standingsPost(Reply{ChannelID: ev.Row.Channel, Mentions: podium, FallbackText: i18n.T(loc, "tournament.noimage"),
-		Content: clipRunes(i18n.T(loc, "tournament.finished", strconv.FormatInt(ev.Row.ID, 10))+"\n"+strings.Join(lines, "\n"), 2000)}, ev.Row.ID)
+		Content: ClipRunes(i18n.T(loc, "tournament.finished", strconv.FormatInt(ev.Row.ID, 10))+"\n"+strings.Join(lines, "\n"), 2000)}, ev.Row.ID)
 }
 
 // redrawStandings attaches the standings pictures to a queued post of
 // tournament id, drawn from the stored tournament as it stands.
 func (b *Bot) redrawStandings(ctx context.Context, r *Reply, id int64) {
-	ev, err := b.director().Load(ctx, id)
+	ev, err := b.Director().Load(ctx, id)
 	if err != nil {
-		b.log.Warn("redraw standings", "tournament", id, "err", err)
+		b.Log.Warn("redraw standings", "tournament", id, "err", err)
 		return
 	}
-	r.Files = b.standingsFiles(ev, b.cfg.DefaultLocale)
+	r.Files = b.StandingsFiles(ev, b.Cfg.DefaultLocale)
 }
 
 // labels words the pictures in loc, with the entrants' stored names.
@@ -509,7 +510,7 @@ func (b *Bot) labels(ev *director.Event, loc string) director.Labels {
 	return director.Labels{Text: func(key string, args ...string) string { return i18n.T(loc, key, args...) }, Name: ev.Name}
 }
 
-func (b *Bot) standingsFiles(ev *director.Event, loc string) []File {
+func (b *Bot) StandingsFiles(ev *director.Event, loc string) []File {
 	var files []File
 	pages := director.StandingsPages(ev.T, b.labels(ev, loc))
 	if ev.T.Format == tournament.Knockout && ev.T.Round > 0 {
@@ -517,13 +518,13 @@ func (b *Bot) standingsFiles(ev *director.Event, loc string) []File {
 		if png, err := imaging.RenderBracket(br); err == nil {
 			files = append(files, File{Name: "bracket.png", ContentType: "image/png", Data: png, Description: standingsAlt(loc, br.Title, pages)})
 		} else {
-			b.log.Warn("render bracket", "err", err)
+			b.Log.Warn("render bracket", "err", err)
 		}
 	}
 	for i, pg := range pages {
 		png, err := imaging.RenderStandings(pg)
 		if err != nil {
-			b.log.Warn("render standings", "err", err)
+			b.Log.Warn("render standings", "err", err)
 			continue
 		}
 		files = append(files, File{Name: "standings" + strconv.Itoa(i+1) + ".png", ContentType: "image/png", Data: png, Description: standingsAlt(loc, pg.Title, pages)})
@@ -533,9 +534,9 @@ func (b *Bot) standingsFiles(ev *director.Event, loc string) []File {
 
 // boardLines are the current round's boards, one line each, names marked
 // (escaped at output).
-func (b *Bot) boardLines(loc string, ev *director.Event) []string {
+func (b *Bot) BoardLines(loc string, ev *director.Event) []string {
 	var lines []string
-	name := func(id string) string { return markName(ev.Name(id)) }
+	name := func(id string) string { return MarkName(ev.Name(id)) }
 	for _, p := range ev.T.Rounds[ev.T.Round-1] {
 		res := p.Result.String()
 		if res == "" {
@@ -548,4 +549,21 @@ func (b *Bot) boardLines(loc string, ev *director.Event) []string {
 		lines = append(lines, i18n.T(loc, "tournament.boardline", strconv.Itoa(p.Board), name(p.White), name(p.Black), res))
 	}
 	return lines
+}
+
+var TournamentActionNames = []string{"create", "join", "leave", "start", "standings", "pairings", "withdraw", "cancel", "export"}
+
+// maxSpan bounds sign-up and round lengths (the refusal says so): a
+// larger one would overflow the stored deadline.
+const maxSpan = 60 * 24 * time.Hour
+
+// parseSpan reads a duration from 1 ns to maxSpan: Go's ("90m", "2h") or
+// whole days ("3d").
+func ParseSpan(s string) (time.Duration, bool) {
+	if d, ok := strings.CutSuffix(s, "d"); ok {
+		n, err := strconv.Atoi(d)
+		return time.Duration(n) * 24 * time.Hour, err == nil && n > 0 && n <= int(maxSpan/(24*time.Hour))
+	}
+	v, err := time.ParseDuration(s)
+	return v, err == nil && v > 0 && v <= maxSpan
 }
