@@ -12,6 +12,7 @@ import (
 	"github.com/tankbot/tankbot/bot/game"
 	"github.com/tankbot/tankbot/bot/i18n"
 	"github.com/tankbot/tankbot/bot/metrics"
+	"github.com/tankbot/tankbot/bot/view"
 	"github.com/tankbot/tankbot/engine"
 	"github.com/tankbot/tankbot/engine/ai"
 )
@@ -273,7 +274,7 @@ func (b *Bot) AiUser(r *Req, level int) User {
 // in the usual two steps, so the game is created exactly as any other. A
 // challenge whose game cannot start (an active game here already) is
 // cancelled at once.
-func (b *Bot) ChallengeAI(ctx context.Context, r *Req, c *ChallengeRec, me User, level int) ([]Reply, error) {
+func (b *Bot) ChallengeAI(ctx context.Context, r *Req, c *ChallengeRec, me User, level int) ([]view.Reply, error) {
 	if r.Guild.NoAI { // the server turned the computer off (/server): no new game, rematches too
 		return nil, Refuse("server.noai")
 	}
@@ -304,15 +305,15 @@ func (b *Bot) aiTurnContent(ctx context.Context, g *Game, pos engine.Position, m
 		parts = append(parts, what(loc))
 	}
 	for _, a := range pos.Announcements() {
-		parts = append(parts, announceText(loc, g, pos, a))
+		parts = append(parts, view.AnnounceText(loc, g, pos, a))
 	}
 	parts = append(parts, i18n.T(loc, "ai.thinking", next.Name))
-	return ClipRunes(strings.Join(parts, " "), 2000), nil
+	return view.ClipRunes(strings.Join(parts, " "), 2000), nil
 }
 
 // aiDraw answers a draw offer to the computer at once: it accepts only
 // when a short search finds its position clearly bad.
-func (b *Bot) AiDraw(ctx context.Context, r *Req, g *Game) ([]Reply, error) {
+func (b *Bot) AiDraw(ctx context.Context, r *Req, g *Game) ([]view.Reply, error) {
 	pos, err := g.Position()
 	if err != nil {
 		return nil, err
@@ -337,7 +338,7 @@ func (b *Bot) AiDraw(ctx context.Context, r *Req, g *Game) ([]Reply, error) {
 // aiTakeback grants a takeback in a game against the computer at once:
 // the human's last move goes, with every computer move after it, and the
 // human is to move again.
-func (b *Bot) AiTakeback(ctx context.Context, r *Req, g *Game, side int) ([]Reply, error) {
+func (b *Bot) AiTakeback(ctx context.Context, r *Req, g *Game, side int) ([]view.Reply, error) {
 	gm, err := b.replay(ctx, g)
 	if err != nil {
 		return nil, err

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tankbot/tankbot/bot/view"
 	"github.com/tankbot/tankbot/store"
 	"github.com/tankbot/tankbot/store/clock"
 )
@@ -357,7 +358,7 @@ func TestQueuedBoardShowsLastMove(t *testing.T) {
 	id := h.StartGame()
 	mustNotRefuse(t, h.slash(alice, "move", "move="+h.legalMove(id, nil)))
 	g := h.game(id)
-	r := Reply{Board: true, GameID: id, Embed: &Embed{Image: "board.png"}}
+	r := view.Reply{Board: true, GameID: id, Embed: &view.Embed{Image: "board.png"}}
 	h.b.redrawImage(h.ctx, &r, g)
 	if len(r.Files) != 1 {
 		t.Fatalf("no image redrawn: %+v", r)
@@ -366,7 +367,7 @@ func TestQueuedBoardShowsLastMove(t *testing.T) {
 	if err != nil || last == nil {
 		t.Fatalf("last move: %v %v", last, err)
 	}
-	without, err := RenderPNG(pos, nil, h.b.PublicFlip(pos), h.b.outLocale(g), g)
+	without, err := view.RenderPNG(pos, nil, h.b.PublicFlip(pos), h.b.outLocale(g), g)
 	if err != nil {
 		t.Fatal(err)
 	}

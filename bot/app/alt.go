@@ -2,13 +2,10 @@ package app
 
 import (
 	"context"
-	"strconv"
-	"unicode/utf8"
 
 	a11y "github.com/tankbot/tankbot/bot/describe"
-	"github.com/tankbot/tankbot/bot/i18n"
+	"github.com/tankbot/tankbot/bot/view"
 	"github.com/tankbot/tankbot/engine"
-	"github.com/tankbot/tankbot/imaging"
 )
 
 // The alt text of every picture the bot sends (File.Description): screen
@@ -24,21 +21,10 @@ import (
 func (b *Bot) boardAlt(ctx context.Context, loc string, g *Game, pos engine.Position, last engine.Move) string {
 	d := a11y.Board{Game: g.Game, Number: int64(g.Number), Variant: g.Variant, Pos: pos}
 	if g.Status == gmFinished && pos.Encode() == g.Pos {
-		d.Outcome = storedOutcome(g)
+		d.Outcome = view.StoredOutcome(g)
 	}
 	d.Prev, d.Last = b.stepTo(ctx, g, pos, last)
-	return altOr(loc, d)
-}
-
-// storedOutcome is a finished game's stored result (which may have been
-// decided off the board: a resignation, the clock), nil when unknown.
-func storedOutcome(g *Game) *engine.Outcome {
-	for _, r := range []engine.Result{engine.WhiteWins, engine.BlackWins, engine.Draw} {
-		if g.Result == r.String() {
-			return &engine.Outcome{Result: r, Reason: engine.Reason(g.Reason)}
-		}
-	}
-	return nil
+	return view.AltOr(loc, d)
 }
 
 // stepTo is the position before pos in g's log and the move from it to
@@ -85,58 +71,4 @@ func (b *Bot) stepTo(ctx context.Context, g *Game, pos engine.Position, last eng
 		}
 	}
 	return prev, step
-}
-
-// altOr is describe.Alt, or, when the position cannot be described, the
-// game's name and move number (never empty).
-func altOr(loc string, d a11y.Board) string {
-	s, err := a11y.Alt(loc, d)
-	if err != nil || s == "" {
-		return ClipAlt(GameLabel(loc, d.Game, d.Variant, d.Pos))
-	}
-	return s
-}
-
-// positionAlt is the alt text of a picture of a position outside a game
-// (a puzzle, the rules' example, a review's board): prev and last, when
-// set, are the move shown.
-func PositionAlt(loc, game string, pos, prev engine.Position, last engine.Move) string {
-	return altOr(loc, a11y.Board{Game: game, Pos: pos, Prev: prev, Last: last})
-}
-
-// clipAlt keeps s within Discord's limit on a description.
-func ClipAlt(s string) string {
-	if utf8.RuneCountInString(s) <= a11y.AltLimit {
-		return s
-	}
-	return string([]rune(s)[:a11y.AltLimit-1]) + "…"
-}
-
-// standingsAlt is the standings pictures' alt text: the table as a
-// numbered list (every page's rows: each picture holds a part of it, the
-// list reads the whole).
-func standingsAlt(loc, title string, pages []imaging.StandingsTable) string {
-	var rows []a11y.Standing
-	for _, pg := range pages {
-		for _, row := range pg.Rows {
-			if len(row) < 4 {
-				continue
-			}
-			rank, _ := strconv.Atoi(row[0])
-			games, _ := strconv.Atoi(row[len(row)-1])
-			rows = append(rows, a11y.Standing{Rank: rank, Name: row[1], Points: row[2], Games: games})
-		}
-	}
-	return a11y.Standings(loc, title, rows, a11y.AltLimit)
-}
-
-// replayAlt gives the animated replay among a game's files (gameFiles)
-// its alt text in loc: which game, how many moves; the final board it
-// goes with has the position's own.
-func ReplayAlt(loc string, g *Game, files []File) {
-	for i := range files {
-		if files[i].ContentType == "image/gif" {
-			files[i].Description = ClipAlt(i18n.T(loc, "a11y.replay", GameLabel(loc, g.Game, g.Variant, nil), g.Num(), strconv.Itoa(g.Ply)))
-		}
-	}
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/tankbot/tankbot/bot/metrics"
 	"github.com/tankbot/tankbot/bot/renders"
+	"github.com/tankbot/tankbot/bot/view"
 	"github.com/tankbot/tankbot/engine"
 	recfile "github.com/tankbot/tankbot/engine/record"
 	"github.com/tankbot/tankbot/imaging"
@@ -81,7 +82,7 @@ func (b *Bot) GameRecord(ctx context.Context, g *Game) (*recfile.Record, error) 
 // afterwards.
 // The game-over message attaches them; /history attaches them on request.
 // The console writes attached images (PNG and GIF) beside its boards.
-func (b *Bot) GameFiles(ctx context.Context, g *Game, flip bool) ([]File, error) {
+func (b *Bot) GameFiles(ctx context.Context, g *Game, flip bool) ([]view.File, error) {
 	rec, err := b.GameRecord(ctx, g)
 	if err != nil {
 		return nil, err
@@ -91,7 +92,7 @@ func (b *Bot) GameFiles(ctx context.Context, g *Game, flip bool) ([]File, error)
 		return nil, Wrap("record", err)
 	}
 	base := "game-" + strconv.Itoa(rec.Number)
-	files := []File{{Name: base + ".txt", ContentType: "text/plain; charset=utf-8", Data: []byte(text)}}
+	files := []view.File{{Name: base + ".txt", ContentType: "text/plain; charset=utf-8", Data: []byte(text)}}
 	if g.Status == GmActive {
 		return files, nil // the replay is for finished games
 	}
@@ -110,7 +111,7 @@ func (b *Bot) GameFiles(ctx context.Context, g *Game, flip bool) ([]File, error)
 		b.Log.Warn("replay not attached", "game", g.ID, "plies", len(rec.Moves), "err", err)
 		return files, nil
 	}
-	return append(files, File{Name: base + ".gif", ContentType: "image/gif", Data: anim}), nil
+	return append(files, view.File{Name: base + ".gif", ContentType: "image/gif", Data: anim}), nil
 }
 
 // boardImage draws a board for a message. A finished game's final board
@@ -120,7 +121,7 @@ func (b *Bot) GameFiles(ctx context.Context, g *Game, flip bool) ([]File, error)
 // any other board is drawn as it is asked for.
 func (b *Bot) boardImage(ctx context.Context, g *Game, pos engine.Position, last engine.Move, flip bool, loc string) ([]byte, error) {
 	if g.Status == GmActive || pos.Encode() != g.Pos {
-		return metrics.Render(g.Game, func() ([]byte, error) { return RenderPNG(pos, last, flip, loc, g) })
+		return metrics.Render(g.Game, func() ([]byte, error) { return view.RenderPNG(pos, last, flip, loc, g) })
 	}
 	return b.rd.Picture(ctx, g.ID, true, renders.Board(g.Ply, g.Ply, loc, flip), func() ([]byte, error) {
 		if last == nil && g.Ply > 0 {
@@ -129,7 +130,7 @@ func (b *Bot) boardImage(ctx context.Context, g *Game, pos engine.Position, last
 				return nil, err
 			}
 		}
-		return metrics.Render(g.Game, func() ([]byte, error) { return RenderPNG(pos, last, flip, loc, g) })
+		return metrics.Render(g.Game, func() ([]byte, error) { return view.RenderPNG(pos, last, flip, loc, g) })
 	})
 }
 
@@ -163,7 +164,7 @@ func (b *Bot) PositionAt(ctx context.Context, g *Game, k int) (engine.Position, 
 // crash), and the record file and animated replay attached beside the
 // board image, which stays the embed's image. A failure costs only the
 // extras: the result is already saved and the message still goes.
-func (b *Bot) finalExtras(ctx context.Context, loc string, g *Game, reply *Reply) {
+func (b *Bot) finalExtras(ctx context.Context, loc string, g *Game, reply *view.Reply) {
 	if g.Status == GmActive {
 		return
 	}
@@ -174,13 +175,13 @@ func (b *Bot) finalExtras(ctx context.Context, loc string, g *Game, reply *Reply
 	}
 	if len(lines) > 0 {
 		text := strings.Join(lines, "\n")
-		reply.Content = ClipRunes(reply.Content, 2000-utf8.RuneCountInString(text)-1) + "\n" + text
+		reply.Content = view.ClipRunes(reply.Content, 2000-utf8.RuneCountInString(text)-1) + "\n" + text
 	}
 	files, err := b.GameFiles(ctx, g, false)
 	if err != nil {
 		b.Log.Warn("final board files", "game", g.ID, "err", err)
 		return
 	}
-	ReplayAlt(loc, g, files)
+	view.ReplayAlt(loc, g, files)
 	reply.Files = append(reply.Files, files...)
 }

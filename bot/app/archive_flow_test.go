@@ -10,12 +10,13 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tankbot/tankbot/bot/view"
 	recfile "github.com/tankbot/tankbot/engine/record"
 	"github.com/tankbot/tankbot/store"
 )
 
 // finalBoard is the one board reply among rs (the game-over message).
-func finalBoard(t *testing.T, rs []Reply) Reply {
+func finalBoard(t *testing.T, rs []view.Reply) view.Reply {
 	t.Helper()
 	for _, r := range rs {
 		if r.Board && !r.Ephemeral {
@@ -23,7 +24,7 @@ func finalBoard(t *testing.T, rs []Reply) Reply {
 		}
 	}
 	t.Fatalf("no board among %+v", rs)
-	return Reply{}
+	return view.Reply{}
 }
 
 // playMoves plays plies legal moves, alice (white) first.
@@ -40,7 +41,7 @@ func (h *harness) playMoves(id int64, plies int) {
 
 // checkFinalFiles checks a game-over board carries its image as the embed
 // image, the record of plies moves and a replay of plies+1 frames.
-func checkFinalFiles(t *testing.T, r Reply, number, plies int) {
+func checkFinalFiles(t *testing.T, r view.Reply, number, plies int) {
 	t.Helper()
 	base := "game-" + strconv.Itoa(number)
 	if len(r.Files) != 3 || r.Embed == nil || r.Embed.Image != r.Files[0].Name || r.Files[1].Name != base+".txt" || r.Files[2].Name != base+".gif" {
@@ -125,7 +126,7 @@ func TestCasualAndAbortedNotRated(t *testing.T) {
 		}
 	}
 	// A rematch of a casual game is casual too.
-	rs = h.click(alice, findID(t, []Reply{fin}, "rematch"))
+	rs = h.click(alice, findID(t, []view.Reply{fin}, "rematch"))
 	if strings.Contains(text(rs), "Casual") {
 		t.Fatalf("the rematch of a rated (aborted) game is rated:\n%s", text(rs))
 	}
@@ -145,7 +146,7 @@ func TestSchedulerFlagFallRatesOnce(t *testing.T) {
 	if g := h.game(id); g.Status != gmFinished || g.Reason != "timeout" {
 		t.Fatalf("game %s %s", g.Status, g.Reason)
 	}
-	var fin *Reply
+	var fin *view.Reply
 	for _, p := range h.n.all() {
 		if strings.Contains(p.Reply.Content, "is over") {
 			r := p.Reply
@@ -177,7 +178,7 @@ func TestSchedulerFlagFallRatesOnce(t *testing.T) {
 }
 
 // slashIn runs a slash command in another server.
-func (h *harness) slashIn(guild string, who User, name string, opts ...string) []Reply {
+func (h *harness) slashIn(guild string, who User, name string, opts ...string) []view.Reply {
 	h.t.Helper()
 	c := Command{Kind: KindSlash, Name: name, User: who, GuildID: guild, ChannelID: guild + "-chan", Options: map[string]string{}, Users: map[string]User{}}
 	for _, o := range opts {
@@ -227,7 +228,7 @@ func TestNumbersPerGuild(t *testing.T) {
 	}
 	// Finished games are offered where they can be looked at.
 	mustNotRefuse(t, h.click(bob, findID(t, h.slash(bob, "resign", "game=#2"), "resignyes")))
-	sug := func(cmd string) []Choice {
+	sug := func(cmd string) []view.Choice {
 		return h.b.Suggest(h.ctx, Command{Kind: KindSlash, Name: cmd, User: bob, GuildID: "guild", ChannelID: "chan", Options: map[string]string{"game": "#"}}, "game")
 	}
 	if got := sug("history"); len(got) != 2 {
@@ -359,7 +360,7 @@ func TestRepetitionDrawRated(t *testing.T) {
 	h := newHarness(t, Config{})
 	id := h.StartGame("game=camelot", "clock=untimed")
 	shuffle := []string{"C6-C5", "C11-C12", "C5-C6", "C12-C11"}
-	var last []Reply
+	var last []view.Reply
 	for i := 0; i < 8; i++ {
 		last = h.slash([]User{alice, bob}[i%2], "move", "move="+shuffle[i%4])
 		mustNotRefuse(t, last)

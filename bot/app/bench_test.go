@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tankbot/tankbot/bot/view"
 	"github.com/tankbot/tankbot/engine"
 	"github.com/tankbot/tankbot/store/clock"
 )
@@ -148,7 +149,7 @@ func BenchmarkFinalBoard(b *testing.B) {
 				}
 			}
 			pos, _ := g.Position()
-			var reply Reply
+			var reply view.Reply
 			b.ResetTimer()
 			for range b.N {
 				reply, _ = bt.BoardReply(ctx, &Req{Loc: "en", Pub: "en"}, g, pos, nil, "", false)

@@ -8,6 +8,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/tankbot/tankbot/bot/view"
 	"github.com/tankbot/tankbot/store"
 )
 
@@ -108,7 +109,7 @@ func (s *storeRepo) recordShown(ctx context.Context, bd store.Board, messageID s
 // died before learning the message id. Then the board is recorded (which
 // cancels the ping) and the ping must not post the board a second time.
 // In doubt (no pending board, a spent token, an error) the ping goes.
-func (b *Bot) answerShown(ctx context.Context, r Reply) bool {
+func (b *Bot) answerShown(ctx context.Context, r view.Reply) bool {
 	ac, ok := b.n.(AnswerChecker)
 	if !ok {
 		return false
@@ -200,7 +201,7 @@ func (b *Bot) stripOne(ctx context.Context, bd store.Board) error {
 	if s, ok := b.n.(BoardStripper); ok {
 		return s.StripBoard(ctx, bd.Channel, bd.Message)
 	}
-	return b.n.Edit(ctx, bd.Channel, bd.Message, Reply{})
+	return b.n.Edit(ctx, bd.Channel, bd.Message, view.Reply{})
 }
 
 // stripLater puts strip post m back: after wait when the transport asked
@@ -221,26 +222,6 @@ func (b *Bot) stripLater(ctx context.Context, m outMsg, wait time.Duration, err 
 	log("strip old board buttons: will retry", "game", m.Post.reply.GameID, "post", m.ID, "attempts", m.Attempts, "in", pause, "level", level, "err", err)
 	return Wrap("requeue the strip of game "+strconv.FormatInt(m.Post.reply.GameID, 10),
 		b.St.retryAt(ctx, m.ID, b.Clk.Now().Add(pause), err.Error()))
-}
-
-// BoardSeq is the game revision board reply r shows, which the store orders
-// the game's boards by: the move's Seq when set, else the seq its game
-// buttons carry (a new game's first board: 0; a final, taken-back or
-// re-shown board: the game's seq when drawn), else -1, "the game's seq
-// when recorded" (a board without buttons). Transports record boards with
-// it (SetBoardMessageAt, Bot.Delivered).
-func (r Reply) BoardSeq() int {
-	if r.Seq > 0 {
-		return r.Seq
-	}
-	for _, row := range r.Components {
-		for _, c := range row {
-			if id, ok := ParseCustomID(c.CustomID); ok && id.Kind == 'g' && id.Id == r.GameID {
-				return id.Seq
-			}
-		}
-	}
-	return -1
 }
 
 // sweeps holds a lock per (bot, game) while one of the game's strip posts

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tankbot/tankbot/bot/view"
 	"github.com/tankbot/tankbot/store"
 	"github.com/tankbot/tankbot/store/clock"
 )
@@ -74,7 +75,7 @@ func TestBoardSweep(t *testing.T) {
 	game := h.StartGame()
 	record := func(seq int, id string) {
 		t.Helper()
-		h.b.Delivered(ctx, Reply{Board: true, GameID: game, Seq: seq}, id)
+		h.b.Delivered(ctx, view.Reply{Board: true, GameID: game, Seq: seq}, id)
 	}
 	record(1, "b1")
 	record(3, "b3")
@@ -140,16 +141,16 @@ func TestBoardSweep(t *testing.T) {
 
 // TestBoardSeq: the revision a board reply is recorded at.
 func TestBoardSeq(t *testing.T) {
-	btn := func(id string) [][]Component { return [][]Component{{{Kind: Button, CustomID: id}}} }
+	btn := func(id string) [][]view.Component { return [][]view.Component{{{Kind: view.Button, CustomID: id}}} }
 	for _, c := range []struct {
-		r    Reply
+		r    view.Reply
 		want int
 	}{
-		{Reply{GameID: 7, Seq: 4, Components: btn(GameID(7, 4, "pick"))}, 4},
-		{Reply{GameID: 7, Components: btn(GameID(7, 0, "resign"))}, 0},
-		{Reply{GameID: 7, Components: btn(GameID(7, 9, "record"))}, 9},
-		{Reply{GameID: 7, Components: btn(GameID(8, 9, "record"))}, -1},
-		{Reply{GameID: 7}, -1},
+		{view.Reply{GameID: 7, Seq: 4, Components: btn(view.GameID(7, 4, "pick"))}, 4},
+		{view.Reply{GameID: 7, Components: btn(view.GameID(7, 0, "resign"))}, 0},
+		{view.Reply{GameID: 7, Components: btn(view.GameID(7, 9, "record"))}, 9},
+		{view.Reply{GameID: 7, Components: btn(view.GameID(8, 9, "record"))}, -1},
+		{view.Reply{GameID: 7}, -1},
 	} {
 		if got := c.r.BoardSeq(); got != c.want {
 			t.Errorf("%+v: BoardSeq %d, want %d", c.r, got, c.want)

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/tankbot/tankbot/bot/i18n"
+	"github.com/tankbot/tankbot/bot/view"
 	"github.com/tankbot/tankbot/engine/puzzle"
 	"github.com/tankbot/tankbot/store"
 )
@@ -28,7 +29,7 @@ func activePz(t *testing.T, h *harness, who User) *puzzle.Puzzle {
 }
 
 // privateBoard checks rs is one ephemeral reply with a decodable PNG.
-func privateBoard(t *testing.T, rs []Reply) {
+func privateBoard(t *testing.T, rs []view.Reply) {
 	t.Helper()
 	if len(rs) != 1 || !rs[0].Ephemeral || rs[0].Embed == nil || rs[0].ChannelID != "" {
 		t.Fatalf("want one private board, got %+v", rs)

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tankbot/tankbot/bot/view"
 	"github.com/tankbot/tankbot/engine"
 	recfile "github.com/tankbot/tankbot/engine/record"
 	"github.com/tankbot/tankbot/engine/review"
@@ -17,7 +18,7 @@ import (
 // reviewFiles checks a review reply: one private message naming game #N,
 // with the evaluation graph (a PNG that decodes) and the annotated record
 // (which the record reader reads back with plies moves and comments).
-func reviewFiles(t *testing.T, rs []Reply, plies int) *recfile.Record {
+func reviewFiles(t *testing.T, rs []view.Reply, plies int) *recfile.Record {
 	t.Helper()
 	if len(rs) != 1 || !rs[0].Ephemeral || len(rs[0].Files) < 2 || len(rs[0].Files) > 10 {
 		t.Fatalf("review reply: %+v", rs)
@@ -58,7 +59,7 @@ func reviewFiles(t *testing.T, rs []Reply, plies int) *recfile.Record {
 // resignedForReview plays plies moves of a new game in h and has bob
 // resign; it returns the game and its final board. The review gets a
 // small node budget: these tests check the plumbing, not the AI.
-func resignedForReview(t *testing.T, h *harness, plies int) (int64, Reply) {
+func resignedForReview(t *testing.T, h *harness, plies int) (int64, view.Reply) {
 	t.Helper()
 	h.b.rv.nodes = 200
 	id := h.StartGame()
@@ -94,7 +95,7 @@ func TestReviewFinishedGame(t *testing.T) {
 
 	// The final board's Review button, for anyone, and /review game:#1:
 	// served from the store, the same record, no second analysis.
-	second := reviewFiles(t, h.click(user("carol"), findID(t, []Reply{fin}, "review")), 4)
+	second := reviewFiles(t, h.click(user("carol"), findID(t, []view.Reply{fin}, "review")), 4)
 	third := reviewFiles(t, h.slash(bob, "review", "game=#1"), 4)
 	if n := h.b.rv.runs.Load(); n != 1 {
 		t.Fatalf("%d reviews run after three requests, want 1", n)

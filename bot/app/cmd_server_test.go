@@ -5,10 +5,11 @@ import (
 	"testing"
 
 	"github.com/tankbot/tankbot/bot/i18n"
+	"github.com/tankbot/tankbot/bot/view"
 )
 
 // admin runs /server (its answers are ephemeral: mustRefuse checks them) as a member with Manage Server.
-func (h *harness) admin(who User, opts ...string) []Reply {
+func (h *harness) admin(who User, opts ...string) []view.Reply {
 	h.t.Helper()
 	c := Command{Kind: KindSlash, Name: "server", User: who, GuildID: "guild", ChannelID: "chan", ManageServer: true, Options: map[string]string{}}
 	for _, o := range opts {
@@ -97,8 +98,8 @@ func TestServerSettings(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	mustNotRefuse(t, h.click(alice, GameID(g.ID, g.Seq, "resignyes")))
-	mustRefuse(t, h.click(alice, GameID(g.ID, g.Seq+1, "rematch")), "turned off")
+	mustNotRefuse(t, h.click(alice, view.GameID(g.ID, g.Seq, "resignyes")))
+	mustRefuse(t, h.click(alice, view.GameID(g.ID, g.Seq+1, "rematch")), "turned off")
 	mustRefuse(t, h.admin(owner, "ai=true"), "Server settings saved")
 	if gs, _ := st.GuildSettings(h.ctx, "guild"); gs.NoAI || gs.Game != "camelot" {
 		t.Fatalf("changing one setting changed others: %+v", gs)

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/tankbot/tankbot/bot/tournament"
+	"github.com/tankbot/tankbot/bot/view"
 )
 
 // Forfeits never count for ratings and say so: a withdrawal's game and a
@@ -38,7 +39,7 @@ func TestTournamentForfeitsUnratedAndBoardsBeforeStandings(t *testing.T) {
 		if g.Status == GmActive || g.Reason != string(reasonForfeit) || g.Rated {
 			t.Errorf("forfeited game %d: status %s reason %q rated %v", g.ID, g.Status, g.Reason, g.Rated)
 		}
-		if w := OutcomeWords("en", g); !strings.Contains(w, "by forfeit") {
+		if w := view.OutcomeWords("en", g); !strings.Contains(w, "by forfeit") {
 			t.Errorf("result line of game %d: %q", g.ID, w)
 		}
 	}
@@ -99,7 +100,7 @@ func TestTournamentGameWaitsForCasualGame(t *testing.T) {
 	mustNotRefuse(t, h.slash(bob, "tournament", "action=join"))
 	rs := h.slash(alice, "tournament", "action=start")
 	mustNotRefuse(t, rs)
-	var told *Reply
+	var told *view.Reply
 	for i, r := range rs {
 		if strings.Contains(r.Content, "cannot start") {
 			told = &rs[i]
@@ -113,7 +114,7 @@ func TestTournamentGameWaitsForCasualGame(t *testing.T) {
 		t.Fatal("the tournament game started beside the casual one")
 	}
 	g := h.game(casual)
-	mustNotRefuse(t, h.click(alice, GameID(g.ID, g.Seq, "resignyes")))
+	mustNotRefuse(t, h.click(alice, view.GameID(g.ID, g.Seq, "resignyes")))
 	if err := h.b.Tick(h.ctx); err != nil {
 		t.Fatal(err)
 	}
@@ -156,7 +157,7 @@ func TestTournamentExportAndDoubleRoundRobin(t *testing.T) {
 			}
 			colours[p.White+">"+p.Black]++
 			g := h.game(p.GameID)
-			mustNotRefuse(t, h.click(g.White, GameID(g.ID, g.Seq, "resignyes")))
+			mustNotRefuse(t, h.click(g.White, view.GameID(g.ID, g.Seq, "resignyes")))
 		}
 		if err := h.b.Tick(h.ctx); err != nil {
 			t.Fatal(err)
@@ -192,13 +193,13 @@ func TestTournamentKnockoutFinalPostBothThirds(t *testing.T) {
 		}
 		for _, p := range ev.T.Rounds[round-1] {
 			g := h.game(p.GameID)
-			mustNotRefuse(t, h.click(g.Black, GameID(g.ID, g.Seq, "resignyes"))) // White wins
+			mustNotRefuse(t, h.click(g.Black, view.GameID(g.ID, g.Seq, "resignyes"))) // White wins
 		}
 		if err := h.b.Tick(h.ctx); err != nil {
 			t.Fatal(err)
 		}
 	}
-	var final *Reply
+	var final *view.Reply
 	for _, p := range h.n.all() {
 		if strings.Contains(p.Reply.Content, "is over") {
 			final = &p.Reply
@@ -211,7 +212,7 @@ func TestTournamentKnockoutFinalPostBothThirds(t *testing.T) {
 
 // isFinalBoard says whether a delivered reply is a game-over board: the
 // final post kind draws the board with the game's record beside it.
-func isFinalBoard(r Reply) bool {
+func isFinalBoard(r view.Reply) bool {
 	for _, f := range r.Files {
 		if strings.HasSuffix(f.Name, ".txt") {
 			return true

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/tankbot/tankbot/bot/tournament"
+	"github.com/tankbot/tankbot/bot/view"
 )
 
 // A 4-player round-robin run to the end through the command table:
@@ -70,7 +71,7 @@ func TestTournamentRoundRobinToTheEnd(t *testing.T) {
 			if g.White.ID != p.White || g.Black.ID != p.Black {
 				t.Fatalf("game %d colours %s/%s, pairing %s/%s", g.ID, g.White.ID, g.Black.ID, p.White, p.Black)
 			}
-			mustNotRefuse(t, h.click(g.White, GameID(g.ID, g.Seq, "resignyes")))
+			mustNotRefuse(t, h.click(g.White, view.GameID(g.ID, g.Seq, "resignyes")))
 			games++
 		}
 	}
@@ -274,7 +275,7 @@ func TestTournamentComputersPlayEachOther(t *testing.T) {
 				}
 				h.b.WaitAI()
 				g, _ = h.b.St.game(h.ctx, p.GameID)
-				mustNotRefuse(t, h.click(a, GameID(g.ID, g.Seq, "resignyes")))
+				mustNotRefuse(t, h.click(a, view.GameID(g.ID, g.Seq, "resignyes")))
 				continue
 			}
 			computersMet = true

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/tankbot/tankbot/bot/i18n"
+	"github.com/tankbot/tankbot/bot/view"
 )
 
 // The command table: every slash command a player can use, in the order
@@ -21,7 +22,7 @@ type CommandDef struct {
 	// read the catalog's "cmd.<name>").
 	Doc     string
 	Opts    []OptDef
-	Run     func(*Bot, context.Context, *Req) ([]Reply, error)
+	Run     func(*Bot, context.Context, *Req) ([]view.Reply, error)
 	Actions []ActionDef // game buttons, menus and forms ("g:<game>:<seq>:<name>")
 	Routes  []RouteDef  // other components, by custom-id prefix ("c:", "lb:")
 	// manageServer registers the command for members with Manage Server
@@ -54,9 +55,9 @@ type OptDef struct {
 	Typ      OptionType
 	Required bool
 	// suggest answers autocomplete for the option (nil: none).
-	Suggest func(b *Bot, ctx context.Context, r *Req, typed string) []Choice
+	Suggest func(b *Bot, ctx context.Context, r *Req, typed string) []view.Choice
 	// choices is a fixed list of values (nil: free input).
-	Choices func() []Choice
+	Choices func() []view.Choice
 	// bounds, for an Integer option, are the values Discord lets through
 	// (min_value, max_value; nil: none). The handler checks them again:
 	// the console and other transports do not.
@@ -84,7 +85,7 @@ type ActionDef struct {
 	// the board it was drawn for (the seq).
 	Anyone bool
 	Doc    string
-	Run    func(b *Bot, ctx context.Context, r *Req, g *Game, id CustomID) ([]Reply, error)
+	Run    func(b *Bot, ctx context.Context, r *Req, g *Game, id view.CustomID) ([]view.Reply, error)
 }
 
 // route handles the components whose custom id starts with "<prefix>:".
@@ -92,7 +93,7 @@ type RouteDef struct {
 	Prefix string
 	Format string // the custom id's format, for docs/bot.md
 	Doc    string
-	Run    func(b *Bot, ctx context.Context, r *Req) ([]Reply, error)
+	Run    func(b *Bot, ctx context.Context, r *Req) ([]view.Reply, error)
 }
 
 // gamePrefix starts the custom ids of game components (the actions).
@@ -139,7 +140,7 @@ type OptionSpec struct {
 	DescriptionLocalizations map[string]string
 	Type                     OptionType
 	Required, Autocomplete   bool
-	Choices                  []Choice
+	Choices                  []view.Choice
 	Bounds                   *Bounds // Integer options only
 }
 
@@ -180,28 +181,28 @@ func Localized(key string, args ...string) map[string]string {
 
 // Fixed choice lists shared by several commands.
 
-func GameChoices() []Choice {
-	var out []Choice
+func GameChoices() []view.Choice {
+	var out []view.Choice
 	for _, n := range GameNames() {
-		th, pt := GameLabel(i18n.Thai, n, "x", nil), GameLabel(i18n.Portuguese, n, "x", nil)
-		out = append(out, Choice{Name: GameLabel(i18n.English, n, "x", nil), Value: n,
+		th, pt := view.GameLabel(i18n.Thai, n, "x", nil), view.GameLabel(i18n.Portuguese, n, "x", nil)
+		out = append(out, view.Choice{Name: view.GameLabel(i18n.English, n, "x", nil), Value: n,
 			NameLocalizations: map[string]string{"th": th, "pt-BR": pt}})
 	}
 	return out
 }
 
-func ColorChoices() []Choice {
-	var out []Choice
+func ColorChoices() []view.Choice {
+	var out []view.Choice
 	for _, v := range []string{"white", "black", "random"} {
-		out = append(out, Choice{Name: i18n.T(i18n.English, "color."+v), Value: v, NameLocalizations: Localized("color." + v)})
+		out = append(out, view.Choice{Name: i18n.T(i18n.English, "color."+v), Value: v, NameLocalizations: Localized("color." + v)})
 	}
 	return out
 }
 
-func LanguageChoices() []Choice {
-	var out []Choice
+func LanguageChoices() []view.Choice {
+	var out []view.Choice
 	for _, l := range i18n.Locales {
-		out = append(out, Choice{Name: i18n.T(l, "language.name"), Value: l})
+		out = append(out, view.Choice{Name: i18n.T(l, "language.name"), Value: l})
 	}
 	return out
 }

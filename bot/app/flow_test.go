@@ -6,6 +6,8 @@ import (
 	"testing"
 	"time"
 	"unicode/utf8"
+
+	"github.com/tankbot/tankbot/bot/view"
 )
 
 // Names are cleaned as they arrive (no control characters, no marks of
@@ -37,22 +39,22 @@ func TestNamesMarkedNotEscaped(t *testing.T) {
 
 func TestClipRunes(t *testing.T) {
 	s := strings.Repeat("ก", 50)
-	if got := ClipRunes(s, 10); utf8.RuneCountInString(got) != 10 || !strings.HasSuffix(got, "…") || !utf8.ValidString(got) {
+	if got := view.ClipRunes(s, 10); utf8.RuneCountInString(got) != 10 || !strings.HasSuffix(got, "…") || !utf8.ValidString(got) {
 		t.Errorf("clipRunes: %q", got)
 	}
-	if ClipRunes("short", 10) != "short" {
+	if view.ClipRunes("short", 10) != "short" {
 		t.Error("a short string was clipped")
 	}
 }
 
 func TestPieceWords(t *testing.T) {
-	if got, ok := pieceWords("en", "gungi", "M1G6P9"); !ok || got != "Marshal 1, General 6, Pawn 9" {
+	if got, ok := view.PieceWords("en", "gungi", "M1G6P9"); !ok || got != "Marshal 1, General 6, Pawn 9" {
 		t.Errorf("gungi hand: %q %v", got, ok)
 	}
-	if _, ok := pieceWords("en", "tank", "M1"); ok {
+	if _, ok := view.PieceWords("en", "tank", "M1"); ok {
 		t.Error("a game without piece names got words")
 	}
-	if _, ok := pieceWords("en", "gungi", "white"); ok {
+	if _, ok := view.PieceWords("en", "gungi", "white"); ok {
 		t.Error("a word was read as a hand")
 	}
 }

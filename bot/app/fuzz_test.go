@@ -2,6 +2,8 @@ package app
 
 import (
 	"testing"
+
+	"github.com/tankbot/tankbot/bot/view"
 )
 
 func FuzzCustomID(f *testing.F) {
@@ -9,7 +11,7 @@ func FuzzCustomID(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		id, ok := ParseCustomID(s)
+		id, ok := view.ParseCustomID(s)
 		if !ok {
 			return
 		}
@@ -19,11 +21,11 @@ func FuzzCustomID(f *testing.F) {
 		// Round trip: formatting what was parsed parses back the same.
 		var again string
 		if id.Kind == 'c' {
-			again = ChallengeCustomID(id.Id, id.ActionDef)
+			again = view.ChallengeCustomID(id.Id, id.ActionDef)
 		} else {
-			again = GameID(id.Id, id.Seq, id.ActionDef, id.Arg)
+			again = view.GameID(id.Id, id.Seq, id.ActionDef, id.Arg)
 		}
-		if id2, ok := ParseCustomID(again); ok && id2 != id && id.Arg != "" {
+		if id2, ok := view.ParseCustomID(again); ok && id2 != id && id.Arg != "" {
 			t.Fatalf("%q -> %+v -> %q -> %+v", s, id, again, id2)
 		}
 	})

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"strings"
 
+	"github.com/tankbot/tankbot/bot/view"
 	"github.com/tankbot/tankbot/engine"
 )
 
@@ -21,7 +22,7 @@ func (b *Bot) FindGame(ctx context.Context, r *Req) (*Game, error) {
 		// Players name games by their number on this server ("#12").
 		g, ok, err := b.gameByNumber(ctx, r, s)
 		if !ok {
-			return nil, Refuse("refuse.badgame", ClipRunes(strings.TrimPrefix(s, "#"), MaxInput))
+			return nil, Refuse("refuse.badgame", view.ClipRunes(strings.TrimPrefix(s, "#"), MaxInput))
 		}
 		return g, err
 	}
@@ -127,7 +128,7 @@ func (b *Bot) ReplayLast(ctx context.Context, g *Game) (engine.Position, engine.
 // overRefusal is the answer to acting on a finished game: which game, and
 // how it ended.
 func OverRefusal(r *Req, g *Game) error {
-	return Refuse("refuse.over", g.Num(), OutcomeWords(r.Loc, g))
+	return Refuse("refuse.over", g.Num(), view.OutcomeWords(r.Loc, g))
 }
 
 // end saves g finished with o; its clock events are dropped and posts
@@ -149,7 +150,7 @@ func (b *Bot) end(ctx context.Context, g *Game, o engine.Outcome, posts ...OutPo
 // finish ends g with an outcome decided off the board (resignation,
 // agreement, abort) and posts the final board, pinging both players with
 // what happened (event) and the result.
-func (b *Bot) Finish(ctx context.Context, r *Req, g *Game, o engine.Outcome, event func(loc string) string) ([]Reply, error) {
+func (b *Bot) Finish(ctx context.Context, r *Req, g *Game, o engine.Outcome, event func(loc string) string) ([]view.Reply, error) {
 	if err := b.end(ctx, g, o); err != nil {
 		return nil, err
 	}
@@ -164,7 +165,7 @@ func (b *Bot) Finish(ctx context.Context, r *Req, g *Game, o engine.Outcome, eve
 	}
 	reply.Content, reply.Mentions = b.endContent(ctx, g, event)
 	b.finalExtras(ctx, pub.Loc, g, &reply)
-	return []Reply{InGame(r, g, reply)}, nil
+	return []view.Reply{InGame(r, g, reply)}, nil
 }
 
 // gameOverHooks are what other features do with a finished game, run

@@ -4,7 +4,7 @@ import (
 	"context"
 	"strings"
 
-	"github.com/tankbot/tankbot/bot/i18n"
+	"github.com/tankbot/tankbot/bot/view"
 	"github.com/tankbot/tankbot/engine"
 	"github.com/tankbot/tankbot/engine/games"
 )
@@ -48,19 +48,10 @@ func ExamplesLine(loc string) string {
 	var parts []string
 	for _, d := range games.Descriptors() {
 		if ex := d.Example(""); ex != "" {
-			parts = append(parts, GameLabel(loc, d.Rules.Name(), "x", nil)+" `"+ex+"`")
+			parts = append(parts, view.GameLabel(loc, d.Rules.Name(), "x", nil)+" `"+ex+"`")
 		}
 	}
 	return strings.Join(parts, ", ")
-}
-
-// words translates a value a game's facts or shortcuts carry through its
-// descriptor's Words ("quick" → "quick formation"); other values stay.
-func words(loc, game, value string) string {
-	if key, ok := Describe(game).Words[value]; ok && i18n.Has(key) {
-		return i18n.T(loc, key)
-	}
-	return value
 }
 
 // findFinished is findGame for /rematch: the named game, or the caller's

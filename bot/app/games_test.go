@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/tankbot/tankbot/bot/i18n"
+	"github.com/tankbot/tankbot/bot/view"
 	"github.com/tankbot/tankbot/engine/games"
 )
 
@@ -96,7 +97,7 @@ func TestFlagFallAnnouncedAfterPostFailure(t *testing.T) {
 		t.Fatal(err)
 	}
 	ps := h.n.all()
-	if len(ps) != 2 || !strings.Contains(text([]Reply{ps[1].Reply}), "ran out of time") {
+	if len(ps) != 2 || !strings.Contains(text([]view.Reply{ps[1].Reply}), "ran out of time") {
 		t.Fatalf("re-announcement missing: %d posts", len(ps))
 	}
 	// Nothing more fires later.
@@ -132,7 +133,7 @@ func TestCamelotFlagAgainstLoneSideIsDraw(t *testing.T) {
 		t.Fatalf("after White's flag: result %q reason %q", g.Result, g.Reason)
 	}
 	ps := h.n.all()
-	if len(ps) == 0 || !strings.Contains(text([]Reply{ps[len(ps)-1].Reply}), "could not have won") {
+	if len(ps) == 0 || !strings.Contains(text([]view.Reply{ps[len(ps)-1].Reply}), "could not have won") {
 		t.Fatalf("no draw announcement in %d posts", len(ps))
 	}
 }

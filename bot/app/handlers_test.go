@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tankbot/tankbot/bot/view"
 	"github.com/tankbot/tankbot/engine"
 	"github.com/tankbot/tankbot/engine/tank"
 	"github.com/tankbot/tankbot/store/clock"
@@ -117,7 +118,7 @@ func TestOpenChallengeAndDoubleAccept(t *testing.T) {
 	rs := h.slash(alice, "challenge")
 	acc := findID(t, rs, "accept")
 	var wg sync.WaitGroup
-	results := make([][]Reply, 2)
+	results := make([][]view.Reply, 2)
 	for i, u := range []User{bob, carol} {
 		wg.Add(1)
 		go func() {
@@ -145,7 +146,7 @@ func TestAcceptStartsGame(t *testing.T) {
 	h := newHarness(t, Config{})
 	rs := h.slash(alice, "challenge", "opponent=bob", "color=black", "thread=true")
 	rs = h.click(bob, findID(t, rs, "accept"))
-	var board *Reply
+	var board *view.Reply
 	for i := range rs {
 		if rs[i].Board {
 			board = &rs[i]
@@ -207,7 +208,7 @@ func TestMoveFlow(t *testing.T) {
 		t.Errorf("move: %d replies, mentions %v, content %q", len(rs), rs[0].Mentions, rs[0].Content)
 	}
 	// The old board's buttons are stale now.
-	mustRefuse(t, h.click(alice, GameID(id, 0, "resign")), "earlier position")
+	mustRefuse(t, h.click(alice, view.GameID(id, 0, "resign")), "earlier position")
 	// /board shows the position, to the caller only unless asked.
 	rs = h.slash(carol, "board", "game="+strconv.FormatInt(id, 10))
 	if len(rs) != 1 || !rs[0].Board || len(rs[0].Files) != 1 || !rs[0].Ephemeral || len(rs[0].Components) != 0 {
@@ -249,12 +250,12 @@ func TestRacingSamePly(t *testing.T) {
 	pos, _ := g.Position()
 	moves := pos.LegalMoves()
 	var wg sync.WaitGroup
-	out := make([][]Reply, 8)
+	out := make([][]view.Reply, 8)
 	for i := range out {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			out[i] = h.click(alice, GameID(id, 0, "move", pos.FormatMove(moves[i%len(moves)])))
+			out[i] = h.click(alice, view.GameID(id, 0, "move", pos.FormatMove(moves[i%len(moves)])))
 		}()
 	}
 	wg.Wait()
@@ -341,7 +342,7 @@ func TestFlagFallAndReminder(t *testing.T) {
 		t.Fatal(err)
 	}
 	ps = h.n.all()
-	if len(ps) != 2 || !strings.Contains(text([]Reply{ps[1].Reply}), "ran out of time") || !strings.Contains(text([]Reply{ps[1].Reply}), "Black (bob) wins — on time") || len(ps[1].Reply.Mentions) != 2 {
+	if len(ps) != 2 || !strings.Contains(text([]view.Reply{ps[1].Reply}), "ran out of time") || !strings.Contains(text([]view.Reply{ps[1].Reply}), "Black (bob) wins — on time") || len(ps[1].Reply.Mentions) != 2 {
 		t.Fatalf("flag: %+v", ps)
 	}
 	if g := h.game(id); g.Result != "0-1" || g.Reason != "timeout" {
@@ -566,7 +567,7 @@ func TestRestart(t *testing.T) {
 	// or fired before; the flag is claimed once).
 	flags := 0
 	for _, p := range n.all() {
-		if strings.Contains(text([]Reply{p.Reply}), "ran out of time") {
+		if strings.Contains(text([]view.Reply{p.Reply}), "ran out of time") {
 			flags++
 		}
 	}
@@ -604,7 +605,7 @@ func TestEveryGame(t *testing.T) {
 				mustNotRefuse(t, rs)
 				// The move lands whether or not imaging draws this game yet;
 				// the image is attached exactly when it can be drawn.
-				_, rerr := RenderPNG(pos, nil, false, "en", nil)
+				_, rerr := view.RenderPNG(pos, nil, false, "en", nil)
 				if (len(rs[0].Files) == 1) != (rerr == nil) {
 					t.Errorf("%s: move %d: %d files, render error %v", name, i+1, len(rs[0].Files), rerr)
 				}

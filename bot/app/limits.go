@@ -3,6 +3,8 @@ package app
 import (
 	"strings"
 	"unicode/utf8"
+
+	"github.com/tankbot/tankbot/bot/view"
 )
 
 // Discord's limits on what a message, a modal and an autocomplete answer
@@ -92,7 +94,7 @@ func exact(s string, n int) bool {
 // an ellipsis), surplus fields, rows, buttons, options and files dropped,
 // and components Discord would refuse (a custom id over 100 characters, a
 // menu without options) left out rather than sent. r is not modified.
-func FitReply(r Reply) Reply {
+func FitReply(r view.Reply) view.Reply {
 	r.Content = Clip(r.Content, MaxContent)
 	r.FallbackText = Clip(r.FallbackText, MaxContent)
 	if r.Embed != nil {
@@ -104,7 +106,7 @@ func FitReply(r Reply) Reply {
 		r.Files = r.Files[:MaxFiles:MaxFiles]
 	}
 	if len(r.Files) > 0 {
-		fs := make([]File, len(r.Files))
+		fs := make([]view.File, len(r.Files))
 		for k, f := range r.Files {
 			f.Description = Clip(f.Description, MaxFileDescription)
 			fs[k] = f
@@ -118,16 +120,16 @@ func FitReply(r Reply) Reply {
 	return r
 }
 
-func fitEmbed(e Embed) Embed {
+func fitEmbed(e view.Embed) view.Embed {
 	e.Title = Clip(e.Title, MaxEmbedTitle)
 	e.Description = Clip(e.Description, MaxEmbedDescription)
 	e.Footer = Clip(e.Footer, MaxFooter)
 	if len(e.Fields) > MaxFields {
 		e.Fields = e.Fields[:MaxFields]
 	}
-	fs := make([]Field, len(e.Fields))
+	fs := make([]view.Field, len(e.Fields))
 	for k, f := range e.Fields {
-		fs[k] = Field{Name: Clip(f.Name, MaxFieldName), Value: Clip(f.Value, MaxFieldValue), Inline: f.Inline}
+		fs[k] = view.Field{Name: Clip(f.Name, MaxFieldName), Value: Clip(f.Value, MaxFieldValue), Inline: f.Inline}
 	}
 	e.Fields = fs
 	total := func() int {
@@ -151,18 +153,18 @@ func fitEmbed(e Embed) Embed {
 	return e
 }
 
-func fitComponents(rows [][]Component) [][]Component {
+func fitComponents(rows [][]view.Component) [][]view.Component {
 	if rows == nil {
 		return nil
 	}
-	out := make([][]Component, 0, min(len(rows), MaxRows))
+	out := make([][]view.Component, 0, min(len(rows), MaxRows))
 	for _, row := range rows {
 		if len(out) == MaxRows {
 			break
 		}
-		var fr []Component
+		var fr []view.Component
 		for _, c := range row {
-			if c.Style == Link && c.Kind == Button {
+			if c.Style == view.Link && c.Kind == view.Button {
 				// A link button has a URL (at most 512 characters) instead.
 				if !exact(c.URL, 512) || c.CustomID != "" {
 					continue
@@ -171,14 +173,14 @@ func fitComponents(rows [][]Component) [][]Component {
 				// Clipping (or mending) would route the click elsewhere.
 				continue
 			}
-			if c.Kind == Select {
+			if c.Kind == view.Select {
 				m, ok := fitMenu(c)
 				if !ok {
 					continue
 				}
 				// A menu fills its row on its own.
 				if len(fr) == 0 {
-					fr = []Component{m}
+					fr = []view.Component{m}
 				}
 				break
 			}
@@ -195,10 +197,10 @@ func fitComponents(rows [][]Component) [][]Component {
 	return out
 }
 
-func fitMenu(c Component) (Component, bool) {
+func fitMenu(c view.Component) (view.Component, bool) {
 	c.Label = Clip(c.Label, MaxPlaceholder)
 	c.Placeholder = Clip(c.Placeholder, MaxPlaceholder)
-	opts := make([]Option, 0, min(len(c.Options), MaxMenuOptions))
+	opts := make([]view.Option, 0, min(len(c.Options), MaxMenuOptions))
 	for _, o := range c.Options {
 		if len(opts) == MaxMenuOptions {
 			break
@@ -206,15 +208,15 @@ func fitMenu(c Component) (Component, bool) {
 		if !exact(o.Value, MaxOptionText) {
 			continue // a clipped value would choose something else
 		}
-		opts = append(opts, Option{Label: Clip(o.Label, MaxOptionText), Value: o.Value, Description: Clip(o.Description, MaxOptionText)})
+		opts = append(opts, view.Option{Label: Clip(o.Label, MaxOptionText), Value: o.Value, Description: Clip(o.Description, MaxOptionText)})
 	}
 	c.Options = opts
 	return c, len(opts) > 0
 }
 
-func fitModal(m Modal) Modal {
+func fitModal(m view.Modal) view.Modal {
 	m.Title = Clip(m.Title, MaxModalTitle)
-	ins := make([]Input, 0, min(len(m.Inputs), MaxModalInputs))
+	ins := make([]view.Input, 0, min(len(m.Inputs), MaxModalInputs))
 	for _, in := range m.Inputs {
 		if len(ins) == MaxModalInputs {
 			break
@@ -230,8 +232,8 @@ func fitModal(m Modal) Modal {
 // FitChoices returns at most 25 autocomplete choices with names clipped
 // to 100 characters; a choice without a value, or whose value is too long
 // to insert whole, is left out.
-func FitChoices(cs []Choice) []Choice {
-	out := make([]Choice, 0, min(len(cs), MaxChoices))
+func FitChoices(cs []view.Choice) []view.Choice {
+	out := make([]view.Choice, 0, min(len(cs), MaxChoices))
 	for _, c := range cs {
 		if len(out) == MaxChoices {
 			break
@@ -243,7 +245,7 @@ func FitChoices(cs []Choice) []Choice {
 		if name == "" {
 			name = c.Value // Discord wants a name of 1-100 characters
 		}
-		out = append(out, Choice{Name: Clip(name, MaxChoiceText), Value: c.Value})
+		out = append(out, view.Choice{Name: Clip(name, MaxChoiceText), Value: c.Value})
 	}
 	return out
 }
@@ -251,7 +253,7 @@ func FitChoices(cs []Choice) []Choice {
 // WithoutFiles is r to send again after Discord refused its attachments
 // (too large): no files, no embed image, and FallbackText (from the
 // catalog) added to the content so the reader learns why.
-func WithoutFiles(r Reply) Reply {
+func WithoutFiles(r view.Reply) view.Reply {
 	r.Files = nil
 	if r.Embed != nil {
 		e := *r.Embed

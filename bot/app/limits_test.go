@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/tankbot/tankbot/bot/view"
 )
 
 func TestClip(t *testing.T) {
@@ -34,11 +36,11 @@ func TestClip(t *testing.T) {
 // option: both are sent within the limits.
 func TestFitReplyLongContentAndEmbed(t *testing.T) {
 	long := strings.Repeat("game 42 · <@201> vs <@202>\n", 200)
-	var fields []Field
+	var fields []view.Field
 	for k := 0; k < 40; k++ {
-		fields = append(fields, Field{Name: strings.Repeat("n", 300), Value: strings.Repeat("v", 2000)})
+		fields = append(fields, view.Field{Name: strings.Repeat("n", 300), Value: strings.Repeat("v", 2000)})
 	}
-	r := FitReply(Reply{Content: long, Embed: &Embed{Title: strings.Repeat("t", 300), Description: long + long, Fields: fields, Footer: strings.Repeat("f", 3000)}})
+	r := FitReply(view.Reply{Content: long, Embed: &view.Embed{Title: strings.Repeat("t", 300), Description: long + long, Fields: fields, Footer: strings.Repeat("f", 3000)}})
 	checkFits(t, r)
 	if len(r.Embed.Fields) == 0 {
 		t.Error("all fields dropped although some fit")
@@ -49,24 +51,24 @@ func TestFitReplyLongContentAndEmbed(t *testing.T) {
 }
 
 func TestFitReplyComponents(t *testing.T) {
-	menu := Component{Kind: Select, CustomID: "m", Placeholder: strings.Repeat("p", 200)}
+	menu := view.Component{Kind: view.Select, CustomID: "m", Placeholder: strings.Repeat("p", 200)}
 	for k := 0; k < 30; k++ {
-		menu.Options = append(menu.Options, Option{Label: strings.Repeat("l", 120), Value: string(rune('a' + k)), Description: strings.Repeat("d", 120)})
+		menu.Options = append(menu.Options, view.Option{Label: strings.Repeat("l", 120), Value: string(rune('a' + k)), Description: strings.Repeat("d", 120)})
 	}
-	menu.Options = append([]Option{{Label: "too long value", Value: strings.Repeat("x", 101)}}, menu.Options...)
-	rows := [][]Component{
-		{{Kind: Button, CustomID: strings.Repeat("c", 101), Label: "lost"}, {Kind: Button, CustomID: "ok", Label: strings.Repeat("b", 90)}},
+	menu.Options = append([]view.Option{{Label: "too long value", Value: strings.Repeat("x", 101)}}, menu.Options...)
+	rows := [][]view.Component{
+		{{Kind: view.Button, CustomID: strings.Repeat("c", 101), Label: "lost"}, {Kind: view.Button, CustomID: "ok", Label: strings.Repeat("b", 90)}},
 		{menu},
-		{{Kind: Select, CustomID: "empty"}},
+		{{Kind: view.Select, CustomID: "empty"}},
 	}
 	for r := 0; r < 6; r++ {
-		var row []Component
+		var row []view.Component
 		for b := 0; b < 7; b++ {
-			row = append(row, Component{Kind: Button, CustomID: "r" + string(rune('0'+r)) + string(rune('0'+b))})
+			row = append(row, view.Component{Kind: view.Button, CustomID: "r" + string(rune('0'+r)) + string(rune('0'+b))})
 		}
 		rows = append(rows, row)
 	}
-	out := FitReply(Reply{Components: rows})
+	out := FitReply(view.Reply{Components: rows})
 	checkFits(t, out)
 	if got := out.Components[0]; len(got) != 1 || got[0].CustomID != "ok" {
 		t.Errorf("first row %+v: the over-long custom id must be dropped, not clipped", got)
@@ -83,15 +85,15 @@ func TestFitReplyComponents(t *testing.T) {
 }
 
 func TestFitModalAndChoices(t *testing.T) {
-	r := FitReply(Reply{Modal: &Modal{CustomID: "x", Title: strings.Repeat("T", 60), Inputs: make([]Input, 7)}})
+	r := FitReply(view.Reply{Modal: &view.Modal{CustomID: "x", Title: strings.Repeat("T", 60), Inputs: make([]view.Input, 7)}})
 	if runes(r.Modal.Title) != MaxModalTitle || len(r.Modal.Inputs) != MaxModalInputs {
 		t.Errorf("modal %q, %d inputs", r.Modal.Title, len(r.Modal.Inputs))
 	}
-	var cs []Choice
+	var cs []view.Choice
 	for k := 0; k < 40; k++ {
-		cs = append(cs, Choice{Name: strings.Repeat("ก", 150), Value: "v" + string(rune('a'+k%26))})
+		cs = append(cs, view.Choice{Name: strings.Repeat("ก", 150), Value: "v" + string(rune('a'+k%26))})
 	}
-	cs = append([]Choice{{Name: "no value"}, {Name: "long", Value: strings.Repeat("x", 101)}, {Value: "nameless"}}, cs...)
+	cs = append([]view.Choice{{Name: "no value"}, {Name: "long", Value: strings.Repeat("x", 101)}, {Value: "nameless"}}, cs...)
 	got := FitChoices(cs)
 	if len(got) != MaxChoices || got[0].Name != "nameless" || runes(got[1].Name) != MaxChoiceText {
 		t.Errorf("%d choices, first %+v, second name %d runes", len(got), got[0], runes(got[1].Name))
@@ -99,7 +101,7 @@ func TestFitModalAndChoices(t *testing.T) {
 }
 
 func TestWithoutFiles(t *testing.T) {
-	r := Reply{Content: "e2 > e5", FallbackText: "no image", Files: []File{{Name: "b.png"}}, Embed: &Embed{Image: "b.png"}}
+	r := view.Reply{Content: "e2 > e5", FallbackText: "no image", Files: []view.File{{Name: "b.png"}}, Embed: &view.Embed{Image: "b.png"}}
 	w := WithoutFiles(r)
 	if w.Files != nil || w.Embed.Image != "" || w.Content != "e2 > e5\nno image" || r.Embed.Image != "b.png" {
 		t.Errorf("%+v (original %+v)", w, r)
@@ -107,7 +109,7 @@ func TestWithoutFiles(t *testing.T) {
 }
 
 // checkFits fails t when r breaks any of Discord's limits.
-func checkFits(t testing.TB, r Reply) {
+func checkFits(t testing.TB, r view.Reply) {
 	t.Helper()
 	text := func(what, s string, n int) {
 		if !utf8.ValidString(s) {
@@ -144,7 +146,7 @@ func checkFits(t testing.TB, r Reply) {
 		}
 		for _, c := range row {
 			text("custom id", c.CustomID, MaxCustomID)
-			if c.Kind == Select {
+			if c.Kind == view.Select {
 				if len(row) != 1 || len(c.Options) == 0 || len(c.Options) > MaxMenuOptions {
 					t.Errorf("menu in a row of %d with %d options", len(row), len(c.Options))
 				}
@@ -179,21 +181,21 @@ func FuzzFitReply(f *testing.F) {
 		rep = max(1, min(rep, 40))
 		nFields = max(0, min(nFields, 30))
 		big := strings.Repeat(s, rep)
-		e := &Embed{Title: big, Description: strings.Repeat(desc, rep), Footer: big}
+		e := &view.Embed{Title: big, Description: strings.Repeat(desc, rep), Footer: big}
 		for k := 0; k < nFields; k++ {
-			e.Fields = append(e.Fields, Field{Name: field, Value: strings.Repeat(field, rep)})
+			e.Fields = append(e.Fields, view.Field{Name: field, Value: strings.Repeat(field, rep)})
 		}
-		var rows [][]Component
+		var rows [][]view.Component
 		for k := 0; k < int(nComp%12); k++ {
-			row := []Component{{Kind: Button, CustomID: s, Label: big}, {Kind: Button, CustomID: field, Label: desc}}
+			row := []view.Component{{Kind: view.Button, CustomID: s, Label: big}, {Kind: view.Button, CustomID: field, Label: desc}}
 			if k%3 == 0 {
-				row = append([]Component{{Kind: Select, CustomID: desc, Placeholder: big, Options: []Option{{Label: big, Value: s, Description: field}}}}, row...)
+				row = append([]view.Component{{Kind: view.Select, CustomID: desc, Placeholder: big, Options: []view.Option{{Label: big, Value: s, Description: field}}}}, row...)
 			}
 			rows = append(rows, row)
 		}
-		r := FitReply(Reply{Content: big, Embed: e, Components: rows, Modal: &Modal{Title: s, Inputs: []Input{{Label: big, Placeholder: desc}}}})
+		r := FitReply(view.Reply{Content: big, Embed: e, Components: rows, Modal: &view.Modal{Title: s, Inputs: []view.Input{{Label: big, Placeholder: desc}}}})
 		checkFits(t, r)
-		for _, c := range FitChoices([]Choice{{Name: big, Value: s}, {Name: s, Value: desc}}) {
+		for _, c := range FitChoices([]view.Choice{{Name: big, Value: s}, {Name: s, Value: desc}}) {
 			if runes(c.Name) > MaxChoiceText || runes(c.Value) > MaxChoiceText || c.Value == "" || !utf8.ValidString(c.Name) {
 				t.Errorf("choice %q=%q", c.Name, c.Value)
 			}

@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/tankbot/tankbot/bot/i18n"
+	"github.com/tankbot/tankbot/bot/view"
 )
 
 // Offers: a draw or a takeback is proposed by one player and answered by
@@ -28,7 +29,7 @@ func (o offer) FromOpponent(g *Game, side int) bool { return *o.slot(g) == 2-sid
 
 // propose records side's offer and posts it where the game is played,
 // pinging the opponent in their language, with Accept and Decline.
-func (b *Bot) Propose(ctx context.Context, r *Req, g *Game, o offer, side int) ([]Reply, error) {
+func (b *Bot) Propose(ctx context.Context, r *Req, g *Game, o offer, side int) ([]view.Reply, error) {
 	s := o.slot(g)
 	if *s == side+1 {
 		return nil, Refuse(o.key + ".pending")
@@ -40,12 +41,12 @@ func (b *Bot) Propose(ctx context.Context, r *Req, g *Game, o offer, side int) (
 	content, ids := b.Pings(ctx, []User{g.User(1 - side)}, func(loc, who string) string {
 		return i18n.T(loc, o.key+".offered", r.User.Name, who)
 	})
-	return []Reply{InGame(r, g, Reply{
+	return []view.Reply{InGame(r, g, view.Reply{
 		Content:  content,
 		Mentions: ids,
-		Components: [][]Component{{
-			{Kind: Button, CustomID: GameID(g.ID, g.Seq, o.Yes), Label: r.Public().T("btn.accept"), Style: Success},
-			{Kind: Button, CustomID: GameID(g.ID, g.Seq, o.No), Label: r.Public().T("btn.decline"), Style: Danger},
+		Components: [][]view.Component{{
+			{Kind: view.Button, CustomID: view.GameID(g.ID, g.Seq, o.Yes), Label: r.Public().T("btn.accept"), Style: view.Success},
+			{Kind: view.Button, CustomID: view.GameID(g.ID, g.Seq, o.No), Label: r.Public().T("btn.decline"), Style: view.Danger},
 		}},
 	})}, nil
 }
@@ -53,7 +54,7 @@ func (b *Bot) Propose(ctx context.Context, r *Req, g *Game, o offer, side int) (
 // decline answers No to the opponent's offer: the offer's message says so
 // (buttons gone) and a new message pings the one who offered, in their
 // language (an edit alone would not notify them).
-func (b *Bot) decline(ctx context.Context, r *Req, g *Game, o offer) ([]Reply, error) {
+func (b *Bot) decline(ctx context.Context, r *Req, g *Game, o offer) ([]view.Reply, error) {
 	side, _ := g.Side(r.User.ID)
 	if !o.FromOpponent(g, side) {
 		return nil, Refuse(o.key + ".none")
@@ -65,15 +66,15 @@ func (b *Bot) decline(ctx context.Context, r *Req, g *Game, o offer) ([]Reply, e
 	content, ids := b.Pings(ctx, []User{g.User(1 - side)}, func(loc, who string) string {
 		return i18n.T(loc, o.key+".declined.ping", who, r.User.Name)
 	})
-	return []Reply{
+	return []view.Reply{
 		{Update: true, Content: r.Public().T(o.key+".declined", r.User.Name)},
 		{Content: content, Mentions: ids},
 	}, nil
 }
 
 // declineAction is an offer's No button.
-func (o offer) DeclineAction() func(*Bot, context.Context, *Req, *Game, CustomID) ([]Reply, error) {
-	return func(b *Bot, ctx context.Context, r *Req, g *Game, _ CustomID) ([]Reply, error) {
+func (o offer) DeclineAction() func(*Bot, context.Context, *Req, *Game, view.CustomID) ([]view.Reply, error) {
+	return func(b *Bot, ctx context.Context, r *Req, g *Game, _ view.CustomID) ([]view.Reply, error) {
 		return b.decline(ctx, r, g, o)
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tankbot/tankbot/bot/view"
 	"github.com/tankbot/tankbot/store/clock"
 )
 
@@ -40,7 +41,7 @@ func TestOldDatabase(t *testing.T) {
 	n := &fakeNotifier{}
 	b := newBot(Config{}, st, clk, n, nil)
 	h := &harness{t: t, b: b, clk: clk, n: n, ctx: ctx}
-	at := func(who string, name string, opts ...string) []Reply {
+	at := func(who string, name string, opts ...string) []view.Reply {
 		c := Command{Kind: KindSlash, Name: name, User: User{ID: who, Name: who}, GuildID: "local", ChannelID: "table", Options: map[string]string{}}
 		for _, o := range opts {
 			k, v, _ := strings.Cut(o, "=")
@@ -140,7 +141,7 @@ func TestOldDatabase(t *testing.T) {
 	}
 }
 
-func replyText(rs []Reply) string {
+func replyText(rs []view.Reply) string {
 	var b strings.Builder
 	for _, r := range rs {
 		b.WriteString(r.Content)

@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"sync"
 	"time"
+
+	"github.com/tankbot/tankbot/bot/view"
 )
 
 // The outbox: posts queued in a change's own transaction (the computer's moves,
@@ -139,7 +141,7 @@ func (b *Bot) needlessPing(ctx context.Context, p OutPost) string {
 // like the console): a game's board is recorded (its move's fallback ping
 // is cancelled) and so is a challenge's message. The Discord adapter
 // records through its own Store (discord.FromStore) to the same effect.
-func (b *Bot) Delivered(ctx context.Context, r Reply, messageID string) {
+func (b *Bot) Delivered(ctx context.Context, r view.Reply, messageID string) {
 	if !r.Tracked() {
 		return
 	}
@@ -157,7 +159,7 @@ func (b *Bot) Delivered(ctx context.Context, r Reply, messageID string) {
 
 // queuedGame is the stored game a queued post of game id draws from; a
 // failure is logged and the post goes without its picture.
-func (b *Bot) queuedGame(ctx context.Context, id int64, r *Reply) (*Game, bool) {
+func (b *Bot) queuedGame(ctx context.Context, id int64, r *view.Reply) (*Game, bool) {
 	g, err := b.St.game(ctx, id)
 	if err != nil {
 		b.Log.Warn("redraw queued board", "game", id, "err", err)
@@ -179,7 +181,7 @@ func (b *Bot) outLocale(g *Game) string {
 }
 
 // redrawImage draws a queued board post's image from the stored game.
-func (b *Bot) redrawImage(ctx context.Context, r *Reply, g *Game) {
+func (b *Bot) redrawImage(ctx context.Context, r *view.Reply, g *Game) {
 	// The last move is highlighted as on any board (the computer's moves
 	// reach players only this way).
 	pos, last, err := b.ReplayLast(ctx, g)
@@ -192,5 +194,5 @@ func (b *Bot) redrawImage(ctx context.Context, r *Reply, g *Game) {
 		r.Embed.Image = ""
 		return
 	}
-	r.Files = []File{{Name: r.Embed.Image, ContentType: "image/png", Data: png, Description: b.boardAlt(ctx, b.outLocale(g), g, pos, last)}}
+	r.Files = []view.File{{Name: r.Embed.Image, ContentType: "image/png", Data: png, Description: b.boardAlt(ctx, b.outLocale(g), g, pos, last)}}
 }

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tankbot/tankbot/bot/view"
 	"github.com/tankbot/tankbot/store/clock"
 )
 
@@ -19,7 +20,7 @@ type panicNotifier struct {
 	panics int
 }
 
-func (n *panicNotifier) Post(context.Context, string, Reply) (string, error) {
+func (n *panicNotifier) Post(context.Context, string, view.Reply) (string, error) {
 	n.mu.Lock()
 	n.panics++
 	n.mu.Unlock()

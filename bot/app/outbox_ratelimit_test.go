@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tankbot/tankbot/bot/view"
 	"github.com/tankbot/tankbot/store"
 	"github.com/tankbot/tankbot/store/clock"
 )
@@ -22,7 +23,7 @@ type limitNotifier struct {
 	tries  map[string]int
 }
 
-func (n *limitNotifier) Post(ctx context.Context, ch string, r Reply) (string, error) {
+func (n *limitNotifier) Post(ctx context.Context, ch string, r view.Reply) (string, error) {
 	n.mu.Lock()
 	n.tries[ch]++
 	var err error

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/tankbot/tankbot/bot/movepick"
+	"github.com/tankbot/tankbot/bot/view"
 	"github.com/tankbot/tankbot/engine"
 )
 
@@ -21,30 +22,30 @@ func PickState(r *Req, arg string) string {
 // pickerMenu is the picker's message for state on pos, only for the
 // player: a new message (the first menu) or an edit of the picker's own
 // message (update). One picker serves games and puzzles alike.
-func PickerMenu(r *Req, pos engine.Position, state string, update bool, ids pickIDs) (Reply, error) {
+func PickerMenu(r *Req, pos engine.Position, state string, update bool, ids pickIDs) (view.Reply, error) {
 	m, err := movepick.Open(pos, state, r.Loc)
 	if err != nil {
-		return Reply{}, pickerErr(err)
+		return view.Reply{}, pickerErr(err)
 	}
-	reply := Reply{Ephemeral: true, Update: update, Content: pickerText(r, m)}
-	var nav []Component
+	reply := view.Reply{Ephemeral: true, Update: update, Content: pickerText(r, m)}
+	var nav []view.Component
 	if m.CanBack {
-		nav = append(nav, Component{Kind: Button, CustomID: ids("pickgo", m.Back), Label: r.T("btn.back"), Style: Secondary})
+		nav = append(nav, view.Component{Kind: view.Button, CustomID: ids("pickgo", m.Back), Label: r.T("btn.back"), Style: view.Secondary})
 	}
 	if m.Complete() {
-		nav = append([]Component{{Kind: Button, CustomID: ids("pickok", m.Notation), Label: r.T("btn.confirm"), Style: Success}}, nav...)
-		reply.Components = [][]Component{nav}
+		nav = append([]view.Component{{Kind: view.Button, CustomID: ids("pickok", m.Notation), Label: r.T("btn.confirm"), Style: view.Success}}, nav...)
+		reply.Components = [][]view.Component{nav}
 		return reply, nil
 	}
-	menu := Component{Kind: Select, CustomID: ids("picksel"), Placeholder: r.T(promptKey(m))}
+	menu := view.Component{Kind: view.Select, CustomID: ids("picksel"), Placeholder: r.T(promptKey(m))}
 	for _, o := range m.Options {
-		opt := Option{Label: o.Label, Value: o.State}
+		opt := view.Option{Label: o.Label, Value: o.State}
 		if o.Nav == movepick.NavNone && o.Moves > 1 {
 			opt.Description = r.T("movepick.moves", strconv.Itoa(o.Moves))
 		}
 		menu.Options = append(menu.Options, opt)
 	}
-	reply.Components = [][]Component{{menu}}
+	reply.Components = [][]view.Component{{menu}}
 	if len(nav) > 0 {
 		reply.Components = append(reply.Components, nav)
 	}

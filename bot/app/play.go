@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/tankbot/tankbot/bot/i18n"
+	"github.com/tankbot/tankbot/bot/view"
 	"github.com/tankbot/tankbot/engine"
 )
 
@@ -43,7 +44,7 @@ func (b *Bot) NoMove(r *Req, g *Game) error {
 // play is the path of one move: checks, engine, compare-and-set save,
 // clocks, events, board and ping. seq is the game sequence the move was
 // chosen at (a component's pin); a game that moved on refuses it.
-func (b *Bot) Play(ctx context.Context, r *Req, g *Game, seq int, text string) ([]Reply, error) {
+func (b *Bot) Play(ctx context.Context, r *Req, g *Game, seq int, text string) ([]view.Reply, error) {
 	side, pos, err := b.MustMove(r, g)
 	if err != nil {
 		return nil, err
@@ -84,14 +85,14 @@ func (b *Bot) Play(ctx context.Context, r *Req, g *Game, seq int, text string) (
 	// The record's notation, and what it means when the game can say so
 	// (Gungi's draft: "placed the Marshal on a9").
 	played := func(loc string) string {
-		if w := MoveWords(loc, pos, m); w != "" {
-			return i18n.T(loc, "game.played.means", r.User.Name, note+suffix(next), w)
+		if w := view.MoveWords(loc, pos, m); w != "" {
+			return i18n.T(loc, "game.played.means", r.User.Name, note+view.Suffix(next), w)
 		}
-		return i18n.T(loc, "game.played", r.User.Name, note+suffix(next))
+		return i18n.T(loc, "game.played", r.User.Name, note+view.Suffix(next))
 	}
 	head := played(pub.Loc)
 	for _, a := range next.Announcements() {
-		head += "\n" + announceText(pub.Loc, g, next, a)
+		head += "\n" + view.AnnounceText(pub.Loc, g, next, a)
 	}
 	reply, err := b.BoardReply(ctx, pub, g, next, m, head, false)
 	if err != nil {
@@ -136,7 +137,7 @@ func (b *Bot) Play(ctx context.Context, r *Req, g *Game, seq int, text string) (
 		// Ratings and the record read the saved result.
 		b.finalExtras(ctx, pub.Loc, g, &reply)
 	}
-	return append([]Reply{reply}, b.moveInWords(ctx, r, g, pos, next, m)...), nil
+	return append([]view.Reply{reply}, b.moveInWords(ctx, r, g, pos, next, m)...), nil
 }
 
 // repetitionOutcome decides the repetition rule for a move reaching the
@@ -183,36 +184,10 @@ func (b *Bot) replayOutcome(ctx context.Context, g *Game, note string) (engine.O
 	return gm.Outcome(), nil
 }
 
-// suffix is the record's announcement mark: tank "+", "-", "+-".
-func suffix(p engine.Position) string {
-	s := ""
-	for _, a := range p.Announcements() {
-		switch a.Kind {
-		case engine.AnnounceCheck:
-			s += "+"
-		case engine.AnnounceEscape:
-			s += "-"
-		}
-	}
-	if strings.HasPrefix(s, "-+") {
-		s = "+-"
-	}
-	return s
-}
-
-// announce translates an announcement; a kind added to the engine after
-// the catalog is shown by its name rather than as a missing key.
-func announce(loc string, g *Game, a engine.Announcement) string {
-	if !i18n.Has("announce." + a.Kind) {
-		return a.Kind
-	}
-	return i18n.T(loc, "announce."+a.Kind, g.User(int(a.Side)).Name)
-}
-
 // illegal turns an engine error into a translated refusal with the
 // engine's close alternatives.
 func Illegal(r *Req, err error) error {
-	rf := &Refusal{Key: "refuse.illegal", Args: []string{engineErrorTextLoc(r.Loc, err)}}
+	rf := &Refusal{Key: "refuse.illegal", Args: []string{view.EngineError(r.Loc, err)}}
 	var ee *engine.Error
 	if errors.As(err, &ee) && len(ee.Alternatives) > 0 {
 		rf.Extra = append(rf.Extra, r.T("refuse.alternatives", strings.Join(ee.Alternatives, ", ")))
@@ -222,17 +197,17 @@ func Illegal(r *Req, err error) error {
 
 // moveForm is the typed-move form for pos, submitted with customID (a
 // game's board or a puzzle's step: one form for both).
-func MoveForm(r *Req, pos engine.Position, customID string) Reply {
-	return Reply{Modal: &Modal{
+func MoveForm(r *Req, pos engine.Position, customID string) view.Reply {
+	return view.Reply{Modal: &view.Modal{
 		CustomID: customID,
 		Title:    r.T("modal.title"),
-		Inputs:   []Input{{CustomID: "move", Label: r.T("modal.label"), Placeholder: engine.ExampleMove(pos), Required: true}},
+		Inputs:   []view.Input{{CustomID: "move", Label: r.T("modal.label"), Placeholder: engine.ExampleMove(pos), Required: true}},
 	}}
 }
 
 // undo takes back the last n moves of g (granted by by) and posts the
 // board of the position before them, pinging the player to move again.
-func (b *Bot) Undo(ctx context.Context, r *Req, g *Game, n int, by User) ([]Reply, error) {
+func (b *Bot) Undo(ctx context.Context, r *Req, g *Game, n int, by User) ([]view.Reply, error) {
 	gm, err := b.replay(ctx, g)
 	if err != nil {
 		return nil, err
@@ -281,5 +256,5 @@ func (b *Bot) Undo(ctx context.Context, r *Req, g *Game, n int, by User) ([]Repl
 	reply.Content, reply.Mentions = b.turnContent(ctx, g, prev, by, func(loc string) string {
 		return i18n.T(loc, "takeback.granted", by.Name)
 	})
-	return []Reply{InGame(r, g, reply)}, nil
+	return []view.Reply{InGame(r, g, reply)}, nil
 }

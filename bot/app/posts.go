@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+
+	"github.com/tankbot/tankbot/bot/view"
 )
 
 // The outbox's post kinds. A queued post is stored as its kind, the ids
@@ -20,7 +22,7 @@ import (
 type postKind interface {
 	// deliver sends r, the post's message, for outbox row m and returns
 	// the id of the message it became.
-	deliver(ctx context.Context, b *Bot, m outMsg, r Reply) (string, error)
+	deliver(ctx context.Context, b *Bot, m outMsg, r view.Reply) (string, error)
 	// final reports whether the post is a game's final board, which a
 	// game over does not make needless.
 	final() bool
@@ -41,35 +43,37 @@ var postKinds = map[string]func() postKind{
 // outPost is a message to queue and its kind.
 type OutPost struct {
 	kind  postKind
-	reply Reply
+	reply view.Reply
 }
 
 // textPost is a message that goes as worded.
-func textPost(r Reply) OutPost { return OutPost{&textKind{}, r} }
+func textPost(r view.Reply) OutPost { return OutPost{&textKind{}, r} }
 
 // boardPost is a game's board, its picture drawn at delivery from the
 // game as it stands.
-func boardPost(r Reply) OutPost { return OutPost{&boardKind{Game: r.GameID}, r} }
+func boardPost(r view.Reply) OutPost { return OutPost{&boardKind{Game: r.GameID}, r} }
 
 // finalBoardPost is a game's final board: picture, rating lines, record
 // and replay added at delivery from the committed game.
-func finalBoardPost(r Reply) OutPost { return OutPost{&finalKind{Game: r.GameID}, r} }
+func finalBoardPost(r view.Reply) OutPost { return OutPost{&finalKind{Game: r.GameID}, r} }
 
 // dailyPuzzlePost is a server's daily puzzle; its delivery is recorded.
-func dailyPuzzlePost(r Reply, d DailyRef) OutPost { return OutPost{&dailyKind{d}, r} }
+func dailyPuzzlePost(r view.Reply, d view.DailyRef) OutPost { return OutPost{&dailyKind{d}, r} }
 
 // standingsPost is a tournament's final standings, pictures drawn at
 // delivery.
-func standingsPost(r Reply, tournament int64) OutPost {
+func standingsPost(r view.Reply, tournament int64) OutPost {
 	return OutPost{&standingsKind{Tournament: tournament}, r}
 }
 
 // editPost changes message messageID of r.ChannelID (components replaced,
 // content when set) instead of posting anew; it notifies nobody.
-func editPost(r Reply, messageID string) OutPost { return OutPost{&editKind{Message: messageID}, r} }
+func editPost(r view.Reply, messageID string) OutPost {
+	return OutPost{&editKind{Message: messageID}, r}
+}
 
 // queuedAs is r queued as what it shows: a game's board or a text.
-func queuedAs(r Reply) OutPost {
+func queuedAs(r view.Reply) OutPost {
 	if r.Board && r.GameID != 0 {
 		return boardPost(r)
 	}
@@ -80,7 +84,7 @@ func queuedAs(r Reply) OutPost {
 type storedPost struct {
 	Kind  string          `json:"kind"`
 	IDs   json.RawMessage `json:"ids,omitempty"`
-	Reply Reply           `json:"reply"`
+	Reply view.Reply      `json:"reply"`
 }
 
 // encodePost is p as an outbox payload.
@@ -133,11 +137,11 @@ func decodePost(payload string) (OutPost, error) {
 // legacyReply is the outbox payload before post kinds: a Reply with the
 // markers that said how to draw it.
 type legacyReply struct {
-	Reply
-	Edit       string    `json:",omitempty"`
-	Daily      *DailyRef `json:",omitempty"`
-	Tournament int64     `json:",omitempty"`
-	Final      bool      `json:",omitempty"`
+	view.Reply
+	Edit       string         `json:",omitempty"`
+	Daily      *view.DailyRef `json:",omitempty"`
+	Tournament int64          `json:",omitempty"`
+	Final      bool           `json:",omitempty"`
 }
 
 func decodeLegacyPost(payload string) (OutPost, error) {
@@ -161,7 +165,7 @@ func decodeLegacyPost(payload string) (OutPost, error) {
 
 // sendNew posts r as a new message with the row's nonce, so that Discord
 // creates it at most once however often it is resent.
-func sendNew(ctx context.Context, b *Bot, m outMsg, r Reply) (string, error) {
+func sendNew(ctx context.Context, b *Bot, m outMsg, r view.Reply) (string, error) {
 	r.Nonce = m.Nonce
 	return b.n.Post(ctx, m.Channel, r)
 }
@@ -170,7 +174,7 @@ type textKind struct{}
 
 func (textKind) name() string { return "text" }
 func (textKind) final() bool  { return false }
-func (textKind) deliver(ctx context.Context, b *Bot, m outMsg, r Reply) (string, error) {
+func (textKind) deliver(ctx context.Context, b *Bot, m outMsg, r view.Reply) (string, error) {
 	return sendNew(ctx, b, m, r)
 }
 
@@ -180,7 +184,7 @@ type boardKind struct {
 
 func (boardKind) name() string { return "board" }
 func (boardKind) final() bool  { return false }
-func (k boardKind) deliver(ctx context.Context, b *Bot, m outMsg, r Reply) (string, error) {
+func (k boardKind) deliver(ctx context.Context, b *Bot, m outMsg, r view.Reply) (string, error) {
 	if r.Embed != nil && r.Embed.Image != "" {
 		if g, ok := b.queuedGame(ctx, k.Game, &r); ok {
 			b.redrawImage(ctx, &r, g)
@@ -195,7 +199,7 @@ type finalKind struct {
 
 func (finalKind) name() string { return "final" }
 func (finalKind) final() bool  { return true }
-func (k finalKind) deliver(ctx context.Context, b *Bot, m outMsg, r Reply) (string, error) {
+func (k finalKind) deliver(ctx context.Context, b *Bot, m outMsg, r view.Reply) (string, error) {
 	if g, ok := b.queuedGame(ctx, k.Game, &r); ok {
 		if r.Embed != nil && r.Embed.Image != "" {
 			b.redrawImage(ctx, &r, g)
@@ -206,12 +210,12 @@ func (k finalKind) deliver(ctx context.Context, b *Bot, m outMsg, r Reply) (stri
 }
 
 type dailyKind struct {
-	DailyRef
+	view.DailyRef
 }
 
 func (dailyKind) name() string { return "daily" }
 func (dailyKind) final() bool  { return false }
-func (k dailyKind) deliver(ctx context.Context, b *Bot, m outMsg, r Reply) (string, error) {
+func (k dailyKind) deliver(ctx context.Context, b *Bot, m outMsg, r view.Reply) (string, error) {
 	b.drawDaily(&r, k.DailyRef)
 	id, err := sendNew(ctx, b, m, r)
 	if err == nil {
@@ -226,7 +230,7 @@ type standingsKind struct {
 
 func (standingsKind) name() string { return "standings" }
 func (standingsKind) final() bool  { return false }
-func (k standingsKind) deliver(ctx context.Context, b *Bot, m outMsg, r Reply) (string, error) {
+func (k standingsKind) deliver(ctx context.Context, b *Bot, m outMsg, r view.Reply) (string, error) {
 	b.redrawStandings(ctx, &r, k.Tournament)
 	return sendNew(ctx, b, m, r)
 }
@@ -240,6 +244,6 @@ func (editKind) final() bool  { return false }
 
 // deliver edits: an edit lands the same however often it is repeated, so
 // it needs no nonce.
-func (k editKind) deliver(ctx context.Context, b *Bot, m outMsg, r Reply) (string, error) {
+func (k editKind) deliver(ctx context.Context, b *Bot, m outMsg, r view.Reply) (string, error) {
 	return k.Message, b.n.Edit(ctx, m.Channel, k.Message, r)
 }

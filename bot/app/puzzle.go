@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/tankbot/tankbot/bot/view"
 	"github.com/tankbot/tankbot/engine"
 	"github.com/tankbot/tankbot/engine/puzzle"
 	"github.com/tankbot/tankbot/store"
@@ -69,7 +70,7 @@ func PlayNote(pos engine.Position, note string) (engine.Position, engine.Move, e
 
 // puzzleBoard is the private board of a puzzle: the solver's side at the
 // bottom, the task and how to answer.
-func (b *Bot) PuzzleBoard(r *Req, st *PuzzleState, last engine.Move, head string) ([]Reply, error) {
+func (b *Bot) PuzzleBoard(r *Req, st *PuzzleState, last engine.Move, head string) ([]view.Reply, error) {
 	side := st.Pos.Turn()
 	sideName := r.T("game." + side.String())
 	desc := r.T("puzzle.task", sideName, strconv.Itoa(st.Puzzle.Depth-st.A.Step))
@@ -77,18 +78,18 @@ func (b *Bot) PuzzleBoard(r *Req, st *PuzzleState, last engine.Move, head string
 		desc = head + "\n" + desc
 	}
 	desc += "\n" + r.T("puzzle.howto")
-	e := &Embed{Title: r.T("puzzle.title", st.Puzzle.ID, GameLabel(r.Loc, st.Puzzle.Game, "", st.Pos)), Description: desc}
-	reply := Reply{Ephemeral: true, Embed: e, Components: puzzleButtons(r, st), Game: st.Puzzle.Game, Position: st.Pos.Encode()}
-	png, err := RenderPNG(st.Pos, last, side == engine.Black, r.Loc, nil)
+	e := &view.Embed{Title: r.T("puzzle.title", st.Puzzle.ID, view.GameLabel(r.Loc, st.Puzzle.Game, "", st.Pos)), Description: desc}
+	reply := view.Reply{Ephemeral: true, Embed: e, Components: puzzleButtons(r, st), Game: st.Puzzle.Game, Position: st.Pos.Encode()}
+	png, err := view.RenderPNG(st.Pos, last, side == engine.Black, r.Loc, nil)
 	if err != nil {
 		b.Log.Warn("render puzzle", "puzzle", st.Puzzle.ID, "err", err)
 	} else if png != nil {
 		name := "puzzle-" + st.Puzzle.ID + "-" + strconv.Itoa(st.A.Step) + ".png"
-		reply.Files = []File{{Name: name, ContentType: "image/png", Data: png, Description: PositionAlt(r.Loc, st.Puzzle.Game, st.Pos, nil, nil)}}
+		reply.Files = []view.File{{Name: name, ContentType: "image/png", Data: png, Description: view.PositionAlt(r.Loc, st.Puzzle.Game, st.Pos, nil, nil)}}
 		e.Image = name
 		reply.FallbackText = r.T("game.noimage")
 	}
-	return []Reply{reply}, nil
+	return []view.Reply{reply}, nil
 }
 
 // puzzlePrefix starts the custom ids of a puzzle board's components.
@@ -120,19 +121,19 @@ func ParsePuzzleID(s string) (id string, step int, action, arg string, ok bool) 
 }
 
 // puzzleButtons are the puzzle board's inputs at st's step.
-func puzzleButtons(r *Req, st *PuzzleState) [][]Component {
+func puzzleButtons(r *Req, st *PuzzleState) [][]view.Component {
 	id, step := st.Puzzle.ID, st.A.Step
-	return [][]Component{{
-		{Kind: Button, CustomID: PuzzleID(id, step, "pick"), Label: r.T("btn.pick"), Style: Primary},
-		{Kind: Button, CustomID: PuzzleID(id, step, "type"), Label: r.T("btn.type"), Style: Primary},
-		{Kind: Button, CustomID: PuzzleID(id, step, "hint"), Label: r.T("btn.puzzle.hint"), Style: Secondary},
+	return [][]view.Component{{
+		{Kind: view.Button, CustomID: PuzzleID(id, step, "pick"), Label: r.T("btn.pick"), Style: view.Primary},
+		{Kind: view.Button, CustomID: PuzzleID(id, step, "type"), Label: r.T("btn.type"), Style: view.Primary},
+		{Kind: view.Button, CustomID: PuzzleID(id, step, "hint"), Label: r.T("btn.puzzle.hint"), Style: view.Secondary},
 	}}
 }
 
 // suggestPuzzleTheme lists the themes of the chosen game's puzzles (the
 // default game's without one) that start with what was typed, with how
 // many puzzles have each.
-func SuggestPuzzleTheme(b *Bot, ctx context.Context, r *Req, typed string) []Choice {
+func SuggestPuzzleTheme(b *Bot, ctx context.Context, r *Req, typed string) []view.Choice {
 	game := strings.TrimSpace(r.Options["game"])
 	if game == "" {
 		game = DefaultGame()
@@ -142,10 +143,10 @@ func SuggestPuzzleTheme(b *Bot, ctx context.Context, r *Req, typed string) []Cho
 		return nil
 	}
 	typed = strings.ToLower(strings.TrimSpace(typed))
-	var out []Choice
+	var out []view.Choice
 	for _, tc := range puzzle.Themes(ps) {
 		if strings.HasPrefix(tc.Theme, typed) && len(out) < 25 {
-			out = append(out, Choice{Name: fmt.Sprintf("%s (%d)", tc.Theme, tc.N), Value: tc.Theme})
+			out = append(out, view.Choice{Name: fmt.Sprintf("%s (%d)", tc.Theme, tc.N), Value: tc.Theme})
 		}
 	}
 	return out
@@ -162,7 +163,7 @@ func WithTheme(ps []*puzzle.Puzzle, theme string) []*puzzle.Puzzle {
 	return out
 }
 
-func SuggestPuzzleMove(b *Bot, ctx context.Context, r *Req, typed string) []Choice {
+func SuggestPuzzleMove(b *Bot, ctx context.Context, r *Req, typed string) []view.Choice {
 	st, err := b.CurrentPuzzle(ctx, r)
 	if err != nil {
 		return nil

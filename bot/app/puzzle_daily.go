@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/tankbot/tankbot/bot/i18n"
+	"github.com/tankbot/tankbot/bot/view"
 	"github.com/tankbot/tankbot/engine"
 	"github.com/tankbot/tankbot/engine/puzzle"
 	"github.com/tankbot/tankbot/store"
@@ -155,7 +156,7 @@ func (b *Bot) dailyFire(ctx context.Context, e Event) error {
 	if prev != nil && prev.MessageID != "" {
 		// Only the current puzzle has a live button: yesterday's post
 		// loses its Solve (an edit, notifying nobody).
-		posts = append(posts, editPost(Reply{ChannelID: prev.Channel}, prev.MessageID))
+		posts = append(posts, editPost(view.Reply{ChannelID: prev.Channel}, prev.MessageID))
 	}
 	eff, err := toEffects(Effects{Posts: posts})
 	if err != nil {
@@ -191,12 +192,12 @@ func (b *Bot) dailyPost(ctx context.Context, loc, guild, channel, day string, pz
 		content = dailyResults(loc, prev, solvers)
 	}
 	name := "daily-" + day + ".png"
-	return dailyPuzzlePost(Reply{
+	return dailyPuzzlePost(view.Reply{
 		ChannelID:  channel,
-		Content:    ClipRunes(content, 2000),
-		Embed:      &Embed{Title: t("daily.title", day, GameLabel(loc, pz.Game, "x", nil)), Description: desc, Image: name, Footer: pz.ID},
-		Components: [][]Component{{{Kind: Button, CustomID: "dp:" + day, Label: t("btn.daily.solve"), Style: Primary}}},
-	}, DailyRef{Guild: guild, Day: day, Game: pz.Game, Puzzle: pz.ID, Locale: loc}), nil
+		Content:    view.ClipRunes(content, 2000),
+		Embed:      &view.Embed{Title: t("daily.title", day, view.GameLabel(loc, pz.Game, "x", nil)), Description: desc, Image: name, Footer: pz.ID},
+		Components: [][]view.Component{{{Kind: view.Button, CustomID: "dp:" + day, Label: t("btn.daily.solve"), Style: view.Primary}}},
+	}, view.DailyRef{Guild: guild, Day: day, Game: pz.Game, Puzzle: pz.ID, Locale: loc}), nil
 }
 
 // dailyResults names who solved the previous daily puzzle and how long
@@ -211,7 +212,7 @@ func dailyResults(loc string, prev *store.DailyPost, solvers []store.DailySolver
 			parts = append(parts, i18n.T(loc, "daily.more", strconv.Itoa(len(solvers)-i)))
 			break
 		}
-		name := ClipRunes(s.Name, 32)
+		name := view.ClipRunes(s.Name, 32)
 		if name == "" {
 			name = s.Player
 		}
@@ -227,7 +228,7 @@ func dailyResults(loc string, prev *store.DailyPost, solvers []store.DailySolver
 
 // drawDaily attaches a queued daily post's image: the puzzle from the
 // solver's side. Without an image the post still goes.
-func (b *Bot) drawDaily(r *Reply, d DailyRef) {
+func (b *Bot) drawDaily(r *view.Reply, d view.DailyRef) {
 	if r.Embed == nil || r.Embed.Image == "" {
 		return
 	}
@@ -238,20 +239,20 @@ func (b *Bot) drawDaily(r *Reply, d DailyRef) {
 		pos, err = pz.Decode()
 	}
 	if err == nil {
-		png, err = RenderPNG(pos, nil, pos.Turn() == engine.Black, d.Locale, nil)
+		png, err = view.RenderPNG(pos, nil, pos.Turn() == engine.Black, d.Locale, nil)
 	}
 	if err != nil || png == nil {
 		b.Log.Warn("draw daily puzzle", "puzzle", d.Puzzle, "err", err)
 		r.Embed.Image = ""
 		return
 	}
-	r.Files = []File{{Name: r.Embed.Image, ContentType: "image/png", Data: png, Description: PositionAlt(d.Locale, d.Game, pos, nil, nil)}}
+	r.Files = []view.File{{Name: r.Embed.Image, ContentType: "image/png", Data: png, Description: view.PositionAlt(d.Locale, d.Game, pos, nil, nil)}}
 }
 
 // dailyDelivered records the Discord id of a delivered daily post; a
 // failure is logged (the post went; only tomorrow's strip of its button
 // is lost).
-func (b *Bot) dailyDelivered(ctx context.Context, d DailyRef, messageID string) {
+func (b *Bot) dailyDelivered(ctx context.Context, d view.DailyRef, messageID string) {
 	if st := b.St; st != nil && messageID != "" {
 		if err := st.SetDailyMessage(ctx, d.Guild, d.Day, messageID); err != nil {
 			b.Log.Warn("record daily puzzle post", "guild", d.Guild, "day", d.Day, "err", err)
@@ -261,7 +262,7 @@ func (b *Bot) dailyDelivered(ctx context.Context, d DailyRef, messageID string) 
 
 // dailySolve opens the daily puzzle of the button's day for the caller,
 // privately, as their active puzzle (answered with /puzzle move).
-func (b *Bot) dailySolve(ctx context.Context, r *Req) ([]Reply, error) {
+func (b *Bot) dailySolve(ctx context.Context, r *Req) ([]view.Reply, error) {
 	day := strings.TrimPrefix(r.CustomID, "dp:")
 	st := b.St
 	if r.GuildID == "" || st == nil {

@@ -9,12 +9,13 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tankbot/tankbot/bot/view"
 	"github.com/tankbot/tankbot/store"
 )
 
 // confirmFor walks the picker from a board's "pick" button by first choices
 // to its Confirm button.
-func confirmFor(t *testing.T, h *harness, who User, board []Reply) string {
+func confirmFor(t *testing.T, h *harness, who User, board []view.Reply) string {
 	t.Helper()
 	rs := h.click(who, findID(t, board, "pick"))
 	for range 10 {
@@ -169,7 +170,7 @@ func TestDowntimeNotCharged(t *testing.T) {
 	}
 	flags := 0
 	for _, p := range h.n.all() {
-		if strings.Contains(text([]Reply{p.Reply}), "ran out of time") {
+		if strings.Contains(text([]view.Reply{p.Reply}), "ran out of time") {
 			flags++
 		}
 	}
@@ -313,7 +314,7 @@ type gateNotifier struct {
 	in, max atomic.Int32
 }
 
-func (n *gateNotifier) Post(_ context.Context, ch string, _ Reply) (string, error) {
+func (n *gateNotifier) Post(_ context.Context, ch string, _ view.Reply) (string, error) {
 	v := n.in.Add(1)
 	for {
 		m := n.max.Load()
@@ -331,7 +332,7 @@ func (n *gateNotifier) CreateThread(context.Context, string, string, string) (st
 	return "", ErrNoThreads
 }
 
-func (n *gateNotifier) Edit(context.Context, string, string, Reply) error { return nil }
+func (n *gateNotifier) Edit(context.Context, string, string, view.Reply) error { return nil }
 
 // Posts to different channels go out in parallel, never more than
 // Config.Workers at once.

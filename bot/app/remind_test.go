@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/tankbot/tankbot/bot/view"
 )
 
 // TestReminderNeverZero: a reminder sent with less than a second left says
@@ -29,7 +31,7 @@ func TestReminderNeverZero(t *testing.T) {
 		t.Fatal(err)
 	}
 	ps = h.n.all()
-	if len(ps) != 1 || !strings.Contains(text([]Reply{ps[0].Reply}), "ran out of time") {
+	if len(ps) != 1 || !strings.Contains(text([]view.Reply{ps[0].Reply}), "ran out of time") {
 		t.Fatalf("late pass: want the flag-fall alone, got %+v", ps)
 	}
 }

@@ -3,6 +3,8 @@ package app
 import (
 	"bytes"
 	"testing"
+
+	"github.com/tankbot/tankbot/bot/view"
 )
 
 // The public board is drawn from the side of the player to move (or White's
@@ -26,11 +28,11 @@ func TestBoardPerspective(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		blackAtBottom, err := RenderPNG(pos, last, true, "en", g)
+		blackAtBottom, err := view.RenderPNG(pos, last, true, "en", g)
 		if err != nil {
 			t.Fatal(err)
 		}
-		whiteBottom, err := RenderPNG(pos, last, false, "en", g)
+		whiteBottom, err := view.RenderPNG(pos, last, false, "en", g)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -59,8 +61,8 @@ func TestBoardPerspective(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	en, err1 := RenderPNG(pos, last, false, "en", g)
-	th, err2 := RenderPNG(pos, last, false, "th", g)
+	en, err1 := view.RenderPNG(pos, last, false, "en", g)
+	th, err2 := view.RenderPNG(pos, last, false, "th", g)
 	if err1 != nil || err2 != nil || bytes.Equal(en, th) {
 		t.Errorf("Thai image equals English (%v, %v)", err1, err2)
 	}

@@ -9,13 +9,14 @@ import (
 	"testing"
 
 	"github.com/tankbot/tankbot/bot/renders"
+	"github.com/tankbot/tankbot/bot/view"
 	"github.com/tankbot/tankbot/engine"
 	"github.com/tankbot/tankbot/store"
 	"github.com/tankbot/tankbot/store/clock"
 )
 
 // fileNamed is the file of rs whose name ends with suffix.
-func fileNamed(t *testing.T, rs []Reply, suffix string) []byte {
+func fileNamed(t *testing.T, rs []view.Reply, suffix string) []byte {
 	t.Helper()
 	for _, r := range rs {
 		for _, f := range r.Files {
@@ -57,7 +58,7 @@ func TestReplayAndFinalBoardStoredOnce(t *testing.T) {
 	if got := fileNamed(t, hist, ".gif"); !bytes.Equal(got, gifData) {
 		t.Fatal("/history's replay differs from the stored one")
 	}
-	rec := h.click(carol, findID(t, []Reply{fin}, "record"))
+	rec := h.click(carol, findID(t, []view.Reply{fin}, "record"))
 	if got := fileNamed(t, rec, ".gif"); !bytes.Equal(got, gifData) {
 		t.Fatal("the Game record button's replay differs from the stored one")
 	}
@@ -116,7 +117,7 @@ func TestHideWebPage(t *testing.T) {
 		t.Fatalf("final board rows %+v, want one row of 5", fin.Components)
 	}
 	row := fin.Components[0]
-	if !strings.HasSuffix(row[3].CustomID, ":webhide") || row[3].Label != "Hide page" || row[4].Style != Link || !strings.HasPrefix(row[4].URL, "http://viewer.example/g/") {
+	if !strings.HasSuffix(row[3].CustomID, ":webhide") || row[3].Label != "Hide page" || row[4].Style != view.Link || !strings.HasPrefix(row[4].URL, "http://viewer.example/g/") {
 		t.Fatalf("final board row %+v, want … Hide page, Watch / Replay", row)
 	}
 	tok := strings.TrimPrefix(row[4].URL, "http://viewer.example/g/")

@@ -10,6 +10,7 @@ import (
 	"sync/atomic"
 
 	"github.com/tankbot/tankbot/bot/renders"
+	"github.com/tankbot/tankbot/bot/view"
 	"github.com/tankbot/tankbot/engine"
 	recfile "github.com/tankbot/tankbot/engine/record"
 	"github.com/tankbot/tankbot/engine/review"
@@ -105,19 +106,19 @@ func (b *Bot) RunReview(ctx context.Context, g *Game, rec *recfile.Record, progr
 // last move (2 files a point, 6 at most: with the graph and the record
 // inside Discord's 10 attachments). The boards are extras: one that cannot
 // be drawn is left out.
-func (b *Bot) TurningBoards(r *Req, g *Game, rec *recfile.Record, rv *review.Review, base string) []File {
+func (b *Bot) TurningBoards(r *Req, g *Game, rec *recfile.Record, rv *review.Review, base string) []view.File {
 	ps, ms, err := rec.Positions()
 	if err != nil || len(ms) != len(rv.Moves) {
 		b.Log.Warn("review boards", "game", g.ID, "err", err)
 		return nil
 	}
-	var out []File
+	var out []view.File
 	for k, i := range rv.Turning {
 		m := rv.Moves[i]
 		flip := m.Side == engine.Black
 		name := base + "-turn" + strconv.Itoa(k+1)
-		if png, err := RenderPNG(ps[i+1], ms[i], flip, r.Loc, nil); err == nil {
-			out = append(out, File{Name: name + "-played.png", ContentType: "image/png", Data: png, Description: PositionAlt(r.Loc, g.Game, ps[i+1], ps[i], ms[i])})
+		if png, err := view.RenderPNG(ps[i+1], ms[i], flip, r.Loc, nil); err == nil {
+			out = append(out, view.File{Name: name + "-played.png", ContentType: "image/png", Data: png, Description: view.PositionAlt(r.Loc, g.Game, ps[i+1], ps[i], ms[i])})
 		}
 		bm, err := ps[i].ParseMove(m.Best)
 		if err != nil {
@@ -127,8 +128,8 @@ func (b *Bot) TurningBoards(r *Req, g *Game, rec *recfile.Record, rv *review.Rev
 		if err != nil {
 			continue
 		}
-		if png, err := RenderPNG(next, bm, flip, r.Loc, nil); err == nil {
-			out = append(out, File{Name: name + "-better.png", ContentType: "image/png", Data: png, Description: PositionAlt(r.Loc, g.Game, next, ps[i], bm)})
+		if png, err := view.RenderPNG(next, bm, flip, r.Loc, nil); err == nil {
+			out = append(out, view.File{Name: name + "-better.png", ContentType: "image/png", Data: png, Description: view.PositionAlt(r.Loc, g.Game, next, ps[i], bm)})
 		}
 	}
 	return out

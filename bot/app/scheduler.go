@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/tankbot/tankbot/bot/i18n"
+	"github.com/tankbot/tankbot/bot/view"
 	"github.com/tankbot/tankbot/engine"
 	"github.com/tankbot/tankbot/store/clock"
 )
@@ -216,7 +217,7 @@ func (b *Bot) fire(ctx context.Context, e Event) ([]OutPost, error) {
 // kept), a new message in the challenger's language.
 func (b *Bot) ExpiryNotice(ctx context.Context, c *ChallengeRec) OutPost {
 	if c.MessageID == "" {
-		return textPost(Reply{ChannelID: c.ChannelID, Content: b.tFor(ctx, c.Challenger.ID, "challenge.expired", c.Challenger.Name)})
+		return textPost(view.Reply{ChannelID: c.ChannelID, Content: b.tFor(ctx, c.Challenger.ID, "challenge.expired", c.Challenger.Name)})
 	}
 	loc := c.Locale
 	if loc == "" {
@@ -231,7 +232,7 @@ func (b *Bot) ExpiryNotice(ctx context.Context, c *ChallengeRec) OutPost {
 // rule, so there a flag always loses (see docs/bot.md). Out of band (the
 // scheduler), the announcement is queued in the game's final write and the
 // replies are not returned; in answer to a late move they are the answer.
-func (b *Bot) flagFall(ctx context.Context, loc string, g *Game, ply int, outOfBand bool) ([]Reply, error) {
+func (b *Bot) flagFall(ctx context.Context, loc string, g *Game, ply int, outOfBand bool) ([]view.Reply, error) {
 	if g.Ply != ply || g.Status != GmActive {
 		return nil, Refuse("refuse.stale")
 	}
@@ -269,7 +270,7 @@ func (b *Bot) flagFall(ctx context.Context, loc string, g *Game, ply int, outOfB
 }
 
 // flagReplies announce a game lost on time, in its channel, to both players.
-func (b *Bot) flagReplies(ctx context.Context, loc string, g *Game) ([]Reply, error) {
+func (b *Bot) flagReplies(ctx context.Context, loc string, g *Game) ([]view.Reply, error) {
 	pos, err := g.Position()
 	if err != nil {
 		return nil, err
@@ -283,15 +284,15 @@ func (b *Bot) flagReplies(ctx context.Context, loc string, g *Game) ([]Reply, er
 	}
 	reply.ChannelID = g.ChannelID
 	reply.Content, reply.Mentions = b.endContent(ctx, g, fell)
-	return []Reply{reply}, nil
+	return []view.Reply{reply}, nil
 }
 
 // reminder is the post telling the side to move that time runs short.
-func (b *Bot) reminder(ctx context.Context, g *Game) (Reply, error) {
+func (b *Bot) reminder(ctx context.Context, g *Game) (view.Reply, error) {
 	tc := clockOf(g)
 	pos, err := g.Position()
 	if err != nil {
-		return Reply{}, err
+		return view.Reply{}, err
 	}
 	u := g.User(int(pos.Turn()))
 	id := g.Num()
@@ -304,7 +305,7 @@ func (b *Bot) reminder(ctx context.Context, g *Game) (Reply, error) {
 		left = (left + time.Second - 1).Truncate(time.Second)
 		text = b.tFor(ctx, u.ID, "remind.low", "<@"+u.ID+">", fmtDuration(left), id, DiscordTime(g.Deadline(tc)))
 	}
-	return Reply{ChannelID: g.ChannelID, Content: text, Mentions: []string{u.ID}}, nil
+	return view.Reply{ChannelID: g.ChannelID, Content: text, Mentions: []string{u.ID}}, nil
 }
 
 // tFor translates for a user who is not the one acting: their /settings
@@ -385,7 +386,7 @@ func (b *Bot) extendClocks(ctx context.Context, down, up time.Time) error {
 		g.Extend(d)
 		eff := turnEffects(g, tc)
 		loc := b.Cfg.DefaultLocale
-		eff.Posts = []OutPost{textPost(Reply{ChannelID: g.ChannelID, Content: i18n.T(loc, "downtime.extended",
+		eff.Posts = []OutPost{textPost(view.Reply{ChannelID: g.ChannelID, Content: i18n.T(loc, "downtime.extended",
 			fmtDuration(d), g.Num(), DiscordTime(g.Deadline(tc)))})}
 		ok, err := b.St.saveGameWith(ctx, g, nil, eff)
 		if err != nil {

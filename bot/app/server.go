@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/tankbot/tankbot/bot/i18n"
+	"github.com/tankbot/tankbot/bot/view"
 	"github.com/tankbot/tankbot/engine"
 	"github.com/tankbot/tankbot/store"
 )
@@ -48,7 +49,7 @@ func (b *Bot) ServerSummary(r *Req, gs store.GuildSettings, links bool) string {
 		var parts []string
 		for _, g := range GameNames() {
 			if v := gs.Variants[g]; v != "" {
-				parts = append(parts, GameLabel(r.Loc, g, "x", nil)+": "+v)
+				parts = append(parts, view.GameLabel(r.Loc, g, "x", nil)+": "+v)
 			}
 		}
 		maps = strings.Join(parts, ", ")
@@ -57,7 +58,7 @@ func (b *Bot) ServerSummary(r *Req, gs store.GuildSettings, links bool) string {
 	if gs.DailyChannel != "" {
 		daily = r.T("server.dailyat", ChannelMention(gs.DailyChannel), strconv.Itoa(gs.DailyHour))
 	}
-	return r.T("server.summary", lang, GameLabel(r.Loc, game, "x", nil), clk, onOff(thread), onOff(links), onOff(!gs.NoAI)) + "\n" +
+	return r.T("server.summary", lang, view.GameLabel(r.Loc, game, "x", nil), clk, onOff(thread), onOff(links), onOff(!gs.NoAI)) + "\n" +
 		r.T("server.summary2", games, who, maps, daily)
 }
 

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/tankbot/tankbot/bot/i18n"
+	"github.com/tankbot/tankbot/bot/view"
 	"github.com/tankbot/tankbot/engine"
 	"github.com/tankbot/tankbot/store/clock"
 )
@@ -33,7 +34,7 @@ func (b *Bot) GameOptions(r *Req) (rules engine.Rules, variant, start string, tc
 	if m, given := opt["map"]; given && strings.TrimSpace(m) == "" {
 		// A blank map is an empty position, not "the default map".
 		_, err := rules.Decode("")
-		return nil, "", "", tc, &Refusal{Key: "refuse.badmap", Args: []string{engineErrorTextLoc(r.Loc, err)}}
+		return nil, "", "", tc, &Refusal{Key: "refuse.badmap", Args: []string{view.EngineError(r.Loc, err)}}
 	}
 	m, given := opt["map"]
 	if !given {
@@ -78,7 +79,7 @@ func chooseStart(rules engine.Rules, m, loc string) (variant, start string, err 
 		}
 	}
 	if err != nil {
-		return "", "", &Refusal{Key: "refuse.badmap", Args: []string{engineErrorTextLoc(loc, err)}}
+		return "", "", &Refusal{Key: "refuse.badmap", Args: []string{view.EngineError(loc, err)}}
 	}
 	if pos.Status().Over() || len(pos.LegalMoves()) == 0 {
 		return "", "", Refuse("refuse.finishedmap")
@@ -135,12 +136,12 @@ func ChallengeEdit(c *ChallengeRec, content string) []OutPost {
 	if c.MessageID == "" {
 		return nil
 	}
-	return []OutPost{editPost(Reply{ChannelID: c.ChannelID, Content: content}, c.MessageID)}
+	return []OutPost{editPost(view.Reply{ChannelID: c.ChannelID, Content: content}, c.MessageID)}
 }
 
 // startGame creates the game of an accepted challenge, opens its thread if
 // asked and posts the first board.
-func (b *Bot) StartGame(ctx context.Context, r *Req, c *ChallengeRec, taker User) ([]Reply, error) {
+func (b *Bot) StartGame(ctx context.Context, r *Req, c *ChallengeRec, taker User) ([]view.Reply, error) {
 	rules, ok := LookupGame(c.Game)
 	if !ok {
 		return nil, Refuse("refuse.unknowngame", c.Game, strings.Join(GameNames(), ", "))
@@ -179,7 +180,7 @@ func (b *Bot) StartGame(ctx context.Context, r *Req, c *ChallengeRec, taker User
 	// own: accepted by a click on the challenge's message, which the
 	// answer updates; otherwise (/accept) the message is edited out of band.
 	own := r.Kind == KindComponent
-	var out []Reply
+	var out []view.Reply
 	// The thread must exist before the game's row (the row records it),
 	// but its name carries the number the row gets: name it with the
 	// number the server's next game will most likely get, and rename it
@@ -204,7 +205,7 @@ func (b *Bot) StartGame(ctx context.Context, r *Req, c *ChallengeRec, taker User
 		case errors.Is(err, ErrNoThreads):
 			// The board below pings both players; the taker learns why
 			// there is no thread.
-			out = append(out, Reply{Ephemeral: true, Content: r.T("game.nothread")})
+			out = append(out, view.Reply{Ephemeral: true, Content: r.T("game.nothread")})
 		default:
 			b.Log.Warn("create thread", "err", err)
 		}
@@ -213,7 +214,7 @@ func (b *Bot) StartGame(ctx context.Context, r *Req, c *ChallengeRec, taker User
 		g.Parent = c.ChannelID
 	}
 	pub := r.Public()
-	label := GameLabel(pub.Loc, c.Game, c.Variant, start)
+	label := view.GameLabel(pub.Loc, c.Game, c.Variant, start)
 	eff := turnEffects(g, tc)
 	eff.Cancel = []CancelSpec{{ref: c.ID, Kinds: []string{EvExpire}}}
 	var edit []OutPost
@@ -264,7 +265,7 @@ func (b *Bot) StartGame(ctx context.Context, r *Req, c *ChallengeRec, taker User
 		}
 	}
 	board.Content, board.Mentions = b.Pings(ctx, humans, func(loc, who string) string {
-		line := i18n.T(loc, "ping.started", who, id, white.Name, black.Name, GameLabel(loc, c.Game, c.Variant, start))
+		line := i18n.T(loc, "ping.started", who, id, white.Name, black.Name, view.GameLabel(loc, c.Game, c.Variant, start))
 		if d := g.Deadline(tc); !d.IsZero() {
 			return line + " " + i18n.T(loc, "ping.tomove", first.Name, DiscordTime(d))
 		}
@@ -275,12 +276,12 @@ func (b *Bot) StartGame(ctx context.Context, r *Req, c *ChallengeRec, taker User
 		// The challenge message says where the game went, buttons gone
 		// (edited out of band when its id is known and it was not clicked).
 		if own || edit == nil {
-			out = append(out, Reply{Update: own, Content: head + "\n" + pub.T("game.inthread", "<#"+g.ChannelID+">")})
+			out = append(out, view.Reply{Update: own, Content: head + "\n" + pub.T("game.inthread", "<#"+g.ChannelID+">")})
 		}
 	} else if own {
 		// The challenge message loses its buttons; the board is new, so
 		// its mentions notify.
-		out = append(out, Reply{Update: true, Content: head})
+		out = append(out, view.Reply{Update: true, Content: head})
 	}
 	out = append(out, board)
 	return out, nil
@@ -289,7 +290,7 @@ func (b *Bot) StartGame(ctx context.Context, r *Req, c *ChallengeRec, taker User
 // threadName is a game's thread name, "#12 Tank Chess · alice vs bob":
 // raw text (names without escapes), clipped to Discord's 100.
 func threadName(loc string, number int, c *ChallengeRec, white, black User) string {
-	return ClipRunes(i18n.T(loc, "game.threadname", strconv.Itoa(number), GameLabel(loc, c.Game, c.Variant, nil), PlainText(white.Name), PlainText(black.Name)), 100)
+	return view.ClipRunes(i18n.T(loc, "game.threadname", strconv.Itoa(number), view.GameLabel(loc, c.Game, c.Variant, nil), PlainText(white.Name), PlainText(black.Name)), 100)
 }
 
 // person is a user whose games may be rated: not a bot account (the AI

@@ -7,10 +7,11 @@ import (
 	"strings"
 
 	"github.com/tankbot/tankbot/bot/i18n"
+	"github.com/tankbot/tankbot/bot/view"
 	"github.com/tankbot/tankbot/engine"
 )
 
-func SuggestMove(b *Bot, ctx context.Context, r *Req, typed string) []Choice {
+func SuggestMove(b *Bot, ctx context.Context, r *Req, typed string) []view.Choice {
 	g, err := b.FindGame(ctx, r)
 	if err != nil {
 		return nil
@@ -19,17 +20,17 @@ func SuggestMove(b *Bot, ctx context.Context, r *Req, typed string) []Choice {
 }
 
 // suggestActiveGames offers the caller's active games of this server.
-func suggestActiveGames(b *Bot, ctx context.Context, r *Req, typed string) []Choice {
+func suggestActiveGames(b *Bot, ctx context.Context, r *Req, typed string) []view.Choice {
 	return b.suggestGames(ctx, r, typed, false)
 }
 
 // suggestAnyGames also offers the caller's latest finished games, for the
 // commands that can look at one.
-func suggestAnyGames(b *Bot, ctx context.Context, r *Req, typed string) []Choice {
+func suggestAnyGames(b *Bot, ctx context.Context, r *Req, typed string) []view.Choice {
 	return b.suggestGames(ctx, r, typed, true)
 }
 
-func (b *Bot) suggestGames(ctx context.Context, r *Req, typed string, finished bool) (out []Choice) {
+func (b *Bot) suggestGames(ctx context.Context, r *Req, typed string, finished bool) (out []view.Choice) {
 	games, err := b.St.ActiveGames(ctx, r.GuildID)
 	if err != nil {
 		return nil
@@ -49,13 +50,13 @@ func (b *Bot) suggestGames(ctx context.Context, r *Req, typed string, finished b
 		}
 		id := g.Num() // players type the server's number
 		if strings.HasPrefix(id, strings.TrimPrefix(typed, "#")) {
-			out = append(out, Choice{Name: ClipRunes("#"+id+" "+GameLabel(r.Loc, g.Game, g.Variant, nil)+" · "+PlainText(g.White.Name)+" – "+PlainText(g.Black.Name), 100), Value: id})
+			out = append(out, view.Choice{Name: view.ClipRunes("#"+id+" "+view.GameLabel(r.Loc, g.Game, g.Variant, nil)+" · "+PlainText(g.White.Name)+" – "+PlainText(g.Black.Name), 100), Value: id})
 		}
 	}
 	return out
 }
 
-func SuggestMaps(b *Bot, ctx context.Context, r *Req, typed string) []Choice {
+func SuggestMaps(b *Bot, ctx context.Context, r *Req, typed string) []view.Choice {
 	rules, ok := LookupGame(orDefault(r.Options["game"], DefaultGame()))
 	if !ok {
 		return nil
@@ -67,12 +68,12 @@ func SuggestMaps(b *Bot, ctx context.Context, r *Req, typed string) []Choice {
 	return PrefixChoices(names, typed)
 }
 
-func SuggestClocks(b *Bot, ctx context.Context, r *Req, typed string) []Choice {
+func SuggestClocks(b *Bot, ctx context.Context, r *Req, typed string) []view.Choice {
 	return PrefixChoices(ClockPresets, typed)
 }
 
 // suggestChallenges offers the challenges the caller may take here.
-func SuggestChallenges(b *Bot, ctx context.Context, r *Req, typed string) (out []Choice) {
+func SuggestChallenges(b *Bot, ctx context.Context, r *Req, typed string) (out []view.Choice) {
 	pend, err := b.St.PendingChallenges(ctx, r.User.ID)
 	if err != nil {
 		return nil
@@ -82,7 +83,7 @@ func SuggestChallenges(b *Bot, ctx context.Context, r *Req, typed string) (out [
 			continue
 		}
 		id := strconv.FormatInt(ch.ID, 10)
-		out = append(out, Choice{Name: "#" + id + " " + PlainText(ch.Challenger.Name) + " · " + LabelOf(r.Loc, ch.Game, ch.Variant, ch.Start), Value: id})
+		out = append(out, view.Choice{Name: "#" + id + " " + PlainText(ch.Challenger.Name) + " · " + view.LabelOf(r.Loc, ch.Game, ch.Variant, ch.Start), Value: id})
 	}
 	return out
 }
@@ -92,7 +93,7 @@ func SuggestChallenges(b *Bot, ctx context.Context, r *Req, typed string) (out [
 // moves that go somewhere before turns on the spot, prefix matches before
 // others. Each is labelled with the piece it moves when the game names
 // pieces ("LT · F3 > F5N").
-func (b *Bot) suggestMoves(r *Req, g *Game, typed string) []Choice {
+func (b *Bot) suggestMoves(r *Req, g *Game, typed string) []view.Choice {
 	pos, err := g.Position()
 	if err != nil {
 		return nil
@@ -102,11 +103,11 @@ func (b *Bot) suggestMoves(r *Req, g *Game, typed string) []Choice {
 
 // posMoves are the legal moves of pos matching typed, best first (also
 // /puzzle's, on the puzzle's position).
-func posMoves(r *Req, pos engine.Position, typed string) []Choice {
+func posMoves(r *Req, pos engine.Position, typed string) []view.Choice {
 	key := squash(typed)
 	namer, _ := pos.(interface{ PieceName(string) string })
 	type cand struct {
-		c    Choice
+		c    view.Choice
 		rank int
 	}
 	var cands []cand
@@ -134,10 +135,10 @@ func posMoves(r *Req, pos engine.Position, typed string) []Choice {
 				label = stepsLabel(r.Loc, p, steps)
 			}
 		}
-		cands = append(cands, cand{Choice{Name: label, Value: n}, rank})
+		cands = append(cands, cand{view.Choice{Name: label, Value: n}, rank})
 	}
 	sort.SliceStable(cands, func(i, j int) bool { return cands[i].rank < cands[j].rank })
-	out := make([]Choice, 0, MaxSuggestions)
+	out := make([]view.Choice, 0, MaxSuggestions)
 	for _, c := range cands {
 		if len(out) == MaxSuggestions {
 			break
@@ -176,11 +177,11 @@ func squash(s string) string {
 	}, s)
 }
 
-func PrefixChoices(names []string, typed string) []Choice {
-	var out []Choice
+func PrefixChoices(names []string, typed string) []view.Choice {
+	var out []view.Choice
 	for _, n := range names {
 		if strings.HasPrefix(strings.ToLower(n), strings.ToLower(typed)) {
-			out = append(out, Choice{Name: n, Value: n})
+			out = append(out, view.Choice{Name: n, Value: n})
 		}
 	}
 	if len(out) > MaxSuggestions {

@@ -8,6 +8,7 @@ import (
 
 	a11y "github.com/tankbot/tankbot/bot/describe"
 	"github.com/tankbot/tankbot/bot/i18n"
+	"github.com/tankbot/tankbot/bot/view"
 	"github.com/tankbot/tankbot/engine"
 )
 
@@ -21,7 +22,7 @@ import (
 // boardInWords answers /board when the caller wants words: text:true, the
 // text-mode setting (unless text:false or public:true), or a question in
 // ask. handled is false when the caller wants the picture.
-func (b *Bot) BoardInWords(ctx context.Context, r *Req, g *Game) (out []Reply, handled bool, err error) {
+func (b *Bot) BoardInWords(ctx context.Context, r *Req, g *Game) (out []view.Reply, handled bool, err error) {
 	ask := strings.TrimSpace(r.Options["ask"])
 	text := r.Options["text"] == "true"
 	if _, set := r.Options["text"]; !set && ask == "" && r.Options["public"] != "true" {
@@ -75,7 +76,7 @@ func (b *Bot) textBoard(ctx context.Context, loc string, g *Game, pos engine.Pos
 	}
 	lines := []string{i18n.T(loc, "a11y.game", i18n.T(loc, "gamename."+g.Game), g.Num(), strconv.Itoa(engine.MoveNumber(ply)))}
 	if g.Status == gmFinished && pos.Encode() == g.Pos {
-		lines = append(lines, resultText(loc, g))
+		lines = append(lines, view.ResultText(loc, g))
 	}
 	prev, last := b.stepTo(ctx, g, pos, nil)
 	if s, err := a11y.LastMove(loc, a11y.Board{Game: g.Game, Pos: pos, Prev: prev, Last: last}); err == nil && s != "" {
@@ -139,11 +140,11 @@ func askSide(loc, w string) (engine.Side, bool) {
 // the announcements, whose turn it is or the result, then the position,
 // in words and without emoji. Nothing for anyone else (the public board
 // carries the same text as its picture's alt text).
-func (b *Bot) moveInWords(ctx context.Context, r *Req, g *Game, prev, next engine.Position, m engine.Move) []Reply {
+func (b *Bot) moveInWords(ctx context.Context, r *Req, g *Game, prev, next engine.Position, m engine.Move) []view.Reply {
 	if s, err := b.St.Settings(ctx, r.User.ID); err != nil || !s.Text {
 		return nil
 	}
-	alt, err := a11y.Alt(r.Loc, a11y.Board{Game: g.Game, Number: int64(g.Number), Variant: g.Variant, Pos: next, Prev: prev, Last: m, Outcome: storedOutcome(g)})
+	alt, err := a11y.Alt(r.Loc, a11y.Board{Game: g.Game, Number: int64(g.Number), Variant: g.Variant, Pos: next, Prev: prev, Last: m, Outcome: view.StoredOutcome(g)})
 	if err != nil {
 		return nil
 	}
@@ -152,12 +153,12 @@ func (b *Bot) moveInWords(ctx context.Context, r *Req, g *Game, prev, next engin
 
 // privateText is text as private messages within Discord's 2,000
 // characters each, split between lines.
-func privateText(s string) []Reply {
-	var out []Reply
+func privateText(s string) []view.Reply {
+	var out []view.Reply
 	var cur strings.Builder
 	flush := func() {
 		if cur.Len() > 0 {
-			out = append(out, Reply{Ephemeral: true, Content: cur.String()})
+			out = append(out, view.Reply{Ephemeral: true, Content: cur.String()})
 			cur.Reset()
 		}
 	}

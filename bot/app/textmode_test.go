@@ -7,12 +7,13 @@ import (
 	"unicode/utf8"
 
 	a11y "github.com/tankbot/tankbot/bot/describe"
+	"github.com/tankbot/tankbot/bot/view"
 	"github.com/tankbot/tankbot/engine"
 )
 
 // images checks every image among rs carries alt text within Discord's
 // limit and returns the descriptions.
-func images(t *testing.T, rs []Reply) []string {
+func images(t *testing.T, rs []view.Reply) []string {
 	t.Helper()
 	var out []string
 	for _, r := range rs {
@@ -98,7 +99,7 @@ func TestTextMode(t *testing.T) {
 	if alts := images(t, rs); len(alts) != 1 || !strings.Contains(alts[0], "Last move: White") {
 		t.Fatalf("the move's board alt text: %q", alts)
 	}
-	var private []Reply
+	var private []view.Reply
 	for _, r := range rs {
 		if r.Ephemeral {
 			private = append(private, r)

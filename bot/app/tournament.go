@@ -12,6 +12,7 @@ import (
 	"github.com/tankbot/tankbot/bot/rating"
 	"github.com/tankbot/tankbot/bot/tournament"
 	"github.com/tankbot/tankbot/bot/tournament/director"
+	"github.com/tankbot/tankbot/bot/view"
 	"github.com/tankbot/tankbot/engine"
 	"github.com/tankbot/tankbot/engine/ai"
 	"github.com/tankbot/tankbot/imaging"
@@ -77,8 +78,8 @@ func entrantUser(ev *director.Event, id string) User {
 // claimed on its board; the board's message adds the round's deadline. A
 // board that cannot start is logged and left to the round's deadline
 // (adjudication); the others still start.
-func (b *Bot) StartPairings(ctx context.Context, ev *director.Event, ps []tournament.Pairing, pub string) []Reply {
-	var out []Reply
+func (b *Bot) StartPairings(ctx context.Context, ev *director.Event, ps []tournament.Pairing, pub string) []view.Reply {
+	var out []view.Reply
 	for _, p := range ps {
 		if p.IsBye() || p.GameID != 0 || p.Result != tournament.Pending {
 			continue
@@ -103,15 +104,15 @@ func (b *Bot) StartPairings(ctx context.Context, ev *director.Event, ps []tourna
 // blockedPost tells a board's two players that their tournament game
 // cannot start beside the game they already play in this channel, that
 // it starts as soon as that game ends, and when the round ends.
-func (b *Bot) blockedPost(ev *director.Event, p tournament.Pairing, pub string) Reply {
+func (b *Bot) blockedPost(ev *director.Event, p tournament.Pairing, pub string) view.Reply {
 	var pings []string
 	for _, id := range []string{p.White, p.Black} {
 		if ev.AILevel(id) == 0 {
 			pings = append(pings, id)
 		}
 	}
-	return Reply{ChannelID: ev.Row.Channel, Mentions: pings,
-		Content: i18n.T(pub, "tournament.blocked", Mention(p.White), Mention(p.Black), strconv.FormatInt(ev.Row.ID, 10), strconv.Itoa(p.Round),
+	return view.Reply{ChannelID: ev.Row.Channel, Mentions: pings,
+		Content: i18n.T(pub, "tournament.blocked", view.Mention(p.White), view.Mention(p.Black), strconv.FormatInt(ev.Row.ID, 10), strconv.Itoa(p.Round),
 			DiscordTime(ev.T.RoundDeadline))}
 }
 
@@ -148,7 +149,7 @@ func (b *Bot) startWaiting(ctx context.Context, g *Game) {
 	}
 }
 
-func (b *Bot) startPairing(ctx context.Context, ev *director.Event, p tournament.Pairing, pub string) ([]Reply, error) {
+func (b *Bot) startPairing(ctx context.Context, ev *director.Event, p tournament.Pairing, pub string) ([]view.Reply, error) {
 	row := ev.Row
 	rules, ok := LookupGame(row.Kind)
 	if !ok {
@@ -417,16 +418,16 @@ func (b *Bot) Announce(ctx context.Context, u director.Update) {
 		return
 	}
 	pub := b.Cfg.DefaultLocale
-	var rs []Reply
+	var rs []view.Reply
 	if len(u.Paired) > 0 {
 		if !u.Advanced {
 			// Round 1 paired by the sign-up deadline: no advance queued its line.
-			rs = append(rs, Reply{ChannelID: ev.Row.Channel, Content: b.roundText(pub, ev)})
+			rs = append(rs, view.Reply{ChannelID: ev.Row.Channel, Content: b.roundText(pub, ev)})
 		}
 		rs = append(rs, b.StartPairings(ctx, ev, u.Paired, pub)...)
 	}
 	if u.Cancelled {
-		rs = append(rs, Reply{ChannelID: ev.Row.Channel, Content: i18n.T(pub, "tournament.cancelled", strconv.FormatInt(u.ID, 10))})
+		rs = append(rs, view.Reply{ChannelID: ev.Row.Channel, Content: i18n.T(pub, "tournament.cancelled", strconv.FormatInt(u.ID, 10))})
 	}
 	b.queue(ctx, ev.Row.Channel, rs)
 }
@@ -434,7 +435,7 @@ func (b *Bot) Announce(ctx context.Context, u director.Update) {
 // queue hands rs to the outbox (in channel unless they name theirs): each
 // is delivered by the scheduler with its nonce, retried when refused. A
 // board's picture is drawn again at delivery.
-func (b *Bot) queue(ctx context.Context, channel string, rs []Reply) {
+func (b *Bot) queue(ctx context.Context, channel string, rs []view.Reply) {
 	for _, r := range rs {
 		if r.ChannelID == "" {
 			r.ChannelID = channel
@@ -454,7 +455,7 @@ func (b *Bot) queue(ctx context.Context, channel string, rs []Reply) {
 // standings pinging the podium.
 func (b *Bot) advancePosts(ev *director.Event, _ []tournament.Pairing, finished bool) ([]store.Message, error) {
 	loc := b.Cfg.DefaultLocale
-	p := textPost(Reply{ChannelID: ev.Row.Channel, Content: b.roundText(loc, ev)})
+	p := textPost(view.Reply{ChannelID: ev.Row.Channel, Content: b.roundText(loc, ev)})
 	if finished {
 		p = b.finalPost(ev, loc)
 	}
@@ -469,7 +470,7 @@ func (b *Bot) advancePosts(ev *director.Event, _ []tournament.Pairing, finished 
 // pinged here (each game's first board pings its two players).
 func (b *Bot) roundText(loc string, ev *director.Event) string {
 	head := i18n.T(loc, "tournament.nextround", strconv.FormatInt(ev.Row.ID, 10), strconv.Itoa(ev.T.Round))
-	return ClipRunes(head+"\n"+strings.Join(b.BoardLines(loc, ev), "\n"), 2000)
+	return view.ClipRunes(head+"\n"+strings.Join(b.BoardLines(loc, ev), "\n"), 2000)
 }
 
 // finalPost announces the winner and pings the podium (the people on
@@ -481,7 +482,7 @@ func (b *Bot) finalPost(ev *director.Event, loc string) OutPost {
 	var lines []string
 	for _, s := range st {
 		if s.Rank <= 3 && !s.Withdrawn {
-			who := Mention(s.Player)
+			who := view.Mention(s.Player)
 			if ev.AILevel(s.Player) > 0 {
 				who = MarkName(ev.Name(s.Player))
 			} else {
@@ -490,13 +491,13 @@ func (b *Bot) finalPost(ev *director.Event, loc string) OutPost {
 			lines = append(lines, i18n.T(loc, "tournament.podium", strconv.Itoa(s.Rank), who))
 		}
 	}
-	return standingsPost(Reply{ChannelID: ev.Row.Channel, Mentions: podium, FallbackText: i18n.T(loc, "tournament.noimage"),
-		Content: ClipRunes(i18n.T(loc, "tournament.finished", strconv.FormatInt(ev.Row.ID, 10))+"\n"+strings.Join(lines, "\n"), 2000)}, ev.Row.ID)
+	return standingsPost(view.Reply{ChannelID: ev.Row.Channel, Mentions: podium, FallbackText: i18n.T(loc, "tournament.noimage"),
+		Content: view.ClipRunes(i18n.T(loc, "tournament.finished", strconv.FormatInt(ev.Row.ID, 10))+"\n"+strings.Join(lines, "\n"), 2000)}, ev.Row.ID)
 }
 
 // redrawStandings attaches the standings pictures to a queued post of
 // tournament id, drawn from the stored tournament as it stands.
-func (b *Bot) redrawStandings(ctx context.Context, r *Reply, id int64) {
+func (b *Bot) redrawStandings(ctx context.Context, r *view.Reply, id int64) {
 	ev, err := b.Director().Load(ctx, id)
 	if err != nil {
 		b.Log.Warn("redraw standings", "tournament", id, "err", err)
@@ -510,13 +511,13 @@ func (b *Bot) labels(ev *director.Event, loc string) director.Labels {
 	return director.Labels{Text: func(key string, args ...string) string { return i18n.T(loc, key, args...) }, Name: ev.Name}
 }
 
-func (b *Bot) StandingsFiles(ev *director.Event, loc string) []File {
-	var files []File
+func (b *Bot) StandingsFiles(ev *director.Event, loc string) []view.File {
+	var files []view.File
 	pages := director.StandingsPages(ev.T, b.labels(ev, loc))
 	if ev.T.Format == tournament.Knockout && ev.T.Round > 0 {
 		br := director.BracketOf(ev.T, b.labels(ev, loc))
 		if png, err := imaging.RenderBracket(br); err == nil {
-			files = append(files, File{Name: "bracket.png", ContentType: "image/png", Data: png, Description: standingsAlt(loc, br.Title, pages)})
+			files = append(files, view.File{Name: "bracket.png", ContentType: "image/png", Data: png, Description: view.StandingsAlt(loc, br.Title, pages)})
 		} else {
 			b.Log.Warn("render bracket", "err", err)
 		}
@@ -527,7 +528,7 @@ func (b *Bot) StandingsFiles(ev *director.Event, loc string) []File {
 			b.Log.Warn("render standings", "err", err)
 			continue
 		}
-		files = append(files, File{Name: "standings" + strconv.Itoa(i+1) + ".png", ContentType: "image/png", Data: png, Description: standingsAlt(loc, pg.Title, pages)})
+		files = append(files, view.File{Name: "standings" + strconv.Itoa(i+1) + ".png", ContentType: "image/png", Data: png, Description: view.StandingsAlt(loc, pg.Title, pages)})
 	}
 	return files
 }

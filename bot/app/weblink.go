@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 
+	"github.com/tankbot/tankbot/bot/view"
 	"github.com/tankbot/tankbot/bot/web"
 	"github.com/tankbot/tankbot/store"
 )
@@ -13,7 +14,7 @@ import (
 // (docs/web.md), after a Hide page button once the game is over: in the
 // last row if it has room, else in a row of its own. A failure costs only
 // the link.
-func (b *Bot) WatchLink(ctx context.Context, r *Req, g *Game, rows [][]Component) [][]Component {
+func (b *Bot) WatchLink(ctx context.Context, r *Req, g *Game, rows [][]view.Component) [][]view.Component {
 	if b.Cfg.WebBaseURL == "" {
 		return rows
 	}
@@ -25,14 +26,14 @@ func (b *Bot) WatchLink(ctx context.Context, r *Req, g *Game, rows [][]Component
 	if u == "" {
 		return rows
 	}
-	add := []Component{{Kind: Button, Style: Link, URL: u, Label: r.T("web.watch")}}
+	add := []view.Component{{Kind: view.Button, Style: view.Link, URL: u, Label: r.T("web.watch")}}
 	if g.Status != GmActive {
-		hide := Component{Kind: Button, CustomID: GameID(g.ID, g.Seq, "webhide"), Label: r.T("btn.webhide"), Style: Secondary}
-		add = append([]Component{hide}, add...)
+		hide := view.Component{Kind: view.Button, CustomID: view.GameID(g.ID, g.Seq, "webhide"), Label: r.T("btn.webhide"), Style: view.Secondary}
+		add = append([]view.Component{hide}, add...)
 	}
-	if n := len(rows); n > 0 && len(rows[n-1])+len(add) <= 5 && rows[n-1][0].Kind == Button {
-		last := append(append([]Component(nil), rows[n-1]...), add...)
-		return append(append([][]Component(nil), rows[:n-1]...), last)
+	if n := len(rows); n > 0 && len(rows[n-1])+len(add) <= 5 && rows[n-1][0].Kind == view.Button {
+		last := append(append([]view.Component(nil), rows[n-1]...), add...)
+		return append(append([][]view.Component(nil), rows[:n-1]...), last)
 	}
 	if len(rows) < 5 {
 		return append(rows, add)
@@ -44,7 +45,7 @@ func (b *Bot) WatchLink(ctx context.Context, r *Req, g *Game, rows [][]Component
 // the request of one of its players (docs/web.md): the page, its images
 // and downloads then answer 404, as for a token that never existed. The
 // confirmation is private and offers the way back.
-func (b *Bot) HideWebPage(ctx context.Context, r *Req, g *Game, hide bool) ([]Reply, error) {
+func (b *Bot) HideWebPage(ctx context.Context, r *Req, g *Game, hide bool) ([]view.Reply, error) {
 	if _, ok := g.Side(r.User.ID); !ok {
 		return nil, Refuse("web.hide-notplayer", g.Num())
 	}
@@ -64,9 +65,9 @@ func (b *Bot) HideWebPage(ctx context.Context, r *Req, g *Game, hide bool) ([]Re
 	if !hide {
 		key, other, label = "web.shown", "webhide", "btn.webhide"
 	}
-	return []Reply{{
+	return []view.Reply{{
 		Ephemeral:  true,
 		Content:    r.T(key, g.Num()),
-		Components: [][]Component{{{Kind: Button, CustomID: GameID(g.ID, g.Seq, other), Label: r.T(label), Style: Secondary}}},
+		Components: [][]view.Component{{{Kind: view.Button, CustomID: view.GameID(g.ID, g.Seq, other), Label: r.T(label), Style: view.Secondary}}},
 	}}, nil
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/tankbot/tankbot/bot/app"
 	"github.com/tankbot/tankbot/bot/commands"
+	"github.com/tankbot/tankbot/bot/view"
 
 	"github.com/tankbot/tankbot/bot/i18n"
 )
@@ -22,11 +23,11 @@ import (
 // check. Autocomplete (Suggest) builds its request the same way.
 
 // handler answers one request.
-type handler func(ctx context.Context, r *app.Req) ([]app.Reply, error)
+type handler func(ctx context.Context, r *app.Req) ([]view.Reply, error)
 
 // Handle runs one command and returns the replies to send. It never panics:
 // a bug becomes an ephemeral apology and a log line.
-func (rt *Router) Handle(ctx context.Context, c app.Command) []app.Reply {
+func (rt *Router) Handle(ctx context.Context, c app.Command) []view.Reply {
 	app.MarkUsers(&c)
 	return rt.serve(ctx, rt.newReq(ctx, c), rt.dispatch)
 }
@@ -36,12 +37,12 @@ func (rt *Router) Handle(ctx context.Context, c app.Command) []app.Reply {
 // refusal becomes its ephemeral answer, what the user typed clipped; any
 // other error an apology). The request, r, was built once in front
 // (newReq: the caller's locale and the server's settings).
-func (rt *Router) serve(ctx context.Context, r *app.Req, h handler) (out []app.Reply) {
+func (rt *Router) serve(ctx context.Context, r *app.Req, h handler) (out []view.Reply) {
 	c := r.Command
 	defer func() {
 		if p := recover(); p != nil {
 			rt.Log.Error("handler panic", "panic", p, "command", c.Name, "custom_id", c.CustomID, "stack", string(debug.Stack()))
-			out = []app.Reply{{Ephemeral: true, Content: r.T("refuse.internal")}}
+			out = []view.Reply{{Ephemeral: true, Content: r.T("refuse.internal")}}
 		}
 	}()
 	replies, err := h(ctx, r)
@@ -51,14 +52,14 @@ func (rt *Router) serve(ctx context.Context, r *app.Req, h handler) (out []app.R
 			// A refusal may quote what the user typed: never all of it.
 			args := make([]string, len(rf.Args))
 			for i, a := range rf.Args {
-				args[i] = app.ClipRunes(a, app.MaxInput)
+				args[i] = view.ClipRunes(a, app.MaxInput)
 			}
 			lines := []string{r.T(rf.Key, args...)}
 			lines = append(lines, rf.Extra...)
-			return []app.Reply{{Ephemeral: true, Content: app.ClipRunes(strings.Join(lines, "\n"), 2000)}}
+			return []view.Reply{{Ephemeral: true, Content: view.ClipRunes(strings.Join(lines, "\n"), 2000)}}
 		}
 		rt.Log.Error("handler failed", "err", err, "command", c.Name, "custom_id", c.CustomID)
-		return []app.Reply{{Ephemeral: true, Content: r.T("refuse.internal")}}
+		return []view.Reply{{Ephemeral: true, Content: r.T("refuse.internal")}}
 	}
 	return replies
 }
@@ -72,14 +73,14 @@ func (rt *Router) newReq(ctx context.Context, c app.Command) *app.Req {
 }
 
 // dispatch routes a command, click or form through the table.
-func (rt *Router) dispatch(ctx context.Context, r *app.Req) ([]app.Reply, error) {
+func (rt *Router) dispatch(ctx context.Context, r *app.Req) ([]view.Reply, error) {
 	switch r.Kind {
 	case app.KindComponent, app.KindModal:
 		prefix, _, _ := strings.Cut(r.CustomID, ":")
 		if p, ok := rt.prefixes[prefix]; ok {
 			return p.Run(rt.Bot, ctx, r)
 		}
-		id, ok := app.ParseCustomID(r.CustomID)
+		id, ok := view.ParseCustomID(r.CustomID)
 		if !ok || id.Kind != 'g' {
 			return nil, app.Refuse("refuse.unknown")
 		}
@@ -95,7 +96,7 @@ func (rt *Router) dispatch(ctx context.Context, r *app.Req) ([]app.Reply, error)
 // (another server's game does not exist here) and, unless the action is for
 // anyone, the caller must be a player of the game while it is on, clicking
 // the board it was drawn for.
-func (rt *Router) gameAction(ctx context.Context, r *app.Req, id app.CustomID) ([]app.Reply, error) {
+func (rt *Router) gameAction(ctx context.Context, r *app.Req, id view.CustomID) ([]view.Reply, error) {
 	a, ok := rt.actions[id.ActionDef]
 	if !ok {
 		return nil, app.Refuse("refuse.unknown")
@@ -115,7 +116,7 @@ func (rt *Router) gameAction(ctx context.Context, r *app.Req, id app.CustomID) (
 // playerCheck stands in front of every game action not open to anyone:
 // the caller plays the game, the game is on, and the click is on the
 // board it was drawn for.
-func playerCheck(r *app.Req, g *app.Game, id app.CustomID) error {
+func playerCheck(r *app.Req, g *app.Game, id view.CustomID) error {
 	if _, ok := g.Side(r.User.ID); !ok {
 		return app.Refuse("refuse.notplayer", g.Num())
 	}
@@ -255,7 +256,7 @@ func (rt *Router) CommandDoc() string {
 
 // Suggest answers autocomplete for the focused option, through the
 // command table. It never fails: on any problem it offers nothing.
-func (rt *Router) Suggest(ctx context.Context, c app.Command, focused string) (out []app.Choice) {
+func (rt *Router) Suggest(ctx context.Context, c app.Command, focused string) (out []view.Choice) {
 	defer func() {
 		if p := recover(); p != nil {
 			rt.Log.Error("suggest panic", "panic", p)

@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/tankbot/tankbot/bot/app"
+	"github.com/tankbot/tankbot/bot/view"
 
 	"github.com/tankbot/tankbot/bot/i18n"
 	"github.com/tankbot/tankbot/engine"
@@ -15,7 +16,7 @@ var Command = app.CommandDef{
 	Name: "abort",
 	Doc:  "Either player, while not both have moved twice. No result.",
 	Opts: []app.OptDef{app.GameOpt},
-	Run: func(b *app.Bot, ctx context.Context, r *app.Req) ([]app.Reply, error) {
+	Run: func(b *app.Bot, ctx context.Context, r *app.Req) ([]view.Reply, error) {
 		g, err := b.FindGame(ctx, r)
 		if err != nil {
 			return nil, err
@@ -25,7 +26,7 @@ var Command = app.CommandDef{
 }
 
 // abort ends a game without result while neither player has moved twice.
-func abort(b *app.Bot, ctx context.Context, r *app.Req, g *app.Game) ([]app.Reply, error) {
+func abort(b *app.Bot, ctx context.Context, r *app.Req, g *app.Game) ([]view.Reply, error) {
 	if _, ok := g.Side(r.User.ID); !ok {
 		return nil, app.Refuse("refuse.notplayer", g.Num())
 	}

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/tankbot/tankbot/bot/app"
+	"github.com/tankbot/tankbot/bot/view"
 )
 
 // /board and the board's Flip button: looks at a game, now or at any ply.
@@ -18,7 +19,7 @@ var Command = app.CommandDef{
 	Actions: []app.ActionDef{{Name: "flip", Anyone: true, Doc: "Flip board: a private copy from the other side.", Run: flipView}},
 }
 
-func boardCommand(b *app.Bot, ctx context.Context, r *app.Req) ([]app.Reply, error) {
+func boardCommand(b *app.Bot, ctx context.Context, r *app.Req) ([]view.Reply, error) {
 	g, err := b.FindGame(ctx, r)
 	if err != nil {
 		return nil, err
@@ -51,7 +52,7 @@ func boardCommand(b *app.Bot, ctx context.Context, r *app.Req) ([]app.Reply, err
 			return nil, err
 		}
 		reply.Ephemeral, reply.Components = true, nil
-		return []app.Reply{reply}, nil
+		return []view.Reply{reply}, nil
 	}
 	// Posted for everyone, it becomes the game's board: the old one loses
 	// its buttons.
@@ -62,17 +63,17 @@ func boardCommand(b *app.Bot, ctx context.Context, r *app.Req) ([]app.Reply, err
 	if g.Status != app.GmActive {
 		reply.Board = false // a finished game's board stays where it is
 	}
-	return []app.Reply{app.InGame(r, g, reply)}, nil
+	return []view.Reply{app.InGame(r, g, reply)}, nil
 }
 
 // boardAtPly answers /board ply:K: the position after move K (0 the
 // start) of any game of this server, finished or not, replayed from its
 // log. It is a look at the past, never the game's board: no buttons, no
 // clocks, and a public one does not retire the current board.
-func boardAtPly(b *app.Bot, ctx context.Context, r *app.Req, g *app.Game, text string) ([]app.Reply, error) {
+func boardAtPly(b *app.Bot, ctx context.Context, r *app.Req, g *app.Game, text string) ([]view.Reply, error) {
 	k, err := strconv.Atoi(text)
 	if err != nil || k < 0 {
-		return nil, app.Refuse("refuse.ply-range", app.ClipRunes(text, app.MaxInput), strconv.Itoa(g.Ply))
+		return nil, app.Refuse("refuse.ply-range", view.ClipRunes(text, app.MaxInput), strconv.Itoa(g.Ply))
 	}
 	pos, last, err := b.PositionAt(ctx, g, k)
 	if err != nil {
@@ -92,9 +93,9 @@ func boardAtPly(b *app.Bot, ctx context.Context, r *app.Req, g *app.Game, text s
 		past.Status, past.Result, past.Reason = app.GmActive, "", ""
 	}
 	public := r.Options["public"] == "true"
-	view := r
+	asked := r
 	if public {
-		view = r.Public()
+		asked = r.Public()
 	}
 	flip := r.Options["flip"] == "true"
 	if !public {
@@ -106,8 +107,8 @@ func boardAtPly(b *app.Bot, ctx context.Context, r *app.Req, g *app.Game, text s
 		}
 		flip = flip != b.PublicFlip(pos)
 	}
-	head := view.T("archive.ply", strconv.Itoa(k), strconv.Itoa(len(log)))
-	reply, err := b.BoardReply(ctx, view, &past, pos, last, head, flip)
+	head := asked.T("archive.ply", strconv.Itoa(k), strconv.Itoa(len(log)))
+	reply, err := b.BoardReply(ctx, asked, &past, pos, last, head, flip)
 	if err != nil {
 		return nil, err
 	}
@@ -115,12 +116,12 @@ func boardAtPly(b *app.Bot, ctx context.Context, r *app.Req, g *app.Game, text s
 	if public {
 		reply = app.InGame(r, g, reply)
 	}
-	return []app.Reply{reply}, nil
+	return []view.Reply{reply}, nil
 }
 
 // flipView is a personal view of the board the other way up from the
 // public one, whoever clicks.
-func flipView(b *app.Bot, ctx context.Context, r *app.Req, g *app.Game, _ app.CustomID) ([]app.Reply, error) {
+func flipView(b *app.Bot, ctx context.Context, r *app.Req, g *app.Game, _ view.CustomID) ([]view.Reply, error) {
 	pos, last, err := b.ReplayLast(ctx, g)
 	if err != nil {
 		return nil, err
@@ -131,5 +132,5 @@ func flipView(b *app.Bot, ctx context.Context, r *app.Req, g *app.Game, _ app.Cu
 	}
 	// A personal view: no buttons (only the game's board has them).
 	reply.Ephemeral, reply.Components = true, nil
-	return []app.Reply{reply}, nil
+	return []view.Reply{reply}, nil
 }

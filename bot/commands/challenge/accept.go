@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/tankbot/tankbot/bot/app"
+	"github.com/tankbot/tankbot/bot/view"
 )
 
 // /accept: take a challenge waiting here by command rather than by its button.
@@ -19,7 +20,7 @@ var Accept = app.CommandDef{
 
 // acceptCommand handles /accept [challenge]: the only pending challenge for
 // the caller, or the one named.
-func acceptCommand(b *app.Bot, ctx context.Context, r *app.Req) ([]app.Reply, error) {
+func acceptCommand(b *app.Bot, ctx context.Context, r *app.Req) ([]view.Reply, error) {
 	if s := strings.TrimPrefix(strings.TrimSpace(r.Options["challenge"]), "#"); s != "" {
 		id, err := strconv.ParseInt(s, 10, 64)
 		if err != nil {

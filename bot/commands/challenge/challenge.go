@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/tankbot/tankbot/bot/app"
+	"github.com/tankbot/tankbot/bot/view"
 
 	"github.com/tankbot/tankbot/bot/i18n"
 	"github.com/tankbot/tankbot/store/clock"
@@ -29,8 +30,8 @@ var Challenge = app.CommandDef{
 	},
 	Run: challenge,
 	Routes: []app.RouteDef{{Prefix: "c", Format: "c:<challenge>:<action>", Doc: "Accept, Decline, Cancel on a challenge (`accept`, `decline`, `cancel`).",
-		Run: func(b *app.Bot, ctx context.Context, r *app.Req) ([]app.Reply, error) {
-			id, ok := app.ParseCustomID(r.CustomID)
+		Run: func(b *app.Bot, ctx context.Context, r *app.Req) ([]view.Reply, error) {
+			id, ok := view.ParseCustomID(r.CustomID)
 			if !ok {
 				return nil, app.Refuse("refuse.unknown")
 			}
@@ -39,7 +40,7 @@ var Challenge = app.CommandDef{
 }
 
 // challenge handles /challenge [opponent] game map clock color thread.
-func challenge(b *app.Bot, ctx context.Context, r *app.Req) ([]app.Reply, error) {
+func challenge(b *app.Bot, ctx context.Context, r *app.Req) ([]view.Reply, error) {
 	if err := app.MayChallenge(r); err != nil {
 		return nil, err
 	}
@@ -106,7 +107,7 @@ func challenge(b *app.Bot, ctx context.Context, r *app.Req) ([]app.Reply, error)
 	return postChallenge(b, ctx, r, c, tc)
 }
 
-func postChallenge(b *app.Bot, ctx context.Context, r *app.Req, c *app.ChallengeRec, tc clock.Settings) ([]app.Reply, error) {
+func postChallenge(b *app.Bot, ctx context.Context, r *app.Req, c *app.ChallengeRec, tc clock.Settings) ([]view.Reply, error) {
 	c.Locale = r.Pub
 	id, err := b.St.CreateChallenge(ctx, c, app.Effects{Schedule: []app.Event{{Kind: app.EvExpire, Due: c.Expires}}})
 	if errors.Is(err, app.ErrDuplicate) {
@@ -119,7 +120,7 @@ func postChallenge(b *app.Bot, ctx context.Context, r *app.Req, c *app.Challenge
 	// Public text in the server's language; the challenged user is pinged
 	// by the mention in the content (an open challenge pings nobody).
 	pub := r.Public()
-	what := app.LabelOf(pub.Loc, c.Game, c.Variant, c.Start)
+	what := view.LabelOf(pub.Loc, c.Game, c.Variant, c.Start)
 	var text string
 	if c.Opponent.ID == "" {
 		text = pub.T("challenge.open", c.Challenger.Name, what, app.DescribeClock(pub.Loc, tc))
@@ -127,9 +128,9 @@ func postChallenge(b *app.Bot, ctx context.Context, r *app.Req, c *app.Challenge
 		// The challenged player reads another language: the server's
 		// line names them, and the line that pings them is in theirs.
 		text = pub.T("challenge.to", c.Challenger.Name, c.Opponent.Name, what, app.DescribeClock(pub.Loc, tc)) + "\n" +
-			i18n.T(loc, "challenge.to", c.Challenger.Name, app.Mention(c.Opponent.ID), app.LabelOf(loc, c.Game, c.Variant, c.Start), app.DescribeClock(loc, tc))
+			i18n.T(loc, "challenge.to", c.Challenger.Name, view.Mention(c.Opponent.ID), view.LabelOf(loc, c.Game, c.Variant, c.Start), app.DescribeClock(loc, tc))
 	} else {
-		text = pub.T("challenge.to", c.Challenger.Name, app.Mention(c.Opponent.ID), what, app.DescribeClock(pub.Loc, tc))
+		text = pub.T("challenge.to", c.Challenger.Name, view.Mention(c.Opponent.ID), what, app.DescribeClock(pub.Loc, tc))
 	}
 	if c.Color != "random" {
 		text += "\n" + pub.T("challenge.colorpick", c.Challenger.Name, pub.T("color."+c.Color))
@@ -138,12 +139,12 @@ func postChallenge(b *app.Bot, ctx context.Context, r *app.Req, c *app.Challenge
 		text += "\n" + pub.T("challenge.casual")
 	}
 	text += "\n" + pub.T("challenge.expires", app.DiscordTime(c.Expires))
-	reply := app.Reply{
+	reply := view.Reply{
 		Content: text,
-		Components: [][]app.Component{{
-			{Kind: app.Button, CustomID: app.ChallengeCustomID(id, "accept"), Label: pub.T("btn.accept"), Style: app.Success},
-			{Kind: app.Button, CustomID: app.ChallengeCustomID(id, "decline"), Label: pub.T("btn.decline"), Style: app.Danger},
-			{Kind: app.Button, CustomID: app.ChallengeCustomID(id, "cancel"), Label: pub.T("btn.cancel"), Style: app.Secondary},
+		Components: [][]view.Component{{
+			{Kind: view.Button, CustomID: view.ChallengeCustomID(id, "accept"), Label: pub.T("btn.accept"), Style: view.Success},
+			{Kind: view.Button, CustomID: view.ChallengeCustomID(id, "decline"), Label: pub.T("btn.decline"), Style: view.Danger},
+			{Kind: view.Button, CustomID: view.ChallengeCustomID(id, "cancel"), Label: pub.T("btn.cancel"), Style: view.Secondary},
 		}},
 	}
 	if c.Opponent.ID != "" {
@@ -156,11 +157,11 @@ func postChallenge(b *app.Bot, ctx context.Context, r *app.Req, c *app.Challenge
 		// its message will be looked for.
 		reply.ChannelID = c.ChannelID
 	}
-	return []app.Reply{reply}, nil
+	return []view.Reply{reply}, nil
 }
 
 // challengeAction handles the Accept/Decline/Cancel buttons.
-func challengeAction(b *app.Bot, ctx context.Context, r *app.Req, id int64, action string) ([]app.Reply, error) {
+func challengeAction(b *app.Bot, ctx context.Context, r *app.Req, id int64, action string) ([]view.Reply, error) {
 	c, err := b.St.Challenge(ctx, id)
 	if errors.Is(err, app.ErrNotFound) {
 		return nil, app.Refuse("refuse.nochallenge")
@@ -214,7 +215,7 @@ func challengeAction(b *app.Bot, ctx context.Context, r *app.Req, id int64, acti
 // click on its buttons updates its message in place (buttons gone, "expired");
 // from elsewhere (/accept) the user is told and the message is edited out
 // of band.
-func expiredAnswer(b *app.Bot, ctx context.Context, r *app.Req, c *app.ChallengeRec) ([]app.Reply, error) {
+func expiredAnswer(b *app.Bot, ctx context.Context, r *app.Req, c *app.ChallengeRec) ([]view.Reply, error) {
 	own := r.Kind == app.KindComponent
 	if c.Status == app.ChPending {
 		eff := app.Effects{Cancel: []app.CancelSpec{{Kinds: []string{app.EvExpire}}}}
@@ -238,14 +239,14 @@ func expiredAnswer(b *app.Bot, ctx context.Context, r *app.Req, c *app.Challenge
 		}
 	}
 	if own {
-		return []app.Reply{{Update: true, Content: r.Public().T("challenge.expired", c.Challenger.Name)}}, nil
+		return []view.Reply{{Update: true, Content: r.Public().T("challenge.expired", c.Challenger.Name)}}, nil
 	}
 	return nil, app.Refuse("refuse.chalexpired")
 }
 
 // closeChallenge ends a pending challenge: its message says so (buttons
 // gone) and the other side, if any, is pinged by a new message.
-func closeChallenge(b *app.Bot, ctx context.Context, r *app.Req, c *app.ChallengeRec, status, key string, other app.User) ([]app.Reply, error) {
+func closeChallenge(b *app.Bot, ctx context.Context, r *app.Req, c *app.ChallengeRec, status, key string, other app.User) ([]view.Reply, error) {
 	own := r.Kind == app.KindComponent
 	content := r.Public().T(key, r.User.Name)
 	eff := app.Effects{Cancel: []app.CancelSpec{{Kinds: []string{app.EvExpire}}}}
@@ -259,15 +260,15 @@ func closeChallenge(b *app.Bot, ctx context.Context, r *app.Req, c *app.Challeng
 	if !ok {
 		return nil, app.Refuse("refuse.chaltaken")
 	}
-	var out []app.Reply
+	var out []view.Reply
 	if own || len(eff.Posts) == 0 {
-		out = append(out, app.Reply{Update: own, Content: content})
+		out = append(out, view.Reply{Update: own, Content: content})
 	}
 	if other.ID != "" {
 		content, ids := b.Pings(ctx, []app.User{other}, func(loc, who string) string {
 			return i18n.T(loc, key+".ping", who, r.User.Name)
 		})
-		out = append(out, app.Reply{Content: content, Mentions: ids})
+		out = append(out, view.Reply{Content: content, Mentions: ids})
 	}
 	return out, nil
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/tankbot/tankbot/bot/app"
+	"github.com/tankbot/tankbot/bot/view"
 )
 
 // The move command's buttons and forms beyond the picker: the confirmation
@@ -11,7 +12,7 @@ import (
 
 // rematch offers the same game with colours swapped, as a challenge to the
 // other player.
-func rematch(b *app.Bot, ctx context.Context, r *app.Req, g *app.Game) ([]app.Reply, error) {
+func rematch(b *app.Bot, ctx context.Context, r *app.Req, g *app.Game) ([]view.Reply, error) {
 	side, ok := g.Side(r.User.ID)
 	if !ok {
 		return nil, app.Refuse("refuse.notplayer", g.Num())
@@ -58,7 +59,7 @@ var Rematch = app.CommandDef{
 	Name: "rematch",
 	Doc:  "After a game: the same game as a new challenge, colours swapped (against the computer: a new game at once, same level).",
 	Opts: []app.OptDef{app.GameOptFinished},
-	Run: func(b *app.Bot, ctx context.Context, r *app.Req) ([]app.Reply, error) {
+	Run: func(b *app.Bot, ctx context.Context, r *app.Req) ([]view.Reply, error) {
 		g, err := b.FindFinished(ctx, r)
 		if err != nil {
 			return nil, err
@@ -66,7 +67,7 @@ var Rematch = app.CommandDef{
 		return rematch(b, ctx, r, g)
 	},
 	Actions: []app.ActionDef{{Name: "rematch", Anyone: true, Doc: "Rematch, on a finished game's board.",
-		Run: func(b *app.Bot, ctx context.Context, r *app.Req, g *app.Game, _ app.CustomID) ([]app.Reply, error) {
+		Run: func(b *app.Bot, ctx context.Context, r *app.Req, g *app.Game, _ view.CustomID) ([]view.Reply, error) {
 			return rematch(b, ctx, r, g)
 		}}},
 }

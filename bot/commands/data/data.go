@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/tankbot/tankbot/bot/app"
+	"github.com/tankbot/tankbot/bot/view"
 
 	"github.com/tankbot/tankbot/bot/i18n"
 	"github.com/tankbot/tankbot/store"
@@ -30,15 +31,15 @@ var Command = app.CommandDef{
 		Run: dataConfirm}},
 }
 
-func dataChoices() []app.Choice {
-	var out []app.Choice
+func dataChoices() []view.Choice {
+	var out []view.Choice
 	for _, v := range []string{"export", "delete"} {
-		out = append(out, app.Choice{Name: i18n.T(i18n.English, "data.choice."+v), Value: v, NameLocalizations: app.Localized("data.choice." + v)})
+		out = append(out, view.Choice{Name: i18n.T(i18n.English, "data.choice."+v), Value: v, NameLocalizations: app.Localized("data.choice." + v)})
 	}
 	return out
 }
 
-func dataCommand(b *app.Bot, ctx context.Context, r *app.Req) ([]app.Reply, error) {
+func dataCommand(b *app.Bot, ctx context.Context, r *app.Req) ([]view.Reply, error) {
 	switch strings.ToLower(strings.TrimSpace(r.Options["request"])) {
 	case "export":
 		d, err := b.St.ExportUser(ctx, r.User.ID)
@@ -49,16 +50,16 @@ func dataCommand(b *app.Bot, ctx context.Context, r *app.Req) ([]app.Reply, erro
 		if err != nil {
 			return nil, app.Wrap("export user", err)
 		}
-		return []app.Reply{{Ephemeral: true, Content: r.T("data.exported", strconv.Itoa(len(d.Games)), strconv.Itoa(len(d.Ratings))),
-			Files:        []app.File{{Name: "tankbot-data-" + r.User.ID + ".json", ContentType: "application/json", Data: append(body, '\n')}},
+		return []view.Reply{{Ephemeral: true, Content: r.T("data.exported", strconv.Itoa(len(d.Games)), strconv.Itoa(len(d.Ratings))),
+			Files:        []view.File{{Name: "tankbot-data-" + r.User.ID + ".json", ContentType: "application/json", Data: append(body, '\n')}},
 			FallbackText: r.T("data.toolarge")}}, nil
 	case "delete":
-		return []app.Reply{{
+		return []view.Reply{{
 			Ephemeral: true,
 			Content:   r.T("data.confirm", store.DeletedPlayer),
-			Components: [][]app.Component{{
-				{Kind: app.Button, CustomID: dataPrefix + ":yes", Label: r.T("data.btn.delete"), Style: app.Danger},
-				{Kind: app.Button, CustomID: dataPrefix + ":no", Label: r.T("btn.cancel"), Style: app.Secondary},
+			Components: [][]view.Component{{
+				{Kind: view.Button, CustomID: dataPrefix + ":yes", Label: r.T("data.btn.delete"), Style: view.Danger},
+				{Kind: view.Button, CustomID: dataPrefix + ":no", Label: r.T("btn.cancel"), Style: view.Secondary},
 			}},
 		}}, nil
 	}
@@ -67,10 +68,10 @@ func dataCommand(b *app.Bot, ctx context.Context, r *app.Req) ([]app.Reply, erro
 
 // dataConfirm answers the confirmation: the clicker's data goes, or
 // nothing happens.
-func dataConfirm(b *app.Bot, ctx context.Context, r *app.Req) ([]app.Reply, error) {
+func dataConfirm(b *app.Bot, ctx context.Context, r *app.Req) ([]view.Reply, error) {
 	switch r.CustomID {
 	case dataPrefix + ":no":
-		return []app.Reply{{Ephemeral: true, Update: true, Content: r.T("confirm.kept")}}, nil
+		return []view.Reply{{Ephemeral: true, Update: true, Content: r.T("confirm.kept")}}, nil
 	case dataPrefix + ":yes":
 		e, err := b.St.DeleteUser(ctx, r.User.ID, app.ErasureScrub())
 		if err != nil {
@@ -78,7 +79,7 @@ func dataConfirm(b *app.Bot, ctx context.Context, r *app.Req) ([]app.Reply, erro
 		}
 		// The settings just erased must not come back from the cache.
 		b.Seen.Delete(r.User.ID)
-		return []app.Reply{{Ephemeral: true, Update: true, Content: r.T("data.deleted", strconv.FormatInt(e.Games, 10), strconv.FormatInt(e.Aborted, 10))}}, nil
+		return []view.Reply{{Ephemeral: true, Update: true, Content: r.T("data.deleted", strconv.FormatInt(e.Games, 10), strconv.FormatInt(e.Aborted, 10))}}, nil
 	}
 	return nil, app.Refuse("refuse.unknown")
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/tankbot/tankbot/bot/app"
+	"github.com/tankbot/tankbot/bot/view"
 
 	"github.com/tankbot/tankbot/bot/i18n"
 	"github.com/tankbot/tankbot/engine"
@@ -17,7 +18,7 @@ var Command = app.CommandDef{
 	Name: "draw",
 	Doc:  "Offer a draw; the opponent answers with buttons (or `/draw` to accept). The offer lapses when a move is played. The computer answers at once.",
 	Opts: []app.OptDef{app.GameOpt},
-	Run: func(b *app.Bot, ctx context.Context, r *app.Req) ([]app.Reply, error) {
+	Run: func(b *app.Bot, ctx context.Context, r *app.Req) ([]view.Reply, error) {
 		g, err := b.FindGame(ctx, r)
 		if err != nil {
 			return nil, err
@@ -31,12 +32,12 @@ var Command = app.CommandDef{
 	},
 }
 
-func drawAction(b *app.Bot, ctx context.Context, r *app.Req, g *app.Game, _ app.CustomID) ([]app.Reply, error) {
+func drawAction(b *app.Bot, ctx context.Context, r *app.Req, g *app.Game, _ view.CustomID) ([]view.Reply, error) {
 	return draw(b, ctx, r, g)
 }
 
 // draw offers a draw, or accepts the opponent's standing offer.
-func draw(b *app.Bot, ctx context.Context, r *app.Req, g *app.Game) ([]app.Reply, error) {
+func draw(b *app.Bot, ctx context.Context, r *app.Req, g *app.Game) ([]view.Reply, error) {
 	side, ok := g.Side(r.User.ID)
 	if !ok {
 		return nil, app.Refuse("refuse.notplayer", g.Num())

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/tankbot/tankbot/bot/app"
+	"github.com/tankbot/tankbot/bot/view"
 
 	"github.com/tankbot/tankbot/engine"
 )
@@ -18,8 +19,8 @@ var Command = app.CommandDef{
 	Doc:  "Active games in this server, yours first, a page at a time (◀ ▶).",
 	Run:  gamesCommand,
 	Routes: []app.RouteDef{{Prefix: "p", Format: "p:<page>:games", Doc: "◀ ▶ of the `/games` list: the message is edited in place.",
-		Run: func(b *app.Bot, ctx context.Context, r *app.Req) ([]app.Reply, error) {
-			id, ok := app.ParseCustomID(r.CustomID)
+		Run: func(b *app.Bot, ctx context.Context, r *app.Req) ([]view.Reply, error) {
+			id, ok := view.ParseCustomID(r.CustomID)
 			if !ok || id.ActionDef != "games" {
 				return nil, app.Refuse("refuse.unknown")
 			}
@@ -29,7 +30,7 @@ var Command = app.CommandDef{
 
 // gamesCommand lists the server's active games, the caller's first, a
 // page at a time.
-func gamesCommand(b *app.Bot, ctx context.Context, r *app.Req) ([]app.Reply, error) {
+func gamesCommand(b *app.Bot, ctx context.Context, r *app.Req) ([]view.Reply, error) {
 	return gamesPage(b, ctx, r, 1)
 }
 
@@ -38,14 +39,14 @@ const gamesPageChars = 1800
 
 // gamesPage is page n (from 1) of the game list, with ◀ ▶ buttons; a click
 // edits the list in place.
-func gamesPage(b *app.Bot, ctx context.Context, r *app.Req, n int) ([]app.Reply, error) {
+func gamesPage(b *app.Bot, ctx context.Context, r *app.Req, n int) ([]view.Reply, error) {
 	games, err := b.St.ActiveGames(ctx, r.GuildID)
 	if err != nil {
 		return nil, app.Wrap("active games", err)
 	}
 	upd := r.Kind == app.KindComponent
 	if len(games) == 0 {
-		return []app.Reply{{Ephemeral: true, Update: upd, Content: r.T("games.none")}}, nil
+		return []view.Reply{{Ephemeral: true, Update: upd, Content: r.T("games.none")}}, nil
 	}
 	sort.Slice(games, func(i, j int) bool { return games[i].ID < games[j].ID })
 	var mine, all []string
@@ -54,7 +55,7 @@ func gamesPage(b *app.Bot, ctx context.Context, r *app.Req, n int) ([]app.Reply,
 		if p, err := g.Position(); err == nil {
 			turn = int(p.Turn())
 		}
-		line := r.T("games.line", g.Num(), app.LabelOf(r.Loc, g.Game, g.Variant, g.Start), g.White.Name, g.Black.Name,
+		line := r.T("games.line", g.Num(), view.LabelOf(r.Loc, g.Game, g.Variant, g.Start), g.White.Name, g.Black.Name,
 			strconv.Itoa(engine.MoveNumber(g.Ply)), g.User(turn).Name)
 		if _, ok := g.Side(r.User.ID); ok {
 			mine = append(mine, line)
@@ -75,7 +76,7 @@ func gamesPage(b *app.Bot, ctx context.Context, r *app.Req, n int) ([]app.Reply,
 	var pages []string
 	var cur strings.Builder
 	for _, l := range lines {
-		l = app.ClipRunes(l, gamesPageChars)
+		l = view.ClipRunes(l, gamesPageChars)
 		if cur.Len() > 0 && cur.Len()+len(l)+1 > gamesPageChars {
 			pages = append(pages, cur.String())
 			cur.Reset()
@@ -87,13 +88,13 @@ func gamesPage(b *app.Bot, ctx context.Context, r *app.Req, n int) ([]app.Reply,
 	}
 	pages = append(pages, cur.String())
 	n = max(1, min(n, len(pages)))
-	reply := app.Reply{Ephemeral: true, Update: upd, Content: pages[n-1]}
+	reply := view.Reply{Ephemeral: true, Update: upd, Content: pages[n-1]}
 	if len(pages) > 1 {
 		reply.Content += "\n" + r.T("games.page", strconv.Itoa(n), strconv.Itoa(len(pages)))
-		reply.Components = [][]app.Component{{
-			{Kind: app.Button, CustomID: "p:" + strconv.Itoa(max(1, n-1)) + ":games", Label: r.T("btn.prev"), Style: app.Secondary, Disabled: n == 1},
-			{Kind: app.Button, CustomID: "p:" + strconv.Itoa(min(len(pages), n+1)) + ":games", Label: r.T("btn.next"), Style: app.Secondary, Disabled: n == len(pages)},
+		reply.Components = [][]view.Component{{
+			{Kind: view.Button, CustomID: "p:" + strconv.Itoa(max(1, n-1)) + ":games", Label: r.T("btn.prev"), Style: view.Secondary, Disabled: n == 1},
+			{Kind: view.Button, CustomID: "p:" + strconv.Itoa(min(len(pages), n+1)) + ":games", Label: r.T("btn.next"), Style: view.Secondary, Disabled: n == len(pages)},
 		}}
 	}
-	return []app.Reply{reply}, nil
+	return []view.Reply{reply}, nil
 }

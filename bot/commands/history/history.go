@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/tankbot/tankbot/bot/app"
+	"github.com/tankbot/tankbot/bot/view"
 )
 
 // /history and the final board's Game record button.
@@ -15,17 +16,17 @@ var Command = app.CommandDef{
 	Opts: []app.OptDef{app.GameOptFinished},
 	Run:  historyCommand,
 	Actions: []app.ActionDef{{Name: "record", Anyone: true, Doc: "Game record, on a finished game's board: the record file and replay, just for whoever clicks.",
-		Run: func(b *app.Bot, ctx context.Context, r *app.Req, g *app.Game, _ app.CustomID) ([]app.Reply, error) {
+		Run: func(b *app.Bot, ctx context.Context, r *app.Req, g *app.Game, _ view.CustomID) ([]view.Reply, error) {
 			return recordReply(b, ctx, r, g)
 		}},
 		// Anyone may click (the board is public); the handler refuses
 		// whoever is not a player, with a word of why.
 		{Name: "webhide", Anyone: true, Doc: "Hide page, beside a finished game's Watch / Replay link: either player hides the game's web page (its link answers 404); the private confirmation offers Show page.",
-			Run: func(b *app.Bot, ctx context.Context, r *app.Req, g *app.Game, _ app.CustomID) ([]app.Reply, error) {
+			Run: func(b *app.Bot, ctx context.Context, r *app.Req, g *app.Game, _ view.CustomID) ([]view.Reply, error) {
 				return b.HideWebPage(ctx, r, g, true)
 			}},
 		{Name: "webshow", Anyone: true, Doc: "Show page: either player shows a hidden game's web page again.",
-			Run: func(b *app.Bot, ctx context.Context, r *app.Req, g *app.Game, _ app.CustomID) ([]app.Reply, error) {
+			Run: func(b *app.Bot, ctx context.Context, r *app.Req, g *app.Game, _ view.CustomID) ([]view.Reply, error) {
 				return b.HideWebPage(ctx, r, g, false)
 			}}},
 }
@@ -34,7 +35,7 @@ var Command = app.CommandDef{
 // moves with announcement marks, result) and, once the game is over, its
 // animated replay. game:#N names a game by its number on this server;
 // without it, the caller's game here (which may be over).
-func historyCommand(b *app.Bot, ctx context.Context, r *app.Req) ([]app.Reply, error) {
+func historyCommand(b *app.Bot, ctx context.Context, r *app.Req) ([]view.Reply, error) {
 	g, err := b.PastGame(ctx, r)
 	if err != nil {
 		return nil, err
@@ -44,18 +45,18 @@ func historyCommand(b *app.Bot, ctx context.Context, r *app.Req) ([]app.Reply, e
 
 // recordReply is a game's record file and, once it is over, its animated
 // replay, for whoever asks (/history, the final board's record button).
-func recordReply(b *app.Bot, ctx context.Context, r *app.Req, g *app.Game) ([]app.Reply, error) {
+func recordReply(b *app.Bot, ctx context.Context, r *app.Req, g *app.Game) ([]view.Reply, error) {
 	files, err := b.GameFiles(ctx, g, false)
 	if err != nil {
 		return nil, err
 	}
-	app.ReplayAlt(r.Loc, g, files)
+	view.ReplayAlt(r.Loc, g, files)
 	num := strings.TrimSuffix(strings.TrimPrefix(files[0].Name, "game-"), ".txt")
 	lines := []string{r.T("history.file", num), r.T("history.players", "<@"+g.White.ID+">", "<@"+g.Black.ID+">")}
 	if g.Status != app.GmActive {
-		lines = append(lines, r.T("history.result", app.OutcomeWords(r.Loc, g)))
+		lines = append(lines, r.T("history.result", view.OutcomeWords(r.Loc, g)))
 	}
 	// The game's page link (and, once it is over, Hide page) as on its
 	// final board.
-	return []app.Reply{{Ephemeral: true, Content: strings.Join(lines, "\n"), Files: files, Components: b.WatchLink(ctx, r, g, nil)}}, nil
+	return []view.Reply{{Ephemeral: true, Content: strings.Join(lines, "\n"), Files: files, Components: b.WatchLink(ctx, r, g, nil)}}, nil
 }

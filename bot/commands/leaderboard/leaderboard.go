@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/tankbot/tankbot/bot/app"
+	"github.com/tankbot/tankbot/bot/view"
 
 	"github.com/tankbot/tankbot/bot/rating"
 )
@@ -29,7 +30,7 @@ const lbPageSize = 15
 // "lb:<game>:<offset>".
 const lbPrefix = "lb"
 
-func leaderboardCommand(b *app.Bot, ctx context.Context, r *app.Req) ([]app.Reply, error) {
+func leaderboardCommand(b *app.Bot, ctx context.Context, r *app.Req) ([]view.Reply, error) {
 	kind := strings.TrimSpace(r.Options["game"])
 	if kind == "" {
 		kind = app.GameNames()[0]
@@ -42,11 +43,11 @@ func leaderboardCommand(b *app.Bot, ctx context.Context, r *app.Req) ([]app.Repl
 	if err != nil {
 		return nil, err
 	}
-	return []app.Reply{reply}, nil
+	return []view.Reply{reply}, nil
 }
 
 // leaderboardPage answers a page button by editing the message in place.
-func leaderboardPage(b *app.Bot, ctx context.Context, r *app.Req) ([]app.Reply, error) {
+func leaderboardPage(b *app.Bot, ctx context.Context, r *app.Req) ([]view.Reply, error) {
 	parts := strings.Split(r.CustomID, ":")
 	if len(parts) != 3 {
 		return nil, app.Refuse("refuse.unknown")
@@ -61,23 +62,23 @@ func leaderboardPage(b *app.Bot, ctx context.Context, r *app.Req) ([]app.Reply, 
 		return nil, err
 	}
 	reply.Update = true
-	return []app.Reply{reply}, nil
+	return []view.Reply{reply}, nil
 }
 
-func leaderboard(b *app.Bot, ctx context.Context, r *app.Req, kind string, off int) (app.Reply, error) {
+func leaderboard(b *app.Bot, ctx context.Context, r *app.Req, kind string, off int) (view.Reply, error) {
 	st := b.St
 	page, total, err := st.Leaderboard(ctx, r.GuildID, kind, rating.ProvisionalRD, off, lbPageSize)
 	if err != nil {
-		return app.Reply{}, app.Wrap("leaderboard", err)
+		return view.Reply{}, app.Wrap("leaderboard", err)
 	}
 	title := r.T("ratings.leaderboard.title", r.T("gamename."+kind))
 	if total == 0 {
-		return app.Reply{Ephemeral: true, Content: title + "\n" + r.T("ratings.leaderboard.empty")}, nil
+		return view.Reply{Ephemeral: true, Content: title + "\n" + r.T("ratings.leaderboard.empty")}, nil
 	}
 	if off >= total {
 		off = (total - 1) / lbPageSize * lbPageSize
 		if page, _, err = st.Leaderboard(ctx, r.GuildID, kind, rating.ProvisionalRD, off, lbPageSize); err != nil {
-			return app.Reply{}, app.Wrap("leaderboard", err)
+			return view.Reply{}, app.Wrap("leaderboard", err)
 		}
 	}
 	lines := []string{"**" + title + "**"}
@@ -92,11 +93,11 @@ func leaderboard(b *app.Bot, ctx context.Context, r *app.Req, kind string, off i
 	}
 	pages := (total + lbPageSize - 1) / lbPageSize
 	lines = append(lines, r.T("ratings.leaderboard.page", strconv.Itoa(off/lbPageSize+1), strconv.Itoa(pages)))
-	reply := app.Reply{Ephemeral: true, Content: strings.Join(lines, "\n")}
+	reply := view.Reply{Ephemeral: true, Content: strings.Join(lines, "\n")}
 	if pages > 1 {
-		reply.Components = [][]app.Component{{
-			{Kind: app.Button, CustomID: lbID(kind, max(off-lbPageSize, 0)), Label: r.T("ratings.leaderboard.prev"), Style: app.Secondary, Disabled: off == 0},
-			{Kind: app.Button, CustomID: lbID(kind, off+lbPageSize), Label: r.T("ratings.leaderboard.next"), Style: app.Secondary, Disabled: off+lbPageSize >= total},
+		reply.Components = [][]view.Component{{
+			{Kind: view.Button, CustomID: lbID(kind, max(off-lbPageSize, 0)), Label: r.T("ratings.leaderboard.prev"), Style: view.Secondary, Disabled: off == 0},
+			{Kind: view.Button, CustomID: lbID(kind, off+lbPageSize), Label: r.T("ratings.leaderboard.next"), Style: view.Secondary, Disabled: off+lbPageSize >= total},
 		}}
 	}
 	return reply, nil

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/tankbot/tankbot/bot/app"
+	"github.com/tankbot/tankbot/bot/view"
 
 	"github.com/tankbot/tankbot/engine"
 )
@@ -22,7 +23,7 @@ var Command = app.CommandDef{
 	}, pickerActions...),
 }
 
-func moveCommand(b *app.Bot, ctx context.Context, r *app.Req) ([]app.Reply, error) {
+func moveCommand(b *app.Bot, ctx context.Context, r *app.Req) ([]view.Reply, error) {
 	text := strings.TrimSpace(r.Options["move"])
 	g, err := b.FindGame(ctx, r)
 	if err != nil {
@@ -34,7 +35,7 @@ func moveCommand(b *app.Bot, ctx context.Context, r *app.Req) ([]app.Reply, erro
 	return b.Play(ctx, r, g, g.Seq, text)
 }
 
-func moveAsk(b *app.Bot, ctx context.Context, r *app.Req, g *app.Game, id app.CustomID) ([]app.Reply, error) {
+func moveAsk(b *app.Bot, ctx context.Context, r *app.Req, g *app.Game, id view.CustomID) ([]view.Reply, error) {
 	// A move that stands for many (finish my draft) cannot be taken
 	// back: ask first.
 	_, pos, err := b.MustMove(r, g)
@@ -43,26 +44,26 @@ func moveAsk(b *app.Bot, ctx context.Context, r *app.Req, g *app.Game, id app.Cu
 	}
 	ask := r.T("confirm.move", id.Arg)
 	if m, err := pos.ParseMove(id.Arg); err == nil {
-		if w := app.MoveWords(r.Loc, pos, m); w != "" {
+		if w := view.MoveWords(r.Loc, pos, m); w != "" {
 			ask = r.T("confirm.move.means", id.Arg, w)
 		}
 	}
-	return []app.Reply{{
+	return []view.Reply{{
 		Ephemeral: true,
 		Content:   ask,
-		Components: [][]app.Component{{
-			{Kind: app.Button, CustomID: app.GameID(g.ID, g.Seq, "moveok", id.Arg), Label: r.T("btn.confirm"), Style: app.Success},
-			{Kind: app.Button, CustomID: app.GameID(g.ID, g.Seq, "keep"), Label: r.T("btn.cancel"), Style: app.Secondary},
+		Components: [][]view.Component{{
+			{Kind: view.Button, CustomID: view.GameID(g.ID, g.Seq, "moveok", id.Arg), Label: r.T("btn.confirm"), Style: view.Success},
+			{Kind: view.Button, CustomID: view.GameID(g.ID, g.Seq, "keep"), Label: r.T("btn.cancel"), Style: view.Secondary},
 		}},
 	}}, nil
 }
 
-func moveOK(b *app.Bot, ctx context.Context, r *app.Req, g *app.Game, id app.CustomID) ([]app.Reply, error) {
+func moveOK(b *app.Bot, ctx context.Context, r *app.Req, g *app.Game, id view.CustomID) ([]view.Reply, error) {
 	return app.Confirmed(r, g, r.T("played.you", id.Arg))(b.Play(ctx, r, g, id.Seq, id.Arg))
 }
 
 // moveChosen plays a move chosen in a menu (its value) or carried by the id.
-func moveChosen(b *app.Bot, ctx context.Context, r *app.Req, g *app.Game, id app.CustomID) ([]app.Reply, error) {
+func moveChosen(b *app.Bot, ctx context.Context, r *app.Req, g *app.Game, id view.CustomID) ([]view.Reply, error) {
 	text := id.Arg
 	if len(r.Values) > 0 {
 		text = r.Values[0]
@@ -71,7 +72,7 @@ func moveChosen(b *app.Bot, ctx context.Context, r *app.Req, g *app.Game, id app
 }
 
 // typeMove opens the typed-move form, and plays what it brings back.
-func typeMove(b *app.Bot, ctx context.Context, r *app.Req, g *app.Game, id app.CustomID) ([]app.Reply, error) {
+func typeMove(b *app.Bot, ctx context.Context, r *app.Req, g *app.Game, id view.CustomID) ([]view.Reply, error) {
 	_, pos, err := b.MustMove(r, g)
 	if err != nil {
 		return nil, err
@@ -82,5 +83,5 @@ func typeMove(b *app.Bot, ctx context.Context, r *app.Req, g *app.Game, id app.C
 		}
 		return b.Play(ctx, r, g, id.Seq, r.Values[0])
 	}
-	return []app.Reply{app.MoveForm(r, pos, app.GameID(g.ID, g.Seq, "type"))}, nil
+	return []view.Reply{app.MoveForm(r, pos, view.GameID(g.ID, g.Seq, "type"))}, nil
 }

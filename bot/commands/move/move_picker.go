@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/tankbot/tankbot/bot/app"
+	"github.com/tankbot/tankbot/bot/view"
 )
 
 // The guided move picker (bot/movepick holds the state machine). Its
@@ -32,22 +33,22 @@ var pickerActions = []app.ActionDef{
 
 // pick shows the picker's menu for the clicked state: the first menu as a
 // new message only the player sees, later ones by editing that message.
-func pick(b *app.Bot, ctx context.Context, r *app.Req, g *app.Game, id app.CustomID) ([]app.Reply, error) {
+func pick(b *app.Bot, ctx context.Context, r *app.Req, g *app.Game, id view.CustomID) ([]view.Reply, error) {
 	_, pos, err := b.MustMove(r, g)
 	if err != nil {
 		return nil, err
 	}
 	reply, err := app.PickerMenu(r, pos, app.PickState(r, id.Arg), id.ActionDef != "pick",
-		func(action string, arg ...string) string { return app.GameID(g.ID, g.Seq, action, arg...) })
+		func(action string, arg ...string) string { return view.GameID(g.ID, g.Seq, action, arg...) })
 	if err != nil {
 		return nil, err
 	}
-	return []app.Reply{reply}, nil
+	return []view.Reply{reply}, nil
 }
 
 // pickConfirm plays the move the Confirm button names, as the player read
 // it; play checks it is legal and that the game has not moved on.
-func pickConfirm(b *app.Bot, ctx context.Context, r *app.Req, g *app.Game, id app.CustomID) ([]app.Reply, error) {
+func pickConfirm(b *app.Bot, ctx context.Context, r *app.Req, g *app.Game, id view.CustomID) ([]view.Reply, error) {
 	if id.Arg == "" {
 		return nil, app.Refuse("refuse.pickincomplete")
 	}

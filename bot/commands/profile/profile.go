@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/tankbot/tankbot/bot/app"
+	"github.com/tankbot/tankbot/bot/view"
 )
 
 // /profile: a player's ratings and recent games here.
@@ -21,7 +22,7 @@ var Command = app.CommandDef{
 // profileRecent is how many finished games a profile lists.
 const profileRecent = 5
 
-func profileCommand(b *app.Bot, ctx context.Context, r *app.Req) ([]app.Reply, error) {
+func profileCommand(b *app.Bot, ctx context.Context, r *app.Req) ([]view.Reply, error) {
 	st := b.St
 	who := r.User.ID
 	if u := strings.TrimSpace(r.Options["user"]); u != "" {
@@ -63,7 +64,7 @@ func profileCommand(b *app.Bot, ctx context.Context, r *app.Req) ([]app.Reply, e
 	if len(recent) > 0 {
 		lines = append(lines, r.T("ratings.profile.records"))
 	}
-	return []app.Reply{{Ephemeral: true, Content: strings.Join(lines, "\n")}}, nil
+	return []view.Reply{{Ephemeral: true, Content: strings.Join(lines, "\n")}}, nil
 }
 
 // outcomeKey is the catalog key of a stored result seen from side.

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/tankbot/tankbot/bot/app"
+	"github.com/tankbot/tankbot/bot/view"
 
 	"github.com/tankbot/tankbot/bot/rating"
 	"github.com/tankbot/tankbot/engine"
@@ -36,7 +37,7 @@ var Command = app.CommandDef{
 	Routes: []app.RouteDef{puzzleRoute},
 }
 
-func puzzleCommand(b *app.Bot, ctx context.Context, r *app.Req) ([]app.Reply, error) {
+func puzzleCommand(b *app.Bot, ctx context.Context, r *app.Req) ([]view.Reply, error) {
 	switch {
 	case r.Options["stats"] == "true":
 		return puzzleStats(b, ctx, r)
@@ -48,7 +49,7 @@ func puzzleCommand(b *app.Bot, ctx context.Context, r *app.Req) ([]app.Reply, er
 	return puzzleStart(b, ctx, r)
 }
 
-func puzzleStart(b *app.Bot, ctx context.Context, r *app.Req) ([]app.Reply, error) {
+func puzzleStart(b *app.Bot, ctx context.Context, r *app.Req) ([]view.Reply, error) {
 	game := strings.TrimSpace(r.Options["game"])
 	if game == "" {
 		game = app.DefaultGame()
@@ -56,7 +57,7 @@ func puzzleStart(b *app.Bot, ctx context.Context, r *app.Req) ([]app.Reply, erro
 	ps, err := puzzle.Shipped(game)
 	if err != nil || len(ps) == 0 {
 		if _, known := games.Describe(game); !known || err == nil {
-			return nil, app.Refuse("refuse.puzzle.game", app.ClipRunes(game, app.MaxInput), strings.Join(puzzle.Games, ", "))
+			return nil, app.Refuse("refuse.puzzle.game", view.ClipRunes(game, app.MaxInput), strings.Join(puzzle.Games, ", "))
 		}
 		return nil, app.Wrap("shipped puzzles", err)
 	}
@@ -90,7 +91,7 @@ func puzzleStart(b *app.Bot, ctx context.Context, r *app.Req) ([]app.Reply, erro
 			for _, tc := range puzzle.Themes(all) {
 				names = append(names, tc.Theme)
 			}
-			return nil, app.Refuse("refuse.puzzle.theme", game, app.ClipRunes(theme, app.MaxInput), strings.Join(names, ", "))
+			return nil, app.Refuse("refuse.puzzle.theme", game, view.ClipRunes(theme, app.MaxInput), strings.Join(names, ", "))
 		}
 	}
 	cur, err := b.St.PuzzleCurrentRatings(ctx, game)
@@ -109,7 +110,7 @@ func puzzleStart(b *app.Bot, ctx context.Context, r *app.Req) ([]app.Reply, erro
 	return b.PuzzleBoard(r, &app.PuzzleState{A: a, Puzzle: pz, Pos: pos}, nil, "")
 }
 
-func puzzleMove(b *app.Bot, ctx context.Context, r *app.Req, text string) ([]app.Reply, error) {
+func puzzleMove(b *app.Bot, ctx context.Context, r *app.Req, text string) ([]view.Reply, error) {
 	st, err := b.CurrentPuzzle(ctx, r)
 	if err != nil {
 		return nil, err
@@ -168,7 +169,7 @@ func puzzleMove(b *app.Bot, ctx context.Context, r *app.Req, text string) ([]app
 
 // puzzleEnd finishes the puzzle (rated on the first attempt) and shows
 // the board after the last move played.
-func puzzleEnd(b *app.Bot, ctx context.Context, r *app.Req, st *app.PuzzleState, pos engine.Position, m engine.Move, solved bool, head string) ([]app.Reply, error) {
+func puzzleEnd(b *app.Bot, ctx context.Context, r *app.Req, st *app.PuzzleState, pos engine.Position, m engine.Move, solved bool, head string) ([]view.Reply, error) {
 	var before *rating.Rating
 	if pr, err := b.St.PuzzleRating(ctx, r.User.ID, st.Puzzle.Game); err == nil {
 		x := rating.Rating{Rating: pr.Rating, RD: pr.RD, Volatility: pr.Vol}
@@ -195,18 +196,18 @@ func puzzleEnd(b *app.Bot, ctx context.Context, r *app.Req, st *app.PuzzleState,
 		now := rating.Rating{Rating: pr.Rating, RD: pr.RD, Volatility: pr.Vol}
 		head += "\n" + r.T("puzzle.rating", r.T("gamename."+st.Puzzle.Game), old.String(), now.String())
 	}
-	e := &app.Embed{Title: r.T("puzzle.title", st.Puzzle.ID, app.GameLabel(r.Loc, st.Puzzle.Game, "", pos)), Description: head + "\n" + r.T("puzzle.next")}
-	reply := app.Reply{Ephemeral: true, Embed: e, Game: st.Puzzle.Game, Position: pos.Encode()}
-	png, err := app.RenderPNG(pos, m, st.Pos.Turn() == engine.Black, r.Loc, nil)
+	e := &view.Embed{Title: r.T("puzzle.title", st.Puzzle.ID, view.GameLabel(r.Loc, st.Puzzle.Game, "", pos)), Description: head + "\n" + r.T("puzzle.next")}
+	reply := view.Reply{Ephemeral: true, Embed: e, Game: st.Puzzle.Game, Position: pos.Encode()}
+	png, err := view.RenderPNG(pos, m, st.Pos.Turn() == engine.Black, r.Loc, nil)
 	if err != nil {
 		b.Log.Warn("render puzzle", "puzzle", st.Puzzle.ID, "err", err)
 	} else if png != nil {
 		name := "puzzle-" + st.Puzzle.ID + "-end.png"
-		reply.Files = []app.File{{Name: name, ContentType: "image/png", Data: png, Description: app.PositionAlt(r.Loc, st.Puzzle.Game, pos, st.Pos, m)}}
+		reply.Files = []view.File{{Name: name, ContentType: "image/png", Data: png, Description: view.PositionAlt(r.Loc, st.Puzzle.Game, pos, st.Pos, m)}}
 		e.Image = name
 		reply.FallbackText = r.T("game.noimage")
 	}
-	return []app.Reply{reply}, nil
+	return []view.Reply{reply}, nil
 }
 
 // puzzleRate is the Glicko-2 update of a first attempt: the solver plays
@@ -236,7 +237,7 @@ func puzzleRate(pz *puzzle.Puzzle) store.PuzzleRateFunc {
 	}
 }
 
-func puzzleHint(b *app.Bot, ctx context.Context, r *app.Req) ([]app.Reply, error) {
+func puzzleHint(b *app.Bot, ctx context.Context, r *app.Req) ([]view.Reply, error) {
 	st, err := b.CurrentPuzzle(ctx, r)
 	if err != nil {
 		return nil, err
@@ -265,10 +266,10 @@ func puzzleHint(b *app.Bot, ctx context.Context, r *app.Req) ([]app.Reply, error
 			}
 		}
 	}
-	return []app.Reply{{Ephemeral: true, Content: text + "\n" + r.T("puzzle.hint.cost")}}, nil
+	return []view.Reply{{Ephemeral: true, Content: text + "\n" + r.T("puzzle.hint.cost")}}, nil
 }
 
-func puzzleStats(b *app.Bot, ctx context.Context, r *app.Req) ([]app.Reply, error) {
+func puzzleStats(b *app.Bot, ctx context.Context, r *app.Req) ([]view.Reply, error) {
 	prs, err := b.St.PuzzleRatings(ctx, r.User.ID)
 	if err != nil {
 		return nil, err
@@ -289,6 +290,6 @@ func puzzleStats(b *app.Bot, ctx context.Context, r *app.Req) ([]app.Reply, erro
 		lines = append(lines, r.T("puzzle.stats.line", label, rt.String(), strconv.Itoa(p.Streak), strconv.Itoa(p.BestStreak),
 			strconv.Itoa(p.Solved), strconv.Itoa(p.Clean), strconv.Itoa(p.Failed)))
 	}
-	e := &app.Embed{Title: r.T("puzzle.stats.title", r.User.Name), Description: strings.Join(lines, "\n")}
-	return []app.Reply{{Ephemeral: true, Embed: e}}, nil
+	e := &view.Embed{Title: r.T("puzzle.stats.title", r.User.Name), Description: strings.Join(lines, "\n")}
+	return []view.Reply{{Ephemeral: true, Embed: e}}, nil
 }

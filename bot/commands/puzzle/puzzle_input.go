@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/tankbot/tankbot/bot/app"
+	"github.com/tankbot/tankbot/bot/view"
 
 	"github.com/tankbot/tankbot/engine"
 )
@@ -32,7 +33,7 @@ var puzzleRoute = app.RouteDef{
 
 // puzzleAction runs a puzzle board's component for the caller's own
 // puzzle in progress.
-func puzzleAction(b *app.Bot, ctx context.Context, r *app.Req) ([]app.Reply, error) {
+func puzzleAction(b *app.Bot, ctx context.Context, r *app.Req) ([]view.Reply, error) {
 	id, step, action, arg, ok := app.ParsePuzzleID(r.CustomID)
 	if !ok {
 		return nil, app.Refuse("refuse.unknown")
@@ -57,7 +58,7 @@ func puzzleAction(b *app.Bot, ctx context.Context, r *app.Req) ([]app.Reply, err
 		if err != nil {
 			return nil, err
 		}
-		return []app.Reply{reply}, nil
+		return []view.Reply{reply}, nil
 	case "pickok":
 		if arg == "" {
 			return nil, app.Refuse("refuse.pickincomplete")
@@ -66,7 +67,7 @@ func puzzleAction(b *app.Bot, ctx context.Context, r *app.Req) ([]app.Reply, err
 		return updated(puzzleMove(b, ctx, r, arg))
 	case "type":
 		if r.Kind != app.KindModal {
-			return []app.Reply{app.MoveForm(r, st.Pos, ids("type"))}, nil
+			return []view.Reply{app.MoveForm(r, st.Pos, ids("type"))}, nil
 		}
 		if len(r.Values) == 0 || strings.TrimSpace(r.Values[0]) == "" {
 			return nil, app.Refuse("refuse.nomove", engine.ExampleMove(st.Pos))
@@ -79,7 +80,7 @@ func puzzleAction(b *app.Bot, ctx context.Context, r *app.Req) ([]app.Reply, err
 }
 
 // updated makes private answers edit the message of the component clicked.
-func updated(out []app.Reply, err error) ([]app.Reply, error) {
+func updated(out []view.Reply, err error) ([]view.Reply, error) {
 	if err != nil {
 		return nil, err
 	}

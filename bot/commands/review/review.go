@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/tankbot/tankbot/bot/app"
+	"github.com/tankbot/tankbot/bot/view"
 
 	"github.com/tankbot/tankbot/engine"
 	recfile "github.com/tankbot/tankbot/engine/record"
@@ -30,12 +31,12 @@ var Command = app.CommandDef{
 	Opts: []app.OptDef{app.GameOptFinished},
 	Run:  reviewCommand,
 	Actions: []app.ActionDef{{Name: "review", Anyone: true, Doc: "Review, on a finished game's board: the AI's review of the game, just for whoever clicks.",
-		Run: func(b *app.Bot, ctx context.Context, r *app.Req, g *app.Game, _ app.CustomID) ([]app.Reply, error) {
+		Run: func(b *app.Bot, ctx context.Context, r *app.Req, g *app.Game, _ view.CustomID) ([]view.Reply, error) {
 			return reviewReply(b, ctx, r, g)
 		}}},
 }
 
-func reviewCommand(b *app.Bot, ctx context.Context, r *app.Req) ([]app.Reply, error) {
+func reviewCommand(b *app.Bot, ctx context.Context, r *app.Req) ([]view.Reply, error) {
 	g, err := b.PastGame(ctx, r)
 	if err != nil {
 		return nil, err
@@ -46,7 +47,7 @@ func reviewCommand(b *app.Bot, ctx context.Context, r *app.Req) ([]app.Reply, er
 // reviewReply is g's review for whoever asks: from the store when it was
 // reviewed before, else analysed now (at most one review per CPU at once)
 // and stored.
-func reviewReply(b *app.Bot, ctx context.Context, r *app.Req, g *app.Game) ([]app.Reply, error) {
+func reviewReply(b *app.Bot, ctx context.Context, r *app.Req, g *app.Game) ([]view.Reply, error) {
 	if g.Status == app.GmActive {
 		return nil, app.Refuse("review.active", g.Num())
 	}
@@ -70,7 +71,7 @@ func reviewReply(b *app.Bot, ctx context.Context, r *app.Req, g *app.Game) ([]ap
 // reviewMessage is the review as a private message in the reader's
 // language: the summary lines, the evaluation graph and the annotated
 // record.
-func reviewMessage(b *app.Bot, r *app.Req, g *app.Game, rec *recfile.Record, rv *review.Review, annotated string) ([]app.Reply, error) {
+func reviewMessage(b *app.Bot, r *app.Req, g *app.Game, rec *recfile.Record, rv *review.Review, annotated string) ([]view.Reply, error) {
 	lines := []string{
 		r.T("review.title", g.Num()),
 		r.T("review.player", "<@"+g.White.ID+">", r.T("review.white"), pct(rv.White.Accuracy), strconv.Itoa(rv.White.Inaccuracies), strconv.Itoa(rv.White.Mistakes), strconv.Itoa(rv.White.Blunders)),
@@ -106,14 +107,14 @@ func reviewMessage(b *app.Bot, r *app.Req, g *app.Game, rec *recfile.Record, rv 
 		return nil, app.Wrap("review graph", err)
 	}
 	base := "game-" + g.Num()
-	files := []app.File{
-		{Name: base + "-review.png", ContentType: "image/png", Data: png, Description: app.ClipAlt(r.T("a11y.evalgraph", g.Num(), strconv.Itoa(len(rv.Moves))))},
+	files := []view.File{
+		{Name: base + "-review.png", ContentType: "image/png", Data: png, Description: view.ClipAlt(r.T("a11y.evalgraph", g.Num(), strconv.Itoa(len(rv.Moves))))},
 		{Name: base + "-review.txt", ContentType: "text/plain; charset=utf-8", Data: []byte(annotated)},
 	}
 	files = append(files, b.TurningBoards(r, g, rec, rv, base)...)
-	return []app.Reply{{
+	return []view.Reply{{
 		Ephemeral:    true,
-		Content:      app.ClipRunes(strings.Join(lines, "\n"), 2000),
+		Content:      view.ClipRunes(strings.Join(lines, "\n"), 2000),
 		Files:        files,
 		FallbackText: r.T("game.noimage"),
 	}}, nil

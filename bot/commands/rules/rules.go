@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/tankbot/tankbot/bot/app"
+	"github.com/tankbot/tankbot/bot/view"
 
 	"github.com/tankbot/tankbot/bot/i18n"
 )
@@ -19,7 +20,7 @@ var Command = app.CommandDef{
 }
 
 // rulesCommand gives a short summary of a game with its start position.
-func rulesCommand(b *app.Bot, ctx context.Context, r *app.Req) ([]app.Reply, error) {
+func rulesCommand(b *app.Bot, ctx context.Context, r *app.Req) ([]view.Reply, error) {
 	name := strings.ToLower(strings.TrimSpace(r.Options["game"]))
 	if name == "" {
 		name = app.DefaultGame()
@@ -30,14 +31,14 @@ func rulesCommand(b *app.Bot, ctx context.Context, r *app.Req) ([]app.Reply, err
 	}
 	key := "rules." + rules.Name()
 	if !i18n.Has(key) {
-		return []app.Reply{{Ephemeral: true, Content: r.T("rules.unknown", rules.Name())}}, nil
+		return []view.Reply{{Ephemeral: true, Content: r.T("rules.unknown", rules.Name())}}, nil
 	}
 	text := r.T(key)
 	if i18n.Has(key + ".more") {
 		// The piece table and the notation.
 		text += "\n\n" + r.T(key+".more")
 	}
-	reply := app.Reply{Ephemeral: true, Content: app.ClipRunes(text, 2000)}
+	reply := view.Reply{Ephemeral: true, Content: view.ClipRunes(text, 2000)}
 	if vs := rules.Variants(); len(vs) > 0 {
 		// The first variant's start, unless the game shows off another
 		// (a draft on an empty board shows a formation).
@@ -46,10 +47,10 @@ func rulesCommand(b *app.Bot, ctx context.Context, r *app.Req) ([]app.Reply, err
 			example = sc
 		}
 		if p, err := rules.Start(example); err == nil {
-			if png, err := app.RenderPNG(p, nil, false, r.Loc, nil); err == nil {
-				reply.Files = []app.File{{Name: "rules-" + rules.Name() + ".png", ContentType: "image/png", Data: png, Description: app.PositionAlt(r.Loc, rules.Name(), p, nil, nil)}}
+			if png, err := view.RenderPNG(p, nil, false, r.Loc, nil); err == nil {
+				reply.Files = []view.File{{Name: "rules-" + rules.Name() + ".png", ContentType: "image/png", Data: png, Description: view.PositionAlt(r.Loc, rules.Name(), p, nil, nil)}}
 			}
 		}
 	}
-	return []app.Reply{reply}, nil
+	return []view.Reply{reply}, nil
 }

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/tankbot/tankbot/bot/app"
+	"github.com/tankbot/tankbot/bot/view"
 
 	"github.com/tankbot/tankbot/bot/i18n"
 	"github.com/tankbot/tankbot/store"
@@ -47,17 +48,17 @@ var Command = app.CommandDef{
 // resetValues are what /server reset clears.
 var resetValues = []string{"games_channel", "daily_channel", "challenge_role", "default_maps"}
 
-func resetChoices() []app.Choice {
-	out := make([]app.Choice, len(resetValues))
+func resetChoices() []view.Choice {
+	out := make([]view.Choice, len(resetValues))
 	for i, v := range resetValues {
-		out[i] = app.Choice{Name: i18n.T(i18n.English, "server.reset."+v), Value: v, NameLocalizations: app.Localized("server.reset." + v)}
+		out[i] = view.Choice{Name: i18n.T(i18n.English, "server.reset."+v), Value: v, NameLocalizations: app.Localized("server.reset." + v)}
 	}
 	return out
 }
 
 // suggestServerMaps offers the variants of the default_game given, else
 // of every game, as "variant".
-func suggestServerMaps(b *app.Bot, ctx context.Context, r *app.Req, typed string) []app.Choice {
+func suggestServerMaps(b *app.Bot, ctx context.Context, r *app.Req, typed string) []view.Choice {
 	games := app.GameNames()
 	if g := strings.TrimSpace(r.Options["default_game"]); g != "" {
 		games = []string{g}
@@ -74,26 +75,26 @@ func suggestServerMaps(b *app.Bot, ctx context.Context, r *app.Req, typed string
 }
 
 // publicLanguageChoices: each language named in itself, and "auto".
-func publicLanguageChoices() []app.Choice {
+func publicLanguageChoices() []view.Choice {
 	out := app.LanguageChoices()
 	for i := range out {
 		out[i].NameLocalizations = map[string]string{"th": out[i].Name, "pt-BR": out[i].Name}
 	}
-	return append(out, app.Choice{Name: i18n.T(i18n.English, "server.auto"), Value: "auto", NameLocalizations: app.Localized("server.auto")})
+	return append(out, view.Choice{Name: i18n.T(i18n.English, "server.auto"), Value: "auto", NameLocalizations: app.Localized("server.auto")})
 }
 
 // clockChoices are the clock presets, described in words.
-func clockChoices() []app.Choice {
-	out := make([]app.Choice, len(app.ClockPresets))
+func clockChoices() []view.Choice {
+	out := make([]view.Choice, len(app.ClockPresets))
 	for i, p := range app.ClockPresets {
 		tc, _ := app.ParseClock(p)
-		out[i] = app.Choice{Name: app.DescribeClock(i18n.English, tc), Value: p, NameLocalizations: map[string]string{
+		out[i] = view.Choice{Name: app.DescribeClock(i18n.English, tc), Value: p, NameLocalizations: map[string]string{
 			"th": app.DescribeClock(i18n.Thai, tc), "pt-BR": app.DescribeClock(i18n.Portuguese, tc)}}
 	}
 	return out
 }
 
-func serverCommand(b *app.Bot, ctx context.Context, r *app.Req) ([]app.Reply, error) {
+func serverCommand(b *app.Bot, ctx context.Context, r *app.Req) ([]view.Reply, error) {
 	if r.GuildID == "" {
 		return nil, app.Refuse("server.noguild")
 	}
@@ -169,7 +170,7 @@ func serverCommand(b *app.Bot, ctx context.Context, r *app.Req) ([]app.Reply, er
 	if len(opt) > 0 {
 		head = r.T("server.saved")
 	}
-	return []app.Reply{{Ephemeral: true, Content: head + "\n" + b.ServerSummary(r, gs, links)}}, nil
+	return []view.Reply{{Ephemeral: true, Content: head + "\n" + b.ServerSummary(r, gs, links)}}, nil
 }
 
 // serverChannelsAndRoles applies /server's channel, hour, role and reset

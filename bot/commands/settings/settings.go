@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/tankbot/tankbot/bot/app"
+	"github.com/tankbot/tankbot/bot/view"
 
 	"github.com/tankbot/tankbot/bot/i18n"
 )
@@ -19,7 +20,7 @@ var Command = app.CommandDef{
 }
 
 // settingsCommand stores the caller's language and board orientation.
-func settingsCommand(b *app.Bot, ctx context.Context, r *app.Req) ([]app.Reply, error) {
+func settingsCommand(b *app.Bot, ctx context.Context, r *app.Req) ([]view.Reply, error) {
 	s, err := b.St.Settings(ctx, r.User.ID)
 	if err != nil {
 		return nil, app.Wrap("load settings", err)
@@ -54,5 +55,5 @@ func settingsCommand(b *app.Bot, ctx context.Context, r *app.Req) ([]app.Reply, 
 	} else if _, ok := r.Options["text"]; ok {
 		saved += "\n" + i18n.T(loc, "a11y.settings.text.off")
 	}
-	return []app.Reply{{Ephemeral: true, Content: saved}}, nil
+	return []view.Reply{{Ephemeral: true, Content: saved}}, nil
 }

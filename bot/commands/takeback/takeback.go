@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/tankbot/tankbot/bot/app"
+	"github.com/tankbot/tankbot/bot/view"
 )
 
 // Takebacks: the player who just moved may ask to take that move back
@@ -15,7 +16,7 @@ var Command = app.CommandDef{
 	Name: "takeback",
 	Doc:  "Ask to take back the move you just played, before the opponent replies; they answer with buttons. Time is not refunded. The computer grants it at once.",
 	Opts: []app.OptDef{app.GameOpt},
-	Run: func(b *app.Bot, ctx context.Context, r *app.Req) ([]app.Reply, error) {
+	Run: func(b *app.Bot, ctx context.Context, r *app.Req) ([]view.Reply, error) {
 		g, err := b.FindGame(ctx, r)
 		if err != nil {
 			return nil, err
@@ -28,7 +29,7 @@ var Command = app.CommandDef{
 	},
 }
 
-func askTakeback(b *app.Bot, ctx context.Context, r *app.Req, g *app.Game) ([]app.Reply, error) {
+func askTakeback(b *app.Bot, ctx context.Context, r *app.Req, g *app.Game) ([]view.Reply, error) {
 	side, ok := g.Side(r.User.ID)
 	if !ok {
 		return nil, app.Refuse("refuse.notplayer", g.Num())
@@ -49,7 +50,7 @@ func askTakeback(b *app.Bot, ctx context.Context, r *app.Req, g *app.Game) ([]ap
 	return b.Propose(ctx, r, g, app.TakebackOffer, side)
 }
 
-func acceptTakeback(b *app.Bot, ctx context.Context, r *app.Req, g *app.Game, _ app.CustomID) ([]app.Reply, error) {
+func acceptTakeback(b *app.Bot, ctx context.Context, r *app.Req, g *app.Game, _ view.CustomID) ([]view.Reply, error) {
 	side, _ := g.Side(r.User.ID)
 	if !app.TakebackOffer.FromOpponent(g, side) {
 		return nil, app.Refuse("takeback.none")

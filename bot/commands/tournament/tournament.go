@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/tankbot/tankbot/bot/app"
+	"github.com/tankbot/tankbot/bot/view"
 
 	"github.com/tankbot/tankbot/bot/i18n"
 	"github.com/tankbot/tankbot/bot/rating"
@@ -53,24 +54,24 @@ var Command = app.CommandDef{
 	Run: tournamentCommand,
 }
 
-func tournamentActions() []app.Choice {
-	var out []app.Choice
+func tournamentActions() []view.Choice {
+	var out []view.Choice
 	for _, a := range app.TournamentActionNames {
-		out = append(out, app.Choice{Name: i18n.T(i18n.English, "tournament.action."+a), Value: a, NameLocalizations: app.Localized("tournament.action." + a)})
+		out = append(out, view.Choice{Name: i18n.T(i18n.English, "tournament.action."+a), Value: a, NameLocalizations: app.Localized("tournament.action." + a)})
 	}
 	return out
 }
 
-func formatChoices() []app.Choice {
-	var out []app.Choice
+func formatChoices() []view.Choice {
+	var out []view.Choice
 	for _, f := range []tournament.Format{tournament.RoundRobin, tournament.DoubleRoundRobin, tournament.Swiss, tournament.Knockout} {
-		out = append(out, app.Choice{Name: app.FormatName(i18n.English, f), Value: string(f), NameLocalizations: app.Localized(app.FormatKeyPrefix + string(f))})
+		out = append(out, view.Choice{Name: app.FormatName(i18n.English, f), Value: string(f), NameLocalizations: app.Localized(app.FormatKeyPrefix + string(f))})
 	}
 	return out
 }
 
 // tournament handles /tournament <action>.
-func tournamentCommand(b *app.Bot, ctx context.Context, r *app.Req) ([]app.Reply, error) {
+func tournamentCommand(b *app.Bot, ctx context.Context, r *app.Req) ([]view.Reply, error) {
 	if r.GuildID == "" {
 		return nil, app.Refuse("tournament.err.noguild")
 	}
@@ -95,12 +96,12 @@ func tournamentCommand(b *app.Bot, ctx context.Context, r *app.Req) ([]app.Reply
 		if err := d.JoinAs(ctx, id, e); err != nil {
 			return nil, tournamentRefusal(err)
 		}
-		return []app.Reply{{Content: pub.T("tournament.joined", r.User.Name, num)}}, nil
+		return []view.Reply{{Content: pub.T("tournament.joined", r.User.Name, num)}}, nil
 	case "leave":
 		if err := d.Leave(ctx, id, r.User.ID); err != nil {
 			return nil, tournamentRefusal(err)
 		}
-		return []app.Reply{{Content: pub.T("tournament.left", r.User.Name, num)}}, nil
+		return []view.Reply{{Content: pub.T("tournament.left", r.User.Name, num)}}, nil
 	case "start":
 		ps, err := d.Start(ctx, id, actor)
 		if err != nil {
@@ -110,19 +111,19 @@ func tournamentCommand(b *app.Bot, ctx context.Context, r *app.Req) ([]app.Reply
 		if err != nil {
 			return nil, app.Wrap("load tournament", err)
 		}
-		out := []app.Reply{{Content: pub.T("tournament.started", num, strconv.Itoa(len(ev.T.Entrants)))}}
+		out := []view.Reply{{Content: pub.T("tournament.started", num, strconv.Itoa(len(ev.T.Entrants)))}}
 		return append(out, b.StartPairings(ctx, ev, ps, r.Pub)...), nil
 	case "cancel":
 		if err := d.Cancel(ctx, id, actor); err != nil {
 			return nil, tournamentRefusal(err)
 		}
-		return []app.Reply{{Content: pub.T("tournament.cancelled", num)}}, nil
+		return []view.Reply{{Content: pub.T("tournament.cancelled", num)}}, nil
 	case "withdraw":
 		decided, err := d.Withdraw(ctx, id, r.User.ID)
 		if err != nil {
 			return nil, tournamentRefusal(err)
 		}
-		out := []app.Reply{{Content: pub.T("tournament.withdrew", r.User.Name, num)}}
+		out := []view.Reply{{Content: pub.T("tournament.withdrew", r.User.Name, num)}}
 		for _, p := range decided {
 			if g := b.EndDecided(ctx, p, engine.ReasonResignation, nil); g != nil {
 				// The opponent learns it in the game's place, by a ping.
@@ -130,8 +131,8 @@ func tournamentCommand(b *app.Bot, ctx context.Context, r *app.Req) ([]app.Reply
 				if other.ID == r.User.ID {
 					other = g.Black
 				}
-				out = append(out, app.Reply{ChannelID: g.ChannelID, Mentions: []string{other.ID},
-					Content: pub.T("tournament.forfeitwin", app.Mention(other.ID), g.Num(), r.User.Name)})
+				out = append(out, view.Reply{ChannelID: g.ChannelID, Mentions: []string{other.ID},
+					Content: pub.T("tournament.forfeitwin", view.Mention(other.ID), g.Num(), r.User.Name)})
 			}
 		}
 		// The forfeit may have been the round's last game.
@@ -144,20 +145,20 @@ func tournamentCommand(b *app.Bot, ctx context.Context, r *app.Req) ([]app.Reply
 	case "standings":
 		return standingsReply(b, ctx, r, ev)
 	case "pairings":
-		return []app.Reply{{Content: pairingsText(b, ctx, r.Loc, ev)}}, nil
+		return []view.Reply{{Content: pairingsText(b, ctx, r.Loc, ev)}}, nil
 	case "export":
 		var buf bytes.Buffer
 		if err := ev.TRF(&buf); err != nil {
 			return nil, app.Wrap("export tournament", err)
 		}
-		return []app.Reply{{Ephemeral: true, Content: r.T("tournament.export", num),
-			Files: []app.File{{Name: "tournament-" + num + ".trf", ContentType: "text/plain; charset=utf-8", Data: buf.Bytes()}}}}, nil
+		return []view.Reply{{Ephemeral: true, Content: r.T("tournament.export", num),
+			Files: []view.File{{Name: "tournament-" + num + ".trf", ContentType: "text/plain; charset=utf-8", Data: buf.Bytes()}}}}, nil
 	}
 	return nil, app.Refuse("tournament.err.action", action)
 }
 
 // tournamentCreate handles /tournament create.
-func tournamentCreate(b *app.Bot, ctx context.Context, r *app.Req) ([]app.Reply, error) {
+func tournamentCreate(b *app.Bot, ctx context.Context, r *app.Req) ([]view.Reply, error) {
 	opt := r.Options
 	rules, variant, start, tc, err := b.GameOptions(r)
 	if err != nil {
@@ -206,11 +207,11 @@ func tournamentCreate(b *app.Bot, ctx context.Context, r *app.Req) ([]app.Reply,
 	}
 	pub := r.Public()
 	text := pub.T("tournament.created", r.User.Name, strconv.FormatInt(ev.Row.ID, 10), app.FormatName(pub.Loc, s.Format),
-		app.LabelOf(pub.Loc, rules.Name(), variant, start), app.DescribeClock(pub.Loc, tc))
+		view.LabelOf(pub.Loc, rules.Name(), variant, start), app.DescribeClock(pub.Loc, tc))
 	if !s.SignUpDeadline.IsZero() {
 		text += "\n" + pub.T("tournament.signupuntil", app.DiscordTime(s.SignUpDeadline))
 	}
-	return []app.Reply{{Content: text}}, nil
+	return []view.Reply{{Content: text}}, nil
 }
 
 // findTournament is the tournament the id option names, else the server's
@@ -277,7 +278,7 @@ func tournamentRefusal(err error) error {
 }
 
 // joinComputer handles /tournament join level:N.
-func joinComputer(b *app.Bot, ctx context.Context, r *app.Req, ev *director.Event, a tournament.Actor) ([]app.Reply, error) {
+func joinComputer(b *app.Bot, ctx context.Context, r *app.Req, ev *director.Event, a tournament.Actor) ([]view.Reply, error) {
 	if !ev.T.IsOrganiser(a) {
 		return nil, app.Refuse("tournament.err.organiser")
 	}
@@ -302,14 +303,14 @@ func joinComputer(b *app.Bot, ctx context.Context, r *app.Req, ev *director.Even
 	if err := b.Director().JoinAs(ctx, ev.Row.ID, e); err != nil {
 		return nil, tournamentRefusal(err)
 	}
-	return []app.Reply{{Content: pub.T("tournament.joined", app.MarkName(e.Name), num)}}, nil
+	return []view.Reply{{Content: pub.T("tournament.joined", app.MarkName(e.Name), num)}}, nil
 }
 
-func standingsReply(b *app.Bot, _ context.Context, r *app.Req, ev *director.Event) ([]app.Reply, error) {
+func standingsReply(b *app.Bot, _ context.Context, r *app.Req, ev *director.Event) ([]view.Reply, error) {
 	if len(ev.T.Entrants) == 0 {
 		return nil, app.Refuse("tournament.err.empty")
 	}
-	return []app.Reply{{Ephemeral: true, Content: r.T("tournament.standings", strconv.FormatInt(ev.Row.ID, 10)), Files: b.StandingsFiles(ev, r.Loc),
+	return []view.Reply{{Ephemeral: true, Content: r.T("tournament.standings", strconv.FormatInt(ev.Row.ID, 10)), Files: b.StandingsFiles(ev, r.Loc),
 		FallbackText: r.T("tournament.noimage")}}, nil
 }
 
@@ -320,5 +321,5 @@ func pairingsText(b *app.Bot, _ context.Context, loc string, ev *director.Event)
 		return i18n.T(loc, "tournament.nopairings", num)
 	}
 	lines := append([]string{i18n.T(loc, "tournament.pairings", num, strconv.Itoa(ev.T.Round))}, b.BoardLines(loc, ev)...)
-	return app.ClipRunes(strings.Join(lines, "\n"), 2000)
+	return view.ClipRunes(strings.Join(lines, "\n"), 2000)
 }
