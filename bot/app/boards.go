@@ -147,7 +147,7 @@ func (b *Bot) sweepBoards(ctx context.Context, m outMsg) error {
 	if b.n == nil {
 		return b.St.sent(ctx, m.ID, "")
 	}
-	game := m.Post.reply.GameID
+	game := m.Post.Reply.GameID
 	// Two strip posts of a game claimed together take turns here: the
 	// second reads the boards after the first stripped them, instead of
 	// editing them again (each edit spends the bot token's budget).
@@ -219,8 +219,8 @@ func (b *Bot) stripLater(ctx context.Context, m outMsg, wait time.Duration, err 
 	if m.Attempts >= stripLoudAfter {
 		level, log = "error", b.Log.Error
 	}
-	log("strip old board buttons: will retry", "game", m.Post.reply.GameID, "post", m.ID, "attempts", m.Attempts, "in", pause, "level", level, "err", err)
-	return Wrap("requeue the strip of game "+strconv.FormatInt(m.Post.reply.GameID, 10),
+	log("strip old board buttons: will retry", "game", m.Post.Reply.GameID, "post", m.ID, "attempts", m.Attempts, "in", pause, "level", level, "err", err)
+	return Wrap("requeue the strip of game "+strconv.FormatInt(m.Post.Reply.GameID, 10),
 		b.St.retryAt(ctx, m.ID, b.Clk.Now().Add(pause), err.Error()))
 }
 

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"strings"
 
+	"github.com/tankbot/tankbot/bot/outbox"
 	"github.com/tankbot/tankbot/bot/view"
 	"github.com/tankbot/tankbot/engine"
 )
@@ -133,7 +134,7 @@ func OverRefusal(r *Req, g *Game) error {
 
 // end saves g finished with o; its clock events are dropped and posts
 // queued for out-of-band delivery in the same transaction.
-func (b *Bot) end(ctx context.Context, g *Game, o engine.Outcome, posts ...OutPost) error {
+func (b *Bot) end(ctx context.Context, g *Game, o engine.Outcome, posts ...outbox.Post) error {
 	g.Finish(o)
 	eff := turnEffects(g, clockOf(g))
 	eff.Posts = posts

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/tankbot/tankbot/bot/i18n"
+	"github.com/tankbot/tankbot/bot/outbox"
 	"github.com/tankbot/tankbot/bot/view"
 	"github.com/tankbot/tankbot/engine"
 )
@@ -98,12 +99,12 @@ func (b *Bot) Play(ctx context.Context, r *Req, g *Game, seq int, text string) (
 	if err != nil {
 		return nil, err
 	}
-	queue := boardPost
+	queue := outbox.Board
 	if g.Status == GmActive {
 		reply.Content, reply.Mentions = b.turnContent(ctx, g, next, r.User, played)
 	} else {
 		reply.Content, reply.Mentions = b.endContent(ctx, g, played)
-		queue = finalBoardPost
+		queue = outbox.FinalBoard
 	}
 	reply.Update = false
 	reply.Seq = g.Seq
@@ -114,7 +115,7 @@ func (b *Bot) Play(ctx context.Context, r *Req, g *Game, seq int, text string) (
 	// cancelled once the transport records that the answer arrived.
 	eff := turnEffects(g, tc)
 	if r.outOfBand {
-		eff.Posts = []OutPost{queue(reply)}
+		eff.Posts = []outbox.Post{queue(reply)}
 	} else if len(reply.Mentions) > 0 {
 		fb := reply
 		fb.ChannelID = g.ChannelID

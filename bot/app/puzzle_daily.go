@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/tankbot/tankbot/bot/i18n"
+	"github.com/tankbot/tankbot/bot/outbox"
 	"github.com/tankbot/tankbot/bot/view"
 	"github.com/tankbot/tankbot/engine"
 	"github.com/tankbot/tankbot/engine/puzzle"
@@ -152,11 +153,11 @@ func (b *Bot) dailyFire(ctx context.Context, e Event) error {
 	if err != nil {
 		return err
 	}
-	posts := []OutPost{reply}
+	posts := []outbox.Post{reply}
 	if prev != nil && prev.MessageID != "" {
 		// Only the current puzzle has a live button: yesterday's post
 		// loses its Solve (an edit, notifying nobody).
-		posts = append(posts, editPost(view.Reply{ChannelID: prev.Channel}, prev.MessageID))
+		posts = append(posts, outbox.Edit(view.Reply{ChannelID: prev.Channel}, prev.MessageID))
 	}
 	eff, err := toEffects(Effects{Posts: posts})
 	if err != nil {
@@ -176,10 +177,10 @@ func (b *Bot) dailyFire(ctx context.Context, e Event) error {
 // dailyPost is the public post of a day's puzzle in the server's
 // language: the task, the Solve button and the results of the previous
 // daily puzzle (names, not pings: nobody is notified by it).
-func (b *Bot) dailyPost(ctx context.Context, loc, guild, channel, day string, pz *puzzle.Puzzle, prev *store.DailyPost, slot time.Time) (OutPost, error) {
+func (b *Bot) dailyPost(ctx context.Context, loc, guild, channel, day string, pz *puzzle.Puzzle, prev *store.DailyPost, slot time.Time) (outbox.Post, error) {
 	pos, err := pz.Decode()
 	if err != nil {
-		return OutPost{}, Wrap("daily puzzle "+pz.ID, err)
+		return outbox.Post{}, Wrap("daily puzzle "+pz.ID, err)
 	}
 	t := func(key string, args ...string) string { return i18n.T(loc, key, args...) }
 	desc := t("puzzle.task", t("game."+pos.Turn().String()), strconv.Itoa(pz.Depth)) + "\n" + t("daily.howto")
@@ -187,17 +188,17 @@ func (b *Bot) dailyPost(ctx context.Context, loc, guild, channel, day string, pz
 	if prev != nil {
 		solvers, err := b.St.DailySolvers(ctx, prev.Guild, prev.Day, slot)
 		if err != nil {
-			return OutPost{}, err
+			return outbox.Post{}, err
 		}
 		content = dailyResults(loc, prev, solvers)
 	}
 	name := "daily-" + day + ".png"
-	return dailyPuzzlePost(view.Reply{
+	return outbox.Daily(view.Reply{
 		ChannelID:  channel,
 		Content:    view.ClipRunes(content, 2000),
 		Embed:      &view.Embed{Title: t("daily.title", day, view.GameLabel(loc, pz.Game, "x", nil)), Description: desc, Image: name, Footer: pz.ID},
 		Components: [][]view.Component{{{Kind: view.Button, CustomID: "dp:" + day, Label: t("btn.daily.solve"), Style: view.Primary}}},
-	}, view.DailyRef{Guild: guild, Day: day, Game: pz.Game, Puzzle: pz.ID, Locale: loc}), nil
+	}, outbox.DailyRef{Guild: guild, Day: day, Game: pz.Game, Puzzle: pz.ID, Locale: loc}), nil
 }
 
 // dailyResults names who solved the previous daily puzzle and how long
@@ -228,7 +229,7 @@ func dailyResults(loc string, prev *store.DailyPost, solvers []store.DailySolver
 
 // drawDaily attaches a queued daily post's image: the puzzle from the
 // solver's side. Without an image the post still goes.
-func (b *Bot) drawDaily(r *view.Reply, d view.DailyRef) {
+func (b *Bot) drawDaily(r *view.Reply, d outbox.DailyRef) {
 	if r.Embed == nil || r.Embed.Image == "" {
 		return
 	}
@@ -252,7 +253,7 @@ func (b *Bot) drawDaily(r *view.Reply, d view.DailyRef) {
 // dailyDelivered records the Discord id of a delivered daily post; a
 // failure is logged (the post went; only tomorrow's strip of its button
 // is lost).
-func (b *Bot) dailyDelivered(ctx context.Context, d view.DailyRef, messageID string) {
+func (b *Bot) dailyDelivered(ctx context.Context, d outbox.DailyRef, messageID string) {
 	if st := b.St; st != nil && messageID != "" {
 		if err := st.SetDailyMessage(ctx, d.Guild, d.Day, messageID); err != nil {
 			b.Log.Warn("record daily puzzle post", "guild", d.Guild, "day", d.Day, "err", err)

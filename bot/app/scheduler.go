@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/tankbot/tankbot/bot/i18n"
+	"github.com/tankbot/tankbot/bot/outbox"
 	"github.com/tankbot/tankbot/bot/view"
 	"github.com/tankbot/tankbot/engine"
 	"github.com/tankbot/tankbot/store/clock"
@@ -136,7 +137,7 @@ func (b *Bot) safely(what string, fn func() error) (err error) {
 // maxAttempts, then it is completed and the give-up logged.
 func (b *Bot) runEvent(ctx context.Context, e Event) error {
 	name := e.Kind + " " + strconv.FormatInt(e.Ref, 10)
-	var posts []OutPost
+	var posts []outbox.Post
 	err := b.safely(name, func() error {
 		var err error
 		posts, err = b.fire(ctx, e)
@@ -158,7 +159,7 @@ func (b *Bot) runEvent(ctx context.Context, e Event) error {
 // fire acts on one event. Changes of state carry their own announcements
 // (queued in their transaction); the posts returned are queued with the
 // event's completion.
-func (b *Bot) fire(ctx context.Context, e Event) ([]OutPost, error) {
+func (b *Bot) fire(ctx context.Context, e Event) ([]outbox.Post, error) {
 	loc := b.Cfg.DefaultLocale
 	switch e.Kind {
 	case evAI:
@@ -173,7 +174,7 @@ func (b *Bot) fire(ctx context.Context, e Event) ([]OutPost, error) {
 		if err != nil {
 			return nil, err
 		}
-		_, err = b.St.SetChallengeStatus(ctx, c.ID, ChExpired, Effects{Posts: []OutPost{b.ExpiryNotice(ctx, c)}})
+		_, err = b.St.SetChallengeStatus(ctx, c.ID, ChExpired, Effects{Posts: []outbox.Post{b.ExpiryNotice(ctx, c)}})
 		return nil, err
 	case evFlag, evRemind:
 		g, err := b.St.game(ctx, e.Ref)
@@ -194,7 +195,7 @@ func (b *Bot) fire(ctx context.Context, e Event) ([]OutPost, error) {
 				return nil, nil // claimed late: the flag-fall says it, not "0:00 left"
 			}
 			r, err := b.reminder(ctx, g)
-			return []OutPost{queuedAs(r)}, err
+			return []outbox.Post{outbox.QueuedAs(r)}, err
 		}
 		if !g.ClockState.Flagged(clockOf(g), b.Clk.Now()) {
 			// Moved by a downtime extension after it was claimed: the
@@ -215,9 +216,9 @@ func (b *Bot) fire(ctx context.Context, e Event) ([]OutPost, error) {
 // edited in place in the server's language (buttons gone, nobody pinged),
 // or, when that message is unknown (challenges made before its id was
 // kept), a new message in the challenger's language.
-func (b *Bot) ExpiryNotice(ctx context.Context, c *ChallengeRec) OutPost {
+func (b *Bot) ExpiryNotice(ctx context.Context, c *ChallengeRec) outbox.Post {
 	if c.MessageID == "" {
-		return textPost(view.Reply{ChannelID: c.ChannelID, Content: b.tFor(ctx, c.Challenger.ID, "challenge.expired", c.Challenger.Name)})
+		return outbox.Text(view.Reply{ChannelID: c.ChannelID, Content: b.tFor(ctx, c.Challenger.ID, "challenge.expired", c.Challenger.Name)})
 	}
 	loc := c.Locale
 	if loc == "" {
@@ -253,9 +254,9 @@ func (b *Bot) flagFall(ctx context.Context, loc string, g *Game, ply int, outOfB
 		return nil, err
 	}
 	if outOfBand {
-		posts := make([]OutPost, len(replies))
+		posts := make([]outbox.Post, len(replies))
 		for i, r := range replies {
-			posts[i] = finalBoardPost(r)
+			posts[i] = outbox.FinalBoard(r)
 		}
 		if err := b.end(ctx, g, o, posts...); err != nil {
 			return nil, err
@@ -386,7 +387,7 @@ func (b *Bot) extendClocks(ctx context.Context, down, up time.Time) error {
 		g.Extend(d)
 		eff := turnEffects(g, tc)
 		loc := b.Cfg.DefaultLocale
-		eff.Posts = []OutPost{textPost(view.Reply{ChannelID: g.ChannelID, Content: i18n.T(loc, "downtime.extended",
+		eff.Posts = []outbox.Post{outbox.Text(view.Reply{ChannelID: g.ChannelID, Content: i18n.T(loc, "downtime.extended",
 			fmtDuration(d), g.Num(), DiscordTime(g.Deadline(tc)))})}
 		ok, err := b.St.saveGameWith(ctx, g, nil, eff)
 		if err != nil {

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/tankbot/tankbot/bot/i18n"
+	"github.com/tankbot/tankbot/bot/outbox"
 	"github.com/tankbot/tankbot/bot/view"
 	"github.com/tankbot/tankbot/engine"
 	"github.com/tankbot/tankbot/store/clock"
@@ -132,11 +133,11 @@ func boardWidth(start string) int {
 // challenge when something other than a click on that message ends it (a
 // typed /accept, the expiry), so it is retried until Discord takes it. Nil
 // when the message is unknown (challenges made before its id was kept).
-func ChallengeEdit(c *ChallengeRec, content string) []OutPost {
+func ChallengeEdit(c *ChallengeRec, content string) []outbox.Post {
 	if c.MessageID == "" {
 		return nil
 	}
-	return []OutPost{editPost(view.Reply{ChannelID: c.ChannelID, Content: content}, c.MessageID)}
+	return []outbox.Post{outbox.Edit(view.Reply{ChannelID: c.ChannelID, Content: content}, c.MessageID)}
 }
 
 // startGame creates the game of an accepted challenge, opens its thread if
@@ -217,7 +218,7 @@ func (b *Bot) StartGame(ctx context.Context, r *Req, c *ChallengeRec, taker User
 	label := view.GameLabel(pub.Loc, c.Game, c.Variant, start)
 	eff := turnEffects(g, tc)
 	eff.Cancel = []CancelSpec{{ref: c.ID, Kinds: []string{EvExpire}}}
-	var edit []OutPost
+	var edit []outbox.Post
 	if !own {
 		// The game's number is not known before the insert: the edit says
 		// who accepted and where the game went.

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/tankbot/tankbot/bot/game"
+	"github.com/tankbot/tankbot/bot/outbox"
 	"github.com/tankbot/tankbot/bot/tournament/director"
 	"github.com/tankbot/tankbot/store"
 )
@@ -222,12 +223,12 @@ type Tournaments interface {
 // transaction: events to drop and add, and posts to deliver out of band.
 type Effects struct {
 	Cancel   []CancelSpec
-	Schedule []Event   // Ref 0: the row being written
-	Posts    []OutPost // each with ChannelID set; Files are not kept (boards are re-drawn at delivery)
+	Schedule []Event       // Ref 0: the row being written
+	Posts    []outbox.Post // each with ChannelID set; Files are not kept (boards are re-drawn at delivery)
 	// ping, when set, is a move's answer queued as its fallback ping (with
 	// GameID, Seq and ChannelID set), first tried at pingDue unless the
 	// answer's board is recorded first (see pingFallbackDelay).
-	ping    *OutPost
+	ping    *outbox.Post
 	pingDue time.Time
 }
 
@@ -245,7 +246,7 @@ type outMsg struct {
 	Strip    bool // strips the superseded boards of game Post.reply.GameID (boards.go)
 	Channel  string
 	Nonce    string
-	Post     OutPost
+	Post     outbox.Post
 	Attempts int
 }
 

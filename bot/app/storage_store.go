@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/tankbot/tankbot/bot/metrics"
+	"github.com/tankbot/tankbot/bot/outbox"
 	"github.com/tankbot/tankbot/store"
 )
 
@@ -91,7 +92,7 @@ func (s *storeRepo) setSeenLocale(ctx context.Context, id, locale string) error 
 }
 
 // toEffects turns the bot's effects into the store's; posts become outbox
-// rows in their stored form (posts.go), without files.
+// rows in their stored form (bot/outbox), without files.
 func toEffects(e Effects) (store.Effects, error) {
 	var out store.Effects
 	for _, c := range e.Cancel {
@@ -101,21 +102,21 @@ func toEffects(e Effects) (store.Effects, error) {
 		out.Schedule = append(out.Schedule, store.Event{Kind: ev.Kind, Ref: ev.Ref, Ply: ev.Ply, Due: ev.Due, Payload: ev.Arg})
 	}
 	for _, p := range e.Posts {
-		if p.reply.ChannelID == "" {
+		if p.Reply.ChannelID == "" {
 			return out, errors.New("queued post without a channel")
 		}
-		body, err := encodePost(p)
+		body, err := outbox.Encode(p)
 		if err != nil {
 			return out, err
 		}
-		out.Outbox = append(out.Outbox, store.Message{Channel: p.reply.ChannelID, Payload: body})
+		out.Outbox = append(out.Outbox, store.Message{Channel: p.Reply.ChannelID, Payload: body})
 	}
 	if p := e.ping; p != nil {
-		r := p.reply
+		r := p.Reply
 		if r.ChannelID == "" || r.GameID == 0 || r.Seq == 0 {
 			return out, errors.New("fallback ping without a channel, game or sequence")
 		}
-		body, err := encodePost(*p)
+		body, err := outbox.Encode(*p)
 		if err != nil {
 			return out, err
 		}
@@ -437,7 +438,7 @@ func (s *storeRepo) claimOutbox(ctx context.Context, now time.Time, limit int) (
 	out := make([]outMsg, 0, len(ms))
 	for _, m := range ms {
 		o := outMsg{ID: m.ID, Ping: m.Kind == store.OutboxPing, Strip: m.Kind == store.OutboxStrip, Channel: m.Channel, Nonce: m.Nonce, Attempts: m.Attempts}
-		p, err := decodePost(m.Payload)
+		p, err := outbox.Decode(m.Payload)
 		if err != nil {
 			// A row no bot can read is given up at once rather than
 			// retried forever.
@@ -448,7 +449,7 @@ func (s *storeRepo) claimOutbox(ctx context.Context, now time.Time, limit int) (
 		}
 		o.Post = p
 		if o.Strip {
-			o.Post.reply.GameID = m.Game
+			o.Post.Reply.GameID = m.Game
 		}
 		out = append(out, o)
 	}

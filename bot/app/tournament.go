@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/tankbot/tankbot/bot/i18n"
+	"github.com/tankbot/tankbot/bot/outbox"
 	"github.com/tankbot/tankbot/bot/rating"
 	"github.com/tankbot/tankbot/bot/tournament"
 	"github.com/tankbot/tankbot/bot/tournament/director"
@@ -278,7 +279,7 @@ func (b *Bot) endWithBoard(ctx context.Context, g *Game, o engine.Outcome, event
 	}
 	reply.Content, reply.Mentions = b.endContent(ctx, g, event)
 	reply.ChannelID = g.ChannelID
-	return b.end(ctx, g, o, finalBoardPost(reply))
+	return b.end(ctx, g, o, outbox.FinalBoard(reply))
 }
 
 // judge adjudicates a game unfinished at its round's deadline
@@ -440,7 +441,7 @@ func (b *Bot) queue(ctx context.Context, channel string, rs []view.Reply) {
 		if r.ChannelID == "" {
 			r.ChannelID = channel
 		}
-		body, err := encodePost(queuedAs(r))
+		body, err := outbox.Encode(outbox.QueuedAs(r))
 		if err == nil {
 			_, err = b.St.Enqueue(ctx, store.Message{Channel: r.ChannelID, Payload: body})
 		}
@@ -455,15 +456,15 @@ func (b *Bot) queue(ctx context.Context, channel string, rs []view.Reply) {
 // standings pinging the podium.
 func (b *Bot) advancePosts(ev *director.Event, _ []tournament.Pairing, finished bool) ([]store.Message, error) {
 	loc := b.Cfg.DefaultLocale
-	p := textPost(view.Reply{ChannelID: ev.Row.Channel, Content: b.roundText(loc, ev)})
+	p := outbox.Text(view.Reply{ChannelID: ev.Row.Channel, Content: b.roundText(loc, ev)})
 	if finished {
 		p = b.finalPost(ev, loc)
 	}
-	body, err := encodePost(p)
+	body, err := outbox.Encode(p)
 	if err != nil {
 		return nil, err
 	}
-	return []store.Message{{Channel: p.reply.ChannelID, Payload: body}}, nil
+	return []store.Message{{Channel: p.Reply.ChannelID, Payload: body}}, nil
 }
 
 // roundText announces the current round with its boards; nobody is
@@ -475,8 +476,8 @@ func (b *Bot) roundText(loc string, ev *director.Event) string {
 
 // finalPost announces the winner and pings the podium (the people on
 // it); the standings pictures are attached when it is delivered
-// (standingsPost: the outbox keeps no files).
-func (b *Bot) finalPost(ev *director.Event, loc string) OutPost {
+// (outbox.Standings: the outbox keeps no files).
+func (b *Bot) finalPost(ev *director.Event, loc string) outbox.Post {
 	st := ev.T.Standings()
 	var podium []string
 	var lines []string
@@ -491,7 +492,7 @@ func (b *Bot) finalPost(ev *director.Event, loc string) OutPost {
 			lines = append(lines, i18n.T(loc, "tournament.podium", strconv.Itoa(s.Rank), who))
 		}
 	}
-	return standingsPost(view.Reply{ChannelID: ev.Row.Channel, Mentions: podium, FallbackText: i18n.T(loc, "tournament.noimage"),
+	return outbox.Standings(view.Reply{ChannelID: ev.Row.Channel, Mentions: podium, FallbackText: i18n.T(loc, "tournament.noimage"),
 		Content: view.ClipRunes(i18n.T(loc, "tournament.finished", strconv.FormatInt(ev.Row.ID, 10))+"\n"+strings.Join(lines, "\n"), 2000)}, ev.Row.ID)
 }
 

@@ -51,12 +51,6 @@ type Reply struct {
 	Nonce string `json:",omitempty"`
 }
 
-// DailyRef names a server's daily puzzle post (the ids of its post kind,
-// posts.go).
-type DailyRef struct {
-	Guild, Day, Game, Puzzle, Locale string
-}
-
 // Tracked reports whether the transport must record the id of the message
 // r becomes: a public board of a game or a challenge.
 func (r Reply) Tracked() bool {

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/tankbot/tankbot/bot/app"
+	"github.com/tankbot/tankbot/bot/outbox"
 	"github.com/tankbot/tankbot/bot/view"
 
 	"github.com/tankbot/tankbot/bot/i18n"
@@ -221,7 +222,7 @@ func expiredAnswer(b *app.Bot, ctx context.Context, r *app.Req, c *app.Challenge
 		eff := app.Effects{Cancel: []app.CancelSpec{{Kinds: []string{app.EvExpire}}}}
 		if !own {
 			// What the expiry event would have queued.
-			eff.Posts = []app.OutPost{b.ExpiryNotice(ctx, c)}
+			eff.Posts = []outbox.Post{b.ExpiryNotice(ctx, c)}
 		}
 		ok, err := b.St.SetChallengeStatus(ctx, c.ID, app.ChExpired, eff)
 		if err != nil {

@@ -7,6 +7,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/tankbot/tankbot/bot/outbox"
 	"github.com/tankbot/tankbot/bot/view"
 )
 
@@ -74,11 +75,11 @@ func (b *Bot) deliverOne(ctx context.Context, m outMsg) error {
 		if why := b.needlessPing(ctx, m.Post); why != "" {
 			return b.St.dropPost(ctx, m.ID, why)
 		}
-		if b.answerShown(ctx, m.Post.reply) {
+		if b.answerShown(ctx, m.Post.Reply) {
 			return b.St.dropPost(ctx, m.ID, "the answer did arrive")
 		}
 	}
-	id, err := m.Post.kind.deliver(ctx, b, m, m.Post.reply)
+	id, err := m.Post.Kind.Deliver(ctx, outboxEnv{b}, outbox.Msg{Channel: m.Channel, Nonce: m.Nonce}, m.Post.Reply)
 	if err == nil {
 		return b.St.sent(ctx, m.ID, id)
 	}
@@ -120,8 +121,8 @@ func (s *storeRepo) pauseOutbox(ctx context.Context, until time.Time) error {
 // must): the game moved on (a takeback, a newer move) or ended since, so
 // its "your move" would be wrong. (A newer move also cancelled it when
 // queued; this covers takebacks and endings off the board.)
-func (b *Bot) needlessPing(ctx context.Context, p OutPost) string {
-	r := p.reply
+func (b *Bot) needlessPing(ctx context.Context, p outbox.Post) string {
+	r := p.Reply
 	g, err := b.St.game(ctx, r.GameID)
 	switch {
 	case errors.Is(err, ErrNotFound):
@@ -130,7 +131,7 @@ func (b *Bot) needlessPing(ctx context.Context, p OutPost) string {
 		return "" // when in doubt, ping
 	case g.Seq != r.Seq:
 		return "the game moved on"
-	case !p.kind.final() && g.Status != GmActive:
+	case !p.Kind.Final() && g.Status != GmActive:
 		return "the game is over"
 	}
 	return ""
