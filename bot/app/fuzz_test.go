@@ -15,15 +15,15 @@ func FuzzCustomID(f *testing.F) {
 		if !ok {
 			return
 		}
-		if id.Id <= 0 || id.Seq < 0 || (id.Kind != 'g' && id.Kind != 'c') {
+		if id.ID <= 0 || id.Seq < 0 || (id.Kind != 'g' && id.Kind != 'c') {
 			t.Fatalf("%q parsed to %+v", s, id)
 		}
 		// Round trip: formatting what was parsed parses back the same.
 		var again string
 		if id.Kind == 'c' {
-			again = view.ChallengeCustomID(id.Id, id.ActionDef)
+			again = view.ChallengeCustomID(id.ID, id.Action)
 		} else {
-			again = view.GameID(id.Id, id.Seq, id.ActionDef, id.Arg)
+			again = view.GameID(id.ID, id.Seq, id.Action, id.Arg)
 		}
 		if id2, ok := view.ParseCustomID(again); ok && id2 != id && id.Arg != "" {
 			t.Fatalf("%q -> %+v -> %q -> %+v", s, id, again, id2)

@@ -97,11 +97,11 @@ func (rt *Router) dispatch(ctx context.Context, r *app.Req) ([]view.Reply, error
 // anyone, the caller must be a player of the game while it is on, clicking
 // the board it was drawn for.
 func (rt *Router) gameAction(ctx context.Context, r *app.Req, id view.CustomID) ([]view.Reply, error) {
-	a, ok := rt.actions[id.ActionDef]
+	a, ok := rt.actions[id.Action]
 	if !ok {
 		return nil, app.Refuse("refuse.unknown")
 	}
-	g, err := rt.LoadGame(ctx, r, id.Id)
+	g, err := rt.LoadGame(ctx, r, id.ID)
 	if err != nil {
 		return nil, err
 	}

@@ -18,11 +18,11 @@ import (
 // seq no longer matches is stale and refused.
 
 type CustomID struct {
-	Kind      byte // 'g', 'c' or 'p'
-	Id        int64
-	Seq       int
-	ActionDef string
-	Arg       string
+	Kind   byte // 'g', 'c' or 'p'
+	ID     int64
+	Seq    int
+	Action string
+	Arg    string
 }
 
 func GameID(game int64, seq int, action string, arg ...string) string {
@@ -51,7 +51,7 @@ func ParseCustomID(s string) (CustomID, bool) {
 		if len(parts) != 3 {
 			return CustomID{}, false
 		}
-		return CustomID{Kind: parts[0][0], Id: id, ActionDef: parts[2]}, true
+		return CustomID{Kind: parts[0][0], ID: id, Action: parts[2]}, true
 	case "g":
 		if len(parts) < 4 {
 			return CustomID{}, false
@@ -60,7 +60,7 @@ func ParseCustomID(s string) (CustomID, bool) {
 		if err != nil || seq < 0 {
 			return CustomID{}, false
 		}
-		c := CustomID{Kind: 'g', Id: id, Seq: seq, ActionDef: parts[3]}
+		c := CustomID{Kind: 'g', ID: id, Seq: seq, Action: parts[3]}
 		if len(parts) == 5 {
 			c.Arg = parts[4]
 		}
@@ -81,7 +81,7 @@ func (r Reply) BoardSeq() int {
 	}
 	for _, row := range r.Components {
 		for _, c := range row {
-			if id, ok := ParseCustomID(c.CustomID); ok && id.Kind == 'g' && id.Id == r.GameID {
+			if id, ok := ParseCustomID(c.CustomID); ok && id.Kind == 'g' && id.ID == r.GameID {
 				return id.Seq
 			}
 		}

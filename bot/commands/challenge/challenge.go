@@ -36,7 +36,7 @@ var Challenge = app.CommandDef{
 			if !ok {
 				return nil, app.Refuse("refuse.unknown")
 			}
-			return challengeAction(b, ctx, r, id.Id, id.ActionDef)
+			return challengeAction(b, ctx, r, id.ID, id.Action)
 		}}},
 }
 

@@ -21,10 +21,10 @@ var Command = app.CommandDef{
 	Routes: []app.RouteDef{{Prefix: "p", Format: "p:<page>:games", Doc: "◀ ▶ of the `/games` list: the message is edited in place.",
 		Run: func(b *app.Bot, ctx context.Context, r *app.Req) ([]view.Reply, error) {
 			id, ok := view.ParseCustomID(r.CustomID)
-			if !ok || id.ActionDef != "games" {
+			if !ok || id.Action != "games" {
 				return nil, app.Refuse("refuse.unknown")
 			}
-			return gamesPage(b, ctx, r, int(id.Id))
+			return gamesPage(b, ctx, r, int(id.ID))
 		}}},
 }
 

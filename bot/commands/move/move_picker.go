@@ -38,7 +38,7 @@ func pick(b *app.Bot, ctx context.Context, r *app.Req, g *app.Game, id view.Cust
 	if err != nil {
 		return nil, err
 	}
-	reply, err := app.PickerMenu(r, pos, app.PickState(r, id.Arg), id.ActionDef != "pick",
+	reply, err := app.PickerMenu(r, pos, app.PickState(r, id.Arg), id.Action != "pick",
 		func(action string, arg ...string) string { return view.GameID(g.ID, g.Seq, action, arg...) })
 	if err != nil {
 		return nil, err
