@@ -93,7 +93,7 @@ type Bot struct {
 	// and stores a finished game's (archive.go).
 	rd *renders.Renders
 
-	// helpNames lists the commands for /help ("`/challenge`, `/accept`,
+	// HelpNames lists the commands for /help ("`/challenge`, `/accept`,
 	// …"), set by the router that serves this bot.
 	HelpNames string
 }

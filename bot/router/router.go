@@ -15,38 +15,65 @@ import (
 )
 
 // The Router: every command, click and form of a transport comes in
-// through Handle. In front of every handler, once: the request (the
-// caller's locale, the server's settings read once, the language of
-// public messages), recovery and refusals (serve); then the table
-// (commands.go) routes it: a slash command by name, a component by its
-// custom id's prefix, a game component to its action behind the player
-// check. Autocomplete (Suggest) builds its request the same way.
+// through Handle, passes the middleware (Use) in order, and reaches its
+// handler through the table (bot/commands): a slash command by name, a
+// component by its custom id's prefix, a game component to its action
+// (behind the player check unless anyone may use it). Autocomplete
+// (Suggest) builds its request through the same middleware.
 
-// handler answers one request.
-type handler func(ctx context.Context, r *app.Req) ([]view.Reply, error)
+// Handler answers one request.
+type Handler func(ctx context.Context, r *app.Req) ([]view.Reply, error)
+
+// Middleware is work done in front of (and around) a handler: it returns
+// the handler that does it and calls next.
+type Middleware func(next Handler) Handler
+
+// Use adds middleware in front of every handler, after those added
+// before (the first added runs first).
+func (rt *Router) Use(m ...Middleware) { rt.mw = append(rt.mw, m...) }
+
+// chain is h behind the middleware.
+func (rt *Router) chain(h Handler) Handler {
+	for i := len(rt.mw) - 1; i >= 0; i-- {
+		h = rt.mw[i](h)
+	}
+	return h
+}
 
 // Handle runs one command and returns the replies to send. It never panics:
 // a bug becomes an ephemeral apology and a log line.
 func (rt *Router) Handle(ctx context.Context, c app.Command) []view.Reply {
-	app.MarkUsers(&c)
-	return rt.serve(ctx, rt.newReq(ctx, c), rt.dispatch)
+	out, err := rt.chain(rt.dispatch)(ctx, &app.Req{Command: c})
+	if err != nil {
+		// Only without the refusal middleware (tests of the router).
+		return []view.Reply{{Ephemeral: true, Content: i18n.T(rt.Cfg.DefaultLocale, "refuse.internal")}}
+	}
+	return out
 }
 
-// serve runs h for r behind the middleware every handler has: recovery
-// (a panic becomes an apology and a log line) and refusals (a handler's
-// refusal becomes its ephemeral answer, what the user typed clipped; any
-// other error an apology). The request, r, was built once in front
-// (newReq: the caller's locale and the server's settings).
-func (rt *Router) serve(ctx context.Context, r *app.Req, h handler) (out []view.Reply) {
-	c := r.Command
-	defer func() {
-		if p := recover(); p != nil {
-			rt.Log.Error("handler panic", "panic", p, "command", c.Name, "custom_id", c.CustomID, "stack", string(debug.Stack()))
-			out = []view.Reply{{Ephemeral: true, Content: r.T("refuse.internal")}}
+// The middleware every router has (New), in this order.
+
+// recovery turns a panic in what follows into an apology and a log line.
+func (rt *Router) recovery(next Handler) Handler {
+	return func(ctx context.Context, r *app.Req) (out []view.Reply, err error) {
+		defer func() {
+			if p := recover(); p != nil {
+				rt.Log.Error("handler panic", "panic", p, "command", r.Name, "custom_id", r.CustomID, "stack", string(debug.Stack()))
+				out, err = []view.Reply{{Ephemeral: true, Content: r.T("refuse.internal")}}, nil
+			}
+		}()
+		return next(ctx, r)
+	}
+}
+
+// refusals turns a handler's refusal into its ephemeral answer (what the
+// user typed clipped) and any other error into an apology and a log line.
+func (rt *Router) refusals(next Handler) Handler {
+	return func(ctx context.Context, r *app.Req) ([]view.Reply, error) {
+		replies, err := next(ctx, r)
+		if err == nil {
+			return replies, nil
 		}
-	}()
-	replies, err := h(ctx, r)
-	if err != nil {
 		var rf *app.Refusal
 		if errors.As(err, &rf) {
 			// A refusal may quote what the user typed: never all of it.
@@ -56,20 +83,39 @@ func (rt *Router) serve(ctx context.Context, r *app.Req, h handler) (out []view.
 			}
 			lines := []string{r.T(rf.Key, args...)}
 			lines = append(lines, rf.Extra...)
-			return []view.Reply{{Ephemeral: true, Content: view.ClipRunes(strings.Join(lines, "\n"), 2000)}}
+			return []view.Reply{{Ephemeral: true, Content: view.ClipRunes(strings.Join(lines, "\n"), 2000)}}, nil
 		}
-		rt.Log.Error("handler failed", "err", err, "command", c.Name, "custom_id", c.CustomID)
-		return []view.Reply{{Ephemeral: true, Content: r.T("refuse.internal")}}
+		rt.Log.Error("handler failed", "err", err, "command", r.Name, "custom_id", r.CustomID)
+		return []view.Reply{{Ephemeral: true, Content: r.T("refuse.internal")}}, nil
 	}
-	return replies
 }
 
-// newReq is c being handled: the caller's language, the server's
-// settings and the language of its public messages.
-func (rt *Router) newReq(ctx context.Context, c app.Command) *app.Req {
-	r := &app.Req{Command: c, Loc: rt.Locale(ctx, c), Guild: rt.ServerSettings(ctx, c.GuildID)}
-	r.Pub = rt.PubLocale(c, r.Guild.Locale)
-	return r
+// escaping marks the user names the command brings in, so that every
+// message that quotes them shows them as typed, never as markup.
+func escaping(next Handler) Handler {
+	return func(ctx context.Context, r *app.Req) ([]view.Reply, error) {
+		app.MarkUsers(&r.Command)
+		return next(ctx, r)
+	}
+}
+
+// locale sets the caller's language (/settings, else the command's Discord
+// locale, else the last one seen, else the default).
+func (rt *Router) locale(next Handler) Handler {
+	return func(ctx context.Context, r *app.Req) ([]view.Reply, error) {
+		r.Loc = rt.Bot.Locale(ctx, r.Command)
+		return next(ctx, r)
+	}
+}
+
+// serverSettings reads the server's settings once for the handler, and
+// with them the language of public messages.
+func (rt *Router) serverSettings(next Handler) Handler {
+	return func(ctx context.Context, r *app.Req) ([]view.Reply, error) {
+		r.Guild = rt.Bot.ServerSettings(ctx, r.GuildID)
+		r.Pub = rt.PubLocale(r.Command, r.Guild.Locale)
+		return next(ctx, r)
+	}
 }
 
 // dispatch routes a command, click or form through the table.
@@ -137,10 +183,14 @@ type Router struct {
 	byName   map[string]*app.CommandDef
 	actions  map[string]*app.ActionDef
 	prefixes map[string]*app.RouteDef
+	mw       []Middleware
 }
 
-// New is the router of b over the command table (bot/commands); a name, action or prefix defined twice is a
-// programming error found by the first test that builds a Bot.
+// New is the router of b over the command table (bot/commands), with the
+// middleware every handler has: recovery, refusals, escaping, the
+// caller's locale and the server's settings. A name, action or prefix
+// defined twice is a programming error found by the first test that
+// builds a Bot.
 func New(b *app.Bot) *Router {
 	return newRouter(b, commands.All)
 }
@@ -171,6 +221,7 @@ func newRouter(b *app.Bot, cmds []app.CommandDef) *Router {
 		}
 	}
 	b.HelpNames = rt.names()
+	rt.Use(rt.recovery, rt.refusals, escaping, rt.locale, rt.serverSettings)
 	return rt
 }
 
@@ -267,8 +318,14 @@ func (rt *Router) Suggest(ctx context.Context, c app.Command, focused string) (o
 	if !ok {
 		return nil
 	}
-	app.MarkUsers(&c)
-	r := rt.newReq(ctx, c)
+	var r *app.Req
+	rt.chain(func(_ context.Context, req *app.Req) ([]view.Reply, error) {
+		r = req
+		return nil, nil
+	})(ctx, &app.Req{Command: c})
+	if r == nil {
+		return nil
+	}
 	typed := strings.TrimSpace(c.Options[focused])
 	for _, o := range cmd.Opts {
 		if o.Name != focused {
