@@ -135,7 +135,7 @@ func OverRefusal(r *Req, g *Game) error {
 // end saves g finished with o; its clock events are dropped and posts
 // queued for out-of-band delivery in the same transaction.
 func (b *Bot) end(ctx context.Context, g *Game, o engine.Outcome, posts ...outbox.Post) error {
-	g.Finish(o)
+	*g, _ = g.Finish(o)
 	eff := turnEffects(g, clockOf(g))
 	eff.Posts = posts
 	ok, err := b.St.saveGameWith(ctx, g, nil, eff)

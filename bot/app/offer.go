@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 
+	"github.com/tankbot/tankbot/bot/game"
 	"github.com/tankbot/tankbot/bot/i18n"
 	"github.com/tankbot/tankbot/bot/view"
 )
@@ -15,26 +16,25 @@ import (
 type offer struct {
 	key     string // catalog prefix, "draw" or "takeback"
 	Yes, No string // the answer buttons' actions
-	// slot is where the game row keeps this kind of offer.
-	slot func(g *Game) *int
+	// kind is the game's offer this is.
+	kind game.Offer
 }
 
 var (
-	DrawOffer     = offer{key: "draw", Yes: "drawyes", No: "drawno", slot: func(g *Game) *int { return &g.DrawOffer }}
-	TakebackOffer = offer{key: "takeback", Yes: "tbyes", No: "tbno", slot: func(g *Game) *int { return &g.Takeback }}
+	DrawOffer     = offer{key: "draw", Yes: "drawyes", No: "drawno", kind: game.DrawOffer}
+	TakebackOffer = offer{key: "takeback", Yes: "tbyes", No: "tbno", kind: game.TakebackOffer}
 )
 
 // fromOpponent reports whether side's opponent has this offer standing.
-func (o offer) FromOpponent(g *Game, side int) bool { return *o.slot(g) == 2-side }
+func (o offer) FromOpponent(g *Game, side int) bool { return g.Offered(o.kind) == 2-side }
 
 // propose records side's offer and posts it where the game is played,
 // pinging the opponent in their language, with Accept and Decline.
 func (b *Bot) Propose(ctx context.Context, r *Req, g *Game, o offer, side int) ([]view.Reply, error) {
-	s := o.slot(g)
-	if *s == side+1 {
+	if g.Offered(o.kind) == side+1 {
 		return nil, Refuse(o.key + ".pending")
 	}
-	g.SetOffer(s, side+1)
+	*g, _ = g.SetOffer(o.kind, side+1)
 	if ok, err := b.St.saveGame(ctx, g, nil); err != nil || !ok {
 		return nil, orRaced(err)
 	}
@@ -59,7 +59,7 @@ func (b *Bot) decline(ctx context.Context, r *Req, g *Game, o offer) ([]view.Rep
 	if !o.FromOpponent(g, side) {
 		return nil, Refuse(o.key + ".none")
 	}
-	g.SetOffer(o.slot(g), 0)
+	*g, _ = g.SetOffer(o.kind, 0)
 	if ok, err := b.St.saveGame(ctx, g, nil); err != nil || !ok {
 		return nil, orRaced(err)
 	}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"strings"
 
+	"github.com/tankbot/tankbot/bot/game"
 	"github.com/tankbot/tankbot/bot/i18n"
 	"github.com/tankbot/tankbot/bot/outbox"
 	"github.com/tankbot/tankbot/bot/view"
@@ -81,7 +82,9 @@ func (b *Bot) Play(ctx context.Context, r *Req, g *Game, seq int, text string) (
 		// simply not have run yet. Time decides, not the move.
 		return b.flagFall(ctx, r.Pub, g, g.Ply, r.outOfBand)
 	}
-	spent := g.Played(tc, now, side, next, note, outcome)
+	var moved game.Effects
+	*g, moved = g.Play(tc, now, side, next, note, outcome)
+	spent := moved.Spent
 	pub := r.Public()
 	// The record's notation, and what it means when the game can say so
 	// (Gungi's draft: "placed the Marshal on a9").
@@ -240,7 +243,7 @@ func (b *Bot) Undo(ctx context.Context, r *Req, g *Game, n int, by User) ([]view
 	if k := len(log) - n; k > 0 {
 		lastNote = log[k-1]
 	}
-	g.TookBack(tc, b.Clk.Now(), n, prev, lastNote)
+	*g, _ = g.TakeBack(tc, b.Clk.Now(), n, prev, lastNote)
 	ok, err := b.St.takeBack(ctx, g, n, turnEffects(g, tc))
 	if err != nil || !ok {
 		return nil, orRaced(err)

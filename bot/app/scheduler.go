@@ -246,9 +246,7 @@ func (b *Bot) flagFall(ctx context.Context, loc string, g *Game, ply int, outOfB
 	if w, ok := pos.(engine.Winnable); ok && !w.CanWin(engine.Side(1-loser)) {
 		o = engine.Drawn(engine.ReasonTimeoutDraw)
 	}
-	// The fallen flag reads 0:00 on the final board.
-	g.ClockState.Left[loser] = 0
-	g.Finish(o)
+	*g, _ = g.FlagFall(loser, o)
 	replies, err := b.flagReplies(ctx, loc, g)
 	if err != nil {
 		return nil, err
@@ -384,7 +382,7 @@ func (b *Bot) extendClocks(ctx context.Context, down, up time.Time) error {
 			continue
 		}
 		tc := clockOf(g)
-		g.Extend(d)
+		*g, _ = g.Extend(d)
 		eff := turnEffects(g, tc)
 		loc := b.Cfg.DefaultLocale
 		eff.Posts = []outbox.Post{outbox.Text(view.Reply{ChannelID: g.ChannelID, Content: i18n.T(loc, "downtime.extended",

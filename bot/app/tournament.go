@@ -272,7 +272,7 @@ func (b *Bot) endWithBoard(ctx context.Context, g *Game, o engine.Outcome, event
 	}
 	loc := b.outLocale(g)
 	r := &Req{Command: Command{GuildID: g.GuildID, ChannelID: g.ChannelID}, Loc: loc, Pub: loc, outOfBand: true}
-	g.Finish(o)
+	*g, _ = g.Finish(o)
 	reply, err := b.BoardReply(ctx, r, g, pos, nil, event(loc), false)
 	if err != nil {
 		return err
