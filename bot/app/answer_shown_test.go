@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 	"testing"
+	"time"
 
 	"github.com/tankbot/tankbot/store"
 )
@@ -14,6 +15,8 @@ type answeringNotifier struct {
 	shown map[string]string // token → the message its @original shows
 	asked int
 }
+
+func (n *answeringNotifier) HookLifetime() time.Duration { return testHookLifetime }
 
 func (n *answeringNotifier) AnswerShown(_ context.Context, token, hookMessage string) (string, error) {
 	n.asked++

@@ -37,10 +37,20 @@ type WebhookStripper interface {
 	StripBoardVia(ctx context.Context, channelID, messageID, token, hookMessage string) error
 }
 
-// hookFresh is how old an interaction's token may be for the sweep to use
-// it: Discord's 15 minutes less a margin for the request itself and for
-// clocks that differ.
-const hookFresh = 14 * time.Minute
+// HookLifetime is implemented by transports whose interaction tokens
+// (a board's Hook) can be used for a while after the interaction: how
+// long, a margin for the request itself and for clocks that differ
+// included. A transport that does not say has no token to use.
+type HookLifetime interface {
+	HookLifetime() time.Duration
+}
+
+// hookFresh reports whether an interaction token issued then can still be
+// used.
+func (b *Bot) hookFresh(issued time.Time) bool {
+	l, ok := b.n.(HookLifetime)
+	return ok && b.Clk.Now().Sub(issued) < l.HookLifetime()
+}
 
 // RateLimited is returned (wrapped) by a transport asked to wait: After is
 // the platform's retry_after; Global says the limit covers every request of
@@ -115,7 +125,7 @@ func (b *Bot) answerShown(ctx context.Context, r view.Reply) bool {
 		return false
 	}
 	bd, err := b.St.pendingBoard(ctx, r.GameID, r.Seq)
-	if err != nil || bd.Hook.Token == "" || b.Clk.Now().Sub(bd.Hook.Issued) >= hookFresh {
+	if err != nil || bd.Hook.Token == "" || !b.hookFresh(bd.Hook.Issued) {
 		return false
 	}
 	id, err := ac.AnswerShown(ctx, bd.Hook.Token, bd.Hook.Message)
@@ -190,7 +200,7 @@ func (b *Bot) sweepBoards(ctx context.Context, m outMsg) error {
 // that made it while its token is fresh (the previous move's answer
 // usually is the board to strip), else with the bot token.
 func (b *Bot) stripOne(ctx context.Context, bd store.Board) error {
-	if ws, ok := b.n.(WebhookStripper); ok && bd.Hook.Token != "" && b.Clk.Now().Sub(bd.Hook.Issued) < hookFresh {
+	if ws, ok := b.n.(WebhookStripper); ok && bd.Hook.Token != "" && b.hookFresh(bd.Hook.Issued) {
 		return ws.StripBoardVia(ctx, bd.Channel, bd.Message, bd.Hook.Token, bd.Hook.Message)
 	}
 	if store.IsPendingBoard(bd.Message) {

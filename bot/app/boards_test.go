@@ -165,6 +165,12 @@ type hookNotifier struct {
 	via []string // message:token:hookMessage
 }
 
+// testHookLifetime is the fakes' token lifetime: Discord's, as the
+// adapter says it.
+const testHookLifetime = 14 * time.Minute
+
+func (n *hookNotifier) HookLifetime() time.Duration { return testHookLifetime }
+
 func (n *hookNotifier) StripBoardVia(_ context.Context, ch, msg, token, hookMessage string) error {
 	n.mu.Lock()
 	defer n.mu.Unlock()
@@ -173,7 +179,7 @@ func (n *hookNotifier) StripBoardVia(_ context.Context, ch, msg, token, hookMess
 }
 
 // TestBoardSweepWebhook: a superseded board whose interaction token is
-// younger than hookFresh is stripped through that webhook (no bot-token
+// younger than the transport says tokens live is stripped through that webhook (no bot-token
 // request); an older one, or one posted with the bot token, by the bot
 // token's edit.
 func TestBoardSweepWebhook(t *testing.T) {
@@ -190,9 +196,9 @@ func TestBoardSweepWebhook(t *testing.T) {
 		id, token  string
 		issuedBack time.Duration
 	}{
-		{1, "stale", "tokOld", hookFresh + time.Second},
+		{1, "stale", "tokOld", testHookLifetime + time.Second},
 		{2, "posted", "", 0},
-		{3, "fresh", "tokNew", hookFresh - time.Minute},
+		{3, "fresh", "tokNew", testHookLifetime - time.Minute},
 		{4, "current", "tokCur", 0},
 	} {
 		hook := store.BoardHook{}

@@ -3,6 +3,7 @@ package app
 import (
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/tankbot/tankbot/bot/view"
 )
@@ -94,3 +95,5 @@ func MarkedText(s string, f func(name string) string) string {
 		s = s[min(len(s), j+len(string(nameEnd))):]
 	}
 }
+
+func runes(s string) int { return utf8.RuneCountInString(s) }

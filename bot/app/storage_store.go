@@ -41,13 +41,10 @@ type storeRepo struct {
 	st *store.Store
 }
 
-// db is the store embedded under a name that does not clash with Store().
+// db is the store embedded under a name of its own.
 type db = store.Store
 
 func (s *storeRepo) Close() error { return s.st.Close() }
-
-// Store is the underlying store, for the transport's own records.
-func (s *storeRepo) Store() *store.Store { return s.st }
 
 func notFound(err error) error {
 	if errors.Is(err, store.ErrNotFound) {

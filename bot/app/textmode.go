@@ -163,8 +163,8 @@ func privateText(s string) []view.Reply {
 		}
 	}
 	for _, line := range strings.Split(s, "\n") {
-		line = Clip(line, MaxContent)
-		if cur.Len() > 0 && utf8.RuneCountInString(cur.String())+1+utf8.RuneCountInString(line) > MaxContent {
+		line = view.Clip(line, view.MaxText)
+		if cur.Len() > 0 && utf8.RuneCountInString(cur.String())+1+utf8.RuneCountInString(line) > view.MaxText {
 			flush()
 		}
 		if cur.Len() > 0 {

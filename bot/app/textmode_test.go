@@ -55,7 +55,7 @@ func TestTextMode(t *testing.T) {
 		t.Fatal("no answer")
 	}
 	for _, r := range rs {
-		if !r.Ephemeral || len(r.Files) > 0 || r.Embed != nil || utf8.RuneCountInString(r.Content) > MaxContent {
+		if !r.Ephemeral || len(r.Files) > 0 || r.Embed != nil || utf8.RuneCountInString(r.Content) > view.MaxText {
 			t.Fatalf("text board reply not private words within 2,000 characters: %+v", r)
 		}
 	}

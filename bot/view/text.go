@@ -394,3 +394,53 @@ func describeGame(name string) engine.Descriptor {
 	d, _ := games.Describe(name)
 	return d
 }
+
+// MaxText is the longest text one message carries: the bound the core
+// keeps (text mode splits its answers by it) and every transport accepts
+// (Discord's own limits are bot/discord's).
+const MaxText = 2000
+
+// ellipsis marks text that was cut.
+const ellipsis = "…"
+
+// Clip shortens s to at most n runes, ending in an ellipsis when it cut.
+// It never splits a markup token (<@id>, <#id>, <t:…>, <:emoji:id>) when
+// the cut can move before it, and the result is valid UTF-8 even when s
+// was not (invalid bytes become U+FFFD).
+func Clip(s string, n int) string {
+	if !utf8.ValidString(s) {
+		s = strings.ToValidUTF8(s, "\uFFFD")
+	}
+	if n <= 0 {
+		return ""
+	}
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	if n == 1 {
+		return ellipsis
+	}
+	// Byte offset of the (n-1)th rune: room for the ellipsis.
+	cut := 0
+	for k := 0; k < n-1; k++ {
+		_, size := utf8.DecodeRuneInString(s[cut:])
+		cut += size
+	}
+	head := s[:cut]
+	// An unclosed "<" that starts a token: cut before it, so a mention
+	// is either whole or absent (a half mention shows as raw text).
+	if lt := strings.LastIndexByte(head, '<'); lt >= 0 && !strings.Contains(head[lt:], ">") && tokenStart(s[lt:]) {
+		head = head[:lt]
+	}
+	return strings.TrimRight(head, " \n") + ellipsis
+}
+
+// tokenStart reports whether s begins with a markup token.
+func tokenStart(s string) bool {
+	for _, p := range []string{"<@", "<#", "<t:", "<:", "<a:", "</"} {
+		if strings.HasPrefix(s, p) {
+			return true
+		}
+	}
+	return false
+}

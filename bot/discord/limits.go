@@ -1,7 +1,6 @@
-package app
+package discord
 
 import (
-	"strings"
 	"unicode/utf8"
 
 	"github.com/tankbot/tankbot/bot/view"
@@ -11,7 +10,7 @@ import (
 // may hold, in characters (runes). A message over any of them is refused
 // whole, so every Reply is fitted (FitReply) before it is sent.
 const (
-	MaxContent          = 2000
+	MaxContent          = 2000 // view.MaxText fits (TestMaxTextFits)
 	MaxEmbedTitle       = 256
 	MaxEmbedDescription = 4096
 	MaxFieldName        = 256
@@ -36,51 +35,6 @@ const (
 	MaxFileDescription  = 1024 // an attachment's alt text
 )
 
-// ellipsis marks text that was cut.
-const ellipsis = "…"
-
-// Clip shortens s to at most n runes, ending in an ellipsis when it cut.
-// It never splits a Discord token (<@id>, <#id>, <t:…>, <:emoji:id>) when
-// the cut can move before it, and the result is valid UTF-8 even when s
-// was not (invalid bytes become U+FFFD).
-func Clip(s string, n int) string {
-	if !utf8.ValidString(s) {
-		s = strings.ToValidUTF8(s, "\uFFFD")
-	}
-	if n <= 0 {
-		return ""
-	}
-	if utf8.RuneCountInString(s) <= n {
-		return s
-	}
-	if n == 1 {
-		return ellipsis
-	}
-	// Byte offset of the (n-1)th rune: room for the ellipsis.
-	cut := 0
-	for k := 0; k < n-1; k++ {
-		_, size := utf8.DecodeRuneInString(s[cut:])
-		cut += size
-	}
-	head := s[:cut]
-	// An unclosed "<" that starts a token: cut before it, so a mention
-	// is either whole or absent (a half mention shows as raw text).
-	if lt := strings.LastIndexByte(head, '<'); lt >= 0 && !strings.Contains(head[lt:], ">") && tokenStart(s[lt:]) {
-		head = head[:lt]
-	}
-	return strings.TrimRight(head, " \n") + ellipsis
-}
-
-// tokenStart reports whether s begins with a Discord markup token.
-func tokenStart(s string) bool {
-	for _, p := range []string{"<@", "<#", "<t:", "<:", "<a:", "</"} {
-		if strings.HasPrefix(s, p) {
-			return true
-		}
-	}
-	return false
-}
-
 func runes(s string) int { return utf8.RuneCountInString(s) }
 
 // exact reports whether s, a value the bot reads back (custom id, option
@@ -95,8 +49,8 @@ func exact(s string, n int) bool {
 // and components Discord would refuse (a custom id over 100 characters, a
 // menu without options) left out rather than sent. r is not modified.
 func FitReply(r view.Reply) view.Reply {
-	r.Content = Clip(r.Content, MaxContent)
-	r.FallbackText = Clip(r.FallbackText, MaxContent)
+	r.Content = view.Clip(r.Content, MaxContent)
+	r.FallbackText = view.Clip(r.FallbackText, MaxContent)
 	if r.Embed != nil {
 		e := fitEmbed(*r.Embed)
 		r.Embed = &e
@@ -108,7 +62,7 @@ func FitReply(r view.Reply) view.Reply {
 	if len(r.Files) > 0 {
 		fs := make([]view.File, len(r.Files))
 		for k, f := range r.Files {
-			f.Description = Clip(f.Description, MaxFileDescription)
+			f.Description = view.Clip(f.Description, MaxFileDescription)
 			fs[k] = f
 		}
 		r.Files = fs
@@ -121,15 +75,15 @@ func FitReply(r view.Reply) view.Reply {
 }
 
 func fitEmbed(e view.Embed) view.Embed {
-	e.Title = Clip(e.Title, MaxEmbedTitle)
-	e.Description = Clip(e.Description, MaxEmbedDescription)
-	e.Footer = Clip(e.Footer, MaxFooter)
+	e.Title = view.Clip(e.Title, MaxEmbedTitle)
+	e.Description = view.Clip(e.Description, MaxEmbedDescription)
+	e.Footer = view.Clip(e.Footer, MaxFooter)
 	if len(e.Fields) > MaxFields {
 		e.Fields = e.Fields[:MaxFields]
 	}
 	fs := make([]view.Field, len(e.Fields))
 	for k, f := range e.Fields {
-		fs[k] = view.Field{Name: Clip(f.Name, MaxFieldName), Value: Clip(f.Value, MaxFieldValue), Inline: f.Inline}
+		fs[k] = view.Field{Name: view.Clip(f.Name, MaxFieldName), Value: view.Clip(f.Value, MaxFieldValue), Inline: f.Inline}
 	}
 	e.Fields = fs
 	total := func() int {
@@ -142,13 +96,13 @@ func fitEmbed(e view.Embed) view.Embed {
 	// Over the total: the description gives way first (it holds the
 	// longest text), then fields from the end, then the footer.
 	if over := total() - MaxEmbedTotal; over > 0 {
-		e.Description = Clip(e.Description, max(0, runes(e.Description)-over))
+		e.Description = view.Clip(e.Description, max(0, runes(e.Description)-over))
 	}
 	for total() > MaxEmbedTotal && len(e.Fields) > 0 {
 		e.Fields = e.Fields[:len(e.Fields)-1]
 	}
 	if over := total() - MaxEmbedTotal; over > 0 {
-		e.Footer = Clip(e.Footer, max(0, runes(e.Footer)-over))
+		e.Footer = view.Clip(e.Footer, max(0, runes(e.Footer)-over))
 	}
 	return e
 }
@@ -187,7 +141,7 @@ func fitComponents(rows [][]view.Component) [][]view.Component {
 			if len(fr) == MaxButtonsPerRow {
 				break
 			}
-			c.Label = Clip(c.Label, MaxButtonLabel)
+			c.Label = view.Clip(c.Label, MaxButtonLabel)
 			fr = append(fr, c)
 		}
 		if len(fr) > 0 {
@@ -198,8 +152,8 @@ func fitComponents(rows [][]view.Component) [][]view.Component {
 }
 
 func fitMenu(c view.Component) (view.Component, bool) {
-	c.Label = Clip(c.Label, MaxPlaceholder)
-	c.Placeholder = Clip(c.Placeholder, MaxPlaceholder)
+	c.Label = view.Clip(c.Label, MaxPlaceholder)
+	c.Placeholder = view.Clip(c.Placeholder, MaxPlaceholder)
 	opts := make([]view.Option, 0, min(len(c.Options), MaxMenuOptions))
 	for _, o := range c.Options {
 		if len(opts) == MaxMenuOptions {
@@ -208,21 +162,21 @@ func fitMenu(c view.Component) (view.Component, bool) {
 		if !exact(o.Value, MaxOptionText) {
 			continue // a clipped value would choose something else
 		}
-		opts = append(opts, view.Option{Label: Clip(o.Label, MaxOptionText), Value: o.Value, Description: Clip(o.Description, MaxOptionText)})
+		opts = append(opts, view.Option{Label: view.Clip(o.Label, MaxOptionText), Value: o.Value, Description: view.Clip(o.Description, MaxOptionText)})
 	}
 	c.Options = opts
 	return c, len(opts) > 0
 }
 
 func fitModal(m view.Modal) view.Modal {
-	m.Title = Clip(m.Title, MaxModalTitle)
+	m.Title = view.Clip(m.Title, MaxModalTitle)
 	ins := make([]view.Input, 0, min(len(m.Inputs), MaxModalInputs))
 	for _, in := range m.Inputs {
 		if len(ins) == MaxModalInputs {
 			break
 		}
-		in.Label = Clip(in.Label, MaxInputLabel)
-		in.Placeholder = Clip(in.Placeholder, MaxInputPlaceholder)
+		in.Label = view.Clip(in.Label, MaxInputLabel)
+		in.Placeholder = view.Clip(in.Placeholder, MaxInputPlaceholder)
 		ins = append(ins, in)
 	}
 	m.Inputs = ins
@@ -245,7 +199,7 @@ func FitChoices(cs []view.Choice) []view.Choice {
 		if name == "" {
 			name = c.Value // Discord wants a name of 1-100 characters
 		}
-		out = append(out, view.Choice{Name: Clip(name, MaxChoiceText), Value: c.Value})
+		out = append(out, view.Choice{Name: view.Clip(name, MaxChoiceText), Value: c.Value})
 	}
 	return out
 }
@@ -264,7 +218,7 @@ func WithoutFiles(r view.Reply) view.Reply {
 		if r.Content != "" {
 			r.Content += "\n"
 		}
-		r.Content = Clip(r.Content+r.FallbackText, MaxContent)
+		r.Content = view.Clip(r.Content+r.FallbackText, MaxContent)
 	}
 	return r
 }

@@ -1,4 +1,4 @@
-package app
+package discord
 
 import (
 	"strings"
@@ -26,8 +26,8 @@ func TestClip(t *testing.T) {
 		{"a < b < c and more", 8, "a < b <…"},
 		{"bad \xff byte", 20, "bad \uFFFD byte"},
 	} {
-		if got := Clip(c.in, c.n); got != c.want {
-			t.Errorf("Clip(%q, %d) = %q, want %q", c.in, c.n, got, c.want)
+		if got := view.Clip(c.in, c.n); got != c.want {
+			t.Errorf("view.Clip(%q, %d) = %q, want %q", c.in, c.n, got, c.want)
 		}
 	}
 }
@@ -201,4 +201,26 @@ func FuzzFitReply(f *testing.F) {
 			}
 		}
 	})
+}
+
+// Link buttons carry a URL instead of a custom id; FitReply keeps a valid
+// one and drops one Discord would refuse.
+func TestFitLinkButtons(t *testing.T) {
+	ok := view.Component{Kind: view.Button, Style: view.Link, URL: "https://viewer.example/g/AAAAAAAAAAAAAAAAAAAAAA", Label: "Watch / Replay"}
+	long := ok
+	long.URL = "https://x.example/" + strings.Repeat("a", 512)
+	withID := ok
+	withID.CustomID = "g:1:1:watch"
+	noURL := view.Component{Kind: view.Button, Style: view.Link, Label: "x"}
+	r := FitReply(view.Reply{Content: "b", Components: [][]view.Component{{ok, long, withID, noURL}}})
+	if len(r.Components) != 1 || len(r.Components[0]) != 1 || r.Components[0][0].URL != ok.URL {
+		t.Fatalf("fitted rows %+v, want only the valid link", r.Components)
+	}
+}
+
+// The core's bound on a message's text fits Discord's.
+func TestMaxTextFits(t *testing.T) {
+	if view.MaxText > MaxContent {
+		t.Fatalf("view.MaxText %d > Discord's %d", view.MaxText, MaxContent)
+	}
 }
