@@ -18,7 +18,6 @@ import (
 	"github.com/tankbot/tankbot/bot/commands/history"
 	"github.com/tankbot/tankbot/bot/commands/leaderboard"
 	"github.com/tankbot/tankbot/bot/commands/move"
-	"github.com/tankbot/tankbot/bot/commands/ping"
 	"github.com/tankbot/tankbot/bot/commands/profile"
 	"github.com/tankbot/tankbot/bot/commands/puzzle"
 	"github.com/tankbot/tankbot/bot/commands/resign"
@@ -54,5 +53,4 @@ var All = []app.CommandDef{
 	review.Command,
 	data.Command,
 	server.Command,
-	ping.Command,
 }
