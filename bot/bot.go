@@ -9,12 +9,15 @@ import (
 	"log/slog"
 
 	"github.com/tankbot/tankbot/bot/app"
+	"github.com/tankbot/tankbot/bot/router"
 	"github.com/tankbot/tankbot/store"
 )
 
-// The handler core and its configuration.
+// The bot as the transports hold it: the router (commands, clicks and
+// forms in, through the middleware) in front of the handler core, whose
+// methods (the scheduler, the outbox, …) it carries.
 type (
-	Bot     = app.Bot
+	Bot     = router.Router
 	Config  = app.Config
 	Storage = app.Storage
 	Clock   = app.Clock
@@ -23,7 +26,7 @@ type (
 // New builds the bot on a Storage (see OpenSQLite), the time source, the
 // transport's Notifier (nil: out-of-band posts are dropped) and a logger.
 func New(cfg Config, st Storage, clk Clock, n Notifier, log *slog.Logger) *Bot {
-	return app.New(cfg, st, clk, n, log)
+	return router.New(app.New(cfg, st, clk, n, log))
 }
 
 // OpenSQLite opens (creating and migrating if needed) the database at path.

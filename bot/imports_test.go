@@ -14,7 +14,8 @@ import (
 // The allowed import directions of docs/architecture.md, read from the
 // packages themselves (go list): a package imports only packages of a
 // lower layer, the pure game package imports the engine and the clock
-// arithmetic only, and Discord's library stays in the adapter.
+// arithmetic only, Discord's library stays in the adapter, only the router
+// imports the command list and no command package imports another.
 //
 // Layers, top (0) to bottom; a package may import only packages of a
 // greater layer number.
@@ -23,21 +24,25 @@ var layers = map[string]int{
 	"bot/discord":             1,
 	"bot/console":             1,
 	"bot":                     2,
-	"bot/app":                 3,
-	"bot/web":                 4,
-	"bot/tournament/director": 4,
-	"bot/game":                5,
-	"bot/movepick":            5,
-	"bot/renders":             5,
-	"bot/metrics":             5,
-	"bot/describe":            5,
-	"bot/i18n":                6,
-	"bot/rating":              6,
-	"bot/tournament":          6,
-	"imaging":                 7,
-	"store":                   7,
-	"store/clock":             8,
-	"engine":                  9,
+	"bot/router":              3,
+	"bot/commands":            4, // the list and, under it, one leaf package per command
+	"bot/app":                 5,
+	"bot/outbox":              6,
+	"bot/web":                 6,
+	"bot/tournament/director": 6,
+	"bot/view":                7,
+	"bot/renders":             7,
+	"bot/metrics":             7,
+	"bot/movepick":            7,
+	"bot/game":                8,
+	"bot/describe":            8,
+	"bot/i18n":                9,
+	"bot/rating":              9,
+	"bot/tournament":          9,
+	"imaging":                 10,
+	"store":                   10,
+	"store/clock":             11,
+	"engine":                  12,
 }
 
 const module = "github.com/tankbot/tankbot/"
@@ -104,6 +109,12 @@ func TestImportDirections(t *testing.T) {
 			imp = strings.TrimPrefix(imp, module)
 			if p.ImportPath == "bot/game" && imp != "store/clock" && !strings.HasPrefix(imp, "engine") {
 				t.Errorf("bot/game imports %s: the game package is pure (engine and store/clock only)", imp)
+			}
+			if imp == "bot/commands" && p.ImportPath != "bot/router" {
+				t.Errorf("%s imports bot/commands: only the router reads the command list", p.ImportPath)
+			}
+			if strings.HasPrefix(p.ImportPath, "bot/commands/") && strings.HasPrefix(imp, "bot/commands") {
+				t.Errorf("%s imports %s: a command package imports no other (shared use cases live in bot/app)", p.ImportPath, imp)
 			}
 			to, impArea, ok := layerOf(imp)
 			if !layered || !ok || impArea == area {

@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/tankbot/tankbot/bot/app"
+	"github.com/tankbot/tankbot/bot/view"
 )
 
 // The contract between the handlers and the transports that drive them
@@ -13,17 +14,17 @@ type (
 	Kind          = app.Kind
 	Command       = app.Command
 	ChannelInfo   = app.ChannelInfo
-	Reply         = app.Reply
-	Embed         = app.Embed
-	Field         = app.Field
-	File          = app.File
-	ComponentKind = app.ComponentKind
-	Style         = app.Style
-	Component     = app.Component
-	Option        = app.Option
-	Modal         = app.Modal
-	Input         = app.Input
-	Choice        = app.Choice
+	Reply         = view.Reply
+	Embed         = view.Embed
+	Field         = view.Field
+	File          = view.File
+	ComponentKind = view.ComponentKind
+	Style         = view.Style
+	Component     = view.Component
+	Option        = view.Option
+	Modal         = view.Modal
+	Input         = view.Input
+	Choice        = view.Choice
 	Notifier      = app.Notifier
 	ThreadRenamer = app.ThreadRenamer
 
@@ -48,14 +49,14 @@ const (
 	KindComponent = app.KindComponent
 	KindModal     = app.KindModal
 
-	Button = app.Button
-	Select = app.Select
+	Button = view.Button
+	Select = view.Select
 
-	Primary   = app.Primary
-	Secondary = app.Secondary
-	Success   = app.Success
-	Danger    = app.Danger
-	Link      = app.Link
+	Primary   = view.Primary
+	Secondary = view.Secondary
+	Success   = view.Success
+	Danger    = view.Danger
+	Link      = view.Link
 
 	String        = app.String
 	UserOption    = app.UserOption

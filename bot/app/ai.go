@@ -12,6 +12,7 @@ import (
 	"github.com/tankbot/tankbot/bot/game"
 	"github.com/tankbot/tankbot/bot/i18n"
 	"github.com/tankbot/tankbot/bot/metrics"
+	"github.com/tankbot/tankbot/bot/view"
 	"github.com/tankbot/tankbot/engine"
 	"github.com/tankbot/tankbot/engine/ai"
 )
@@ -27,8 +28,8 @@ import (
 
 // Levels the /challenge level option accepts.
 const (
-	minAILevel = 1
-	maxAILevel = 5
+	MinAILevel = 1
+	MaxAILevel = 5
 )
 
 // aiDrawMargin is how bad (centi-pawns, for the computer) the position
@@ -73,15 +74,15 @@ func (b *Bot) WaitAI() { b.ai.wg.Wait() }
 func (b *Bot) AISearches() int64 { return b.ai.started.Load() }
 
 // aiEvent is the computer's turn in g, when it is the computer's turn.
-func aiEvent(g *gameRec) (event, bool) {
-	if g.Status != gmActive || !g.AIMoves(g.Turn) {
-		return event{}, false
+func aiEvent(g *Game) (Event, bool) {
+	if g.Status != GmActive || !g.AIMoves(g.Turn) {
+		return Event{}, false
 	}
 	due := g.ClockState.TurnStart
 	if due.IsZero() {
 		due = time.Unix(0, 0) // at once
 	}
-	return event{Kind: evAI, Ref: g.ID, Ply: g.Ply, Due: due}, true
+	return Event{Kind: evAI, Ref: g.ID, Ply: g.Ply, Due: due}, true
 }
 
 // startAI hands the claimed evAI events to the pool and returns the other
@@ -89,7 +90,7 @@ func aiEvent(g *gameRec) (event, bool) {
 // event stays leased meanwhile (the lease, minutes, outlasts a search,
 // seconds). When ctx ends before a token is free the event stays leased
 // and comes back after its lease.
-func (b *Bot) startAI(ctx context.Context, evs []event) []event {
+func (b *Bot) startAI(ctx context.Context, evs []Event) []Event {
 	rest := evs[:0:0]
 	for _, e := range evs {
 		if e.Kind != evAI {
@@ -119,7 +120,7 @@ func (b *Bot) startAI(ctx context.Context, evs []event) []event {
 			}
 			defer func() { <-b.ai.sem }()
 			if err := b.runEvent(ctx, e); err != nil && ctx.Err() == nil {
-				b.log.Error("computer move", "game", e.Ref, "err", err)
+				b.Log.Error("computer move", "game", e.Ref, "err", err)
 			}
 		}()
 	}
@@ -137,10 +138,10 @@ func aiSeed(id int64, ply int) int64 { return id*1_000_003 + int64(ply) }
 // aiMove searches the computer's move for the turn e was written for and
 // plays it. A stale event (the game moved on, was taken back or is over)
 // does nothing.
-func (b *Bot) aiMove(ctx context.Context, e event) error {
+func (b *Bot) aiMove(ctx context.Context, e Event) error {
 	// The time cap counts from here (after the wait for a search slot):
 	// loading the game and rebuilding its history are part of the think.
-	start := b.clk.Now()
+	start := b.Clk.Now()
 	g, pos, ok, err := b.aiTurn(ctx, e.Ref, e.Ply)
 	if !ok || err != nil {
 		return err
@@ -148,11 +149,11 @@ func (b *Bot) aiMove(ctx context.Context, e event) error {
 	if g.AISide == aiBoth && g.Ply >= ai.DefaultMaxPly {
 		return b.aiPlyCap(ctx, g)
 	}
-	lim := ai.Limits{Level: g.AILevel, Seed: aiSeed(g.ID, g.Ply), Start: start, Now: b.clk.Now}
+	lim := ai.Limits{Level: g.AILevel, Seed: aiSeed(g.ID, g.Ply), Start: start, Now: b.Clk.Now}
 	if tc := clockOf(g); tc.Timed() {
 		// The computer's clock runs like a human's: with little left it
 		// thinks less.
-		lim.ClockLeft = max(g.Remaining(tc, int(pos.Turn()), b.clk.Now()), time.Millisecond)
+		lim.ClockLeft = max(g.Remaining(tc, int(pos.Turn()), b.Clk.Now()), time.Millisecond)
 	}
 	if _, rep := pos.(engine.Repeatable); rep {
 		if gm, err := b.replay(ctx, g); err == nil {
@@ -161,7 +162,7 @@ func (b *Bot) aiMove(ctx context.Context, e event) error {
 	}
 	res, err := ai.Think(ctx, pos, lim)
 	if err != nil {
-		return wrap("search", err)
+		return Wrap("search", err)
 	}
 	metrics.AIThink.WithLabelValues(g.Game).Observe(res.Elapsed.Seconds())
 	// A shutdown that cut the search short still saves the move found
@@ -173,26 +174,26 @@ func (b *Bot) aiMove(ctx context.Context, e event) error {
 	if !ok || err != nil || g2.Seq != g.Seq {
 		return err
 	}
-	loc := b.cfg.DefaultLocale
+	loc := b.Cfg.DefaultLocale
 	if g2.Locale != "" {
 		loc = g2.Locale // the server's language when the game began
 	}
-	r := &req{
+	r := &Req{
 		Command:   Command{User: g2.User(int(pos2.Turn())), GuildID: g2.GuildID},
-		loc:       loc,
-		pub:       loc,
+		Loc:       loc,
+		Pub:       loc,
 		outOfBand: true,
 	}
-	_, err = b.play(ctx, r, g2, g2.Seq, res.Notation)
-	var rf *refusal
+	_, err = b.Play(ctx, r, g2, g2.Seq, res.Notation)
+	var rf *Refusal
 	if errors.As(err, &rf) {
 		return nil // raced with a resignation, a takeback or a flag-fall
 	}
 	if err == nil {
 		// took is what the time cap promises: from the turn to the stored move.
-		took := b.clk.Now().Sub(start)
+		took := b.Clk.Now().Sub(start)
 		metrics.AIMove.WithLabelValues(g2.Game).Observe(took.Seconds())
-		b.log.Debug("computer moved", "game", g2.ID, "ply", g2.Ply, "move", res.Notation, "level", g2.AILevel,
+		b.Log.Debug("computer moved", "game", g2.ID, "ply", g2.Ply, "move", res.Notation, "level", g2.AILevel,
 			"score", res.Score, "depth", res.Depth, "nodes", res.Nodes, "elapsed", res.Elapsed, "took", took)
 	}
 	return err
@@ -200,15 +201,15 @@ func (b *Bot) aiMove(ctx context.Context, e event) error {
 
 // aiTurn loads game id and says whether it is still the computer's turn
 // at ply.
-func (b *Bot) aiTurn(ctx context.Context, id int64, ply int) (*gameRec, engine.Position, bool, error) {
-	g, err := b.st.game(ctx, id)
-	if errors.Is(err, errNotFound) {
+func (b *Bot) aiTurn(ctx context.Context, id int64, ply int) (*Game, engine.Position, bool, error) {
+	g, err := b.St.game(ctx, id)
+	if errors.Is(err, ErrNotFound) {
 		return nil, nil, false, nil
 	}
 	if err != nil {
 		return nil, nil, false, err
 	}
-	if g.AILevel == 0 || g.Status != gmActive || g.Ply != ply {
+	if g.AILevel == 0 || g.Status != GmActive || g.Ply != ply {
 		return nil, nil, false, nil
 	}
 	pos, err := g.Position()
@@ -222,21 +223,21 @@ func (b *Bot) aiTurn(ctx context.Context, id int64, ply int) (*gameRec, engine.P
 }
 
 // replay is g as an engine game (start and log).
-func (b *Bot) replay(ctx context.Context, g *gameRec) (*engine.Game, error) {
+func (b *Bot) replay(ctx context.Context, g *Game) (*engine.Game, error) {
 	start, err := g.Decode(g.Start, "start")
 	if err != nil {
 		return nil, err
 	}
-	log, err := b.st.moveLog(ctx, g.ID)
+	log, err := b.St.MoveLog(ctx, g.ID)
 	if err != nil {
-		return nil, wrap("move log", err)
+		return nil, Wrap("move log", err)
 	}
 	return engine.Replay(start, log)
 }
 
 // wantsAI says whether a /challenge is a game against the computer, and at
 // which level: the bot's own user as opponent, or a level option.
-func (b *Bot) wantsAI(r *req) (level int, ok bool, err error) {
+func (b *Bot) WantsAI(r *Req) (level int, ok bool, err error) {
 	s := strings.TrimSpace(r.Options["level"])
 	self := b.selfID()
 	vsBot := self != "" && r.Options["opponent"] == self
@@ -247,25 +248,25 @@ func (b *Bot) wantsAI(r *req) (level int, ok bool, err error) {
 		return 3, true, nil
 	}
 	n, err := strconv.Atoi(s)
-	if err != nil || n < minAILevel || n > maxAILevel {
-		return 0, false, refuse("refuse.badlevel", s, strconv.Itoa(minAILevel), strconv.Itoa(maxAILevel))
+	if err != nil || n < MinAILevel || n > MaxAILevel {
+		return 0, false, Refuse("refuse.badlevel", s, strconv.Itoa(MinAILevel), strconv.Itoa(MaxAILevel))
 	}
 	if self == "" {
-		return 0, false, refuse("refuse.noai")
+		return 0, false, Refuse("refuse.noai")
 	}
 	if id := r.Options["opponent"]; id != "" && id != self {
-		return 0, false, refuse("refuse.levelopp")
+		return 0, false, Refuse("refuse.levelopp")
 	}
 	return n, true, nil
 }
 
 // aiUser is the computer as a player: the bot's user, named with its level.
-func (b *Bot) aiUser(r *req, level int) User {
+func (b *Bot) AiUser(r *Req, level int) User {
 	name := PlainText(r.Users[b.selfID()].Name)
 	if name == "" {
 		name = "tankbot"
 	}
-	return User{ID: b.selfID(), Name: markName(PlainText(r.public().t("ai.name", PlainText(name), strconv.Itoa(level)))), Bot: true}
+	return User{ID: b.selfID(), Name: MarkName(PlainText(r.Public().T("ai.name", PlainText(name), strconv.Itoa(level)))), Bot: true}
 }
 
 // challengeAI starts a game against the computer (me) at once (there is
@@ -273,22 +274,22 @@ func (b *Bot) aiUser(r *req, level int) User {
 // in the usual two steps, so the game is created exactly as any other. A
 // challenge whose game cannot start (an active game here already) is
 // cancelled at once.
-func (b *Bot) challengeAI(ctx context.Context, r *req, c *challengeRec, me User, level int) ([]Reply, error) {
-	if r.guild.NoAI { // the server turned the computer off (/server): no new game, rematches too
-		return nil, refuse("server.noai")
+func (b *Bot) ChallengeAI(ctx context.Context, r *Req, c *ChallengeRec, me User, level int) ([]view.Reply, error) {
+	if r.Guild.NoAI { // the server turned the computer off (/server): no new game, rematches too
+		return nil, Refuse("server.noai")
 	}
 	c.Opponent = me
 	c.AILevel = level
 	c.Rated = false // casual: ratings are for games between people
-	id, err := b.st.createChallenge(ctx, c, effects{schedule: []event{{Kind: evExpire, Due: c.Expires}}})
+	id, err := b.St.CreateChallenge(ctx, c, Effects{Schedule: []Event{{Kind: EvExpire, Due: c.Expires}}})
 	if err != nil {
-		return nil, wrap("create challenge", err)
+		return nil, Wrap("create challenge", err)
 	}
 	c.ID = id
-	out, err := b.startGame(ctx, r, c, me)
+	out, err := b.StartGame(ctx, r, c, me)
 	if err != nil {
-		if _, cerr := b.st.setChallengeStatus(ctx, id, chCancelled, effects{cancel: []cancelSpec{{kinds: []string{evExpire}}}}); cerr != nil {
-			b.log.Error("cancel a challenge of the computer that did not start", "challenge", id, "err", cerr)
+		if _, cerr := b.St.SetChallengeStatus(ctx, id, ChCancelled, Effects{Cancel: []CancelSpec{{Kinds: []string{EvExpire}}}}); cerr != nil {
+			b.Log.Error("cancel a challenge of the computer that did not start", "challenge", id, "err", cerr)
 		}
 	}
 	return out, err
@@ -297,29 +298,29 @@ func (b *Bot) challengeAI(ctx context.Context, r *req, c *challengeRec, me User,
 // aiTurnContent is the content of a board after which the computer is to
 // move: what was played, and that the computer is thinking. Nobody is
 // pinged (the mover is not waited for; the computer is the bot).
-func (b *Bot) aiTurnContent(ctx context.Context, g *gameRec, pos engine.Position, mover, next User, what func(loc string) string) (string, []string) {
+func (b *Bot) aiTurnContent(ctx context.Context, g *Game, pos engine.Position, mover, next User, what func(loc string) string) (string, []string) {
 	loc := b.userLocale(ctx, mover.ID)
 	var parts []string
 	if what != nil {
 		parts = append(parts, what(loc))
 	}
 	for _, a := range pos.Announcements() {
-		parts = append(parts, announceText(loc, g, pos, a))
+		parts = append(parts, view.AnnounceText(loc, g, pos, a))
 	}
 	parts = append(parts, i18n.T(loc, "ai.thinking", next.Name))
-	return clipRunes(strings.Join(parts, " "), 2000), nil
+	return view.ClipRunes(strings.Join(parts, " "), 2000), nil
 }
 
 // aiDraw answers a draw offer to the computer at once: it accepts only
 // when a short search finds its position clearly bad.
-func (b *Bot) aiDraw(ctx context.Context, r *req, g *gameRec) ([]Reply, error) {
+func (b *Bot) AiDraw(ctx context.Context, r *Req, g *Game) ([]view.Reply, error) {
 	pos, err := g.Position()
 	if err != nil {
 		return nil, err
 	}
 	res, err := ai.Think(ctx, pos, ai.Limits{Level: g.AILevel, Nodes: 2000, MaxDepth: 3, MoveTime: 300 * time.Millisecond, Noise: -1, Seed: aiSeed(g.ID, g.Ply)})
 	if err != nil {
-		return nil, wrap("evaluate draw offer", err)
+		return nil, Wrap("evaluate draw offer", err)
 	}
 	score := res.Score // for the side to move
 	if int(pos.Turn()) != g.AISide {
@@ -327,9 +328,9 @@ func (b *Bot) aiDraw(ctx context.Context, r *req, g *gameRec) ([]Reply, error) {
 	}
 	me := g.User(g.AISide)
 	if score > -aiDrawMargin {
-		return nil, refuse("ai.draw.declined", me.Name)
+		return nil, Refuse("ai.draw.declined", me.Name)
 	}
-	return b.finish(ctx, r, g, engine.Drawn(engine.ReasonAgreement), func(loc string) string {
+	return b.Finish(ctx, r, g, engine.Drawn(engine.ReasonAgreement), func(loc string) string {
 		return i18n.T(loc, "draw.accepted.by", me.Name)
 	})
 }
@@ -337,7 +338,7 @@ func (b *Bot) aiDraw(ctx context.Context, r *req, g *gameRec) ([]Reply, error) {
 // aiTakeback grants a takeback in a game against the computer at once:
 // the human's last move goes, with every computer move after it, and the
 // human is to move again.
-func (b *Bot) aiTakeback(ctx context.Context, r *req, g *gameRec, side int) ([]Reply, error) {
+func (b *Bot) AiTakeback(ctx context.Context, r *Req, g *Game, side int) ([]view.Reply, error) {
 	gm, err := b.replay(ctx, g)
 	if err != nil {
 		return nil, err
@@ -355,11 +356,11 @@ func (b *Bot) aiTakeback(ctx context.Context, r *req, g *gameRec, side int) ([]R
 			p, err = p.Play(m)
 		}
 		if err != nil {
-			return nil, wrap("replay", err)
+			return nil, Wrap("replay", err)
 		}
 	}
 	if last < 0 {
-		return nil, refuse("takeback.nothing")
+		return nil, Refuse("takeback.nothing")
 	}
-	return b.undo(ctx, r, g, len(moves)-last, g.User(g.AISide))
+	return b.Undo(ctx, r, g, len(moves)-last, g.User(g.AISide))
 }

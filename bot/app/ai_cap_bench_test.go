@@ -75,7 +75,7 @@ func BenchmarkComputerMoveCap(b *testing.B) {
 						b.Fatalf("%d computer moves after %d passes", log.count(), passes)
 					}
 					for i, id := range tables {
-						g, err := bt.st.game(ctx, id)
+						g, err := bt.St.game(ctx, id)
 						if err != nil {
 							b.Fatal(err)
 						}
@@ -83,7 +83,7 @@ func BenchmarkComputerMoveCap(b *testing.B) {
 						if err != nil {
 							b.Fatal(err)
 						}
-						if g.Status != gmActive || g.Ply >= 300 {
+						if g.Status != GmActive || g.Ply >= 300 {
 							newGame(i)
 							continue
 						}

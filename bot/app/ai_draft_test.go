@@ -32,7 +32,7 @@ func TestAIGungiDraftAnyReadyOrder(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				if d, ok := pos.(interface{ InDraft() bool }); g.Status != gmActive || !ok || !d.InDraft() {
+				if d, ok := pos.(interface{ InDraft() bool }); g.Status != GmActive || !ok || !d.InDraft() {
 					if next <= len(tc.mine) {
 						t.Fatalf("the draft ended before alice was ready: %+v", g)
 					}

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tankbot/tankbot/bot/view"
 	"github.com/tankbot/tankbot/store"
 	"github.com/tankbot/tankbot/store/clock"
 )
@@ -89,7 +90,7 @@ func TestAIFullGames(t *testing.T) {
 			}
 			aiMoves, posted := 0, 0
 			const maxPly = 400
-			for g.Status == gmActive && g.Ply < maxPly {
+			for g.Status == GmActive && g.Ply < maxPly {
 				pos, _ := g.Position()
 				if int(pos.Turn()) == g.AISide {
 					before := len(h.n.all())
@@ -114,7 +115,7 @@ func TestAIFullGames(t *testing.T) {
 				}
 				g = h.game(id)
 			}
-			if g.Status == gmActive {
+			if g.Status == GmActive {
 				t.Fatalf("no result after %d plies", g.Ply)
 			}
 			if posted != aiMoves || aiMoves == 0 {
@@ -195,13 +196,13 @@ func TestAIChallenge(t *testing.T) {
 	h := newHarness(t, aiConfig())
 	id := h.aiGame("level=3", "game=camelot")
 	g := h.game(id)
-	if g.AILevel != 3 || g.Status != gmActive {
+	if g.AILevel != 3 || g.Status != GmActive {
 		t.Fatalf("level 3: %+v", g)
 	}
 	if _, vs := g.Side(tankbot.ID); !vs {
 		t.Fatalf("the computer does not play as the bot's user: %+v", g)
 	}
-	st := h.b.st.(*storeRepo).st
+	st := h.b.St.(*storeRepo).st
 	if _, rated, err := st.GameNumber(h.ctx, id); err != nil || rated {
 		t.Fatalf("a game against the computer is rated (%v, %v)", rated, err)
 	}
@@ -225,7 +226,7 @@ func TestAIChallenge(t *testing.T) {
 	}
 	// A second game here: refused, and no challenge is left waiting.
 	mustRefuse(t, h.slash(alice, "challenge", "level=2"), "already")
-	if pend, err := h.b.st.pendingChallenges(h.ctx, alice.ID); err != nil || len(pend) != 0 {
+	if pend, err := h.b.St.PendingChallenges(h.ctx, alice.ID); err != nil || len(pend) != 0 {
 		t.Fatalf("pending after a refused game against the computer: %+v %v", pend, err)
 	}
 	mustRefuse(t, h.slash(carol, "challenge", "level=9"), "Level 9 does not exist")
@@ -245,7 +246,7 @@ func TestAIDrawAndTakeback(t *testing.T) {
 	h := newHarness(t, aiConfig())
 	id := h.aiGame("level=1", "game=camelot", "color=white")
 	mustRefuse(t, h.slash(alice, "draw"), "declines the draw")
-	if g := h.game(id); g.DrawOffer != 0 || g.Status != gmActive {
+	if g := h.game(id); g.DrawOffer != 0 || g.Status != GmActive {
 		t.Fatalf("after a declined draw: %+v", g)
 	}
 	mustRefuse(t, h.slash(alice, "takeback"), "no move to take back")
@@ -354,19 +355,19 @@ func TestAIMoveInServerLanguage(t *testing.T) {
 // pings) is redrawn with the last move highlighted, as any board is.
 func TestQueuedBoardShowsLastMove(t *testing.T) {
 	h := newHarness(t, Config{})
-	id := h.startGame()
+	id := h.StartGame()
 	mustNotRefuse(t, h.slash(alice, "move", "move="+h.legalMove(id, nil)))
 	g := h.game(id)
-	r := Reply{Board: true, GameID: id, Embed: &Embed{Image: "board.png"}}
+	r := view.Reply{Board: true, GameID: id, Embed: &view.Embed{Image: "board.png"}}
 	h.b.redrawImage(h.ctx, &r, g)
 	if len(r.Files) != 1 {
 		t.Fatalf("no image redrawn: %+v", r)
 	}
-	pos, last, err := h.b.replayLast(h.ctx, g)
+	pos, last, err := h.b.ReplayLast(h.ctx, g)
 	if err != nil || last == nil {
 		t.Fatalf("last move: %v %v", last, err)
 	}
-	without, err := renderPNG(pos, nil, h.b.publicFlip(pos), h.b.outLocale(g), g)
+	without, err := view.RenderPNG(pos, nil, h.b.PublicFlip(pos), h.b.outLocale(g), g)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -2,13 +2,10 @@ package app
 
 import (
 	"context"
-	"strconv"
-	"unicode/utf8"
 
 	a11y "github.com/tankbot/tankbot/bot/describe"
-	"github.com/tankbot/tankbot/bot/i18n"
+	"github.com/tankbot/tankbot/bot/view"
 	"github.com/tankbot/tankbot/engine"
-	"github.com/tankbot/tankbot/imaging"
 )
 
 // The alt text of every picture the bot sends (File.Description): screen
@@ -21,35 +18,24 @@ import (
 // known). The position before it is found in the game's log (the picture
 // may show any of its positions, or a move not saved yet); without it the
 // text has no last move.
-func (b *Bot) boardAlt(ctx context.Context, loc string, g *gameRec, pos engine.Position, last engine.Move) string {
+func (b *Bot) boardAlt(ctx context.Context, loc string, g *Game, pos engine.Position, last engine.Move) string {
 	d := a11y.Board{Game: g.Game, Number: int64(g.Number), Variant: g.Variant, Pos: pos}
 	if g.Status == gmFinished && pos.Encode() == g.Pos {
-		d.Outcome = storedOutcome(g)
+		d.Outcome = view.StoredOutcome(g)
 	}
 	d.Prev, d.Last = b.stepTo(ctx, g, pos, last)
-	return altOr(loc, d)
-}
-
-// storedOutcome is a finished game's stored result (which may have been
-// decided off the board: a resignation, the clock), nil when unknown.
-func storedOutcome(g *gameRec) *engine.Outcome {
-	for _, r := range []engine.Result{engine.WhiteWins, engine.BlackWins, engine.Draw} {
-		if g.Result == r.String() {
-			return &engine.Outcome{Result: r, Reason: engine.Reason(g.Reason)}
-		}
-	}
-	return nil
+	return view.AltOr(loc, d)
 }
 
 // stepTo is the position before pos in g's log and the move from it to
 // pos (the last time pos was reached), or, when pos is one move past the
 // log (a board drawn before its move is saved), the log's end and last;
 // nil when pos is the start or neither.
-func (b *Bot) stepTo(ctx context.Context, g *gameRec, pos engine.Position, last engine.Move) (engine.Position, engine.Move) {
+func (b *Bot) stepTo(ctx context.Context, g *Game, pos engine.Position, last engine.Move) (engine.Position, engine.Move) {
 	if g.Ply == 0 || g.Start == "" {
 		return nil, nil
 	}
-	rules, ok := lookupGame(g.Game)
+	rules, ok := LookupGame(g.Game)
 	if !ok {
 		return nil, nil
 	}
@@ -57,7 +43,7 @@ func (b *Bot) stepTo(ctx context.Context, g *gameRec, pos engine.Position, last 
 	if err != nil {
 		return nil, nil
 	}
-	log, err := b.st.moveLog(ctx, g.ID)
+	log, err := b.St.MoveLog(ctx, g.ID)
 	if err != nil {
 		return nil, nil
 	}
@@ -85,58 +71,4 @@ func (b *Bot) stepTo(ctx context.Context, g *gameRec, pos engine.Position, last 
 		}
 	}
 	return prev, step
-}
-
-// altOr is describe.Alt, or, when the position cannot be described, the
-// game's name and move number (never empty).
-func altOr(loc string, d a11y.Board) string {
-	s, err := a11y.Alt(loc, d)
-	if err != nil || s == "" {
-		return clipAlt(gameLabel(loc, d.Game, d.Variant, d.Pos))
-	}
-	return s
-}
-
-// positionAlt is the alt text of a picture of a position outside a game
-// (a puzzle, the rules' example, a review's board): prev and last, when
-// set, are the move shown.
-func positionAlt(loc, game string, pos, prev engine.Position, last engine.Move) string {
-	return altOr(loc, a11y.Board{Game: game, Pos: pos, Prev: prev, Last: last})
-}
-
-// clipAlt keeps s within Discord's limit on a description.
-func clipAlt(s string) string {
-	if utf8.RuneCountInString(s) <= a11y.AltLimit {
-		return s
-	}
-	return string([]rune(s)[:a11y.AltLimit-1]) + "…"
-}
-
-// standingsAlt is the standings pictures' alt text: the table as a
-// numbered list (every page's rows: each picture holds a part of it, the
-// list reads the whole).
-func standingsAlt(loc, title string, pages []imaging.StandingsTable) string {
-	var rows []a11y.Standing
-	for _, pg := range pages {
-		for _, row := range pg.Rows {
-			if len(row) < 4 {
-				continue
-			}
-			rank, _ := strconv.Atoi(row[0])
-			games, _ := strconv.Atoi(row[len(row)-1])
-			rows = append(rows, a11y.Standing{Rank: rank, Name: row[1], Points: row[2], Games: games})
-		}
-	}
-	return a11y.Standings(loc, title, rows, a11y.AltLimit)
-}
-
-// replayAlt gives the animated replay among a game's files (gameFiles)
-// its alt text in loc: which game, how many moves; the final board it
-// goes with has the position's own.
-func replayAlt(loc string, g *gameRec, files []File) {
-	for i := range files {
-		if files[i].ContentType == "image/gif" {
-			files[i].Description = clipAlt(i18n.T(loc, "a11y.replay", gameLabel(loc, g.Game, g.Variant, nil), g.Num(), strconv.Itoa(g.Ply)))
-		}
-	}
 }

@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 	"testing"
+	"time"
 
 	"github.com/tankbot/tankbot/store"
 )
@@ -14,6 +15,8 @@ type answeringNotifier struct {
 	shown map[string]string // token → the message its @original shows
 	asked int
 }
+
+func (n *answeringNotifier) HookLifetime() time.Duration { return testHookLifetime }
 
 func (n *answeringNotifier) AnswerShown(_ context.Context, token, hookMessage string) (string, error) {
 	n.asked++
@@ -36,7 +39,7 @@ func TestShownAnswerNotPostedTwice(t *testing.T) {
 	}{{"answer shown", true, 0}, {"answer lost", false, 1}} {
 		t.Run(c.name, func(t *testing.T) {
 			h := newHarness(t, Config{})
-			id := h.startGame("clock=10m+5s")
+			id := h.StartGame("clock=10m+5s")
 			an := &answeringNotifier{fakeNotifier: h.n, shown: map[string]string{}}
 			if c.shown {
 				an.shown["tok"] = "m42"
@@ -46,7 +49,7 @@ func TestShownAnswerNotPostedTwice(t *testing.T) {
 			rs := h.slash(alice, "move", "move="+h.legalMove(id, nil))
 			mustNotRefuse(t, rs)
 			h.lose = false
-			st := h.b.st.(*storeRepo).st
+			st := h.b.St.(*storeRepo).st
 			if err := st.RecordPendingBoard(h.ctx, id, rs[0].Seq, store.BoardHook{Token: "tok", Message: "@original", Issued: h.clk.Now()}); err != nil {
 				t.Fatal(err)
 			}

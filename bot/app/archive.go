@@ -9,6 +9,7 @@ import (
 
 	"github.com/tankbot/tankbot/bot/metrics"
 	"github.com/tankbot/tankbot/bot/renders"
+	"github.com/tankbot/tankbot/bot/view"
 	"github.com/tankbot/tankbot/engine"
 	recfile "github.com/tankbot/tankbot/engine/record"
 	"github.com/tankbot/tankbot/imaging"
@@ -21,51 +22,51 @@ import (
 
 // pastGame is the game a look back names (/history, /review): game:#N on
 // this server, else the caller's latest game here, which may be over.
-func (b *Bot) pastGame(ctx context.Context, r *req) (*gameRec, error) {
+func (b *Bot) PastGame(ctx context.Context, r *Req) (*Game, error) {
 	g, byNumber, err := b.gameByNumber(ctx, r, r.Options["game"])
 	if err != nil || byNumber {
 		return g, err
 	}
-	return b.findFinished(ctx, r)
+	return b.FindFinished(ctx, r)
 }
 
 // gameByNumber reads "#N" (or "N") as a game number of the caller's
 // server; ok is false when text is not a number, so callers can fall back
 // to their other ways of naming a game.
-func (b *Bot) gameByNumber(ctx context.Context, r *req, text string) (g *gameRec, ok bool, err error) {
+func (b *Bot) gameByNumber(ctx context.Context, r *Req, text string) (g *Game, ok bool, err error) {
 	n, err := strconv.Atoi(strings.TrimPrefix(strings.TrimSpace(text), "#"))
 	if err != nil || n < 1 {
 		return nil, false, nil
 	}
-	g, err = b.st.numberedGame(ctx, r.GuildID, n)
-	if errors.Is(err, errNotFound) {
-		return nil, true, refuse("refuse.no-game-number", "#"+strconv.Itoa(n))
+	g, err = b.St.numberedGame(ctx, r.GuildID, n)
+	if errors.Is(err, ErrNotFound) {
+		return nil, true, Refuse("refuse.no-game-number", "#"+strconv.Itoa(n))
 	}
 	if err != nil {
-		return nil, true, wrap("game by number", err)
+		return nil, true, Wrap("game by number", err)
 	}
 	return g, true, nil
 }
 
 // gameRecord is a game's record (engine/record, imported as recfile) with its server number,
 // rated flag and the ratings its players had before it.
-func (b *Bot) gameRecord(ctx context.Context, g *gameRec) (*recfile.Record, error) {
-	st := b.st
+func (b *Bot) GameRecord(ctx context.Context, g *Game) (*recfile.Record, error) {
+	st := b.St
 	row, err := st.Game(ctx, g.ID)
 	if err != nil {
-		return nil, wrap("record", err)
+		return nil, Wrap("record", err)
 	}
 	num, rated := g.Number, g.Rated
-	log, err := b.st.moveLog(ctx, g.ID)
+	log, err := b.St.MoveLog(ctx, g.ID)
 	if err != nil {
-		return nil, wrap("record", err)
+		return nil, Wrap("record", err)
 	}
 	rec := &recfile.Record{
 		Game: g.Game, Variant: g.Variant, Start: g.Start, White: PlainText(g.White.Name), Black: PlainText(g.Black.Name),
 		Clock: g.Clock, Date: row.Created, Number: num, Rated: rated, Moves: log,
 	}
 	if cs, err := st.RatingChanges(ctx, g.ID); err == nil && len(cs) == 2 {
-		rec.WhiteRating, rec.BlackRating = beforeOf(cs[0]).String(), beforeOf(cs[1]).String()
+		rec.WhiteRating, rec.BlackRating = BeforeOf(cs[0]).String(), BeforeOf(cs[1]).String()
 	}
 	if g.Status == gmFinished {
 		res, _ := recfile.ParseResult(g.Result)
@@ -81,18 +82,18 @@ func (b *Bot) gameRecord(ctx context.Context, g *gameRec) (*recfile.Record, erro
 // afterwards.
 // The game-over message attaches them; /history attaches them on request.
 // The console writes attached images (PNG and GIF) beside its boards.
-func (b *Bot) gameFiles(ctx context.Context, g *gameRec, flip bool) ([]File, error) {
-	rec, err := b.gameRecord(ctx, g)
+func (b *Bot) GameFiles(ctx context.Context, g *Game, flip bool) ([]view.File, error) {
+	rec, err := b.GameRecord(ctx, g)
 	if err != nil {
 		return nil, err
 	}
 	text, err := b.rd.Record(rec)
 	if err != nil {
-		return nil, wrap("record", err)
+		return nil, Wrap("record", err)
 	}
 	base := "game-" + strconv.Itoa(rec.Number)
-	files := []File{{Name: base + ".txt", ContentType: "text/plain; charset=utf-8", Data: []byte(text)}}
-	if g.Status == gmActive {
+	files := []view.File{{Name: base + ".txt", ContentType: "text/plain; charset=utf-8", Data: []byte(text)}}
+	if g.Status == GmActive {
 		return files, nil // the replay is for finished games
 	}
 	anim, err := b.rd.Picture(ctx, g.ID, true, renders.Replay(flip), func() ([]byte, error) {
@@ -107,10 +108,10 @@ func (b *Bot) gameFiles(ctx context.Context, g *gameRec, flip bool) ([]File, err
 	if err != nil {
 		// The message goes without its replay rather than not at all (the
 		// record still replays it: tankbot replay).
-		b.log.Warn("replay not attached", "game", g.ID, "plies", len(rec.Moves), "err", err)
+		b.Log.Warn("replay not attached", "game", g.ID, "plies", len(rec.Moves), "err", err)
 		return files, nil
 	}
-	return append(files, File{Name: base + ".gif", ContentType: "image/gif", Data: anim}), nil
+	return append(files, view.File{Name: base + ".gif", ContentType: "image/gif", Data: anim}), nil
 }
 
 // boardImage draws a board for a message. A finished game's final board
@@ -118,35 +119,35 @@ func (b *Bot) gameFiles(ctx context.Context, g *gameRec, flip bool) ([]File, err
 // off the board: a resignation, an agreement), and then read from the
 // store (renders), by this bot and by the web viewer's final.png alike;
 // any other board is drawn as it is asked for.
-func (b *Bot) boardImage(ctx context.Context, g *gameRec, pos engine.Position, last engine.Move, flip bool, loc string) ([]byte, error) {
-	if g.Status == gmActive || pos.Encode() != g.Pos {
-		return metrics.Render(g.Game, func() ([]byte, error) { return renderPNG(pos, last, flip, loc, g) })
+func (b *Bot) boardImage(ctx context.Context, g *Game, pos engine.Position, last engine.Move, flip bool, loc string) ([]byte, error) {
+	if g.Status == GmActive || pos.Encode() != g.Pos {
+		return metrics.Render(g.Game, func() ([]byte, error) { return view.RenderPNG(pos, last, flip, loc, g) })
 	}
 	return b.rd.Picture(ctx, g.ID, true, renders.Board(g.Ply, g.Ply, loc, flip), func() ([]byte, error) {
 		if last == nil && g.Ply > 0 {
 			var err error
-			if pos, last, err = b.replayLast(ctx, g); err != nil {
+			if pos, last, err = b.ReplayLast(ctx, g); err != nil {
 				return nil, err
 			}
 		}
-		return metrics.Render(g.Game, func() ([]byte, error) { return renderPNG(pos, last, flip, loc, g) })
+		return metrics.Render(g.Game, func() ([]byte, error) { return view.RenderPNG(pos, last, flip, loc, g) })
 	})
 }
 
 // positionAt replays g's log to ply k (0 the start; k < 0 the final
 // position) and returns the position and the move that led to it (nil at
 // the start), for /board game:#N ply:K.
-func (b *Bot) positionAt(ctx context.Context, g *gameRec, k int) (engine.Position, engine.Move, error) {
-	rec, err := b.gameRecord(ctx, g)
+func (b *Bot) PositionAt(ctx context.Context, g *Game, k int) (engine.Position, engine.Move, error) {
+	rec, err := b.GameRecord(ctx, g)
 	if err != nil {
 		return nil, nil, err
 	}
 	if k > len(rec.Moves) {
-		return nil, nil, refuse("refuse.ply-range", strconv.Itoa(k), strconv.Itoa(len(rec.Moves)))
+		return nil, nil, Refuse("refuse.ply-range", strconv.Itoa(k), strconv.Itoa(len(rec.Moves)))
 	}
 	ps, ms, err := rec.Positions()
 	if err != nil {
-		return nil, nil, wrap("replay", err)
+		return nil, nil, Wrap("replay", err)
 	}
 	if k < 0 {
 		k = len(ms)
@@ -163,24 +164,24 @@ func (b *Bot) positionAt(ctx context.Context, g *gameRec, k int) (engine.Positio
 // crash), and the record file and animated replay attached beside the
 // board image, which stays the embed's image. A failure costs only the
 // extras: the result is already saved and the message still goes.
-func (b *Bot) finalExtras(ctx context.Context, loc string, g *gameRec, reply *Reply) {
-	if g.Status == gmActive {
+func (b *Bot) finalExtras(ctx context.Context, loc string, g *Game, reply *view.Reply) {
+	if g.Status == GmActive {
 		return
 	}
 	b.gameOver(ctx, g)
 	lines, err := b.ratingsForGame(ctx, loc, g)
 	if err != nil {
-		b.log.Warn("rate finished game", "game", g.ID, "err", err)
+		b.Log.Warn("rate finished game", "game", g.ID, "err", err)
 	}
 	if len(lines) > 0 {
 		text := strings.Join(lines, "\n")
-		reply.Content = clipRunes(reply.Content, 2000-utf8.RuneCountInString(text)-1) + "\n" + text
+		reply.Content = view.ClipRunes(reply.Content, 2000-utf8.RuneCountInString(text)-1) + "\n" + text
 	}
-	files, err := b.gameFiles(ctx, g, false)
+	files, err := b.GameFiles(ctx, g, false)
 	if err != nil {
-		b.log.Warn("final board files", "game", g.ID, "err", err)
+		b.Log.Warn("final board files", "game", g.ID, "err", err)
 		return
 	}
-	replayAlt(loc, g, files)
+	view.ReplayAlt(loc, g, files)
 	reply.Files = append(reply.Files, files...)
 }

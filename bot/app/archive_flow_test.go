@@ -10,12 +10,13 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tankbot/tankbot/bot/view"
 	recfile "github.com/tankbot/tankbot/engine/record"
 	"github.com/tankbot/tankbot/store"
 )
 
 // finalBoard is the one board reply among rs (the game-over message).
-func finalBoard(t *testing.T, rs []Reply) Reply {
+func finalBoard(t *testing.T, rs []view.Reply) view.Reply {
 	t.Helper()
 	for _, r := range rs {
 		if r.Board && !r.Ephemeral {
@@ -23,7 +24,7 @@ func finalBoard(t *testing.T, rs []Reply) Reply {
 		}
 	}
 	t.Fatalf("no board among %+v", rs)
-	return Reply{}
+	return view.Reply{}
 }
 
 // playMoves plays plies legal moves, alice (white) first.
@@ -40,7 +41,7 @@ func (h *harness) playMoves(id int64, plies int) {
 
 // checkFinalFiles checks a game-over board carries its image as the embed
 // image, the record of plies moves and a replay of plies+1 frames.
-func checkFinalFiles(t *testing.T, r Reply, number, plies int) {
+func checkFinalFiles(t *testing.T, r view.Reply, number, plies int) {
 	t.Helper()
 	base := "game-" + strconv.Itoa(number)
 	if len(r.Files) != 3 || r.Embed == nil || r.Embed.Image != r.Files[0].Name || r.Files[1].Name != base+".txt" || r.Files[2].Name != base+".gif" {
@@ -68,7 +69,7 @@ func checkFinalFiles(t *testing.T, r Reply, number, plies int) {
 // the replay attached.
 func TestRatedGameOverMessage(t *testing.T) {
 	h := newHarness(t, Config{})
-	id := h.startGame()
+	id := h.StartGame()
 	h.playMoves(id, 3)
 	fin := finalBoard(t, h.click(bob, findID(t, h.slash(bob, "resign"), "resignyes")))
 	for _, want := range []string{"alice 1500? → 1662? (+162)", "bob 1500? → 1338? (−162)", "<@id-alice>", "<@id-bob>"} {
@@ -80,7 +81,7 @@ func TestRatedGameOverMessage(t *testing.T) {
 		t.Fatalf("final board: %+v", fin)
 	}
 	checkFinalFiles(t, fin, 1, 3)
-	st := h.b.st.(*storeRepo).st
+	st := h.b.St.(*storeRepo).st
 	for _, p := range []User{alice, bob} {
 		r, err := st.Rating(h.ctx, "guild", "tank", p.ID)
 		if err != nil || r.Games != 1 {
@@ -112,20 +113,20 @@ func TestCasualAndAbortedNotRated(t *testing.T) {
 	}
 	checkFinalFiles(t, fin, 1, 2)
 
-	id2 := h.startGame()
+	id2 := h.StartGame()
 	h.playMoves(id2, 1)
 	fin = finalBoard(t, h.slash(alice, "abort"))
 	if strings.Contains(fin.Content, "→") || h.game(id2).Status != gmFinished {
 		t.Fatalf("aborted game: %s", fin.Content)
 	}
-	st := h.b.st.(*storeRepo).st
+	st := h.b.St.(*storeRepo).st
 	for _, p := range []User{alice, bob} {
 		if rs, err := st.PlayerRatings(h.ctx, "guild", p.ID); err != nil || len(rs) != 0 {
 			t.Fatalf("%s has ratings after a casual and an aborted game: %+v %v", p.Name, rs, err)
 		}
 	}
 	// A rematch of a casual game is casual too.
-	rs = h.click(alice, findID(t, []Reply{fin}, "rematch"))
+	rs = h.click(alice, findID(t, []view.Reply{fin}, "rematch"))
 	if strings.Contains(text(rs), "Casual") {
 		t.Fatalf("the rematch of a rated (aborted) game is rated:\n%s", text(rs))
 	}
@@ -136,7 +137,7 @@ func TestCasualAndAbortedNotRated(t *testing.T) {
 // and the replay.
 func TestSchedulerFlagFallRatesOnce(t *testing.T) {
 	h := newHarness(t, Config{})
-	id := h.startGame("clock=10m+5s")
+	id := h.StartGame("clock=10m+5s")
 	h.playMoves(id, 2)
 	h.clk.Advance(11 * time.Minute)
 	if err := h.b.Tick(h.ctx); err != nil {
@@ -145,7 +146,7 @@ func TestSchedulerFlagFallRatesOnce(t *testing.T) {
 	if g := h.game(id); g.Status != gmFinished || g.Reason != "timeout" {
 		t.Fatalf("game %s %s", g.Status, g.Reason)
 	}
-	var fin *Reply
+	var fin *view.Reply
 	for _, p := range h.n.all() {
 		if strings.Contains(p.Reply.Content, "is over") {
 			r := p.Reply
@@ -166,7 +167,7 @@ func TestSchedulerFlagFallRatesOnce(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	st := h.b.st.(*storeRepo).st
+	st := h.b.St.(*storeRepo).st
 	r, err := st.Rating(h.ctx, "guild", "tank", bob.ID)
 	if err != nil || r.Games != 1 || r.Wins != 1 {
 		t.Fatalf("bob after the flag-fall: %+v %v", r, err)
@@ -177,7 +178,7 @@ func TestSchedulerFlagFallRatesOnce(t *testing.T) {
 }
 
 // slashIn runs a slash command in another server.
-func (h *harness) slashIn(guild string, who User, name string, opts ...string) []Reply {
+func (h *harness) slashIn(guild string, who User, name string, opts ...string) []view.Reply {
 	h.t.Helper()
 	c := Command{Kind: KindSlash, Name: name, User: who, GuildID: guild, ChannelID: guild + "-chan", Options: map[string]string{}, Users: map[string]User{}}
 	for _, o := range opts {
@@ -197,8 +198,8 @@ func (h *harness) slashIn(guild string, who User, name string, opts ...string) [
 // use the number.
 func TestNumbersPerGuild(t *testing.T) {
 	h := newHarness(t, Config{})
-	h.startGame()                     // guild #1
-	id2 := h.startGame("thread=true") // guild #2 (alice and bob again, in a thread)
+	h.StartGame()                     // guild #1
+	id2 := h.StartGame("thread=true") // guild #2 (alice and bob again, in a thread)
 	if g := h.game(id2); g.Number != 2 || !strings.Contains(g.ChannelID, "#2 Tank Chess · alice vs bob") {
 		t.Fatalf("second game: number %d, thread %q", g.Number, g.ChannelID)
 	}
@@ -227,7 +228,7 @@ func TestNumbersPerGuild(t *testing.T) {
 	}
 	// Finished games are offered where they can be looked at.
 	mustNotRefuse(t, h.click(bob, findID(t, h.slash(bob, "resign", "game=#2"), "resignyes")))
-	sug := func(cmd string) []Choice {
+	sug := func(cmd string) []view.Choice {
 		return h.b.Suggest(h.ctx, Command{Kind: KindSlash, Name: cmd, User: bob, GuildID: "guild", ChannelID: "chan", Options: map[string]string{"game": "#"}}, "game")
 	}
 	if got := sug("history"); len(got) != 2 {
@@ -246,9 +247,9 @@ func TestNumbersPerGuild(t *testing.T) {
 // not; out of range is refused.
 func TestBoardAtPly(t *testing.T) {
 	h := newHarness(t, Config{})
-	id := h.startGame()
+	id := h.StartGame()
 	h.playMoves(id, 4)
-	log, _ := h.b.st.moveLog(h.ctx, id)
+	log, _ := h.b.St.MoveLog(h.ctx, id)
 	check := func(k int, want string) {
 		t.Helper()
 		rs := h.slash(carol, "board", "game=#1", "ply="+strconv.Itoa(k))
@@ -289,7 +290,7 @@ func TestBoardAtPly(t *testing.T) {
 // GameUpdate.Rate has its changes with the finish.
 func TestFinishRatesInSameWrite(t *testing.T) {
 	h := newHarness(t, Config{})
-	st := h.b.st.(*storeRepo).st
+	st := h.b.St.(*storeRepo).st
 	g, err := st.CreateGame(h.ctx, store.Game{Kind: "tank", Guild: "guild", Channel: "c", Players: [2]string{"a", "b"}, Start: "x"})
 	if err != nil {
 		t.Fatal(err)
@@ -340,10 +341,10 @@ func (n *renamingNotifier) RenameThread(_ context.Context, id, name string) erro
 // number once the game exists.
 func TestThreadRenamedWhenNumberTaken(t *testing.T) {
 	h := newHarness(t, Config{})
-	st := h.b.st.(*storeRepo).st
+	st := h.b.St.(*storeRepo).st
 	n := &renamingNotifier{st: st, renamed: map[string]string{}}
 	h.b.n = n
-	id := h.startGame("thread=true")
+	id := h.StartGame("thread=true")
 	g := h.game(id)
 	if g.Number != 2 || !strings.HasSuffix(g.ChannelID, "#1 Tank Chess · alice vs bob") {
 		t.Fatalf("game #%d in %q", g.Number, g.ChannelID)
@@ -357,9 +358,9 @@ func TestThreadRenamedWhenNumberTaken(t *testing.T) {
 // move's write, and its final board shows both lines and the files.
 func TestRepetitionDrawRated(t *testing.T) {
 	h := newHarness(t, Config{})
-	id := h.startGame("game=camelot", "clock=untimed")
+	id := h.StartGame("game=camelot", "clock=untimed")
 	shuffle := []string{"C6-C5", "C11-C12", "C5-C6", "C12-C11"}
-	var last []Reply
+	var last []view.Reply
 	for i := 0; i < 8; i++ {
 		last = h.slash([]User{alice, bob}[i%2], "move", "move="+shuffle[i%4])
 		mustNotRefuse(t, last)
@@ -374,7 +375,7 @@ func TestRepetitionDrawRated(t *testing.T) {
 		}
 	}
 	checkFinalFiles(t, fin, 1, 8)
-	st := h.b.st.(*storeRepo).st
+	st := h.b.St.(*storeRepo).st
 	if r, err := st.Rating(h.ctx, "guild", "camelot", bob.ID); err != nil || r.Draws != 1 {
 		t.Fatalf("bob: %+v %v", r, err)
 	}

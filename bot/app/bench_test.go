@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tankbot/tankbot/bot/view"
 	"github.com/tankbot/tankbot/engine"
 	"github.com/tankbot/tankbot/store/clock"
 )
@@ -59,11 +60,11 @@ func BenchmarkMove(b *testing.B) {
 		for pb.Next() {
 			tb := tables[next.Add(1)%games]
 			tb.mu.Lock()
-			g, err := bt.st.game(ctx, tb.id)
+			g, err := bt.St.game(ctx, tb.id)
 			if err != nil {
 				b.Error(err)
 			}
-			if g.Status != gmActive { // restart a finished table
+			if g.Status != GmActive { // restart a finished table
 				tb.mu.Unlock()
 				continue
 			}
@@ -131,8 +132,8 @@ func BenchmarkFinalBoard(b *testing.B) {
 			}
 			rng := rand.New(rand.NewPCG(7, 7))
 			for ply := 0; ply < 100; ply++ {
-				g, _ := bt.st.game(ctx, id)
-				if g.Status != gmActive {
+				g, _ := bt.St.game(ctx, id)
+				if g.Status != GmActive {
 					break
 				}
 				pos, _ := g.Position()
@@ -141,17 +142,17 @@ func BenchmarkFinalBoard(b *testing.B) {
 				mv := pos.FormatMove(moves[rng.IntN(len(moves))])
 				bt.Handle(ctx, Command{Name: "move", User: u, GuildID: "g", ChannelID: "c", Options: map[string]string{"move": mv}})
 			}
-			g, _ := bt.st.game(ctx, id)
-			if g.Status == gmActive {
+			g, _ := bt.St.game(ctx, id)
+			if g.Status == GmActive {
 				if err := bt.end(ctx, g, engine.Win(engine.White, engine.ReasonResignation)); err != nil {
 					b.Fatal(err)
 				}
 			}
 			pos, _ := g.Position()
-			var reply Reply
+			var reply view.Reply
 			b.ResetTimer()
 			for range b.N {
-				reply, _ = bt.boardReply(ctx, &req{loc: "en", pub: "en"}, g, pos, nil, "", false)
+				reply, _ = bt.BoardReply(ctx, &Req{Loc: "en", Pub: "en"}, g, pos, nil, "", false)
 				bt.finalExtras(ctx, "en", g, &reply)
 			}
 			b.StopTimer()

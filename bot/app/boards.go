@@ -8,6 +8,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/tankbot/tankbot/bot/view"
 	"github.com/tankbot/tankbot/store"
 )
 
@@ -36,10 +37,20 @@ type WebhookStripper interface {
 	StripBoardVia(ctx context.Context, channelID, messageID, token, hookMessage string) error
 }
 
-// hookFresh is how old an interaction's token may be for the sweep to use
-// it: Discord's 15 minutes less a margin for the request itself and for
-// clocks that differ.
-const hookFresh = 14 * time.Minute
+// HookLifetime is implemented by transports whose interaction tokens
+// (a board's Hook) can be used for a while after the interaction: how
+// long, a margin for the request itself and for clocks that differ
+// included. A transport that does not say has no token to use.
+type HookLifetime interface {
+	HookLifetime() time.Duration
+}
+
+// hookFresh reports whether an interaction token issued then can still be
+// used.
+func (b *Bot) hookFresh(issued time.Time) bool {
+	l, ok := b.n.(HookLifetime)
+	return ok && b.Clk.Now().Sub(issued) < l.HookLifetime()
+}
 
 // RateLimited is returned (wrapped) by a transport asked to wait: After is
 // the platform's retry_after; Global says the limit covers every request of
@@ -108,21 +119,21 @@ func (s *storeRepo) recordShown(ctx context.Context, bd store.Board, messageID s
 // died before learning the message id. Then the board is recorded (which
 // cancels the ping) and the ping must not post the board a second time.
 // In doubt (no pending board, a spent token, an error) the ping goes.
-func (b *Bot) answerShown(ctx context.Context, r Reply) bool {
+func (b *Bot) answerShown(ctx context.Context, r view.Reply) bool {
 	ac, ok := b.n.(AnswerChecker)
 	if !ok {
 		return false
 	}
-	bd, err := b.st.pendingBoard(ctx, r.GameID, r.Seq)
-	if err != nil || bd.Hook.Token == "" || b.clk.Now().Sub(bd.Hook.Issued) >= hookFresh {
+	bd, err := b.St.pendingBoard(ctx, r.GameID, r.Seq)
+	if err != nil || bd.Hook.Token == "" || !b.hookFresh(bd.Hook.Issued) {
 		return false
 	}
 	id, err := ac.AnswerShown(ctx, bd.Hook.Token, bd.Hook.Message)
 	if err != nil || id == "" {
 		return false
 	}
-	if err := b.st.recordShown(ctx, bd, id); err != nil {
-		b.log.Warn("record a board found delivered", "game", r.GameID, "err", err)
+	if err := b.St.recordShown(ctx, bd, id); err != nil {
+		b.Log.Warn("record a board found delivered", "game", r.GameID, "err", err)
 	}
 	return true
 }
@@ -142,11 +153,11 @@ func (s *storeRepo) pauseStrips(ctx context.Context, until time.Time) error {
 // sweepBoards delivers strip post m: every superseded live board of the
 // game loses its buttons. It is done (sent) only when none is left.
 func (b *Bot) sweepBoards(ctx context.Context, m outMsg) error {
-	sw := b.st
+	sw := b.St
 	if b.n == nil {
-		return b.st.sent(ctx, m.ID, "")
+		return b.St.sent(ctx, m.ID, "")
 	}
-	game := m.Post.reply.GameID
+	game := m.Post.Reply.GameID
 	// Two strip posts of a game claimed together take turns here: the
 	// second reads the boards after the first stripped them, instead of
 	// editing them again (each edit spends the bot token's budget).
@@ -154,10 +165,10 @@ func (b *Bot) sweepBoards(ctx context.Context, m outMsg) error {
 	for range stripRounds {
 		boards, err := sw.supersededBoards(ctx, game)
 		if err != nil {
-			return b.stripLater(ctx, m, 0, wrap("read boards", err))
+			return b.stripLater(ctx, m, 0, Wrap("read boards", err))
 		}
 		if len(boards) == 0 {
-			return b.st.sent(ctx, m.ID, "")
+			return b.St.sent(ctx, m.ID, "")
 		}
 		for _, bd := range boards {
 			err := b.stripOne(ctx, bd)
@@ -168,7 +179,7 @@ func (b *Bot) sweepBoards(ctx context.Context, m outMsg) error {
 				if rl.Global {
 					// Every strip waits, on every instance: nothing of
 					// this token gets through before then anyway.
-					if perr := sw.pauseStrips(ctx, b.clk.Now().Add(rl.After)); perr != nil {
+					if perr := sw.pauseStrips(ctx, b.Clk.Now().Add(rl.After)); perr != nil {
 						err = errors.Join(err, perr)
 					}
 				}
@@ -177,19 +188,19 @@ func (b *Bot) sweepBoards(ctx context.Context, m outMsg) error {
 				return b.stripLater(ctx, m, 0, err)
 			}
 			if err := sw.boardStripped(ctx, game, bd.Message); err != nil {
-				return b.stripLater(ctx, m, 0, wrap("record stripped board", err))
+				return b.stripLater(ctx, m, 0, Wrap("record stripped board", err))
 			}
 		}
 	}
 	// Boards keep arriving: the strip post their records queued goes on.
-	return b.st.sent(ctx, m.ID, "")
+	return b.St.sent(ctx, m.ID, "")
 }
 
 // stripOne removes board bd's buttons: through the interaction webhook
 // that made it while its token is fresh (the previous move's answer
 // usually is the board to strip), else with the bot token.
 func (b *Bot) stripOne(ctx context.Context, bd store.Board) error {
-	if ws, ok := b.n.(WebhookStripper); ok && bd.Hook.Token != "" && b.clk.Now().Sub(bd.Hook.Issued) < hookFresh {
+	if ws, ok := b.n.(WebhookStripper); ok && bd.Hook.Token != "" && b.hookFresh(bd.Hook.Issued) {
 		return ws.StripBoardVia(ctx, bd.Channel, bd.Message, bd.Hook.Token, bd.Hook.Message)
 	}
 	if g, ok := b.postsElsewhere(ctx, bd.Game); ok && g != nil {
@@ -206,7 +217,7 @@ func (b *Bot) stripOne(ctx context.Context, bd store.Board) error {
 	if s, ok := b.n.(BoardStripper); ok {
 		return s.StripBoard(ctx, bd.Channel, bd.Message)
 	}
-	return b.n.Edit(ctx, bd.Channel, bd.Message, Reply{})
+	return b.n.Edit(ctx, bd.Channel, bd.Message, view.Reply{})
 }
 
 // stripLater puts strip post m back: after wait when the transport asked
@@ -220,33 +231,13 @@ func (b *Bot) stripLater(ctx context.Context, m outMsg, wait time.Duration, err 
 		pause = min(wait, stripMaxPause) // Discord said when: no sooner, no later
 	}
 	level := "warn"
-	log := b.log.Warn
+	log := b.Log.Warn
 	if m.Attempts >= stripLoudAfter {
-		level, log = "error", b.log.Error
+		level, log = "error", b.Log.Error
 	}
-	log("strip old board buttons: will retry", "game", m.Post.reply.GameID, "post", m.ID, "attempts", m.Attempts, "in", pause, "level", level, "err", err)
-	return wrap("requeue the strip of game "+strconv.FormatInt(m.Post.reply.GameID, 10),
-		b.st.retryAt(ctx, m.ID, b.clk.Now().Add(pause), err.Error()))
-}
-
-// BoardSeq is the game revision board reply r shows, which the store orders
-// the game's boards by: the move's Seq when set, else the seq its game
-// buttons carry (a new game's first board: 0; a final, taken-back or
-// re-shown board: the game's seq when drawn), else -1, "the game's seq
-// when recorded" (a board without buttons). Transports record boards with
-// it (SetBoardMessageAt, Bot.Delivered).
-func (r Reply) BoardSeq() int {
-	if r.Seq > 0 {
-		return r.Seq
-	}
-	for _, row := range r.Components {
-		for _, c := range row {
-			if id, ok := parseCustomID(c.CustomID); ok && id.kind == 'g' && id.id == r.GameID {
-				return id.seq
-			}
-		}
-	}
-	return -1
+	log("strip old board buttons: will retry", "game", m.Post.Reply.GameID, "post", m.ID, "attempts", m.Attempts, "in", pause, "level", level, "err", err)
+	return Wrap("requeue the strip of game "+strconv.FormatInt(m.Post.Reply.GameID, 10),
+		b.St.retryAt(ctx, m.ID, b.Clk.Now().Add(pause), err.Error()))
 }
 
 // sweeps holds a lock per (bot, game) while one of the game's strip posts

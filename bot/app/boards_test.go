@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tankbot/tankbot/bot/view"
 	"github.com/tankbot/tankbot/store"
 	"github.com/tankbot/tankbot/store/clock"
 )
@@ -70,11 +71,11 @@ func TestBoardSweep(t *testing.T) {
 	h := &harness{t: t, clk: clk, ctx: ctx}
 	h.b = newBot(Config{}, newTestRepo(t), clk, n, slog.New(slog.NewTextHandler(logs, nil)))
 	h.n = &n.fakeNotifier
-	st := h.b.st.(*storeRepo).st
-	game := h.startGame()
+	st := h.b.St.(*storeRepo).st
+	game := h.StartGame()
 	record := func(seq int, id string) {
 		t.Helper()
-		h.b.Delivered(ctx, Reply{Board: true, GameID: game, Seq: seq}, id)
+		h.b.Delivered(ctx, view.Reply{Board: true, GameID: game, Seq: seq}, id)
 	}
 	record(1, "b1")
 	record(3, "b3")
@@ -140,16 +141,16 @@ func TestBoardSweep(t *testing.T) {
 
 // TestBoardSeq: the revision a board reply is recorded at.
 func TestBoardSeq(t *testing.T) {
-	btn := func(id string) [][]Component { return [][]Component{{{Kind: Button, CustomID: id}}} }
+	btn := func(id string) [][]view.Component { return [][]view.Component{{{Kind: view.Button, CustomID: id}}} }
 	for _, c := range []struct {
-		r    Reply
+		r    view.Reply
 		want int
 	}{
-		{Reply{GameID: 7, Seq: 4, Components: btn(gameID(7, 4, "pick"))}, 4},
-		{Reply{GameID: 7, Components: btn(gameID(7, 0, "resign"))}, 0},
-		{Reply{GameID: 7, Components: btn(gameID(7, 9, "record"))}, 9},
-		{Reply{GameID: 7, Components: btn(gameID(8, 9, "record"))}, -1},
-		{Reply{GameID: 7}, -1},
+		{view.Reply{GameID: 7, Seq: 4, Components: btn(view.GameID(7, 4, "pick"))}, 4},
+		{view.Reply{GameID: 7, Components: btn(view.GameID(7, 0, "resign"))}, 0},
+		{view.Reply{GameID: 7, Components: btn(view.GameID(7, 9, "record"))}, 9},
+		{view.Reply{GameID: 7, Components: btn(view.GameID(8, 9, "record"))}, -1},
+		{view.Reply{GameID: 7}, -1},
 	} {
 		if got := c.r.BoardSeq(); got != c.want {
 			t.Errorf("%+v: BoardSeq %d, want %d", c.r, got, c.want)
@@ -164,6 +165,12 @@ type hookNotifier struct {
 	via []string // message:token:hookMessage
 }
 
+// testHookLifetime is the fakes' token lifetime: Discord's, as the
+// adapter says it.
+const testHookLifetime = 14 * time.Minute
+
+func (n *hookNotifier) HookLifetime() time.Duration { return testHookLifetime }
+
 func (n *hookNotifier) StripBoardVia(_ context.Context, ch, msg, token, hookMessage string) error {
 	n.mu.Lock()
 	defer n.mu.Unlock()
@@ -172,7 +179,7 @@ func (n *hookNotifier) StripBoardVia(_ context.Context, ch, msg, token, hookMess
 }
 
 // TestBoardSweepWebhook: a superseded board whose interaction token is
-// younger than hookFresh is stripped through that webhook (no bot-token
+// younger than the transport says tokens live is stripped through that webhook (no bot-token
 // request); an older one, or one posted with the bot token, by the bot
 // token's edit.
 func TestBoardSweepWebhook(t *testing.T) {
@@ -182,16 +189,16 @@ func TestBoardSweepWebhook(t *testing.T) {
 	h := &harness{t: t, clk: clk, ctx: ctx}
 	h.b = newBot(Config{}, newTestRepo(t), clk, n, slog.New(slog.DiscardHandler))
 	h.n = &n.fakeNotifier
-	st := h.b.st.(*storeRepo).st
-	game := h.startGame()
+	st := h.b.St.(*storeRepo).st
+	game := h.StartGame()
 	for _, c := range []struct {
 		seq        int
 		id, token  string
 		issuedBack time.Duration
 	}{
-		{1, "stale", "tokOld", hookFresh + time.Second},
+		{1, "stale", "tokOld", testHookLifetime + time.Second},
 		{2, "posted", "", 0},
-		{3, "fresh", "tokNew", hookFresh - time.Minute},
+		{3, "fresh", "tokNew", testHookLifetime - time.Minute},
 		{4, "current", "tokCur", 0},
 	} {
 		hook := store.BoardHook{}

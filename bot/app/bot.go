@@ -68,15 +68,15 @@ func (b *Bot) Renders() *renders.Renders { return b.rd }
 
 // Bot is the handler core. It is safe for concurrent use.
 type Bot struct {
-	cfg Config
-	st  Storage
-	clk Clock
+	Cfg Config
+	St  Storage
+	Clk Clock
 	n   Notifier
-	log *slog.Logger
+	Log *slog.Logger
 
 	// seen caches the Discord locale last stored per user, so an
 	// interaction writes only when it changes.
-	seen sync.Map
+	Seen sync.Map
 	// dms caches the DM channels with the bot already recorded, by user
 	// (places.go).
 	dms sync.Map
@@ -96,8 +96,9 @@ type Bot struct {
 	// and stores a finished game's (archive.go).
 	rd *renders.Renders
 
-	// cmds is the command table, indexed (commands.go).
-	cmds *router
+	// HelpNames lists the commands for /help ("`/challenge`, `/accept`,
+	// …"), set by the router that serves this bot.
+	HelpNames string
 }
 
 // New builds the bot on a Storage (see OpenSQLite), the time source, the
@@ -128,7 +129,7 @@ func newBot(cfg Config, st Storage, clk Clock, n Notifier, log *slog.Logger) *Bo
 	if cfg.AIWorkers <= 0 {
 		cfg.AIWorkers = runtime.NumCPU()
 	}
-	b := &Bot{cfg: cfg, st: st, clk: clk, n: n, log: log, cmds: newRouter(commands)}
+	b := &Bot{Cfg: cfg, St: st, Clk: clk, n: n, Log: log}
 	if st != nil {
 		b.rd = renders.New(st, cfg.MaxRenders, log)
 	} else {
@@ -141,31 +142,31 @@ func newBot(cfg Config, st Storage, clk Clock, n Notifier, log *slog.Logger) *Bo
 
 // refusal is a player-facing refusal: a catalog key and its args. Handlers
 // return it as an error; Handle turns it into an ephemeral reply.
-type refusal struct {
-	key  string
-	args []string
+type Refusal struct {
+	Key  string
+	Args []string
 	// extra lines (already translated), e.g. engine alternatives
-	extra []string
+	Extra []string
 }
 
-func (r *refusal) Error() string { return r.key }
+func (r *Refusal) Error() string { return r.Key }
 
-func refuse(key string, args ...string) error { return &refusal{key: key, args: args} }
+func Refuse(key string, args ...string) error { return &Refusal{Key: key, Args: args} }
 
 // req is one command being handled: the command and the caller's locale.
-type req struct {
+type Req struct {
 	Command
-	loc string
-	pub string // the language of public messages (the server's)
+	Loc string
+	Pub string // the language of public messages (the server's)
 	// guild is the server's settings (/server); zero outside a server.
-	guild store.GuildSettings
+	Guild store.GuildSettings
 	// outOfBand marks the scheduler acting for a player (the computer's
 	// move): its posts are queued in the change's own transaction and
 	// nothing is returned.
 	outOfBand bool
 }
 
-func (r *req) t(key string, args ...string) string { return i18n.T(r.loc, key, args...) }
+func (r *Req) T(key string, args ...string) string { return i18n.T(r.Loc, key, args...) }
 
 // RunScheduler calls Tick every interval until ctx ends. Events that fell due
 // while the bot was down fire on the first pass.
@@ -174,13 +175,13 @@ func (b *Bot) RunScheduler(ctx context.Context, every time.Duration) error {
 		every = time.Second
 	}
 	if err := b.Recover(ctx); err != nil && ctx.Err() == nil {
-		b.log.Error("scheduler recovery", "err", err)
+		b.Log.Error("scheduler recovery", "err", err)
 	}
 	t := time.NewTicker(every)
 	defer t.Stop()
 	for {
 		if err := b.Tick(ctx); err != nil && ctx.Err() == nil {
-			b.log.Error("scheduler tick", "err", err)
+			b.Log.Error("scheduler tick", "err", err)
 		}
 		b.minePuzzlesLater(ctx)
 		select {
@@ -195,7 +196,7 @@ func (b *Bot) RunScheduler(ctx context.Context, every time.Duration) error {
 	}
 }
 
-func wrap(op string, err error) error {
+func Wrap(op string, err error) error {
 	if err == nil {
 		return nil
 	}

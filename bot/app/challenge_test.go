@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/tankbot/tankbot/bot/view"
 )
 
 // The challenge message's lifecycle (docs/flow.md): the transport records
@@ -13,14 +15,14 @@ import (
 
 // sent plays the transport: it records the id of the message each tracked
 // challenge reply became, and returns the challenge's id.
-func (h *harness) sent(rs []Reply, messageID string) int64 {
+func (h *harness) sent(rs []view.Reply, messageID string) int64 {
 	h.t.Helper()
 	for _, r := range rs {
 		if r.ChallengeID != 0 {
 			if !r.Tracked() {
 				h.t.Fatalf("a challenge reply that is not tracked: %+v", r)
 			}
-			if err := h.b.st.setChallengeMessage(h.ctx, r.ChallengeID, messageID); err != nil {
+			if err := h.b.St.setChallengeMessage(h.ctx, r.ChallengeID, messageID); err != nil {
 				h.t.Fatal(err)
 			}
 			return r.ChallengeID
@@ -144,7 +146,7 @@ func TestTypedAcceptEditsChallenge(t *testing.T) {
 			h.sent(h.slash(alice, "challenge", "opponent=bob", "color=white", "thread="+strconv.FormatBool(thread)), "m-ch")
 			rs := h.slash(bob, "accept")
 			mustNotRefuse(t, rs)
-			var board *Reply
+			var board *view.Reply
 			for i, r := range rs {
 				if r.Update {
 					t.Errorf("a typed /accept answered with an update (of which message?): %+v", r)
@@ -196,7 +198,7 @@ func TestChallengeWithoutMessageID(t *testing.T) {
 // asked from another channel goes to the game's place.
 func TestRematchOfferLifecycle(t *testing.T) {
 	h := newHarness(t, Config{ChallengeExpiry: time.Hour})
-	id := h.startGame()
+	id := h.StartGame()
 	final := h.click(bob, findID(t, h.slash(bob, "resign"), "resignyes"))
 	rs := h.click(bob, findID(t, final, "rematch"))
 	mustNotRefuse(t, rs)

@@ -14,11 +14,11 @@ import (
 // and how a game record's clock moves on.
 
 // clockPresets are the choices /challenge offers (autocomplete).
-var clockPresets = []string{"30m", "45m", "10m+5s", "1d", "3d", "7d", "untimed"}
+var ClockPresets = []string{"30m", "45m", "10m+5s", "1d", "3d", "7d", "untimed"}
 
 // parseClock reads a preset or any clock.ParseSettings form; "rapid" is
 // 10m+5s.
-func parseClock(s string) (clock.Settings, bool) {
+func ParseClock(s string) (clock.Settings, bool) {
 	s = strings.ToLower(strings.ReplaceAll(s, " ", ""))
 	switch s {
 	case "-":
@@ -31,7 +31,7 @@ func parseClock(s string) (clock.Settings, bool) {
 }
 
 // describeClock writes the time control for players.
-func describeClock(loc string, tc clock.Settings) string {
+func DescribeClock(loc string, tc clock.Settings) string {
 	switch {
 	case !tc.Timed():
 		return i18n.T(loc, "clock.untimed")
@@ -64,26 +64,26 @@ func fmtDuration(d time.Duration) string {
 	return strconv.Itoa(m) + ":" + two(sec)
 }
 
-func discordTime(t time.Time) string { return "<t:" + strconv.FormatInt(t.Unix(), 10) + ":R>" }
+func DiscordTime(t time.Time) string { return "<t:" + strconv.FormatInt(t.Unix(), 10) + ":R>" }
 
 // clockEvents are the flag-fall and reminders of the side to move (none when
 // untimed). They carry the ply: those of an earlier turn are dropped when
 // claimed, and every change of turn cancels them and writes new ones in its
 // own transaction (see effects).
-func clockEvents(g *gameRec, tc clock.Settings) []event {
+func clockEvents(g *Game, tc clock.Settings) []Event {
 	d := g.Deadline(tc)
 	if d.IsZero() {
 		return nil
 	}
-	evs := []event{{Kind: evFlag, Ref: g.ID, Ply: g.Ply, Due: d}}
+	evs := []Event{{Kind: evFlag, Ref: g.ID, Ply: g.Ply, Due: d}}
 	if tc.Kind == clock.Correspondence {
 		for _, before := range []time.Duration{24 * time.Hour, time.Hour} {
 			if tc.PerMove > before {
-				evs = append(evs, event{Kind: evRemind, Ref: g.ID, Ply: g.Ply, Due: d.Add(-before)})
+				evs = append(evs, Event{Kind: evRemind, Ref: g.ID, Ply: g.Ply, Due: d.Add(-before)})
 			}
 		}
 	} else if low := tc.Initial / 10; g.ClockState.Left[g.ClockState.ToMove] > low {
-		evs = append(evs, event{Kind: evRemind, Ref: g.ID, Ply: g.Ply, Due: d.Add(-low)})
+		evs = append(evs, Event{Kind: evRemind, Ref: g.ID, Ply: g.Ply, Due: d.Add(-low)})
 	}
 	return evs
 }
@@ -91,19 +91,19 @@ func clockEvents(g *gameRec, tc clock.Settings) []event {
 // turnEffects drop the clock events of the turn that ended and schedule
 // those of the new one (none when the game is over); in a game against the
 // bot, the computer's turn is an evAI event of its own (see ai.go).
-func turnEffects(g *gameRec, tc clock.Settings) effects {
-	e := effects{cancel: []cancelSpec{{kinds: []string{evFlag, evRemind, evAI}}}}
-	if g.Status == gmActive {
-		e.schedule = clockEvents(g, tc)
+func turnEffects(g *Game, tc clock.Settings) Effects {
+	e := Effects{Cancel: []CancelSpec{{Kinds: []string{evFlag, evRemind, evAI}}}}
+	if g.Status == GmActive {
+		e.Schedule = clockEvents(g, tc)
 		if ev, ok := aiEvent(g); ok {
-			e.schedule = append(e.schedule, ev)
+			e.Schedule = append(e.Schedule, ev)
 		}
 	}
 	return e
 }
 
 // clockOf is g's time control (untimed when unreadable).
-func clockOf(g *gameRec) clock.Settings {
-	tc, _ := parseClock(g.Clock)
+func clockOf(g *Game) clock.Settings {
+	tc, _ := ParseClock(g.Clock)
 	return tc
 }

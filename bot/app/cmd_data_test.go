@@ -32,7 +32,7 @@ func exportOf(t *testing.T, h *harness, u User) store.UserData {
 func TestDataExportAndDelete(t *testing.T) {
 	h := newHarness(t, Config{})
 	alice, bob := user("alice"), user("bob")
-	gid := h.startGame()
+	gid := h.StartGame()
 	if rs := h.slash(alice, "settings", "flip=true"); !strings.Contains(text(rs), "flipped") {
 		t.Fatalf("settings: %+v", rs)
 	}
@@ -59,7 +59,7 @@ func TestDataExportAndDelete(t *testing.T) {
 	if len(rs) != 1 || !rs[0].Ephemeral || !strings.Contains(rs[0].Content, "Your data is deleted") {
 		t.Fatalf("delete: %+v", rs)
 	}
-	g, err := h.b.st.(*storeRepo).st.Game(h.ctx, gid)
+	g, err := h.b.St.(*storeRepo).st.Game(h.ctx, gid)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/tankbot/tankbot/bot/i18n"
+	"github.com/tankbot/tankbot/bot/view"
 	"github.com/tankbot/tankbot/engine/puzzle"
 	"github.com/tankbot/tankbot/store"
 )
@@ -16,7 +17,7 @@ import (
 // activePz is the caller's puzzle as stored, and its puzzle.
 func activePz(t *testing.T, h *harness, who User) *puzzle.Puzzle {
 	t.Helper()
-	a, err := h.b.st.(*storeRepo).st.ActivePuzzle(context.Background(), who.ID)
+	a, err := h.b.St.(*storeRepo).st.ActivePuzzle(context.Background(), who.ID)
 	if err != nil {
 		t.Fatalf("active puzzle: %v", err)
 	}
@@ -28,7 +29,7 @@ func activePz(t *testing.T, h *harness, who User) *puzzle.Puzzle {
 }
 
 // privateBoard checks rs is one ephemeral reply with a decodable PNG.
-func privateBoard(t *testing.T, rs []Reply) {
+func privateBoard(t *testing.T, rs []view.Reply) {
 	t.Helper()
 	if len(rs) != 1 || !rs[0].Ephemeral || rs[0].Embed == nil || rs[0].ChannelID != "" {
 		t.Fatalf("want one private board, got %+v", rs)
@@ -67,7 +68,7 @@ func TestPuzzleSolveEachGame(t *testing.T) {
 		if !strings.Contains(text(rs), "Puzzle rating in") || !strings.Contains(text(rs), "1500? →") {
 			t.Fatalf("no rating change: %s", text(rs))
 		}
-		pr, err := h.b.st.(*storeRepo).st.PuzzleRating(context.Background(), ann.ID, g)
+		pr, err := h.b.St.(*storeRepo).st.PuzzleRating(context.Background(), ann.ID, g)
 		if err != nil || pr.Solved != 1 || pr.Clean != 1 || pr.Streak != 1 || pr.Rating <= 1500 {
 			t.Fatalf("%s rating after a clean solve: %+v %v", g, pr, err)
 		}
@@ -125,7 +126,7 @@ func TestPuzzleFail(t *testing.T) {
 	if !strings.Contains(text(rs), "is not the winning move") || !strings.Contains(text(rs), pz.Solution[0]) {
 		t.Fatalf("wrong move answer: %s", text(rs))
 	}
-	pr, err := h.b.st.(*storeRepo).st.PuzzleRating(context.Background(), bob.ID, "tank")
+	pr, err := h.b.St.(*storeRepo).st.PuzzleRating(context.Background(), bob.ID, "tank")
 	if err != nil || pr.Failed != 1 || pr.Solved != 0 || pr.Rating >= 1500 {
 		t.Fatalf("rating after a failure: %+v %v", pr, err)
 	}
@@ -158,7 +159,7 @@ func TestPuzzleHint(t *testing.T) {
 	if !strings.Contains(text(rs), "Solved with a hint: no rating gain") {
 		t.Fatalf("hinted solve: %s", text(rs))
 	}
-	pr, err := h.b.st.(*storeRepo).st.PuzzleRating(context.Background(), cy.ID, "tank")
+	pr, err := h.b.St.(*storeRepo).st.PuzzleRating(context.Background(), cy.ID, "tank")
 	if err != nil || pr.Solved != 1 || pr.Clean != 0 || pr.Streak != 0 || pr.Rating != 1500 {
 		t.Fatalf("rating after a hinted solve: %+v %v", pr, err)
 	}
@@ -179,13 +180,13 @@ func TestPuzzleBadInput(t *testing.T) {
 	if !strings.Contains(text(rs), "in progress") || activePz(t, h, di).ID != pz.ID {
 		t.Fatalf("puzzle changed after bad input: %s", text(rs))
 	}
-	if _, err := h.b.st.(*storeRepo).st.PuzzleRating(context.Background(), di.ID, "camelot"); err == nil {
+	if _, err := h.b.St.(*storeRepo).st.PuzzleRating(context.Background(), di.ID, "camelot"); err == nil {
 		t.Fatal("bad input rated the player")
 	}
 	// Autocomplete offers the position's legal moves.
 	pos, _ := pz.Decode()
-	got := suggestPuzzleMove(h.b, context.Background(), &req{Command: Command{User: di}, loc: "en"}, "")
-	if len(got) == 0 || len(got) > maxChoices || len(got) > len(pos.LegalMoves()) {
+	got := SuggestPuzzleMove(h.b, context.Background(), &Req{Command: Command{User: di}, Loc: "en"}, "")
+	if len(got) == 0 || len(got) > MaxSuggestions || len(got) > len(pos.LegalMoves()) {
 		t.Fatalf("suggestions: %d of %d legal moves", len(got), len(pos.LegalMoves()))
 	}
 	for _, c := range got {
@@ -220,7 +221,7 @@ func TestPuzzleRefutation(t *testing.T) {
 				if _, won := next.Status().Winner(); won {
 					continue
 				}
-				if _, rm := refutation(next); rm != nil {
+				if _, rm := Refutation(next); rm != nil {
 					pz, wrong, reply = p, pos.FormatMove(m), next.FormatMove(rm)
 					break
 				}
@@ -237,7 +238,7 @@ func TestPuzzleRefutation(t *testing.T) {
 		t.Fatal("no shipped puzzle has a wrong move refuted at once")
 	}
 	t.Logf("found %s %s %s", pz.ID, wrong, reply)
-	if err := h.b.st.(*storeRepo).st.SetActivePuzzle(context.Background(), &store.ActivePuzzle{Player: eve.ID, Game: pz.Game, PuzzleID: pz.ID, Started: t0}); err != nil {
+	if err := h.b.St.(*storeRepo).st.SetActivePuzzle(context.Background(), &store.ActivePuzzle{Player: eve.ID, Game: pz.Game, PuzzleID: pz.ID, Started: t0}); err != nil {
 		t.Fatal(err)
 	}
 	rs := h.slash(eve, "puzzle", "move="+wrong)
@@ -254,7 +255,7 @@ func TestPuzzleTheme(t *testing.T) {
 	h := newHarness(t, Config{})
 	eve := user("eve")
 	mustRefuse(t, h.slash(eve, "puzzle", "game=gungi", "theme=no-such-theme"), "with the theme no-such-theme")
-	if _, err := h.b.st.ActivePuzzle(context.Background(), eve.ID); err == nil {
+	if _, err := h.b.St.ActivePuzzle(context.Background(), eve.ID); err == nil {
 		t.Fatal("a refused theme started a puzzle")
 	}
 	ps, err := puzzle.Shipped("gungi")
@@ -266,8 +267,8 @@ func TestPuzzleTheme(t *testing.T) {
 	if pz := activePz(t, h, eve); !slices.Contains(pz.Themes, theme) {
 		t.Fatalf("asked for %s, got %s with %v", theme, pz.ID, pz.Themes)
 	}
-	got := suggestPuzzleTheme(h.b, context.Background(), &req{Command: Command{User: eve, Options: map[string]string{"game": "gungi"}}, loc: "en"}, "")
-	if len(got) == 0 || len(got) > maxChoices || got[0].Value != puzzle.Themes(ps)[0].Theme {
+	got := SuggestPuzzleTheme(h.b, context.Background(), &Req{Command: Command{User: eve, Options: map[string]string{"game": "gungi"}}, Loc: "en"}, "")
+	if len(got) == 0 || len(got) > MaxSuggestions || got[0].Value != puzzle.Themes(ps)[0].Theme {
 		t.Fatalf("theme suggestions: %+v", got)
 	}
 }

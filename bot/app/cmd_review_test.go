@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tankbot/tankbot/bot/view"
 	"github.com/tankbot/tankbot/engine"
 	recfile "github.com/tankbot/tankbot/engine/record"
 	"github.com/tankbot/tankbot/engine/review"
@@ -17,7 +18,7 @@ import (
 // reviewFiles checks a review reply: one private message naming game #N,
 // with the evaluation graph (a PNG that decodes) and the annotated record
 // (which the record reader reads back with plies moves and comments).
-func reviewFiles(t *testing.T, rs []Reply, plies int) *recfile.Record {
+func reviewFiles(t *testing.T, rs []view.Reply, plies int) *recfile.Record {
 	t.Helper()
 	if len(rs) != 1 || !rs[0].Ephemeral || len(rs[0].Files) < 2 || len(rs[0].Files) > 10 {
 		t.Fatalf("review reply: %+v", rs)
@@ -58,10 +59,10 @@ func reviewFiles(t *testing.T, rs []Reply, plies int) *recfile.Record {
 // resignedForReview plays plies moves of a new game in h and has bob
 // resign; it returns the game and its final board. The review gets a
 // small node budget: these tests check the plumbing, not the AI.
-func resignedForReview(t *testing.T, h *harness, plies int) (int64, Reply) {
+func resignedForReview(t *testing.T, h *harness, plies int) (int64, view.Reply) {
 	t.Helper()
 	h.b.rv.nodes = 200
-	id := h.startGame()
+	id := h.StartGame()
 	h.playMoves(id, plies)
 	return id, finalBoard(t, h.click(bob, findID(t, h.slash(bob, "resign"), "resignyes")))
 }
@@ -69,7 +70,7 @@ func resignedForReview(t *testing.T, h *harness, plies int) (int64, Reply) {
 func TestReviewFinishedGame(t *testing.T) {
 	h := newHarness(t, Config{})
 	h.b.rv.nodes = 200 // a small budget: the test checks the plumbing, not the AI
-	id := h.startGame()
+	id := h.StartGame()
 	mustRefuse(t, h.slash(alice, "review"), "#1") // still on
 	h.playMoves(id, 4)
 	fin := finalBoard(t, h.click(bob, findID(t, h.slash(bob, "resign"), "resignyes")))
@@ -79,11 +80,11 @@ func TestReviewFinishedGame(t *testing.T) {
 	if n := h.b.rv.runs.Load(); n != 1 {
 		t.Fatalf("%d reviews run, want 1", n)
 	}
-	row, err := h.b.st.(*storeRepo).st.GameReview(h.ctx, id)
+	row, err := h.b.St.(*storeRepo).st.GameReview(h.ctx, id)
 	if err != nil || row.Annotated == "" || row.Summary == "" {
 		t.Fatalf("stored review: %+v %v", row, err)
 	}
-	rv, _, err := h.b.storedReview(h.ctx, &gameRec{ID: id})
+	rv, _, err := h.b.StoredReview(h.ctx, &Game{ID: id})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -94,7 +95,7 @@ func TestReviewFinishedGame(t *testing.T) {
 
 	// The final board's Review button, for anyone, and /review game:#1:
 	// served from the store, the same record, no second analysis.
-	second := reviewFiles(t, h.click(user("carol"), findID(t, []Reply{fin}, "review")), 4)
+	second := reviewFiles(t, h.click(user("carol"), findID(t, []view.Reply{fin}, "review")), 4)
 	third := reviewFiles(t, h.slash(bob, "review", "game=#1"), 4)
 	if n := h.b.rv.runs.Load(); n != 1 {
 		t.Fatalf("%d reviews run after three requests, want 1", n)
@@ -109,7 +110,7 @@ func TestReviewFinishedGame(t *testing.T) {
 func TestReviewRefusals(t *testing.T) {
 	h := newHarness(t, Config{})
 	h.b.rv.nodes = 200
-	id := h.startGame()
+	id := h.StartGame()
 	h.playMoves(id, 2)
 	mustRefuse(t, h.slash(alice, "review"), "#1")
 	mustRefuse(t, h.slash(bob, "review", "game=#1"), "#1")
@@ -143,7 +144,7 @@ func TestReviewTurningBoards(t *testing.T) {
 	h := newHarness(t, Config{})
 	id, _ := resignedForReview(t, h, 2)
 	g := h.game(id)
-	rec, err := h.b.gameRecord(h.ctx, g)
+	rec, err := h.b.GameRecord(h.ctx, g)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -160,8 +161,8 @@ func TestReviewTurningBoards(t *testing.T) {
 			break
 		}
 	}
-	r := &req{loc: "en"}
-	files := h.b.turningBoards(r, g, rec, rv, "game-1")
+	r := &Req{Loc: "en"}
+	files := h.b.TurningBoards(r, g, rec, rv, "game-1")
 	if len(files) != 2 || !strings.HasSuffix(files[0].Name, "turn1-played.png") || !strings.HasSuffix(files[1].Name, "turn1-better.png") {
 		t.Fatalf("turning boards %d", len(files))
 	}
@@ -181,7 +182,7 @@ func TestReviewSlots(t *testing.T) {
 	h := newHarness(t, Config{})
 	id, _ := resignedForReview(t, h, 2)
 	g := h.game(id)
-	rec, err := h.b.gameRecord(h.ctx, g)
+	rec, err := h.b.GameRecord(h.ctx, g)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -196,15 +197,15 @@ func TestReviewSlots(t *testing.T) {
 	}
 	ctx, cancel := context.WithCancel(h.ctx)
 	cancel()
-	_, _, err = h.b.runReview(ctx, g, rec, nil)
-	var rf *refusal
-	if !errors.As(err, &rf) || rf.key != "review.busy" || h.b.rv.runs.Load() != 0 {
+	_, _, err = h.b.RunReview(ctx, g, rec, nil)
+	var rf *Refusal
+	if !errors.As(err, &rf) || rf.Key != "review.busy" || h.b.rv.runs.Load() != 0 {
 		t.Fatalf("full slots: %v, %d runs", err, h.b.rv.runs.Load())
 	}
 	for range sem.Cap() {
 		sem.Release()
 	}
-	if _, _, err := h.b.runReview(h.ctx, g, rec, nil); err != nil || h.b.rv.runs.Load() != 1 {
+	if _, _, err := h.b.RunReview(h.ctx, g, rec, nil); err != nil || h.b.rv.runs.Load() != 1 {
 		t.Fatalf("free slot: %v, %d runs", err, h.b.rv.runs.Load())
 	}
 }

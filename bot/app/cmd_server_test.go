@@ -5,10 +5,11 @@ import (
 	"testing"
 
 	"github.com/tankbot/tankbot/bot/i18n"
+	"github.com/tankbot/tankbot/bot/view"
 )
 
 // admin runs /server (its answers are ephemeral: mustRefuse checks them) as a member with Manage Server.
-func (h *harness) admin(who User, opts ...string) []Reply {
+func (h *harness) admin(who User, opts ...string) []view.Reply {
 	h.t.Helper()
 	c := Command{Kind: KindSlash, Name: "server", User: who, GuildID: "guild", ChannelID: "chan", ManageServer: true, Options: map[string]string{}}
 	for _, o := range opts {
@@ -25,7 +26,7 @@ func (h *harness) admin(who User, opts ...string) []Reply {
 func TestServerSettings(t *testing.T) {
 	h := newHarness(t, aiConfig())
 	owner, alice, bob := user("owner"), user("alice"), user("bob")
-	st := h.b.st.(*storeRepo).st
+	st := h.b.St.(*storeRepo).st
 
 	mustRefuse(t, h.slash(alice, "server", "default_game=camelot"), "Manage Server")
 	if gs, _ := st.GuildSettings(h.ctx, "guild"); gs.Game != "" {
@@ -79,7 +80,7 @@ func TestServerSettings(t *testing.T) {
 			}
 		}
 	}
-	c, err := h.b.st.challenge(h.ctx, cid)
+	c, err := h.b.St.Challenge(h.ctx, cid)
 	if err != nil || c.Game != "camelot" || c.Clock != "1d" || c.Thread {
 		t.Fatalf("challenge %+v %v", c, err)
 	}
@@ -93,12 +94,12 @@ func TestServerSettings(t *testing.T) {
 	mustRefuse(t, h.admin(owner, "ai=true"), "Server settings saved")
 	aiGame := h.aiGame("level=1", "game=tank")
 	mustRefuse(t, h.admin(owner, "ai=false"), "Server settings saved")
-	g, err := h.b.st.game(h.ctx, aiGame)
+	g, err := h.b.St.game(h.ctx, aiGame)
 	if err != nil {
 		t.Fatal(err)
 	}
-	mustNotRefuse(t, h.click(alice, gameID(g.ID, g.Seq, "resignyes")))
-	mustRefuse(t, h.click(alice, gameID(g.ID, g.Seq+1, "rematch")), "turned off")
+	mustNotRefuse(t, h.click(alice, view.GameID(g.ID, g.Seq, "resignyes")))
+	mustRefuse(t, h.click(alice, view.GameID(g.ID, g.Seq+1, "rematch")), "turned off")
 	mustRefuse(t, h.admin(owner, "ai=true"), "Server settings saved")
 	if gs, _ := st.GuildSettings(h.ctx, "guild"); gs.NoAI || gs.Game != "camelot" {
 		t.Fatalf("changing one setting changed others: %+v", gs)

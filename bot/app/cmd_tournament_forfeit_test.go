@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/tankbot/tankbot/bot/tournament"
+	"github.com/tankbot/tankbot/bot/view"
 )
 
 // Forfeits never count for ratings and say so: a withdrawal's game and a
@@ -20,7 +21,7 @@ func TestTournamentForfeitsUnratedAndBoardsBeforeStandings(t *testing.T) {
 		mustNotRefuse(t, h.slash(u, "tournament", "action=join"))
 	}
 	mustNotRefuse(t, h.slash(a, "tournament", "action=start"))
-	ev, err := h.b.director().Load(h.ctx, 1)
+	ev, err := h.b.Director().Load(h.ctx, 1)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -31,25 +32,25 @@ func TestTournamentForfeitsUnratedAndBoardsBeforeStandings(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, p := range []tournament.Pairing{first, second} {
-		g, err := h.b.st.game(h.ctx, p.GameID)
+		g, err := h.b.St.game(h.ctx, p.GameID)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if g.Status == gmActive || g.Reason != string(reasonForfeit) || g.Rated {
+		if g.Status == GmActive || g.Reason != string(reasonForfeit) || g.Rated {
 			t.Errorf("forfeited game %d: status %s reason %q rated %v", g.ID, g.Status, g.Reason, g.Rated)
 		}
-		if w := outcomeWords("en", g); !strings.Contains(w, "by forfeit") {
+		if w := view.OutcomeWords("en", g); !strings.Contains(w, "by forfeit") {
 			t.Errorf("result line of game %d: %q", g.ID, w)
 		}
 	}
 	for _, u := range []User{a, b, c, d} {
-		rs, err := h.b.st.(*storeRepo).st.PlayerRatings(h.ctx, "guild", u.ID)
+		rs, err := h.b.St.(*storeRepo).st.PlayerRatings(h.ctx, "guild", u.ID)
 		if err != nil || len(rs) != 0 {
 			t.Errorf("%s has ratings after forfeits only: %+v %v", u.Name, rs, err)
 		}
 	}
 	// The final: nobody moves; at its deadline White forfeits.
-	ev, _ = h.b.director().Load(h.ctx, 1)
+	ev, _ = h.b.Director().Load(h.ctx, 1)
 	if ev.T.Round != 2 || ev.T.Rounds[1][0].GameID == 0 {
 		t.Fatalf("final not started: round %d %+v", ev.T.Round, ev.T.Rounds)
 	}
@@ -80,7 +81,7 @@ func TestTournamentPlayersZeroRefused(t *testing.T) {
 	for _, v := range []string{"0", "-1", "1", "129"} {
 		mustRefuse(t, h.slash(user("ann"), "tournament", "action=create", "format=swiss", "rounds=3", "players="+v), "settings do not work")
 	}
-	if ts, err := h.b.st.(*storeRepo).st.GuildTournaments(h.ctx, "guild"); err != nil || len(ts) != 0 {
+	if ts, err := h.b.St.(*storeRepo).st.GuildTournaments(h.ctx, "guild"); err != nil || len(ts) != 0 {
 		t.Fatalf("a refused create stored %+v %v", ts, err)
 	}
 }
@@ -93,13 +94,13 @@ func TestTournamentGameWaitsForCasualGame(t *testing.T) {
 	h := newHarness(t, Config{})
 	h.n.noThreads = true
 	alice, bob := user("alice"), user("bob")
-	casual := h.startGame()
+	casual := h.StartGame()
 	mustNotRefuse(t, h.slash(alice, "tournament", "action=create", "format=knockout"))
 	mustNotRefuse(t, h.slash(alice, "tournament", "action=join"))
 	mustNotRefuse(t, h.slash(bob, "tournament", "action=join"))
 	rs := h.slash(alice, "tournament", "action=start")
 	mustNotRefuse(t, rs)
-	var told *Reply
+	var told *view.Reply
 	for i, r := range rs {
 		if strings.Contains(r.Content, "cannot start") {
 			told = &rs[i]
@@ -108,16 +109,16 @@ func TestTournamentGameWaitsForCasualGame(t *testing.T) {
 	if told == nil || len(told.Mentions) != 2 || !strings.Contains(told.Content, "<@"+alice.ID+">") || !strings.Contains(told.Content, "<@"+bob.ID+">") {
 		t.Fatalf("the players were not told: %s", text(rs))
 	}
-	ev, _ := h.b.director().Load(h.ctx, 1)
+	ev, _ := h.b.Director().Load(h.ctx, 1)
 	if ev.T.Rounds[0][0].GameID != 0 {
 		t.Fatal("the tournament game started beside the casual one")
 	}
 	g := h.game(casual)
-	mustNotRefuse(t, h.click(alice, gameID(g.ID, g.Seq, "resignyes")))
+	mustNotRefuse(t, h.click(alice, view.GameID(g.ID, g.Seq, "resignyes")))
 	if err := h.b.Tick(h.ctx); err != nil {
 		t.Fatal(err)
 	}
-	ev, _ = h.b.director().Load(h.ctx, 1)
+	ev, _ = h.b.Director().Load(h.ctx, 1)
 	p := ev.T.Rounds[0][0]
 	if p.GameID == 0 || p.Result != tournament.Pending {
 		t.Fatalf("after the casual game ended, the tournament board is %+v", p)
@@ -146,7 +147,7 @@ func TestTournamentExportAndDoubleRoundRobin(t *testing.T) {
 	mustNotRefuse(t, h.slash(a, "tournament", "action=start"))
 	colours := map[string]int{}
 	for round := 1; round <= 6; round++ {
-		ev, err := h.b.director().Load(h.ctx, 1)
+		ev, err := h.b.Director().Load(h.ctx, 1)
 		if err != nil || ev.T.Round != round {
 			t.Fatalf("round %d: %v %+v", round, err, ev.T.Round)
 		}
@@ -156,7 +157,7 @@ func TestTournamentExportAndDoubleRoundRobin(t *testing.T) {
 			}
 			colours[p.White+">"+p.Black]++
 			g := h.game(p.GameID)
-			mustNotRefuse(t, h.click(g.White, gameID(g.ID, g.Seq, "resignyes")))
+			mustNotRefuse(t, h.click(g.White, view.GameID(g.ID, g.Seq, "resignyes")))
 		}
 		if err := h.b.Tick(h.ctx); err != nil {
 			t.Fatal(err)
@@ -186,19 +187,19 @@ func TestTournamentKnockoutFinalPostBothThirds(t *testing.T) {
 	}
 	mustNotRefuse(t, h.slash(players[0], "tournament", "action=start"))
 	for round := 1; round <= 2; round++ {
-		ev, err := h.b.director().Load(h.ctx, 1)
+		ev, err := h.b.Director().Load(h.ctx, 1)
 		if err != nil || ev.T.Round != round {
 			t.Fatalf("round %d: %v", round, err)
 		}
 		for _, p := range ev.T.Rounds[round-1] {
 			g := h.game(p.GameID)
-			mustNotRefuse(t, h.click(g.Black, gameID(g.ID, g.Seq, "resignyes"))) // White wins
+			mustNotRefuse(t, h.click(g.Black, view.GameID(g.ID, g.Seq, "resignyes"))) // White wins
 		}
 		if err := h.b.Tick(h.ctx); err != nil {
 			t.Fatal(err)
 		}
 	}
-	var final *Reply
+	var final *view.Reply
 	for _, p := range h.n.all() {
 		if strings.Contains(p.Reply.Content, "is over") {
 			final = &p.Reply
@@ -211,7 +212,7 @@ func TestTournamentKnockoutFinalPostBothThirds(t *testing.T) {
 
 // isFinalBoard says whether a delivered reply is a game-over board: the
 // final post kind draws the board with the game's record beside it.
-func isFinalBoard(r Reply) bool {
+func isFinalBoard(r view.Reply) bool {
 	for _, f := range r.Files {
 		if strings.HasSuffix(f.Name, ".txt") {
 			return true

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/tankbot/tankbot/bot/tournament"
+	"github.com/tankbot/tankbot/bot/view"
 )
 
 // A 4-player round-robin run to the end through the command table:
@@ -28,7 +29,7 @@ func TestTournamentRoundRobinToTheEnd(t *testing.T) {
 	}
 	mustRefuse(t, h.slash(b, "tournament", "action=join"), "already in this tournament")
 	mustRefuse(t, h.slash(b, "tournament", "action=start"), "Only the organiser")
-	ev, err := h.b.director().Load(h.ctx, 1)
+	ev, err := h.b.Director().Load(h.ctx, 1)
 	if err != nil || ev.T.Status != tournament.SignUp || len(ev.T.Entrants) != 4 {
 		t.Fatalf("after refusals: %v %+v", err, ev)
 	}
@@ -49,7 +50,7 @@ func TestTournamentRoundRobinToTheEnd(t *testing.T) {
 	}
 	games := 0
 	for round := 1; round <= 3; round++ {
-		ev, err := h.b.director().Load(h.ctx, 1)
+		ev, err := h.b.Director().Load(h.ctx, 1)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -63,14 +64,14 @@ func TestTournamentRoundRobinToTheEnd(t *testing.T) {
 			if p.GameID == 0 {
 				t.Fatalf("round %d board %d has no game", round, p.Board)
 			}
-			g, err := h.b.st.game(h.ctx, p.GameID)
+			g, err := h.b.St.game(h.ctx, p.GameID)
 			if err != nil {
 				t.Fatal(err)
 			}
 			if g.White.ID != p.White || g.Black.ID != p.Black {
 				t.Fatalf("game %d colours %s/%s, pairing %s/%s", g.ID, g.White.ID, g.Black.ID, p.White, p.Black)
 			}
-			mustNotRefuse(t, h.click(g.White, gameID(g.ID, g.Seq, "resignyes")))
+			mustNotRefuse(t, h.click(g.White, view.GameID(g.ID, g.Seq, "resignyes")))
 			games++
 		}
 	}
@@ -82,7 +83,7 @@ func TestTournamentRoundRobinToTheEnd(t *testing.T) {
 	if err := h.b.Tick(h.ctx); err != nil {
 		t.Fatal(err)
 	}
-	ev, err = h.b.director().Load(h.ctx, 1)
+	ev, err = h.b.Director().Load(h.ctx, 1)
 	if err != nil || ev.T.Status != tournament.Finished {
 		t.Fatalf("tournament not finished: %v %+v", err, ev.Row)
 	}
@@ -143,7 +144,7 @@ func TestTournamentWithdrawDeadlineCancel(t *testing.T) {
 	rs := h.handle(Command{Kind: KindSlash, Name: "tournament", User: mod, GuildID: "guild", ChannelID: "chan",
 		Options: map[string]string{"action": "start"}, ManageServer: true})
 	mustNotRefuse(t, rs)
-	ev, err := h.b.director().Load(h.ctx, 1)
+	ev, err := h.b.Director().Load(h.ctx, 1)
 	if err != nil || ev.T.Round != 1 {
 		t.Fatalf("start by Manage Server: %v %+v", err, ev)
 	}
@@ -155,29 +156,29 @@ func TestTournamentWithdrawDeadlineCancel(t *testing.T) {
 		t.Errorf("withdrawal replies: %+v", wd)
 	}
 	mustRefuse(t, h.slash(quitter, "tournament", "action=withdraw"), "already withdrawn")
-	g, err := h.b.st.game(h.ctx, first.GameID)
-	if err != nil || g.Status == gmActive || g.Result != "1-0" {
+	g, err := h.b.St.game(h.ctx, first.GameID)
+	if err != nil || g.Status == GmActive || g.Result != "1-0" {
 		t.Fatalf("the quitter's game: %v %+v", err, g)
 	}
-	ev, _ = h.b.director().Load(h.ctx, 1)
+	ev, _ = h.b.Director().Load(h.ctx, 1)
 	if r := ev.T.Rounds[0][0].Result; r != tournament.WhiteForfeit {
 		t.Errorf("withdrawn board result %v, want +:-", r)
 	}
 	if err := h.b.Tick(h.ctx); err != nil {
 		t.Fatal(err)
 	}
-	if ev, _ = h.b.director().Load(h.ctx, 1); ev.T.Round != 1 {
+	if ev, _ = h.b.Director().Load(h.ctx, 1); ev.T.Round != 1 {
 		t.Fatalf("round moved on before its deadline: %d", ev.T.Round)
 	}
 	h.clk.Advance(61 * time.Minute)
 	if err := h.b.Tick(h.ctx); err != nil {
 		t.Fatal(err)
 	}
-	ev, _ = h.b.director().Load(h.ctx, 1)
+	ev, _ = h.b.Director().Load(h.ctx, 1)
 	if ev.T.Round != 2 || ev.T.Rounds[0][1].Result != tournament.BlackForfeit {
 		t.Fatalf("after the deadline: round %d, board 2 %v", ev.T.Round, ev.T.Rounds[0][1].Result)
 	}
-	if g, _ := h.b.st.game(h.ctx, second.GameID); g.Status == gmActive {
+	if g, _ := h.b.St.game(h.ctx, second.GameID); g.Status == GmActive {
 		t.Error("the adjudicated game is still running")
 	}
 	mustRefuse(t, h.slash(b, "tournament", "action=cancel"), "Only the organiser")
@@ -196,7 +197,7 @@ func TestTournamentRoundResumedAfterRestart(t *testing.T) {
 		mustNotRefuse(t, h.slash(u, "tournament", "action=join"))
 	}
 	// The crash: the round is paired in the store, its games never started.
-	if _, err := h.b.director().Start(h.ctx, 1, tournament.Actor{ID: a.ID}); err != nil {
+	if _, err := h.b.Director().Start(h.ctx, 1, tournament.Actor{ID: a.ID}); err != nil {
 		t.Fatal(err)
 	}
 	if err := h.b.Recover(h.ctx); err != nil {
@@ -205,7 +206,7 @@ func TestTournamentRoundResumedAfterRestart(t *testing.T) {
 	if err := h.b.Tick(h.ctx); err != nil { // delivers the queued boards
 		t.Fatal(err)
 	}
-	ev, err := h.b.director().Load(h.ctx, 1)
+	ev, err := h.b.Director().Load(h.ctx, 1)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -253,7 +254,7 @@ func TestTournamentComputersPlayEachOther(t *testing.T) {
 	mustNotRefuse(t, h.slash(a, "tournament", "action=start"))
 	computersMet := false
 	for round := 1; round <= 3; round++ {
-		ev, err := h.b.director().Load(h.ctx, 1)
+		ev, err := h.b.Director().Load(h.ctx, 1)
 		if err != nil || ev.T.Round != round {
 			t.Fatalf("round %d: %v %+v", round, err, ev)
 		}
@@ -261,7 +262,7 @@ func TestTournamentComputersPlayEachOther(t *testing.T) {
 			if p.GameID == 0 {
 				continue
 			}
-			g, err := h.b.st.game(h.ctx, p.GameID)
+			g, err := h.b.St.game(h.ctx, p.GameID)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -273,8 +274,8 @@ func TestTournamentComputersPlayEachOther(t *testing.T) {
 					t.Fatal(err)
 				}
 				h.b.WaitAI()
-				g, _ = h.b.st.game(h.ctx, p.GameID)
-				mustNotRefuse(t, h.click(a, gameID(g.ID, g.Seq, "resignyes")))
+				g, _ = h.b.St.game(h.ctx, p.GameID)
+				mustNotRefuse(t, h.click(a, view.GameID(g.ID, g.Seq, "resignyes")))
 				continue
 			}
 			computersMet = true
@@ -288,7 +289,7 @@ func TestTournamentComputersPlayEachOther(t *testing.T) {
 				}
 				h.b.WaitAI()
 			}
-			if g, _ = h.b.st.game(h.ctx, p.GameID); g.Ply < 4 {
+			if g, _ = h.b.St.game(h.ctx, p.GameID); g.Ply < 4 {
 				t.Errorf("the computers played %d plies in 6 passes", g.Ply)
 			}
 			for _, q := range h.n.all()[from:] {
@@ -300,7 +301,7 @@ func TestTournamentComputersPlayEachOther(t *testing.T) {
 			if err := h.b.Tick(h.ctx); err != nil {
 				t.Fatal(err)
 			}
-			if g, _ = h.b.st.game(h.ctx, p.GameID); g.Status == gmActive {
+			if g, _ = h.b.St.game(h.ctx, p.GameID); g.Status == GmActive {
 				t.Error("the computers' game is still running after the deadline")
 			}
 		}
@@ -311,7 +312,7 @@ func TestTournamentComputersPlayEachOther(t *testing.T) {
 	if !computersMet {
 		t.Error("the two computers never met")
 	}
-	ev, err := h.b.director().Load(h.ctx, 1)
+	ev, err := h.b.Director().Load(h.ctx, 1)
 	if err != nil || ev.T.Status != tournament.Finished {
 		t.Fatalf("not finished: %v %+v", err, ev.Row)
 	}
@@ -340,7 +341,7 @@ func TestTournamentWithdrawalEndsRound(t *testing.T) {
 		mustNotRefuse(t, h.slash(u, "tournament", "action=join"))
 	}
 	mustNotRefuse(t, h.slash(a, "tournament", "action=start"))
-	ev, err := h.b.director().Load(h.ctx, 1)
+	ev, err := h.b.Director().Load(h.ctx, 1)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -351,7 +352,7 @@ func TestTournamentWithdrawalEndsRound(t *testing.T) {
 		}
 	}
 	mustNotRefuse(t, h.slash(User{ID: game.Black, Name: ev.Name(game.Black)}, "tournament", "action=withdraw"))
-	ev, err = h.b.director().Load(h.ctx, 1)
+	ev, err = h.b.Director().Load(h.ctx, 1)
 	if err != nil || ev.T.Round < 2 {
 		t.Fatalf("after the withdrawal: round %d, %v", ev.T.Round, err)
 	}

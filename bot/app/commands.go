@@ -2,10 +2,10 @@ package app
 
 import (
 	"context"
-	"sort"
 	"strings"
 
 	"github.com/tankbot/tankbot/bot/i18n"
+	"github.com/tankbot/tankbot/bot/view"
 )
 
 // The command table: every slash command a player can use, in the order
@@ -14,62 +14,39 @@ import (
 // (dispatch), autocomplete (Suggest), /help and docs/bot.md (a test
 // compares) all read this one list. Adding a command is one file with its
 // handler and one line here.
-var commands = []command{
-	challengeCmd,
-	acceptCmd,
-	moveCmd,
-	boardCmd,
-	resignCmd,
-	drawCmd,
-	takebackCmd,
-	abortCmd,
-	rematchCmd,
-	gamesCmd,
-	historyCmd,
-	rulesCmd,
-	leaderboardCmd,
-	profileCmd,
-	helpCmd,
-	settingsCmd,
-	puzzleCmd,
-	tournamentCmd,
-	reviewCmd,
-	dataCmd,
-	serverCmd,
-}
 
 // command is one entry of the table.
-type command struct {
-	name string
+type CommandDef struct {
+	Name string
 	// doc says what the command does, in English, for docs/bot.md (players
 	// read the catalog's "cmd.<name>").
-	doc     string
-	opts    []optDef
-	run     func(*Bot, context.Context, *req) ([]Reply, error)
-	actions []action // game buttons, menus and forms ("g:<game>:<seq>:<name>")
-	routes  []route  // other components, by custom-id prefix ("c:", "lb:")
+	Doc     string
+	Opts    []OptDef
+	Run     func(*Bot, context.Context, *Req) ([]view.Reply, error)
+	Actions []ActionDef // game buttons, menus and forms ("g:<game>:<seq>:<name>")
+	Routes  []RouteDef  // other components, by custom-id prefix ("c:", "lb:")
 	// manageServer registers the command for members with Manage Server
 	// only (Discord hides it from the others; its handler checks too).
-	manageServer bool
-	// serverOnly, when set, is the catalog key of the refusal of a command
+	ManageServer bool
+	// ServerOnly, when set, is the catalog key of the refusal of a command
 	// that works only in a server that added the bot (it posts by itself
 	// there: tournaments, server settings): it is registered for server
-	// installs and server channels only, and refused elsewhere (router.go,
-	// places.go).
-	serverOnly string
+	// installs and server channels only, and refused elsewhere (the
+	// router; places.go).
+	ServerOnly string
 	// subs, when set, are the command's subcommands: Discord shows each
 	// with only its own options instead of every option at once. The
 	// chosen one reaches the handler as the option SubcommandOption,
 	// which opts defines (for the console, which writes it so).
-	subs []subDef
+	Subs []SubDef
 }
 
 // subDef is one subcommand: its name and the names of its options (from
 // the command's opts). Its description is the catalog's
 // "sub.<command>.<name>".
-type subDef struct {
-	name string
-	opts []string
+type SubDef struct {
+	Name string
+	Opts []string
 }
 
 // SubcommandOption is the option in which a transport passes the chosen
@@ -79,18 +56,18 @@ const SubcommandOption = "action"
 
 // optDef is one option of a command. Descriptions come from the catalog
 // ("opt.<name>").
-type optDef struct {
-	name     string
-	typ      OptionType
-	required bool
+type OptDef struct {
+	Name     string
+	Typ      OptionType
+	Required bool
 	// suggest answers autocomplete for the option (nil: none).
-	suggest func(b *Bot, ctx context.Context, r *req, typed string) []Choice
+	Suggest func(b *Bot, ctx context.Context, r *Req, typed string) []view.Choice
 	// choices is a fixed list of values (nil: free input).
-	choices func() []Choice
+	Choices func() []view.Choice
 	// bounds, for an Integer option, are the values Discord lets through
 	// (min_value, max_value; nil: none). The handler checks them again:
 	// the console and other transports do not.
-	bounds *Bounds
+	Bounds *Bounds
 }
 
 // Bounds limit an Integer option: Min ≤ value, and value ≤ Max when Max
@@ -101,70 +78,32 @@ type Bounds struct {
 }
 
 // between is the bounds lo..hi; atLeast is lo.. with no upper bound.
-func between(lo, hi int) *Bounds { return &Bounds{Min: lo, Max: &hi} }
-func atLeast(lo int) *Bounds     { return &Bounds{Min: lo} }
+func Between(lo, hi int) *Bounds { return &Bounds{Min: lo, Max: &hi} }
+func AtLeast(lo int) *Bounds     { return &Bounds{Min: lo} }
 
 // action is a component or form on a game's message, custom id
 // "g:<game>:<seq>:<name>[:<arg>]".
-type action struct {
-	name string
-	arg  string // what the custom id carries after the name, for the doc ("<move>")
+type ActionDef struct {
+	Name string
+	Arg  string // what the custom id carries after the name, for the doc ("<move>")
 	// anyone may use it on any game at any time (a look, the record, a
 	// rematch); otherwise only a player of the game while it is on, on
 	// the board it was drawn for (the seq).
-	anyone bool
-	doc    string
-	run    func(b *Bot, ctx context.Context, r *req, g *gameRec, id customID) ([]Reply, error)
+	Anyone bool
+	Doc    string
+	Run    func(b *Bot, ctx context.Context, r *Req, g *Game, id view.CustomID) ([]view.Reply, error)
 }
 
 // route handles the components whose custom id starts with "<prefix>:".
-type route struct {
-	prefix string
-	format string // the custom id's format, for docs/bot.md
-	doc    string
-	run    func(b *Bot, ctx context.Context, r *req) ([]Reply, error)
-}
-
-// router indexes the table for dispatch. Handlers reach the table through
-// it (Bot.cmds), never through the package variable, which refers to them.
-type router struct {
-	list     []*command
-	byName   map[string]*command
-	actions  map[string]*action
-	prefixes map[string]*route
-}
-
-// newRouter indexes cmds; a name, action or prefix defined twice is a
-// programming error found by the first test that builds a Bot.
-func newRouter(cmds []command) *router {
-	rt := &router{byName: map[string]*command{}, actions: map[string]*action{}, prefixes: map[string]*route{}}
-	for i := range cmds {
-		c := &cmds[i]
-		if _, dup := rt.byName[c.name]; dup {
-			panic("bot: command " + c.name + " defined twice")
-		}
-		rt.byName[c.name] = c
-		rt.list = append(rt.list, c)
-		for j := range c.actions {
-			a := &c.actions[j]
-			if _, dup := rt.actions[a.name]; dup {
-				panic("bot: action " + a.name + " defined twice")
-			}
-			rt.actions[a.name] = a
-		}
-		for j := range c.routes {
-			p := &c.routes[j]
-			if _, dup := rt.prefixes[p.prefix]; dup || p.prefix == gamePrefix {
-				panic("bot: custom id prefix " + p.prefix + " defined twice")
-			}
-			rt.prefixes[p.prefix] = p
-		}
-	}
-	return rt
+type RouteDef struct {
+	Prefix string
+	Format string // the custom id's format, for docs/bot.md
+	Doc    string
+	Run    func(b *Bot, ctx context.Context, r *Req) ([]view.Reply, error)
 }
 
 // gamePrefix starts the custom ids of game components (the actions).
-const gamePrefix = "g"
+const GamePrefix = "g"
 
 // OptionType is the kind of value a slash-command option takes.
 type OptionType int
@@ -211,74 +150,39 @@ type OptionSpec struct {
 	DescriptionLocalizations map[string]string
 	Type                     OptionType
 	Required, Autocomplete   bool
-	Choices                  []Choice
+	Choices                  []view.Choice
 	Bounds                   *Bounds // Integer options only
 }
 
-// Commands returns the slash commands of the table with English names and
-// descriptions and their Thai and Portuguese localisations, keyed by
-// Discord locale.
-func (b *Bot) Commands() []CommandSpec {
-	out := make([]CommandSpec, 0, len(commands))
-	for _, c := range commands {
-		spec := CommandSpec{
-			Name:                     c.name,
-			Description:              i18n.T(i18n.English, "cmd."+c.name),
-			DescriptionLocalizations: localized("cmd." + c.name),
-			ManageServer:             c.manageServer,
-			ServerOnly:               c.serverOnly != "",
-		}
-		if len(c.subs) > 0 {
-			for _, s := range c.subs {
-				key := "sub." + c.name + "." + s.name
-				ss := SubcommandSpec{Name: s.name, Description: i18n.T(i18n.English, key), DescriptionLocalizations: localized(key)}
-				for _, name := range s.opts {
-					if o, ok := c.opt(name); ok {
-						ss.Options = append(ss.Options, optSpec(o))
-					}
-				}
-				spec.Subcommands = append(spec.Subcommands, ss)
-			}
-			out = append(out, spec)
-			continue
-		}
-		for _, o := range c.opts {
-			spec.Options = append(spec.Options, optSpec(o))
-		}
-		out = append(out, spec)
-	}
-	return out
-}
-
 // opt is the command's option called name.
-func (c *command) opt(name string) (optDef, bool) {
-	for _, o := range c.opts {
-		if o.name == name {
+func (c *CommandDef) Opt(name string) (OptDef, bool) {
+	for _, o := range c.Opts {
+		if o.Name == name {
 			return o, true
 		}
 	}
-	return optDef{}, false
+	return OptDef{}, false
 }
 
 // optSpec is o as registered.
-func optSpec(o optDef) OptionSpec {
+func OptSpec(o OptDef) OptionSpec {
 	os := OptionSpec{
-		Name:                     o.name,
-		Description:              i18n.T(i18n.English, "opt."+o.name, MoveExample(defaultGame())),
-		DescriptionLocalizations: localized("opt."+o.name, MoveExample(defaultGame())),
-		Type:                     o.typ,
-		Required:                 o.required,
-		Autocomplete:             o.suggest != nil && o.choices == nil,
-		Bounds:                   o.bounds,
+		Name:                     o.Name,
+		Description:              i18n.T(i18n.English, "opt."+o.Name, MoveExample(DefaultGame())),
+		DescriptionLocalizations: Localized("opt."+o.Name, MoveExample(DefaultGame())),
+		Type:                     o.Typ,
+		Required:                 o.Required,
+		Autocomplete:             o.Suggest != nil && o.Choices == nil,
+		Bounds:                   o.Bounds,
 	}
-	if o.choices != nil {
-		os.Choices = o.choices()
+	if o.Choices != nil {
+		os.Choices = o.Choices()
 	}
 	return os
 }
 
 // localized returns a key's non-English texts keyed by Discord locale.
-func localized(key string, args ...string) map[string]string {
+func Localized(key string, args ...string) map[string]string {
 	return map[string]string{
 		"th":    i18n.T(i18n.Thai, key, args...),
 		"pt-BR": i18n.T(i18n.Portuguese, key, args...),
@@ -287,48 +191,48 @@ func localized(key string, args ...string) map[string]string {
 
 // Fixed choice lists shared by several commands.
 
-func gameChoices() []Choice {
-	var out []Choice
-	for _, n := range gameNames() {
-		th, pt := gameLabel(i18n.Thai, n, "x", nil), gameLabel(i18n.Portuguese, n, "x", nil)
-		out = append(out, Choice{Name: gameLabel(i18n.English, n, "x", nil), Value: n,
+func GameChoices() []view.Choice {
+	var out []view.Choice
+	for _, n := range GameNames() {
+		th, pt := view.GameLabel(i18n.Thai, n, "x", nil), view.GameLabel(i18n.Portuguese, n, "x", nil)
+		out = append(out, view.Choice{Name: view.GameLabel(i18n.English, n, "x", nil), Value: n,
 			NameLocalizations: map[string]string{"th": th, "pt-BR": pt}})
 	}
 	return out
 }
 
-func colorChoices() []Choice {
-	var out []Choice
+func ColorChoices() []view.Choice {
+	var out []view.Choice
 	for _, v := range []string{"white", "black", "random"} {
-		out = append(out, Choice{Name: i18n.T(i18n.English, "color."+v), Value: v, NameLocalizations: localized("color." + v)})
+		out = append(out, view.Choice{Name: i18n.T(i18n.English, "color."+v), Value: v, NameLocalizations: Localized("color." + v)})
 	}
 	return out
 }
 
-func languageChoices() []Choice {
-	var out []Choice
+func LanguageChoices() []view.Choice {
+	var out []view.Choice
 	for _, l := range i18n.Locales {
-		out = append(out, Choice{Name: i18n.T(l, "language.name"), Value: l})
+		out = append(out, view.Choice{Name: i18n.T(l, "language.name"), Value: l})
 	}
 	return out
 }
 
 // gameOpt is the usual "game" option: one of the caller's games here,
 // active ones suggested.
-var gameOpt = optDef{name: "game", typ: String, suggest: suggestActiveGames}
+var GameOpt = OptDef{Name: "game", Typ: String, Suggest: suggestActiveGames}
 
 // gameOptFinished is "game" where a finished game can be meant too.
-var gameOptFinished = optDef{name: "game", typ: String, suggest: suggestAnyGames}
+var GameOptFinished = OptDef{Name: "game", Typ: String, Suggest: suggestAnyGames}
 
 // usage writes a command as docs/bot.md shows it: "/move <move> [game]";
 // one per subcommand ("/tournament join [id] [level]"), joined by " · ".
-func (c command) usage() string {
-	if len(c.subs) > 0 {
+func (c CommandDef) Usage() string {
+	if len(c.Subs) > 0 {
 		var subs []string
-		for _, s := range c.subs {
-			parts := []string{"/" + c.name + " " + s.name}
-			for _, name := range s.opts {
-				if o, ok := c.opt(name); ok && o.required {
+		for _, s := range c.Subs {
+			parts := []string{"/" + c.Name + " " + s.Name}
+			for _, name := range s.Opts {
+				if o, ok := c.Opt(name); ok && o.Required {
 					parts = append(parts, "<"+name+">")
 				} else {
 					parts = append(parts, "["+name+"]")
@@ -338,59 +242,13 @@ func (c command) usage() string {
 		}
 		return strings.Join(subs, "` · `")
 	}
-	parts := []string{"/" + c.name}
-	for _, o := range c.opts {
-		if o.required {
-			parts = append(parts, "<"+o.name+">")
+	parts := []string{"/" + c.Name}
+	for _, o := range c.Opts {
+		if o.Required {
+			parts = append(parts, "<"+o.Name+">")
 		} else {
-			parts = append(parts, "["+o.name+"]")
+			parts = append(parts, "["+o.Name+"]")
 		}
 	}
 	return strings.Join(parts, " ")
-}
-
-// names lists the commands as /help does: "`/challenge`, `/accept`, …".
-func (rt *router) names() string {
-	names := make([]string, len(rt.list))
-	for i, c := range rt.list {
-		names[i] = "`/" + c.name + "`"
-	}
-	return strings.Join(names, ", ")
-}
-
-// commandDoc is the part of docs/bot.md written from the table: the
-// commands, then every custom id with the command that owns it.
-func commandDoc() string {
-	var sb strings.Builder
-	sb.WriteString("| Command | What it does |\n|---|---|\n")
-	for _, c := range commands {
-		sb.WriteString("| `" + c.usage() + "` | " + c.doc + " |\n")
-	}
-	sb.WriteString("\nButtons, menus and forms, by custom id (`<seq>` is the game's sequence,\n" +
-		"which every move and takeback advances; a game click whose seq is not the\n" +
-		"game's current one is stale and refused, except where anyone may click):\n\n")
-	sb.WriteString("| Custom id | Command | What it does |\n|---|---|---|\n")
-	type row struct{ id, cmd, doc string }
-	var rows []row
-	for _, c := range commands {
-		for _, p := range c.routes {
-			rows = append(rows, row{p.format, c.name, p.doc})
-		}
-		for _, a := range c.actions {
-			d := a.doc
-			if a.anyone {
-				d += " Anyone, any time."
-			}
-			id := "g:<game>:<seq>:" + a.name
-			if a.arg != "" {
-				id += ":" + a.arg
-			}
-			rows = append(rows, row{id, c.name, d})
-		}
-	}
-	sort.SliceStable(rows, func(i, j int) bool { return rows[i].id[0] != 'g' && rows[j].id[0] == 'g' })
-	for _, r := range rows {
-		sb.WriteString("| `" + r.id + "` | /" + r.cmd + " | " + r.doc + " |\n")
-	}
-	return sb.String()
 }

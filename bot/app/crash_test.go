@@ -16,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tankbot/tankbot/bot/view"
 	"github.com/tankbot/tankbot/store"
 	"github.com/tankbot/tankbot/store/clock"
 )
@@ -55,7 +56,7 @@ func openFileNotifier(path string) (*fileNotifier, error) {
 	return n, err
 }
 
-func (n *fileNotifier) Post(_ context.Context, ch string, r Reply) (string, error) {
+func (n *fileNotifier) Post(_ context.Context, ch string, r view.Reply) (string, error) {
 	n.mu.Lock()
 	defer n.mu.Unlock()
 	if r.Nonce != "" && n.seen[r.Nonce] {
@@ -78,7 +79,7 @@ func (n *fileNotifier) Post(_ context.Context, ch string, r Reply) (string, erro
 
 // answer records that a move's answer, with its ping, reached the players
 // (as the adapter's interaction answer does), before the bot is told.
-func (n *fileNotifier) answer(r Reply) error {
+func (n *fileNotifier) answer(r view.Reply) error {
 	n.mu.Lock()
 	defer n.mu.Unlock()
 	if _, err := fmt.Fprintf(n.f, "answer %d %d\n", r.GameID, r.Seq); err != nil {
@@ -92,7 +93,7 @@ func (n *fileNotifier) CreateThread(context.Context, string, string, string) (st
 }
 
 // Edit (retiring an old board's buttons) is not a delivery the test counts.
-func (n *fileNotifier) Edit(context.Context, string, string, Reply) error { return nil }
+func (n *fileNotifier) Edit(context.Context, string, string, view.Reply) error { return nil }
 
 // TestCrashChildBot is the child: it never returns on its own (unless
 // draining) and prints "ack <game> <ply> <notation>" once a move's reply is

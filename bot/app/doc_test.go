@@ -10,7 +10,7 @@ import (
 var updateDoc = flag.Bool("update-doc", false, "rewrite docs/bot.md's command tables from the command table")
 
 const (
-	docBegin = "<!-- commands: generated from bot/app/commands.go by `go test ./bot/app -run TestDocMatchesTable -update-doc`; do not edit -->\n"
+	docBegin = "<!-- commands: generated from bot/commands/commands.go by `go test ./bot/app -run TestDocMatchesTable -update-doc`; do not edit -->\n"
 	docEnd   = "<!-- end of commands -->\n"
 )
 
@@ -27,7 +27,7 @@ func TestDocMatchesTable(t *testing.T) {
 	if i < 0 || j < i {
 		t.Fatalf("%s: no generated command section (markers %q … %q)", path, docBegin, docEnd)
 	}
-	want := commandDoc()
+	want := routerFor(newBot(Config{}, nil, nil, nil, nil)).CommandDoc()
 	got := doc[i+len(docBegin) : j]
 	if got == want {
 		return
@@ -49,19 +49,19 @@ func TestTableRoutes(t *testing.T) {
 	for _, s := range h.b.Commands() {
 		specs[s.Name] = true
 	}
-	for _, c := range commands {
-		if !specs[c.name] {
-			t.Errorf("%s: not registered", c.name)
+	for _, c := range routerFor(h.b).Table() {
+		if !specs[c.Name] {
+			t.Errorf("%s: not registered", c.Name)
 		}
-		if c.doc == "" || c.run == nil {
-			t.Errorf("%s: no doc or handler", c.name)
+		if c.Doc == "" || c.Run == nil {
+			t.Errorf("%s: no doc or handler", c.Name)
 		}
-		if !strings.Contains(commandDoc(), "`/"+c.name) {
-			t.Errorf("%s: not in the doc", c.name)
+		if !strings.Contains(routerFor(h.b).CommandDoc(), "`/"+c.Name) {
+			t.Errorf("%s: not in the doc", c.Name)
 		}
-		for _, a := range c.actions {
-			if h.b.cmds.actions[a.name] == nil || a.doc == "" {
-				t.Errorf("%s: action %s not routed or undocumented", c.name, a.name)
+		for _, a := range c.Actions {
+			if !hasAction(h.b, a.Name) || a.Doc == "" {
+				t.Errorf("%s: action %s not routed or undocumented", c.Name, a.Name)
 			}
 		}
 	}
@@ -69,3 +69,5 @@ func TestTableRoutes(t *testing.T) {
 		t.Error("/help does not list every command")
 	}
 }
+
+func hasAction(b *Bot, name string) bool { _, ok := routerFor(b).Action(name); return ok }

@@ -6,6 +6,8 @@ import (
 	"testing"
 	"time"
 	"unicode/utf8"
+
+	"github.com/tankbot/tankbot/bot/view"
 )
 
 // Names are cleaned as they arrive (no control characters, no marks of
@@ -22,7 +24,7 @@ func TestNamesMarkedNotEscaped(t *testing.T) {
 			t.Errorf("cleanName(%q) = %q, want %q", in, got, want)
 		}
 	}
-	s := "**" + markName("a_b") + "** vs " + markName("c*d")
+	s := "**" + MarkName("a_b") + "** vs " + MarkName("c*d")
 	if got := MarkedText(s, func(n string) string { return "<" + n + ">" }); got != "**<a_b>** vs <c*d>" {
 		t.Errorf("MarkedText: %q", got)
 	}
@@ -37,22 +39,22 @@ func TestNamesMarkedNotEscaped(t *testing.T) {
 
 func TestClipRunes(t *testing.T) {
 	s := strings.Repeat("ก", 50)
-	if got := clipRunes(s, 10); utf8.RuneCountInString(got) != 10 || !strings.HasSuffix(got, "…") || !utf8.ValidString(got) {
+	if got := view.ClipRunes(s, 10); utf8.RuneCountInString(got) != 10 || !strings.HasSuffix(got, "…") || !utf8.ValidString(got) {
 		t.Errorf("clipRunes: %q", got)
 	}
-	if clipRunes("short", 10) != "short" {
+	if view.ClipRunes("short", 10) != "short" {
 		t.Error("a short string was clipped")
 	}
 }
 
 func TestPieceWords(t *testing.T) {
-	if got, ok := pieceWords("en", "gungi", "M1G6P9"); !ok || got != "Marshal 1, General 6, Pawn 9" {
+	if got, ok := view.PieceWords("en", "gungi", "M1G6P9"); !ok || got != "Marshal 1, General 6, Pawn 9" {
 		t.Errorf("gungi hand: %q %v", got, ok)
 	}
-	if _, ok := pieceWords("en", "tank", "M1"); ok {
+	if _, ok := view.PieceWords("en", "tank", "M1"); ok {
 		t.Error("a game without piece names got words")
 	}
-	if _, ok := pieceWords("en", "gungi", "white"); ok {
+	if _, ok := view.PieceWords("en", "gungi", "white"); ok {
 		t.Error("a word was read as a hand")
 	}
 }
@@ -81,7 +83,7 @@ func TestChallengeCap(t *testing.T) {
 // Another server's games and challenges do not exist here.
 func TestServerScope(t *testing.T) {
 	h := newHarness(t, Config{})
-	id := h.startGame()
+	id := h.StartGame()
 	sid := strconv.FormatInt(id, 10)
 	c := Command{Kind: KindSlash, Name: "board", User: carol, GuildID: "other", ChannelID: "x", Options: map[string]string{"game": sid}}
 	mustRefuse(t, h.b.Handle(h.ctx, c), "no game #"+sid)
@@ -119,7 +121,7 @@ func TestGamesPaged(t *testing.T) {
 // Gungi's draft moves are said in words beside their notation.
 func TestGungiDraftInWords(t *testing.T) {
 	h := newHarness(t, Config{})
-	id := h.startGame("game=gungi")
+	id := h.StartGame("game=gungi")
 	rs := h.slash(bob, "move", "move=M*e9")
 	mustNotRefuse(t, rs)
 	if got := rs[0].Content; !strings.Contains(got, "bob played M*e9 (Marshal placed on e9)") {
@@ -142,7 +144,7 @@ func TestGungiDraftInWords(t *testing.T) {
 // that go somewhere before turns on the spot, labelled in words.
 func TestSuggestTypedSquare(t *testing.T) {
 	h := newHarness(t, Config{})
-	id := h.startGame()
+	id := h.StartGame()
 	g := h.game(id)
 	pos, _ := g.Position()
 	sq := pos.LegalMoves()[0].Steps()[0]
@@ -170,7 +172,7 @@ func TestSuggestTypedSquare(t *testing.T) {
 // The draft's one-click formation asks first, in words.
 func TestFormationConfirmInWords(t *testing.T) {
 	h := newHarness(t, Config{})
-	h.startGame("game=gungi")
+	h.StartGame("game=gungi")
 	board := h.slash(bob, "board", "public=true")
 	rs := h.click(bob, findID(t, board, "moveask:ready:quick"))
 	if len(rs) != 1 || !rs[0].Ephemeral || !strings.Contains(rs[0].Content, "formation") || !strings.Contains(rs[0].Content, "cannot be taken back") {

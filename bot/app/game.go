@@ -5,6 +5,8 @@ import (
 	"errors"
 	"strings"
 
+	"github.com/tankbot/tankbot/bot/outbox"
+	"github.com/tankbot/tankbot/bot/view"
 	"github.com/tankbot/tankbot/engine"
 )
 
@@ -16,20 +18,20 @@ import (
 // active game in the server. With no active game it falls back to the
 // caller's most recent game here, which may be over: /board and /history
 // show it, the others say how it ended.
-func (b *Bot) findGame(ctx context.Context, r *req) (*gameRec, error) {
+func (b *Bot) FindGame(ctx context.Context, r *Req) (*Game, error) {
 	if s := strings.TrimSpace(r.Options["game"]); s != "" {
 		// Players name games by their number on this server ("#12").
 		g, ok, err := b.gameByNumber(ctx, r, s)
 		if !ok {
-			return nil, refuse("refuse.badgame", clipRunes(strings.TrimPrefix(s, "#"), maxInput))
+			return nil, Refuse("refuse.badgame", view.ClipRunes(strings.TrimPrefix(s, "#"), MaxInput))
 		}
 		return g, err
 	}
-	games, err := b.st.channelGames(ctx, r.ChannelID)
+	games, err := b.St.channelGames(ctx, r.ChannelID)
 	if err != nil {
-		return nil, wrap("channel games", err)
+		return nil, Wrap("channel games", err)
 	}
-	var inThread, mine []*gameRec
+	var inThread, mine []*Game
 	for _, g := range games {
 		inThread = append(inThread, g)
 		if _, ok := g.Side(r.User.ID); ok {
@@ -49,10 +51,10 @@ func (b *Bot) findGame(ctx context.Context, r *req) (*gameRec, error) {
 				return g, nil
 			}
 		}
-		if g, err := b.st.lastGame(ctx, r.User.ID, r.ChannelID); err == nil {
+		if g, err := b.St.lastGame(ctx, r.User.ID, r.ChannelID); err == nil {
 			return g, nil
 		}
-		return nil, refuse("refuse.nogame")
+		return nil, Refuse("refuse.nogame")
 	case 1:
 		return mine[0], nil
 	}
@@ -60,16 +62,16 @@ func (b *Bot) findGame(ctx context.Context, r *req) (*gameRec, error) {
 	for i, g := range mine {
 		ids[i] = "#" + g.Num()
 	}
-	return nil, refuse("refuse.whichgame", strings.Join(ids, ", "))
+	return nil, Refuse("refuse.whichgame", strings.Join(ids, ", "))
 }
 
 // onlyGameInServer is the caller's one active game in this server, or nil.
-func (b *Bot) onlyGameInServer(ctx context.Context, r *req) *gameRec {
-	games, err := b.st.activeGames(ctx, r.GuildID)
+func (b *Bot) onlyGameInServer(ctx context.Context, r *Req) *Game {
+	games, err := b.St.ActiveGames(ctx, r.GuildID)
 	if err != nil {
 		return nil
 	}
-	var mine *gameRec
+	var mine *Game
 	for _, g := range games {
 		if _, ok := g.Side(r.User.ID); ok {
 			if mine != nil {
@@ -83,20 +85,20 @@ func (b *Bot) onlyGameInServer(ctx context.Context, r *req) *gameRec {
 
 // loadGame loads a game named by id; another server's game does not exist
 // here.
-func (b *Bot) loadGame(ctx context.Context, r *req, id int64) (*gameRec, error) {
-	g, err := b.st.game(ctx, id)
-	if errors.Is(err, errNotFound) || err == nil && g.GuildID != r.GuildID {
-		return nil, refuse("refuse.nogame") // ids are internal: never shown
+func (b *Bot) LoadGame(ctx context.Context, r *Req, id int64) (*Game, error) {
+	g, err := b.St.game(ctx, id)
+	if errors.Is(err, ErrNotFound) || err == nil && g.GuildID != r.GuildID {
+		return nil, Refuse("refuse.nogame") // ids are internal: never shown
 	}
 	if err != nil {
-		return nil, wrap("load game", err)
+		return nil, Wrap("load game", err)
 	}
 	return g, nil
 }
 
 // replayLast gives the current position and the last move as an engine
 // move (for the image's highlight).
-func (b *Bot) replayLast(ctx context.Context, g *gameRec) (engine.Position, engine.Move, error) {
+func (b *Bot) ReplayLast(ctx context.Context, g *Game) (engine.Position, engine.Move, error) {
 	pos, err := g.Position()
 	if err != nil {
 		return nil, nil, err
@@ -104,14 +106,14 @@ func (b *Bot) replayLast(ctx context.Context, g *gameRec) (engine.Position, engi
 	if g.Ply == 0 {
 		return pos, nil, nil
 	}
-	rules, _ := lookupGame(g.Game)
+	rules, _ := LookupGame(g.Game)
 	start, err := rules.Decode(g.Start)
 	if err != nil {
-		return nil, nil, wrap("decode start", err)
+		return nil, nil, Wrap("decode start", err)
 	}
-	log, err := b.st.moveLog(ctx, g.ID)
+	log, err := b.St.MoveLog(ctx, g.ID)
 	if err != nil || len(log) == 0 {
-		return pos, nil, wrap("move log", err)
+		return pos, nil, Wrap("move log", err)
 	}
 	prev, err := engine.Replay(start, log[:len(log)-1])
 	if err != nil {
@@ -126,22 +128,22 @@ func (b *Bot) replayLast(ctx context.Context, g *gameRec) (engine.Position, engi
 
 // overRefusal is the answer to acting on a finished game: which game, and
 // how it ended.
-func overRefusal(r *req, g *gameRec) error {
-	return refuse("refuse.over", g.Num(), outcomeWords(r.loc, g))
+func OverRefusal(r *Req, g *Game) error {
+	return Refuse("refuse.over", g.Num(), view.OutcomeWords(r.Loc, g))
 }
 
 // end saves g finished with o; its clock events are dropped and posts
 // queued for out-of-band delivery in the same transaction.
-func (b *Bot) end(ctx context.Context, g *gameRec, o engine.Outcome, posts ...outPost) error {
-	g.Finish(o)
+func (b *Bot) end(ctx context.Context, g *Game, o engine.Outcome, posts ...outbox.Post) error {
+	*g, _ = g.Finish(o)
 	eff := turnEffects(g, clockOf(g))
-	eff.posts = posts
-	ok, err := b.st.saveGameWith(ctx, g, nil, eff)
+	eff.Posts = posts
+	ok, err := b.St.saveGameWith(ctx, g, nil, eff)
 	if err != nil {
-		return wrap("end game", err)
+		return Wrap("end game", err)
 	}
 	if !ok {
-		return refuse("refuse.raced")
+		return Refuse("refuse.raced")
 	}
 	return nil
 }
@@ -149,7 +151,7 @@ func (b *Bot) end(ctx context.Context, g *gameRec, o engine.Outcome, posts ...ou
 // finish ends g with an outcome decided off the board (resignation,
 // agreement, abort) and posts the final board, pinging both players with
 // what happened (event) and the result.
-func (b *Bot) finish(ctx context.Context, r *req, g *gameRec, o engine.Outcome, event func(loc string) string) ([]Reply, error) {
+func (b *Bot) Finish(ctx context.Context, r *Req, g *Game, o engine.Outcome, event func(loc string) string) ([]view.Reply, error) {
 	if err := b.end(ctx, g, o); err != nil {
 		return nil, err
 	}
@@ -157,14 +159,14 @@ func (b *Bot) finish(ctx context.Context, r *req, g *gameRec, o engine.Outcome, 
 	if err != nil {
 		return nil, err
 	}
-	pub := r.public()
-	reply, err := b.boardReply(ctx, pub, g, pos, nil, event(pub.loc), false)
+	pub := r.Public()
+	reply, err := b.BoardReply(ctx, pub, g, pos, nil, event(pub.Loc), false)
 	if err != nil {
 		return nil, err
 	}
 	reply.Content, reply.Mentions = b.endContent(ctx, g, event)
-	b.finalExtras(ctx, pub.loc, g, &reply)
-	return []Reply{inGame(r, g, reply)}, nil
+	b.finalExtras(ctx, pub.Loc, g, &reply)
+	return []view.Reply{InGame(r, g, reply)}, nil
 }
 
 // gameOverHooks are what other features do with a finished game, run
@@ -174,12 +176,12 @@ func (b *Bot) finish(ctx context.Context, r *req, g *gameRec, o engine.Outcome, 
 // being called from the code that ends games. (Ratings are counted by the
 // store in the finishing write, and puzzle mining reads the finished
 // games on its own: neither needs a hook.)
-var gameOverHooks = []func(b *Bot, ctx context.Context, g *gameRec){
+var gameOverHooks = []func(b *Bot, ctx context.Context, g *Game){
 	(*Bot).tournamentGameOver,
 }
 
 // gameOver runs the game-over hooks for g.
-func (b *Bot) gameOver(ctx context.Context, g *gameRec) {
+func (b *Bot) gameOver(ctx context.Context, g *Game) {
 	for _, h := range gameOverHooks {
 		h(b, ctx, g)
 	}

@@ -1,9 +1,10 @@
 package app
 
 import (
+	"context"
 	"strings"
 
-	"github.com/tankbot/tankbot/bot/i18n"
+	"github.com/tankbot/tankbot/bot/view"
 	"github.com/tankbot/tankbot/engine"
 	"github.com/tankbot/tankbot/engine/games"
 )
@@ -13,20 +14,20 @@ import (
 // game: a new one is added in engine/games.
 
 // lookupGame finds a game's rules by name.
-func lookupGame(name string) (engine.Rules, bool) {
+func LookupGame(name string) (engine.Rules, bool) {
 	r, err := games.Lookup(name)
 	return r, err == nil
 }
 
-func gameNames() []string { return games.Names() }
+func GameNames() []string { return games.Names() }
 
 // defaultGame is the game /challenge, /rules and /leaderboard mean when
 // none is named: the first listed.
-func defaultGame() string { return gameNames()[0] }
+func DefaultGame() string { return GameNames()[0] }
 
 // describe is a game's descriptor; an unknown game gets an empty one
 // (plain picker, no examples, no words).
-func describe(game string) engine.Descriptor {
+func Describe(game string) engine.Descriptor {
 	d, _ := games.Describe(game)
 	return d
 }
@@ -38,26 +39,30 @@ func MoveExample(game string) string {
 	if d, ok := games.Describe(game); ok {
 		return d.Example("")
 	}
-	return describe(defaultGame()).Example("")
+	return Describe(DefaultGame()).Example("")
 }
 
 // examplesLine is one example move per game in loc, for /help:
 // "Tank Chess `C3 > C5N`, Camelot `F6-F5`, …".
-func examplesLine(loc string) string {
+func ExamplesLine(loc string) string {
 	var parts []string
 	for _, d := range games.Descriptors() {
 		if ex := d.Example(""); ex != "" {
-			parts = append(parts, gameLabel(loc, d.Rules.Name(), "x", nil)+" `"+ex+"`")
+			parts = append(parts, view.GameLabel(loc, d.Rules.Name(), "x", nil)+" `"+ex+"`")
 		}
 	}
 	return strings.Join(parts, ", ")
 }
 
-// words translates a value a game's facts or shortcuts carry through its
-// descriptor's Words ("quick" → "quick formation"); other values stay.
-func words(loc, game, value string) string {
-	if key, ok := describe(game).Words[value]; ok && i18n.Has(key) {
-		return i18n.T(loc, key)
+// findFinished is findGame for /rematch: the named game, or the caller's
+// latest game in this channel (which may be over).
+func (b *Bot) FindFinished(ctx context.Context, r *Req) (*Game, error) {
+	if r.Options["game"] != "" {
+		return b.FindGame(ctx, r)
 	}
-	return value
+	g, err := b.St.lastGame(ctx, r.User.ID, r.ChannelID)
+	if err != nil {
+		return nil, Refuse("refuse.nogame")
+	}
+	return g, nil
 }

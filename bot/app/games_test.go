@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/tankbot/tankbot/bot/i18n"
+	"github.com/tankbot/tankbot/bot/view"
 	"github.com/tankbot/tankbot/engine/games"
 )
 
@@ -35,7 +36,7 @@ func TestBoardFacts(t *testing.T) {
 // formation in one click; only the player to place may use it.
 func TestGungiFinishDraftButton(t *testing.T) {
 	h := newHarness(t, Config{})
-	id := h.startGame("game=gungi")
+	id := h.StartGame("game=gungi")
 	g := h.game(id)
 	pos, _ := g.Position()
 	if pos.Turn() != 1 {
@@ -71,7 +72,7 @@ func TestGungiFinishDraftButton(t *testing.T) {
 // at once and announced again once posting works, exactly once.
 func TestFlagFallAnnouncedAfterPostFailure(t *testing.T) {
 	h := newHarness(t, Config{})
-	id := h.startGame("clock=10m+5s")
+	id := h.StartGame("clock=10m+5s")
 	h.clk.Advance(9*time.Minute + time.Second) // the low-time reminder
 	if err := h.b.Tick(h.ctx); err != nil || len(h.n.all()) != 1 {
 		t.Fatalf("reminder: %v, %d posts", err, len(h.n.all()))
@@ -96,7 +97,7 @@ func TestFlagFallAnnouncedAfterPostFailure(t *testing.T) {
 		t.Fatal(err)
 	}
 	ps := h.n.all()
-	if len(ps) != 2 || !strings.Contains(text([]Reply{ps[1].Reply}), "ran out of time") {
+	if len(ps) != 2 || !strings.Contains(text([]view.Reply{ps[1].Reply}), "ran out of time") {
 		t.Fatalf("re-announcement missing: %d posts", len(ps))
 	}
 	// Nothing more fires later.
@@ -122,7 +123,7 @@ func TestCamelotFlagAgainstLoneSideIsDraw(t *testing.T) {
 	ranks[3] = "...........m"  // rank 13: Black's only piece
 	ranks[12] = "M.M........." // rank 4: White's two Men
 	cfen := strings.Join(ranks, "/") + " w 00 1"
-	id := h.startGame("game=camelot", "map="+cfen, "clock=10m+5s")
+	id := h.StartGame("game=camelot", "map="+cfen, "clock=10m+5s")
 	h.clk.Advance(10*time.Minute + time.Second)
 	if err := h.b.Tick(h.ctx); err != nil {
 		t.Fatal(err)
@@ -132,7 +133,7 @@ func TestCamelotFlagAgainstLoneSideIsDraw(t *testing.T) {
 		t.Fatalf("after White's flag: result %q reason %q", g.Result, g.Reason)
 	}
 	ps := h.n.all()
-	if len(ps) == 0 || !strings.Contains(text([]Reply{ps[len(ps)-1].Reply}), "could not have won") {
+	if len(ps) == 0 || !strings.Contains(text([]view.Reply{ps[len(ps)-1].Reply}), "could not have won") {
 		t.Fatalf("no draw announcement in %d posts", len(ps))
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tankbot/tankbot/bot/view"
 	"github.com/tankbot/tankbot/engine"
 	"github.com/tankbot/tankbot/engine/tank"
 	"github.com/tankbot/tankbot/store/clock"
@@ -18,7 +19,7 @@ var alice, bob, carol = user("alice"), user("bob"), user("carol")
 // legalMove returns some legal move of game id's position in notation.
 func (h *harness) legalMove(id int64, pick func([]string) string) string {
 	h.t.Helper()
-	g, err := h.b.st.game(h.ctx, id)
+	g, err := h.b.St.game(h.ctx, id)
 	if err != nil {
 		h.t.Fatal(err)
 	}
@@ -36,9 +37,9 @@ func (h *harness) legalMove(id int64, pick func([]string) string) string {
 	return pick(ns)
 }
 
-func (h *harness) game(id int64) *gameRec {
+func (h *harness) game(id int64) *Game {
 	h.t.Helper()
-	g, err := h.b.st.game(h.ctx, id)
+	g, err := h.b.St.game(h.ctx, id)
 	if err != nil {
 		h.t.Fatal(err)
 	}
@@ -117,7 +118,7 @@ func TestOpenChallengeAndDoubleAccept(t *testing.T) {
 	rs := h.slash(alice, "challenge")
 	acc := findID(t, rs, "accept")
 	var wg sync.WaitGroup
-	results := make([][]Reply, 2)
+	results := make([][]view.Reply, 2)
 	for i, u := range []User{bob, carol} {
 		wg.Add(1)
 		go func() {
@@ -145,7 +146,7 @@ func TestAcceptStartsGame(t *testing.T) {
 	h := newHarness(t, Config{})
 	rs := h.slash(alice, "challenge", "opponent=bob", "color=black", "thread=true")
 	rs = h.click(bob, findID(t, rs, "accept"))
-	var board *Reply
+	var board *view.Reply
 	for i := range rs {
 		if rs[i].Board {
 			board = &rs[i]
@@ -183,7 +184,7 @@ func TestAcceptStartsGame(t *testing.T) {
 
 func TestMoveFlow(t *testing.T) {
 	h := newHarness(t, Config{})
-	id := h.startGame()
+	id := h.StartGame()
 	mv := h.legalMove(id, nil)
 	mustRefuse(t, h.slash(bob, "move", "move="+mv), "not your turn")
 	mustRefuse(t, h.slash(carol, "move", "move="+mv, "game="+strconv.FormatInt(id, 10)), "not playing")
@@ -207,7 +208,7 @@ func TestMoveFlow(t *testing.T) {
 		t.Errorf("move: %d replies, mentions %v, content %q", len(rs), rs[0].Mentions, rs[0].Content)
 	}
 	// The old board's buttons are stale now.
-	mustRefuse(t, h.click(alice, gameID(id, 0, "resign")), "earlier position")
+	mustRefuse(t, h.click(alice, view.GameID(id, 0, "resign")), "earlier position")
 	// /board shows the position, to the caller only unless asked.
 	rs = h.slash(carol, "board", "game="+strconv.FormatInt(id, 10))
 	if len(rs) != 1 || !rs[0].Board || len(rs[0].Files) != 1 || !rs[0].Ephemeral || len(rs[0].Components) != 0 {
@@ -224,12 +225,12 @@ func TestMoveFlow(t *testing.T) {
 func checkReplay(t *testing.T, h *harness, id int64) {
 	t.Helper()
 	g := h.game(id)
-	rules, _ := lookupGame(g.Game)
+	rules, _ := LookupGame(g.Game)
 	start, err := rules.Decode(g.Start)
 	if err != nil {
 		t.Fatal(err)
 	}
-	log, err := h.b.st.moveLog(h.ctx, id)
+	log, err := h.b.St.MoveLog(h.ctx, id)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -244,17 +245,17 @@ func checkReplay(t *testing.T, h *harness, id int64) {
 
 func TestRacingSamePly(t *testing.T) {
 	h := newHarness(t, Config{})
-	id := h.startGame()
+	id := h.StartGame()
 	g := h.game(id)
 	pos, _ := g.Position()
 	moves := pos.LegalMoves()
 	var wg sync.WaitGroup
-	out := make([][]Reply, 8)
+	out := make([][]view.Reply, 8)
 	for i := range out {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			out[i] = h.click(alice, gameID(id, 0, "move", pos.FormatMove(moves[i%len(moves)])))
+			out[i] = h.click(alice, view.GameID(id, 0, "move", pos.FormatMove(moves[i%len(moves)])))
 		}()
 	}
 	wg.Wait()
@@ -273,7 +274,7 @@ func TestRacingSamePly(t *testing.T) {
 
 func TestResignAndFinished(t *testing.T) {
 	h := newHarness(t, Config{})
-	id := h.startGame()
+	id := h.StartGame()
 	mustRefuse(t, h.slash(carol, "resign", "game="+strconv.FormatInt(id, 10)), "not playing")
 	// Resigning asks first; Cancel changes nothing.
 	rs := h.slash(bob, "resign")
@@ -281,7 +282,7 @@ func TestResignAndFinished(t *testing.T) {
 		t.Fatalf("resign asks: %+v", rs)
 	}
 	h.click(bob, findID(t, rs, "keep"))
-	if h.game(id).Status != gmActive {
+	if h.game(id).Status != GmActive {
 		t.Fatal("Cancel resigned")
 	}
 	mustRefuse(t, h.click(carol, findID(t, rs, "resignyes")), "not playing")
@@ -327,7 +328,7 @@ func TestResignAndFinished(t *testing.T) {
 
 func TestFlagFallAndReminder(t *testing.T) {
 	h := newHarness(t, Config{})
-	id := h.startGame("clock=10m+5s")
+	id := h.StartGame("clock=10m+5s")
 	h.clk.Advance(9*time.Minute + 1*time.Second)
 	if err := h.b.Tick(h.ctx); err != nil {
 		t.Fatal(err)
@@ -341,7 +342,7 @@ func TestFlagFallAndReminder(t *testing.T) {
 		t.Fatal(err)
 	}
 	ps = h.n.all()
-	if len(ps) != 2 || !strings.Contains(text([]Reply{ps[1].Reply}), "ran out of time") || !strings.Contains(text([]Reply{ps[1].Reply}), "Black (bob) wins — on time") || len(ps[1].Reply.Mentions) != 2 {
+	if len(ps) != 2 || !strings.Contains(text([]view.Reply{ps[1].Reply}), "ran out of time") || !strings.Contains(text([]view.Reply{ps[1].Reply}), "Black (bob) wins — on time") || len(ps[1].Reply.Mentions) != 2 {
 		t.Fatalf("flag: %+v", ps)
 	}
 	if g := h.game(id); g.Result != "0-1" || g.Reason != "timeout" {
@@ -351,7 +352,7 @@ func TestFlagFallAndReminder(t *testing.T) {
 
 func TestCorrespondenceReminders(t *testing.T) {
 	h := newHarness(t, Config{})
-	id := h.startGame("clock=3d")
+	id := h.StartGame("clock=3d")
 	h.clk.Advance(48*time.Hour + time.Second)
 	_ = h.b.Tick(h.ctx)
 	h.clk.Advance(23 * time.Hour)
@@ -364,14 +365,14 @@ func TestCorrespondenceReminders(t *testing.T) {
 	mustNotRefuse(t, h.slash(alice, "move", "move="+h.legalMove(id, nil)))
 	h.clk.Advance(2 * time.Hour)
 	_ = h.b.Tick(h.ctx)
-	if g := h.game(id); g.Status != gmActive {
+	if g := h.game(id); g.Status != GmActive {
 		t.Fatalf("stale flag ended the game: %+v", g)
 	}
 }
 
 func TestMoveAfterDeadlineLosesOnTime(t *testing.T) {
 	h := newHarness(t, Config{})
-	id := h.startGame("clock=30m")
+	id := h.StartGame("clock=30m")
 	h.clk.Advance(31 * time.Minute)
 	rs := h.slash(alice, "move", "move="+h.legalMove(id, nil))
 	if !strings.Contains(text(rs), "ran out of time") {
@@ -384,7 +385,7 @@ func TestMoveAfterDeadlineLosesOnTime(t *testing.T) {
 
 func TestDrawAbort(t *testing.T) {
 	h := newHarness(t, Config{})
-	id := h.startGame()
+	id := h.StartGame()
 	rs := h.slash(alice, "draw")
 	mustNotRefuse(t, rs)
 	mustRefuse(t, h.slash(alice, "draw"), "already offered")
@@ -403,7 +404,7 @@ func TestDrawAbort(t *testing.T) {
 		t.Fatalf("draw: %s", text(rs))
 	}
 
-	id = h.startGame()
+	id = h.StartGame()
 	for i := 0; i < 3; i++ {
 		mustNotRefuse(t, h.slash(alice, "move", "move="+h.legalMove(id, nil)))
 		mustNotRefuse(t, h.slash(bob, "move", "move="+h.legalMove(id, nil)))
@@ -415,7 +416,7 @@ func TestDrawAbort(t *testing.T) {
 	}
 	mustRefuse(t, h.slash(alice, "abort"), "Too late")
 	mustNotRefuse(t, h.click(alice, findID(t, h.slash(alice, "resign"), "resignyes")))
-	id = h.startGame()
+	id = h.StartGame()
 	mustNotRefuse(t, h.slash(bob, "abort"))
 	if g := h.game(id); g.Reason != "aborted" || g.Result != "*" {
 		t.Errorf("abort: %+v", g)
@@ -424,7 +425,7 @@ func TestDrawAbort(t *testing.T) {
 
 func TestInfoCommands(t *testing.T) {
 	h := newHarness(t, Config{})
-	id := h.startGame()
+	id := h.StartGame()
 	mustNotRefuse(t, h.slash(alice, "move", "move="+h.legalMove(id, nil)))
 	rs := h.slash(alice, "games")
 	if !strings.Contains(rs[0].Content, "#"+strconv.FormatInt(id, 10)) {
@@ -452,10 +453,10 @@ func TestInfoCommands(t *testing.T) {
 
 func TestSuggest(t *testing.T) {
 	h := newHarness(t, Config{})
-	h.startGame()
+	h.StartGame()
 	c := Command{Name: "move", User: alice, GuildID: "guild", ChannelID: "chan", Options: map[string]string{"move": ""}}
 	all := h.b.Suggest(h.ctx, c, "move")
-	if len(all) == 0 || len(all) > maxChoices {
+	if len(all) == 0 || len(all) > MaxSuggestions {
 		t.Fatalf("suggest: %d choices", len(all))
 	}
 	c.Options["move"] = all[0].Value[:2]
@@ -506,7 +507,7 @@ func TestCommandsSpec(t *testing.T) {
 
 func TestTakeback(t *testing.T) {
 	h := newHarness(t, Config{})
-	id := h.startGame()
+	id := h.StartGame()
 	mustRefuse(t, h.slash(alice, "takeback"), "no move to take back")
 	before := h.game(id).Pos
 	mustNotRefuse(t, h.slash(alice, "move", "move="+h.legalMove(id, nil)))
@@ -537,7 +538,7 @@ func TestRestart(t *testing.T) {
 	clk := clock.NewFake(t0)
 	n := &fakeNotifier{}
 	h := &harness{t: t, b: New(Config{}, st, clk, n, nil), clk: clk, n: n, ctx: context.Background()}
-	id := h.startGame("clock=10m")
+	id := h.StartGame("clock=10m")
 	mustNotRefuse(t, h.slash(alice, "move", "move="+h.legalMove(id, nil)))
 	st.Close()
 
@@ -566,7 +567,7 @@ func TestRestart(t *testing.T) {
 	// or fired before; the flag is claimed once).
 	flags := 0
 	for _, p := range n.all() {
-		if strings.Contains(text([]Reply{p.Reply}), "ran out of time") {
+		if strings.Contains(text([]view.Reply{p.Reply}), "ran out of time") {
 			flags++
 		}
 	}
@@ -586,10 +587,10 @@ func TestCustomMapRefusals(t *testing.T) {
 
 // Every registered game is played through the same handlers.
 func TestEveryGame(t *testing.T) {
-	for _, name := range gameNames() {
+	for _, name := range GameNames() {
 		t.Run(name, func(t *testing.T) {
 			h := newHarness(t, Config{})
-			id := h.startGame("game=" + name)
+			id := h.StartGame("game=" + name)
 			for i := 0; i < 4; i++ {
 				g := h.game(id)
 				pos, err := g.Position()
@@ -604,7 +605,7 @@ func TestEveryGame(t *testing.T) {
 				mustNotRefuse(t, rs)
 				// The move lands whether or not imaging draws this game yet;
 				// the image is attached exactly when it can be drawn.
-				_, rerr := renderPNG(pos, nil, false, "en", nil)
+				_, rerr := view.RenderPNG(pos, nil, false, "en", nil)
 				if (len(rs[0].Files) == 1) != (rerr == nil) {
 					t.Errorf("%s: move %d: %d files, render error %v", name, i+1, len(rs[0].Files), rerr)
 				}

@@ -8,12 +8,13 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tankbot/tankbot/bot/view"
 	"github.com/tankbot/tankbot/store/clock"
 )
 
 type post struct {
 	Channel string
-	Reply   Reply
+	Reply   view.Reply
 }
 
 type fakeNotifier struct {
@@ -27,7 +28,7 @@ type fakeNotifier struct {
 	threadOn  []string // the message each thread was opened on ("" none)
 }
 
-func (n *fakeNotifier) Post(_ context.Context, ch string, r Reply) (string, error) {
+func (n *fakeNotifier) Post(_ context.Context, ch string, r view.Reply) (string, error) {
 	n.mu.Lock()
 	defer n.mu.Unlock()
 	if n.fail > 0 {
@@ -38,7 +39,7 @@ func (n *fakeNotifier) Post(_ context.Context, ch string, r Reply) (string, erro
 	return "m", nil
 }
 
-func (n *fakeNotifier) Edit(_ context.Context, ch, msg string, r Reply) error {
+func (n *fakeNotifier) Edit(_ context.Context, ch, msg string, r view.Reply) error {
 	n.mu.Lock()
 	defer n.mu.Unlock()
 	if n.failEdits > 0 {
@@ -51,7 +52,7 @@ func (n *fakeNotifier) Edit(_ context.Context, ch, msg string, r Reply) error {
 
 type edit struct {
 	Channel, Message string
-	Reply            Reply
+	Reply            view.Reply
 }
 
 func (n *fakeNotifier) CreateThread(_ context.Context, ch, msg, name string) (string, error) {
@@ -91,7 +92,7 @@ type harness struct {
 
 // handle runs c and, like a transport, reports its answers delivered
 // (unless h.lose).
-func (h *harness) handle(c Command) []Reply {
+func (h *harness) handle(c Command) []view.Reply {
 	rs := h.b.Handle(h.ctx, c)
 	if !h.lose {
 		for _, r := range rs {
@@ -105,7 +106,7 @@ func (h *harness) handle(c Command) []Reply {
 }
 
 // shown is a reply as a plain-text transport shows it: names plain.
-func shown(r Reply) Reply { return r.WithText(PlainText, PlainText) }
+func shown(r view.Reply) view.Reply { return r.WithText(PlainText, PlainText) }
 
 var t0 = time.Date(2026, 1, 2, 15, 4, 5, 0, time.UTC)
 
@@ -119,7 +120,7 @@ func newHarness(t *testing.T, cfg Config) *harness {
 func user(name string) User { return User{ID: "id-" + name, Name: name} }
 
 // slash runs a slash command by name with "k=v" options.
-func (h *harness) slash(who User, name string, opts ...string) []Reply {
+func (h *harness) slash(who User, name string, opts ...string) []view.Reply {
 	h.t.Helper()
 	c := Command{Kind: KindSlash, Name: name, User: who, GuildID: "guild", ChannelID: "chan", Locale: h.loc, GuildLocale: h.loc, Options: map[string]string{}, Users: map[string]User{}}
 	for _, o := range opts {
@@ -137,13 +138,13 @@ func (h *harness) slash(who User, name string, opts ...string) []Reply {
 	return h.handle(c)
 }
 
-func (h *harness) click(who User, id string, values ...string) []Reply {
+func (h *harness) click(who User, id string, values ...string) []view.Reply {
 	h.t.Helper()
 	return h.handle(Command{Kind: KindComponent, CustomID: id, Values: values, User: who, GuildID: "guild", ChannelID: "chan", Locale: h.loc, GuildLocale: h.loc})
 }
 
 // customIDs lists the custom ids of a reply's components.
-func customIDs(rs []Reply) []string {
+func customIDs(rs []view.Reply) []string {
 	var out []string
 	for _, r := range rs {
 		for _, row := range r.Components {
@@ -155,7 +156,7 @@ func customIDs(rs []Reply) []string {
 	return out
 }
 
-func findID(t *testing.T, rs []Reply, suffix string) string {
+func findID(t *testing.T, rs []view.Reply, suffix string) string {
 	t.Helper()
 	for _, id := range customIDs(rs) {
 		if strings.HasSuffix(id, ":"+suffix) {
@@ -166,7 +167,7 @@ func findID(t *testing.T, rs []Reply, suffix string) string {
 	return ""
 }
 
-func text(rs []Reply) string {
+func text(rs []view.Reply) string {
 	var sb strings.Builder
 	for _, r := range rs {
 		sb.WriteString(r.Content + "\n")
@@ -181,14 +182,14 @@ func text(rs []Reply) string {
 }
 
 // mustRefuse checks rs is one ephemeral reply containing want.
-func mustRefuse(t *testing.T, rs []Reply, want string) {
+func mustRefuse(t *testing.T, rs []view.Reply, want string) {
 	t.Helper()
 	if len(rs) != 1 || !rs[0].Ephemeral || !strings.Contains(rs[0].Content, want) {
 		t.Fatalf("want an ephemeral refusal containing %q, got %+v", want, rs)
 	}
 }
 
-func mustNotRefuse(t *testing.T, rs []Reply) {
+func mustNotRefuse(t *testing.T, rs []view.Reply) {
 	t.Helper()
 	if len(rs) == 0 {
 		t.Fatal("no reply")
@@ -200,7 +201,7 @@ func mustNotRefuse(t *testing.T, rs []Reply) {
 
 // startGame has alice challenge bob (alice white) and bob accept; it
 // returns the game id.
-func (h *harness) startGame(opts ...string) int64 {
+func (h *harness) StartGame(opts ...string) int64 {
 	h.t.Helper()
 	alice, bob := user("alice"), user("bob")
 	rs := h.slash(alice, "challenge", append([]string{"opponent=bob", "color=white"}, opts...)...)

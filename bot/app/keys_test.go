@@ -10,12 +10,16 @@ import (
 	"github.com/tankbot/tankbot/bot/i18n"
 )
 
-// Every catalog key written literally in the handlers exists.
+// Every catalog key written literally in the handlers (this package,
+// the commands, the router, the views) exists.
 func TestLiteralKeysExist(t *testing.T) {
-	call := regexp.MustCompile(`(?:\.t|refuse|i18n\.T\(\w+|tFor\(ctx, [^,]+)\(?,? ?"([a-z][a-z0-9-]*\.[a-z0-9.*/-]+)"`)
+	call := regexp.MustCompile(`(?:\.[tT]|[rR]efuse|i18n\.T\(\w+|tFor\(ctx, [^,]+)\(?,? ?"([a-z][a-z0-9-]*\.[a-z0-9.*/-]+)"`)
 	files, _ := filepath.Glob("*.go")
-	more, _ := filepath.Glob("movepick/*.go")
-	files = append(files, more...)
+	// The command packages, the router and the views above and below.
+	for _, dir := range []string{"../commands/*/*.go", "../router/*.go", "../view/*.go"} {
+		more, _ := filepath.Glob(dir)
+		files = append(files, more...)
+	}
 	n := 0
 	for _, f := range files {
 		if strings.HasSuffix(f, "_test.go") {

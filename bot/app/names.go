@@ -3,6 +3,9 @@ package app
 import (
 	"strings"
 	"unicode"
+	"unicode/utf8"
+
+	"github.com/tankbot/tankbot/bot/view"
 )
 
 // Player names are text players chose. They are kept and stored as typed
@@ -20,7 +23,7 @@ const (
 const maxName = 32
 
 // markName marks s as a player's name in output ("" stays "").
-func markName(s string) string {
+func MarkName(s string) string {
 	if s == "" {
 		return ""
 	}
@@ -31,7 +34,7 @@ func markName(s string) string {
 // become spaces, marks a player typed are dropped, and it is clipped to
 // Discord's 32 runes. It is not escaped.
 func cleanName(s string) string {
-	return clipRunes(strings.Map(func(r rune) rune {
+	return view.ClipRunes(strings.Map(func(r rune) rune {
 		switch {
 		case r == nameStart || r == nameEnd:
 			return -1
@@ -43,14 +46,14 @@ func cleanName(s string) string {
 }
 
 // markUsers marks the names a command brings in.
-func markUsers(c *Command) {
-	c.User.Name = markName(cleanName(c.User.Name))
+func MarkUsers(c *Command) {
+	c.User.Name = MarkName(cleanName(c.User.Name))
 	if len(c.Users) == 0 {
 		return
 	}
 	users := make(map[string]User, len(c.Users))
 	for id, u := range c.Users {
-		u.Name = markName(cleanName(u.Name))
+		u.Name = MarkName(cleanName(u.Name))
 		users[id] = u
 	}
 	c.Users = users
@@ -93,46 +96,4 @@ func MarkedText(s string, f func(name string) string) string {
 	}
 }
 
-// WithText is r with text applied to what Discord renders as markdown
-// (content, embed title, description and fields) and label to the plain
-// strings (footer, buttons, menus, forms, the no-image note). Transports
-// call it at output: the Discord adapter with the names escaped, the
-// console with PlainText for both.
-func (r Reply) WithText(text, label func(string) string) Reply {
-	r.Content = text(r.Content)
-	r.FallbackText = label(r.FallbackText)
-	if r.Embed != nil {
-		e := *r.Embed
-		e.Title, e.Description, e.Footer = text(e.Title), text(e.Description), label(e.Footer)
-		e.Fields = append([]Field(nil), e.Fields...)
-		for i, f := range e.Fields {
-			e.Fields[i].Name, e.Fields[i].Value = text(f.Name), text(f.Value)
-		}
-		r.Embed = &e
-	}
-	if len(r.Components) > 0 {
-		rows := make([][]Component, len(r.Components))
-		for i, row := range r.Components {
-			rows[i] = append([]Component(nil), row...)
-			for j := range rows[i] {
-				c := &rows[i][j]
-				c.Label, c.Placeholder = label(c.Label), label(c.Placeholder)
-				c.Options = append([]Option(nil), c.Options...)
-				for k := range c.Options {
-					c.Options[k].Label, c.Options[k].Description = label(c.Options[k].Label), label(c.Options[k].Description)
-				}
-			}
-		}
-		r.Components = rows
-	}
-	if r.Modal != nil {
-		m := *r.Modal
-		m.Title = label(m.Title)
-		m.Inputs = append([]Input(nil), m.Inputs...)
-		for i := range m.Inputs {
-			m.Inputs[i].Label, m.Inputs[i].Placeholder = label(m.Inputs[i].Label), label(m.Inputs[i].Placeholder)
-		}
-		r.Modal = &m
-	}
-	return r
-}
+func runes(s string) int { return utf8.RuneCountInString(s) }

@@ -22,7 +22,7 @@ func TestNamesStoredAndRecordedPlain(t *testing.T) {
 	if id == 0 {
 		t.Fatalf("no game: %+v", rs)
 	}
-	row, err := h.b.st.(*storeRepo).st.Game(h.ctx, id)
+	row, err := h.b.St.(*storeRepo).st.Game(h.ctx, id)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -33,7 +33,7 @@ func TestNamesStoredAndRecordedPlain(t *testing.T) {
 		t.Errorf("the board escapes in the core: %s", text(rs))
 	}
 	g := h.game(id)
-	files, err := h.b.gameFiles(h.ctx, g, false)
+	files, err := h.b.GameFiles(h.ctx, g, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -48,7 +48,7 @@ func TestNamesStoredAndRecordedPlain(t *testing.T) {
 	}
 	// The core's own output marks the names for the transports.
 	raw := h.b.Handle(h.ctx, Command{Kind: KindSlash, Name: "board", User: john, GuildID: "guild", ChannelID: "chan", Options: map[string]string{}})
-	if len(raw) == 0 || raw[0].Embed == nil || !strings.Contains(raw[0].Embed.Description+raw[0].Embed.Fields[0].Name+raw[0].Embed.Fields[1].Name, markName("john_doe")) {
+	if len(raw) == 0 || raw[0].Embed == nil || !strings.Contains(raw[0].Embed.Description+raw[0].Embed.Fields[0].Name+raw[0].Embed.Fields[1].Name, MarkName("john_doe")) {
 		t.Errorf("names not marked in the core's output: %+v", raw)
 	}
 }

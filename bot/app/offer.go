@@ -3,7 +3,9 @@ package app
 import (
 	"context"
 
+	"github.com/tankbot/tankbot/bot/game"
 	"github.com/tankbot/tankbot/bot/i18n"
+	"github.com/tankbot/tankbot/bot/view"
 )
 
 // Offers: a draw or a takeback is proposed by one player and answered by
@@ -13,39 +15,38 @@ import (
 // "<key>.none", "<key>.declined" and "<key>.declined.ping".
 type offer struct {
 	key     string // catalog prefix, "draw" or "takeback"
-	yes, no string // the answer buttons' actions
-	// slot is where the game row keeps this kind of offer.
-	slot func(g *gameRec) *int
+	Yes, No string // the answer buttons' actions
+	// kind is the game's offer this is.
+	kind game.Offer
 }
 
 var (
-	drawOffer     = offer{key: "draw", yes: "drawyes", no: "drawno", slot: func(g *gameRec) *int { return &g.DrawOffer }}
-	takebackOffer = offer{key: "takeback", yes: "tbyes", no: "tbno", slot: func(g *gameRec) *int { return &g.Takeback }}
+	DrawOffer     = offer{key: "draw", Yes: "drawyes", No: "drawno", kind: game.DrawOffer}
+	TakebackOffer = offer{key: "takeback", Yes: "tbyes", No: "tbno", kind: game.TakebackOffer}
 )
 
 // fromOpponent reports whether side's opponent has this offer standing.
-func (o offer) fromOpponent(g *gameRec, side int) bool { return *o.slot(g) == 2-side }
+func (o offer) FromOpponent(g *Game, side int) bool { return g.Offered(o.kind) == 2-side }
 
 // propose records side's offer and posts it where the game is played,
 // pinging the opponent in their language, with Accept and Decline.
-func (b *Bot) propose(ctx context.Context, r *req, g *gameRec, o offer, side int) ([]Reply, error) {
-	s := o.slot(g)
-	if *s == side+1 {
-		return nil, refuse(o.key + ".pending")
+func (b *Bot) Propose(ctx context.Context, r *Req, g *Game, o offer, side int) ([]view.Reply, error) {
+	if g.Offered(o.kind) == side+1 {
+		return nil, Refuse(o.key + ".pending")
 	}
-	g.SetOffer(s, side+1)
-	if ok, err := b.st.saveGame(ctx, g, nil); err != nil || !ok {
+	*g, _ = g.SetOffer(o.kind, side+1)
+	if ok, err := b.St.saveGame(ctx, g, nil); err != nil || !ok {
 		return nil, orRaced(err)
 	}
-	content, ids := b.pings(ctx, []User{g.User(1 - side)}, func(loc, who string) string {
+	content, ids := b.Pings(ctx, []User{g.User(1 - side)}, func(loc, who string) string {
 		return i18n.T(loc, o.key+".offered", r.User.Name, who)
 	})
-	return []Reply{inGame(r, g, Reply{
+	return []view.Reply{InGame(r, g, view.Reply{
 		Content:  content,
 		Mentions: ids,
-		Components: [][]Component{{
-			{Kind: Button, CustomID: gameID(g.ID, g.Seq, o.yes), Label: r.public().t("btn.accept"), Style: Success},
-			{Kind: Button, CustomID: gameID(g.ID, g.Seq, o.no), Label: r.public().t("btn.decline"), Style: Danger},
+		Components: [][]view.Component{{
+			{Kind: view.Button, CustomID: view.GameID(g.ID, g.Seq, o.Yes), Label: r.Public().T("btn.accept"), Style: view.Success},
+			{Kind: view.Button, CustomID: view.GameID(g.ID, g.Seq, o.No), Label: r.Public().T("btn.decline"), Style: view.Danger},
 		}},
 	})}, nil
 }
@@ -53,34 +54,34 @@ func (b *Bot) propose(ctx context.Context, r *req, g *gameRec, o offer, side int
 // decline answers No to the opponent's offer: the offer's message says so
 // (buttons gone) and a new message pings the one who offered, in their
 // language (an edit alone would not notify them).
-func (b *Bot) decline(ctx context.Context, r *req, g *gameRec, o offer) ([]Reply, error) {
+func (b *Bot) decline(ctx context.Context, r *Req, g *Game, o offer) ([]view.Reply, error) {
 	side, _ := g.Side(r.User.ID)
-	if !o.fromOpponent(g, side) {
-		return nil, refuse(o.key + ".none")
+	if !o.FromOpponent(g, side) {
+		return nil, Refuse(o.key + ".none")
 	}
-	g.SetOffer(o.slot(g), 0)
-	if ok, err := b.st.saveGame(ctx, g, nil); err != nil || !ok {
+	*g, _ = g.SetOffer(o.kind, 0)
+	if ok, err := b.St.saveGame(ctx, g, nil); err != nil || !ok {
 		return nil, orRaced(err)
 	}
-	content, ids := b.pings(ctx, []User{g.User(1 - side)}, func(loc, who string) string {
+	content, ids := b.Pings(ctx, []User{g.User(1 - side)}, func(loc, who string) string {
 		return i18n.T(loc, o.key+".declined.ping", who, r.User.Name)
 	})
-	return []Reply{
-		{Update: true, Content: r.public().t(o.key+".declined", r.User.Name)},
+	return []view.Reply{
+		{Update: true, Content: r.Public().T(o.key+".declined", r.User.Name)},
 		{Content: content, Mentions: ids},
 	}, nil
 }
 
 // declineAction is an offer's No button.
-func (o offer) declineAction() func(*Bot, context.Context, *req, *gameRec, customID) ([]Reply, error) {
-	return func(b *Bot, ctx context.Context, r *req, g *gameRec, _ customID) ([]Reply, error) {
+func (o offer) DeclineAction() func(*Bot, context.Context, *Req, *Game, view.CustomID) ([]view.Reply, error) {
+	return func(b *Bot, ctx context.Context, r *Req, g *Game, _ view.CustomID) ([]view.Reply, error) {
 		return b.decline(ctx, r, g, o)
 	}
 }
 
 func orRaced(err error) error {
 	if err != nil {
-		return wrap("save game", err)
+		return Wrap("save game", err)
 	}
-	return refuse("refuse.raced")
+	return Refuse("refuse.raced")
 }

@@ -10,7 +10,7 @@ import (
 // "You already offered a draw").
 func TestOfferPendingSaysWhichOffer(t *testing.T) {
 	h := newHarness(t, Config{})
-	id := h.startGame()
+	id := h.StartGame()
 	mustNotRefuse(t, h.slash(alice, "move", "move="+h.legalMove(id, nil)))
 	rs := h.slash(alice, "takeback")
 	mustNotRefuse(t, rs)

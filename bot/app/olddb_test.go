@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tankbot/tankbot/bot/view"
 	"github.com/tankbot/tankbot/store/clock"
 )
 
@@ -33,14 +34,14 @@ func TestOldDatabase(t *testing.T) {
 	if err != nil {
 		t.Fatalf("game #2: %v", err)
 	}
-	if g2.Status != gmActive || g2.Ply != 2 || g2.White.ID != "alice" || g2.Last != "D14 > C12S" {
+	if g2.Status != GmActive || g2.Ply != 2 || g2.White.ID != "alice" || g2.Last != "D14 > C12S" {
 		t.Fatalf("game #2 read as %+v", g2)
 	}
 	clk := clock.NewFake(g2.ClockState.TurnStart.Add(time.Minute))
 	n := &fakeNotifier{}
 	b := newBot(Config{}, st, clk, n, nil)
 	h := &harness{t: t, b: b, clk: clk, n: n, ctx: ctx}
-	at := func(who string, name string, opts ...string) []Reply {
+	at := func(who string, name string, opts ...string) []view.Reply {
 		c := Command{Kind: KindSlash, Name: name, User: User{ID: who, Name: who}, GuildID: "local", ChannelID: "table", Options: map[string]string{}}
 		for _, o := range opts {
 			k, v, _ := strings.Cut(o, "=")
@@ -83,7 +84,7 @@ func TestOldDatabase(t *testing.T) {
 
 	// alice's /settings (pt-BR) and the server's (public language pt-BR,
 	// daily puzzle in #table) are read.
-	if s, err := st.settings(ctx, "alice"); err != nil || s.Locale != "pt-BR" {
+	if s, err := st.Settings(ctx, "alice"); err != nil || s.Locale != "pt-BR" {
 		t.Errorf("alice's settings: %+v, %v", s, err)
 	}
 	if gs, err := st.GuildSettings(ctx, "local"); err != nil || gs.Locale != "pt-BR" || gs.DailyChannel != "table" {
@@ -106,7 +107,7 @@ func TestOldDatabase(t *testing.T) {
 	if err != nil || g2.Ply != 4 {
 		t.Fatalf("game #2 after two moves: ply %d, %v", g2.Ply, err)
 	}
-	if log, err := st.moveLog(ctx, g2.ID); err != nil || len(log) != 4 || log[0] != "C3 > C5N" {
+	if log, err := st.MoveLog(ctx, g2.ID); err != nil || len(log) != 4 || log[0] != "C3 > C5N" {
 		t.Errorf("game #2's log: %v, %v", log, err)
 	}
 
@@ -127,7 +128,7 @@ func TestOldDatabase(t *testing.T) {
 		t.Fatal(err)
 	}
 	g4, err := st.numberedGame(ctx, "local", 4)
-	if err != nil || g4.Ply != 6 || g4.Status != gmActive {
+	if err != nil || g4.Ply != 6 || g4.Status != GmActive {
 		t.Fatalf("game #4 after dave's move: %+v, %v", g4, err)
 	}
 
@@ -135,12 +136,12 @@ func TestOldDatabase(t *testing.T) {
 	if out := at("carol", "history", "game=#3"); len(out) == 0 || !strings.Contains(replyText(out), "#3") {
 		t.Errorf("/history game:#3: %+v", out)
 	}
-	if cs, err := st.pendingChallenges(ctx, "frank"); err != nil || len(cs) != 1 || cs[0].Game != "gungi" {
+	if cs, err := st.PendingChallenges(ctx, "frank"); err != nil || len(cs) != 1 || cs[0].Game != "gungi" {
 		t.Errorf("frank's pending challenge: %+v, %v", cs, err)
 	}
 }
 
-func replyText(rs []Reply) string {
+func replyText(rs []view.Reply) string {
 	var b strings.Builder
 	for _, r := range rs {
 		b.WriteString(r.Content)

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tankbot/tankbot/bot/view"
 	"github.com/tankbot/tankbot/store/clock"
 )
 
@@ -19,7 +20,7 @@ type panicNotifier struct {
 	panics int
 }
 
-func (n *panicNotifier) Post(context.Context, string, Reply) (string, error) {
+func (n *panicNotifier) Post(context.Context, string, view.Reply) (string, error) {
 	n.mu.Lock()
 	n.panics++
 	n.mu.Unlock()
@@ -35,14 +36,14 @@ func TestOutboxGivesUpPanickingPost(t *testing.T) {
 	n := &panicNotifier{fakeNotifier: &fakeNotifier{}}
 	log := slog.New(slog.NewJSONHandler(&logs, nil))
 	h := &harness{t: t, b: newBot(Config{}, newTestRepo(t), clk, n.fakeNotifier, log), clk: clk, n: n.fakeNotifier, ctx: context.Background()}
-	h.startGame("clock=3d")
+	h.StartGame("clock=3d")
 	h.b.n = n                                 // from now on every post panics
 	h.clk.Advance(48*time.Hour + time.Second) // the first reminder
 	for range 3 * maxAttempts {
 		_ = h.b.Tick(h.ctx)
 		h.clk.Advance(backoff(maxAttempts) + time.Minute)
 	}
-	out, err := h.b.st.(*storeRepo).st.Outbox(h.ctx)
+	out, err := h.b.St.(*storeRepo).st.Outbox(h.ctx)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tankbot/tankbot/bot/view"
 	"github.com/tankbot/tankbot/store"
 	"github.com/tankbot/tankbot/store/clock"
 )
@@ -22,7 +23,7 @@ type limitNotifier struct {
 	tries  map[string]int
 }
 
-func (n *limitNotifier) Post(ctx context.Context, ch string, r Reply) (string, error) {
+func (n *limitNotifier) Post(ctx context.Context, ch string, r view.Reply) (string, error) {
 	n.mu.Lock()
 	n.tries[ch]++
 	var err error
@@ -47,7 +48,7 @@ func TestOutboxHonoursRateLimits(t *testing.T) {
 	clk := clock.NewFake(t0)
 	n := &limitNotifier{script: map[string][]error{}, tries: map[string]int{}}
 	b := newBot(Config{}, newTestRepo(t), clk, n, slog.New(slog.DiscardHandler))
-	st := b.st.(*storeRepo).st
+	st := b.St.(*storeRepo).st
 	enqueue := func(ch string, due time.Time) int64 {
 		id, err := st.Enqueue(ctx, store.Message{Channel: ch, Payload: `{"Content":"hello"}`, Due: due})
 		if err != nil {

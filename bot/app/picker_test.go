@@ -3,10 +3,12 @@ package app
 import (
 	"strings"
 	"testing"
+
+	"github.com/tankbot/tankbot/bot/view"
 )
 
 // menuOf returns the select menu of a picker reply, or nil when complete.
-func menuOf(t *testing.T, rs []Reply) *Component {
+func menuOf(t *testing.T, rs []view.Reply) *view.Component {
 	t.Helper()
 	if len(rs) != 1 || !rs[0].Ephemeral {
 		t.Fatalf("picker reply: %+v", rs)
@@ -21,7 +23,7 @@ func menuOf(t *testing.T, rs []Reply) *Component {
 	}
 	for _, row := range rs[0].Components {
 		for i := range row {
-			if row[i].Kind == Select {
+			if row[i].Kind == view.Select {
 				return &row[i]
 			}
 		}
@@ -36,7 +38,7 @@ func TestPickerPlaysAMove(t *testing.T) {
 	for _, game := range []string{"tank", "camelot", "gungi"} {
 		t.Run(game, func(t *testing.T) {
 			h := newHarness(t, Config{})
-			id := h.startGame("game=" + game)
+			id := h.StartGame("game=" + game)
 			board := h.game(id)
 			pos, _ := board.Position()
 			legal := map[string]bool{}
@@ -50,7 +52,7 @@ func TestPickerPlaysAMove(t *testing.T) {
 			}
 			other := map[string]User{alice.ID: bob, bob.ID: alice}[who.ID]
 
-			pickID := gameID(id, 0, "pick")
+			pickID := view.GameID(id, 0, "pick")
 			rs := h.click(who, pickID)
 			menu := menuOf(t, rs)
 			if menu == nil || rs[0].Update {

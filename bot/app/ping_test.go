@@ -47,7 +47,7 @@ func noPingsLater(h *harness, id int64, what string) {
 // outboxPings counts the fallback pings of the outbox by state.
 func outboxPings(t *testing.T, h *harness) map[string]int {
 	t.Helper()
-	out, err := h.b.st.(*storeRepo).st.Outbox(h.ctx)
+	out, err := h.b.St.(*storeRepo).st.Outbox(h.ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -66,7 +66,7 @@ func outboxPings(t *testing.T, h *harness) map[string]int {
 // message mentioning exactly the player to move, with its image re-drawn.
 func TestLostAnswerPingsLater(t *testing.T) {
 	h := newHarness(t, Config{})
-	id := h.startGame("clock=10m+5s")
+	id := h.StartGame("clock=10m+5s")
 	h.lose = true
 	rs := h.slash(alice, "move", "move="+h.legalMove(id, nil))
 	mustNotRefuse(t, rs)
@@ -107,7 +107,7 @@ func TestLostAnswerPingsLater(t *testing.T) {
 // A move whose answer was recorded never sends its fallback.
 func TestDeliveredAnswerCancelsFallback(t *testing.T) {
 	h := newHarness(t, Config{})
-	id := h.startGame("clock=10m+5s")
+	id := h.StartGame("clock=10m+5s")
 	mustNotRefuse(t, h.slash(alice, "move", "move="+h.legalMove(id, nil)))
 	noPingsLater(h, id, "a delivered answer was pinged again")
 	if got := outboxPings(t, h); got[store.OutboxCancelled] != 1 || len(got) != 1 {
@@ -119,7 +119,7 @@ func TestDeliveredAnswerCancelsFallback(t *testing.T) {
 // for the latest move (the newer fallback cancels the older one).
 func TestQuickMovesOneLatePing(t *testing.T) {
 	h := newHarness(t, Config{})
-	id := h.startGame("clock=10m+5s")
+	id := h.StartGame("clock=10m+5s")
 	h.lose = true
 	mustNotRefuse(t, h.slash(alice, "move", "move="+h.legalMove(id, nil)))
 	h.tickAfter(5 * time.Second)
@@ -142,7 +142,7 @@ func TestQuickMovesOneLatePing(t *testing.T) {
 // they cannot.
 func TestStaleFallbackDropped(t *testing.T) {
 	h := newHarness(t, Config{})
-	id := h.startGame("clock=10m+5s")
+	id := h.StartGame("clock=10m+5s")
 	h.lose = true
 	mustNotRefuse(t, h.slash(alice, "move", "move="+h.legalMove(id, nil)))
 	h.lose = false

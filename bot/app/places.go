@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"github.com/tankbot/tankbot/bot/i18n"
+	"github.com/tankbot/tankbot/bot/outbox"
+	"github.com/tankbot/tankbot/bot/view"
 	"github.com/tankbot/tankbot/store"
 )
 
@@ -36,13 +38,13 @@ type Places interface {
 	setDMChannel(ctx context.Context, user, channel string) error
 }
 
-// inServerWithBot reports whether r comes from a server whose members
+// InServerWithBot reports whether r comes from a server whose members
 // include the bot: the only place for the serverOnly commands.
-func (r *req) inServerWithBot() bool { return r.GuildID != "" && !r.BotAbsent }
+func (r *Req) InServerWithBot() bool { return r.GuildID != "" && !r.BotAbsent }
 
-// ladder is the ratings ladder of r's place: the server's where the bot
+// Ladder is the ratings ladder of r's place: the server's where the bot
 // is a member, else the global one.
-func (r *req) ladder() string { return ladderOf(r.GuildID, r.BotAbsent) }
+func (r *Req) Ladder() string { return ladderOf(r.GuildID, r.BotAbsent) }
 
 // ladderOf is the ratings ladder of a game created in guild: the
 // server's own where the bot is a member, else the global one.
@@ -60,11 +62,11 @@ var errHeld = errors.New("held for the next interaction")
 // postsElsewhere reports whether a queued post for game (0: none) may not
 // go by the bot's own token: its game is played where the bot is not a
 // member.
-func (b *Bot) postsElsewhere(ctx context.Context, game int64) (*gameRec, bool) {
+func (b *Bot) postsElsewhere(ctx context.Context, game int64) (*Game, bool) {
 	if game == 0 {
 		return nil, false
 	}
-	g, err := b.st.game(ctx, game)
+	g, err := b.St.game(ctx, game)
 	if err != nil || !g.NoPosts {
 		return nil, false
 	}
@@ -74,16 +76,16 @@ func (b *Bot) postsElsewhere(ctx context.Context, game int64) (*gameRec, bool) {
 // sendElsewhere delivers r, a post of game g played where the bot may not
 // post: as a follow-up of the game's freshest interaction while its token
 // lives, else held (errHeld) and sent to the DMs of the players who asked.
-func (b *Bot) sendElsewhere(ctx context.Context, g *gameRec, r Reply) (string, error) {
+func (b *Bot) sendElsewhere(ctx context.Context, g *Game, r view.Reply) (string, error) {
 	if tp, ok := b.n.(TokenPoster); ok {
-		hook, err := b.st.freshHook(ctx, g.ID)
-		if err == nil && hook.Token != "" && b.clk.Now().Sub(hook.Issued) < hookFresh {
+		hook, err := b.St.freshHook(ctx, g.ID)
+		if err == nil && hook.Token != "" && b.hookFresh(hook.Issued) {
 			r.ChannelID, r.Nonce = "", ""
 			id, err := tp.PostVia(ctx, hook.Token, hook.Issued, r)
 			if err == nil {
 				return id, nil
 			}
-			b.log.Info("follow-up of the game's last interaction refused: held", "game", g.ID, "err", err)
+			b.Log.Info("follow-up of the game's last interaction refused: held", "game", g.ID, "err", err)
 		}
 	}
 	b.noticeByDM(ctx, g, r)
@@ -93,7 +95,7 @@ func (b *Bot) sendElsewhere(ctx context.Context, g *gameRec, r Reply) (string, e
 // noticeByDM sends r to the DM with the bot of each player of g it is
 // for (those it mentions; both when it mentions nobody) who asked for
 // notices there. A failure is logged: the post stays held anyway.
-func (b *Bot) noticeByDM(ctx context.Context, g *gameRec, r Reply) {
+func (b *Bot) noticeByDM(ctx context.Context, g *Game, r view.Reply) {
 	dm, ok := b.n.(DMOpener)
 	if !ok {
 		return
@@ -102,14 +104,14 @@ func (b *Bot) noticeByDM(ctx context.Context, g *gameRec, r Reply) {
 		if p.Bot || p.ID == "" || len(r.Mentions) > 0 && !slices.Contains(r.Mentions, p.ID) {
 			continue
 		}
-		s, err := b.st.settings(ctx, p.ID)
+		s, err := b.St.Settings(ctx, p.ID)
 		if err != nil || !s.DMNotices {
 			continue
 		}
 		ch := s.DMChannel
 		if ch == "" {
 			if ch, err = dm.OpenDM(ctx, p.ID); err != nil {
-				b.log.Info("open a player's DM for a notice", "game", g.ID, "err", err)
+				b.Log.Info("open a player's DM for a notice", "game", g.ID, "err", err)
 				continue
 			}
 		}
@@ -125,7 +127,7 @@ func (b *Bot) noticeByDM(ctx context.Context, g *gameRec, r Reply) {
 		n.Components = nil // the buttons belong to the game's conversation
 		n.Content = i18n.T(loc, "place.dm.header", "#"+g.Num()) + "\n" + n.Content
 		if _, err := b.n.Post(ctx, ch, n); err != nil {
-			b.log.Info("notice by DM", "game", g.ID, "err", err)
+			b.Log.Info("notice by DM", "game", g.ID, "err", err)
 		}
 	}
 }
@@ -136,11 +138,11 @@ func (b *Bot) noticeByDM(ctx context.Context, g *gameRec, r Reply) {
 // next interaction.
 const maxShownHeld = 3
 
-// withHeld adds to the replies of r the posts held for its channel, as new
+// WithHeld adds to the replies of r the posts held for its channel, as new
 // public messages after the answer, and marks them shown. A held fallback
 // ping whose game moved on is dropped instead.
-func (b *Bot) withHeld(ctx context.Context, r *req, replies []Reply) []Reply {
-	if r.ChannelID == "" || !r.BotAbsent || b.st == nil {
+func (b *Bot) WithHeld(ctx context.Context, r *Req, replies []view.Reply) []view.Reply {
+	if r.ChannelID == "" || !r.BotAbsent || b.St == nil {
 		return replies
 	}
 	for _, rep := range replies {
@@ -148,15 +150,15 @@ func (b *Bot) withHeld(ctx context.Context, r *req, replies []Reply) []Reply {
 			return replies // a form is the whole answer; the next one shows them
 		}
 	}
-	held, err := b.st.heldPostsIn(ctx, r.ChannelID)
+	held, err := b.St.heldPostsIn(ctx, r.ChannelID)
 	if err != nil || len(held) == 0 {
 		if err != nil {
-			b.log.Warn("read held posts", "channel", r.ChannelID, "err", err)
+			b.Log.Warn("read held posts", "channel", r.ChannelID, "err", err)
 		}
 		return replies
 	}
 	var ids []int64
-	var shown []Reply
+	var shown []view.Reply
 	for _, h := range held {
 		if len(shown) == maxShownHeld {
 			break
@@ -166,18 +168,18 @@ func (b *Bot) withHeld(ctx context.Context, r *req, replies []Reply) []Reply {
 		if b.staleHeld(ctx, h) {
 			continue
 		}
-		var got *Reply
-		capture := func(rep Reply) { got = &rep }
-		if _, err := m.Post.kind.deliver(withCapture(ctx, capture), b, m, m.Post.reply); err != nil || got == nil {
-			b.log.Warn("show a held post", "post", m.ID, "err", err)
+		var got *view.Reply
+		env := captureEnv{outboxEnv: outboxEnv{b}, show: func(rep view.Reply) { got = &rep }}
+		if _, err := m.Post.Kind.Deliver(ctx, env, outbox.Msg{Channel: m.Channel, Nonce: m.Nonce}, m.Post.Reply); err != nil || got == nil {
+			b.Log.Warn("show a held post", "post", m.ID, "err", err)
 			continue
 		}
 		got.ChannelID, got.Nonce, got.Ephemeral = "", "", false
 		shown = append(shown, *got)
 	}
-	if n, err := b.st.showHeld(ctx, ids, ""); err != nil || n < len(ids) {
+	if n, err := b.St.showHeld(ctx, ids, ""); err != nil || n < len(ids) {
 		if err != nil {
-			b.log.Warn("mark held posts shown", "err", err)
+			b.Log.Warn("mark held posts shown", "err", err)
 		}
 		if n == 0 {
 			return replies // another interaction showed them
@@ -186,7 +188,7 @@ func (b *Bot) withHeld(ctx context.Context, r *req, replies []Reply) []Reply {
 	if len(shown) == 0 {
 		return replies
 	}
-	shown[0].Content = r.public().t("place.held") + "\n" + shown[0].Content
+	shown[0].Content = r.Public().T("place.held") + "\n" + shown[0].Content
 	return append(replies, shown...)
 }
 
@@ -204,40 +206,40 @@ func (b *Bot) staleHeld(ctx context.Context, h heldPost) bool {
 	if h.Ping {
 		return b.needlessPing(ctx, p) != ""
 	}
-	if p.kind.final() || p.reply.GameID == 0 {
+	if p.Kind.Final() || p.Reply.GameID == 0 {
 		return false
 	}
-	g, err := b.st.game(ctx, p.reply.GameID)
+	g, err := b.St.game(ctx, p.Reply.GameID)
 	if err != nil {
 		return false // when in doubt, show it
 	}
-	return g.Status != gmActive || g.ClockState.TurnStart.After(h.queued)
+	return g.Status != GmActive || g.ClockState.TurnStart.After(h.queued)
 }
 
-// captureKey carries, in a context, where a post kind's delivery hands
-// its finished message instead of posting it (withHeld).
-type captureKey struct{}
-
-func withCapture(ctx context.Context, f func(Reply)) context.Context {
-	return context.WithValue(ctx, captureKey{}, f)
+// captureEnv is the outbox's Env for a held post shown by an
+// interaction: the post kind draws it as for a delivery, and the finished
+// message is handed to show instead of being posted.
+type captureEnv struct {
+	outboxEnv
+	show func(view.Reply)
 }
 
-func captured(ctx context.Context) func(Reply) {
-	f, _ := ctx.Value(captureKey{}).(func(Reply))
-	return f
+func (e captureEnv) Post(_ context.Context, _ string, r view.Reply) (string, error) {
+	e.show(r)
+	return "", nil
 }
 
-// rememberDM records the caller's DM channel with the bot when they use
+// RememberDM records the caller's DM channel with the bot when they use
 // it there, so notices can reach them (once per process and channel).
-func (b *Bot) rememberDM(ctx context.Context, c Command) {
-	if !c.BotDM || c.User.ID == "" || c.ChannelID == "" || b.st == nil {
+func (b *Bot) RememberDM(ctx context.Context, c Command) {
+	if !c.BotDM || c.User.ID == "" || c.ChannelID == "" || b.St == nil {
 		return
 	}
 	if v, ok := b.dms.Load(c.User.ID); ok && v.(string) == c.ChannelID {
 		return
 	}
-	if err := b.st.setDMChannel(ctx, c.User.ID, c.ChannelID); err != nil {
-		b.log.Warn("remember DM channel", "user", c.User.ID, "err", err)
+	if err := b.St.setDMChannel(ctx, c.User.ID, c.ChannelID); err != nil {
+		b.Log.Warn("remember DM channel", "user", c.User.ID, "err", err)
 		return
 	}
 	b.dms.Store(c.User.ID, c.ChannelID)
@@ -250,7 +252,7 @@ func (s *storeRepo) heldPostsIn(ctx context.Context, channel string) ([]heldPost
 	}
 	out := make([]heldPost, 0, len(es))
 	for _, e := range es {
-		p, err := decodePost(e.Payload)
+		p, err := outbox.Decode(e.Payload)
 		if err != nil {
 			// Unreadable (a newer bot's kind): shown to nobody, kept.
 			continue

@@ -6,12 +6,13 @@ import (
 	"time"
 
 	"github.com/tankbot/tankbot/bot/i18n"
+	"github.com/tankbot/tankbot/bot/view"
 	"github.com/tankbot/tankbot/store"
 )
 
 // in runs a command of who in channel, of a place without the bot (a DM
 // between players: no server, BotAbsent) or of a server (guild).
-func (h *harness) in(guild, channel string, botAbsent bool, c Command) []Reply {
+func (h *harness) in(guild, channel string, botAbsent bool, c Command) []view.Reply {
 	h.t.Helper()
 	c.GuildID, c.ChannelID, c.BotAbsent, c.Locale = guild, channel, botAbsent, h.loc
 	if c.Options == nil {
@@ -73,7 +74,7 @@ func TestNoPostsGameHoldsWhatItCannotPost(t *testing.T) {
 			id = r.GameID
 		}
 	}
-	g, err := h.b.st.game(h.ctx, id)
+	g, err := h.b.St.game(h.ctx, id)
 	if err != nil || !g.NoPosts || g.Ladder != store.GlobalLadder || g.ChannelID != "c-user" {
 		t.Fatalf("game %+v %v: want no posts, the global ladder, played in c-user", g, err)
 	}
@@ -87,7 +88,7 @@ func TestNoPostsGameHoldsWhatItCannotPost(t *testing.T) {
 		t.Fatalf("the bot posted where it is not a member: %+v", ps)
 	}
 	rs = h.in("g2", "c-user", true, Command{Kind: KindSlash, Name: "games", User: bob})
-	var held *Reply
+	var held *view.Reply
 	for k := range rs {
 		if strings.HasPrefix(rs[k].Content, i18n.T(i18n.English, "place.held")) {
 			held = &rs[k]
@@ -111,7 +112,7 @@ func TestNoPostsGameHoldsWhatItCannotPost(t *testing.T) {
 	}
 	// The same game in a server with the bot posts its flag-fall.
 	h2 := newHarness(t, Config{})
-	h2.startGame("clock=10m")
+	h2.StartGame("clock=10m")
 	h2.clk.Advance(11 * time.Minute)
 	for range 3 {
 		if err := h2.tick(); err != nil {

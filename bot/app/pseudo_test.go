@@ -7,13 +7,14 @@ import (
 	"time"
 
 	"github.com/tankbot/tankbot/bot/i18n"
+	"github.com/tankbot/tankbot/bot/view"
 )
 
 // checkWrapped fails if any player-facing text of rs did not come from the
 // catalog: with the pseudo locale every catalog string is wrapped in ⟦ ⟧, so
 // anything outside the brackets (other than punctuation) was built by hand.
 // Embed field values are data (clock readings, move notation) and exempt.
-func checkWrapped(t *testing.T, what string, rs []Reply) {
+func checkWrapped(t *testing.T, what string, rs []view.Reply) {
 	t.Helper()
 	for _, r := range rs {
 		texts := []string{r.Content}
@@ -25,7 +26,7 @@ func checkWrapped(t *testing.T, what string, rs []Reply) {
 		}
 		for _, row := range r.Components {
 			for _, c := range row {
-				if c.Kind == Button {
+				if c.Kind == view.Button {
 					texts = append(texts, c.Label)
 				}
 				texts = append(texts, c.Placeholder)
@@ -50,7 +51,7 @@ func TestNoTextOutsideCatalog(t *testing.T) {
 	// the default language: pseudo too.
 	h := newHarness(t, Config{ChallengeExpiry: time.Hour, DefaultLocale: i18n.Pseudo})
 	h.loc = i18n.Pseudo
-	run := func(what string, rs []Reply) []Reply {
+	run := func(what string, rs []view.Reply) []view.Reply {
 		t.Helper()
 		checkWrapped(t, what, rs)
 		return rs
@@ -73,11 +74,11 @@ func TestNoTextOutsideCatalog(t *testing.T) {
 	run("illegal", h.slash(alice, "move", "move=a1 > a9n"))
 	run("garbage", h.slash(alice, "move", "move=%%%"))
 	run("move", h.slash(alice, "move", "move="+h.legalMove(id, nil)))
-	run("stale", h.click(bob, gameID(id, 0, "resign")))
+	run("stale", h.click(bob, view.GameID(id, 0, "resign")))
 	run("board", h.slash(carol, "board", "game="+strconv.FormatInt(id, 10)))
-	run("flip", h.click(carol, gameID(id, 1, "flip")))
-	run("type", h.click(bob, gameID(id, 1, "type")))
-	run("spectator", h.click(carol, gameID(id, 1, "resign")))
+	run("flip", h.click(carol, view.GameID(id, 1, "flip")))
+	run("type", h.click(bob, view.GameID(id, 1, "type")))
+	run("spectator", h.click(carol, view.GameID(id, 1, "resign")))
 	dr := run("draw", h.slash(bob, "draw"))
 	run("drawno", h.click(alice, findID(t, dr, "drawno")))
 	run("games", h.slash(carol, "games"))
@@ -102,7 +103,7 @@ func TestNoTextOutsideCatalog(t *testing.T) {
 // too.
 func TestSchedulerTextFromCatalog(t *testing.T) {
 	h := newHarness(t, Config{DefaultLocale: i18n.Pseudo, ChallengeExpiry: time.Hour})
-	h.startGame("clock=10m")
+	h.StartGame("clock=10m")
 	h.slash(carol, "challenge", "opponent=bob")
 	h.clk.Advance(time.Hour)
 	if err := h.b.Tick(h.ctx); err != nil {
@@ -113,6 +114,6 @@ func TestSchedulerTextFromCatalog(t *testing.T) {
 		t.Fatalf("posts: %+v", ps)
 	}
 	for _, p := range ps {
-		checkWrapped(t, "post", []Reply{p.Reply})
+		checkWrapped(t, "post", []view.Reply{p.Reply})
 	}
 }

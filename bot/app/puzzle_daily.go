@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"github.com/tankbot/tankbot/bot/i18n"
+	"github.com/tankbot/tankbot/bot/outbox"
+	"github.com/tankbot/tankbot/bot/view"
 	"github.com/tankbot/tankbot/engine"
 	"github.com/tankbot/tankbot/engine/puzzle"
 	"github.com/tankbot/tankbot/store"
@@ -36,9 +38,9 @@ const recentDailies = 60
 // maxSolversNamed bounds the solvers a post names; the rest are counted.
 const maxSolversNamed = 30
 
-var dailyRoute = route{prefix: "dp", format: "dp:<day>",
-	doc: "Solve on the server's daily puzzle (set up by /server): opens that puzzle just for you, answered with /puzzle move.",
-	run: (*Bot).dailySolve}
+var DailyRoute = RouteDef{Prefix: "dp", Format: "dp:<day>",
+	Doc: "Solve on the server's daily puzzle (set up by /server): opens that puzzle just for you, answered with /puzzle move.",
+	Run: (*Bot).dailySolve}
 
 // guildRef is the events' ref of a server: its snowflake (an id that is
 // not one is hashed). Never 0, which means "the row being written".
@@ -65,11 +67,11 @@ func dailySlot(t time.Time, hour int) time.Time {
 // dailyEffects move the server's daily event after a change of its
 // channel or hour: the pending one dropped, the next slot's scheduled
 // (none when the daily puzzle is off).
-func (b *Bot) dailyEffects(gs store.GuildSettings) store.Effects {
+func (b *Bot) DailyEffects(gs store.GuildSettings) store.Effects {
 	ref := guildRef(gs.Guild)
 	eff := store.Effects{Cancel: []store.EventFilter{{Ref: ref, Kinds: []string{evDaily}}}}
 	if gs.DailyChannel != "" {
-		due := dailySlot(b.clk.Now(), gs.DailyHour).Add(24 * time.Hour)
+		due := dailySlot(b.Clk.Now(), gs.DailyHour).Add(24 * time.Hour)
 		eff.Schedule = []store.Event{{Kind: evDaily, Ref: ref, Due: due, Payload: gs.Guild}}
 	}
 	return eff
@@ -78,7 +80,7 @@ func (b *Bot) dailyEffects(gs store.GuildSettings) store.Effects {
 // dailyGame is the game of a server's daily puzzle: its default game
 // when puzzles exist for it, else the first game that has them.
 func dailyGame(gs store.GuildSettings) (string, []*puzzle.Puzzle, error) {
-	for _, g := range append([]string{gs.Game, defaultGame()}, puzzle.Games...) {
+	for _, g := range append([]string{gs.Game, DefaultGame()}, puzzle.Games...) {
 		if g == "" {
 			continue
 		}
@@ -108,8 +110,8 @@ func chooseDaily(ps []*puzzle.Puzzle, guild, day string, recent map[string]bool)
 
 // dailyFire posts a server's puzzle of the day (once) and schedules the
 // next day's event.
-func (b *Bot) dailyFire(ctx context.Context, e event) error {
-	st := b.st
+func (b *Bot) dailyFire(ctx context.Context, e Event) error {
+	st := b.St
 	if st == nil {
 		return nil
 	}
@@ -121,7 +123,7 @@ func (b *Bot) dailyFire(ctx context.Context, e event) error {
 	if gs.DailyChannel == "" {
 		return nil // turned off since: nothing more is scheduled
 	}
-	slot := dailySlot(b.clk.Now(), gs.DailyHour)
+	slot := dailySlot(b.Clk.Now(), gs.DailyHour)
 	day := slot.Format(time.DateOnly)
 	game, ps, err := dailyGame(gs)
 	if err != nil {
@@ -145,19 +147,19 @@ func (b *Bot) dailyFire(ctx context.Context, e event) error {
 	pz := chooseDaily(ps, guild, day, seen)
 	loc := gs.Locale
 	if loc == "" {
-		loc = b.cfg.DefaultLocale
+		loc = b.Cfg.DefaultLocale
 	}
 	reply, err := b.dailyPost(ctx, loc, guild, gs.DailyChannel, day, pz, prev, slot)
 	if err != nil {
 		return err
 	}
-	posts := []outPost{reply}
+	posts := []outbox.Post{reply}
 	if prev != nil && prev.MessageID != "" {
 		// Only the current puzzle has a live button: yesterday's post
 		// loses its Solve (an edit, notifying nobody).
-		posts = append(posts, editPost(Reply{ChannelID: prev.Channel}, prev.MessageID))
+		posts = append(posts, outbox.Edit(view.Reply{ChannelID: prev.Channel}, prev.MessageID))
 	}
-	eff, err := toEffects(effects{posts: posts})
+	eff, err := toEffects(Effects{Posts: posts})
 	if err != nil {
 		return err
 	}
@@ -167,7 +169,7 @@ func (b *Bot) dailyFire(ctx context.Context, e event) error {
 		return err
 	}
 	if fresh {
-		b.log.Info("daily puzzle", "guild", guild, "day", day, "puzzle", pz.ID)
+		b.Log.Info("daily puzzle", "guild", guild, "day", day, "puzzle", pz.ID)
 	}
 	return nil
 }
@@ -175,28 +177,28 @@ func (b *Bot) dailyFire(ctx context.Context, e event) error {
 // dailyPost is the public post of a day's puzzle in the server's
 // language: the task, the Solve button and the results of the previous
 // daily puzzle (names, not pings: nobody is notified by it).
-func (b *Bot) dailyPost(ctx context.Context, loc, guild, channel, day string, pz *puzzle.Puzzle, prev *store.DailyPost, slot time.Time) (outPost, error) {
+func (b *Bot) dailyPost(ctx context.Context, loc, guild, channel, day string, pz *puzzle.Puzzle, prev *store.DailyPost, slot time.Time) (outbox.Post, error) {
 	pos, err := pz.Decode()
 	if err != nil {
-		return outPost{}, wrap("daily puzzle "+pz.ID, err)
+		return outbox.Post{}, Wrap("daily puzzle "+pz.ID, err)
 	}
 	t := func(key string, args ...string) string { return i18n.T(loc, key, args...) }
 	desc := t("puzzle.task", t("game."+pos.Turn().String()), strconv.Itoa(pz.Depth)) + "\n" + t("daily.howto")
 	var content string
 	if prev != nil {
-		solvers, err := b.st.DailySolvers(ctx, prev.Guild, prev.Day, slot)
+		solvers, err := b.St.DailySolvers(ctx, prev.Guild, prev.Day, slot)
 		if err != nil {
-			return outPost{}, err
+			return outbox.Post{}, err
 		}
 		content = dailyResults(loc, prev, solvers)
 	}
 	name := "daily-" + day + ".png"
-	return dailyPuzzlePost(Reply{
+	return outbox.Daily(view.Reply{
 		ChannelID:  channel,
-		Content:    clipRunes(content, 2000),
-		Embed:      &Embed{Title: t("daily.title", day, gameLabel(loc, pz.Game, "x", nil)), Description: desc, Image: name, Footer: pz.ID},
-		Components: [][]Component{{{Kind: Button, CustomID: "dp:" + day, Label: t("btn.daily.solve"), Style: Primary}}},
-	}, DailyRef{Guild: guild, Day: day, Game: pz.Game, Puzzle: pz.ID, Locale: loc}), nil
+		Content:    view.ClipRunes(content, 2000),
+		Embed:      &view.Embed{Title: t("daily.title", day, view.GameLabel(loc, pz.Game, "x", nil)), Description: desc, Image: name, Footer: pz.ID},
+		Components: [][]view.Component{{{Kind: view.Button, CustomID: "dp:" + day, Label: t("btn.daily.solve"), Style: view.Primary}}},
+	}, outbox.DailyRef{Guild: guild, Day: day, Game: pz.Game, Puzzle: pz.ID, Locale: loc}), nil
 }
 
 // dailyResults names who solved the previous daily puzzle and how long
@@ -211,7 +213,7 @@ func dailyResults(loc string, prev *store.DailyPost, solvers []store.DailySolver
 			parts = append(parts, i18n.T(loc, "daily.more", strconv.Itoa(len(solvers)-i)))
 			break
 		}
-		name := clipRunes(s.Name, 32)
+		name := view.ClipRunes(s.Name, 32)
 		if name == "" {
 			name = s.Player
 		}
@@ -227,7 +229,7 @@ func dailyResults(loc string, prev *store.DailyPost, solvers []store.DailySolver
 
 // drawDaily attaches a queued daily post's image: the puzzle from the
 // solver's side. Without an image the post still goes.
-func (b *Bot) drawDaily(r *Reply, d DailyRef) {
+func (b *Bot) drawDaily(r *view.Reply, d outbox.DailyRef) {
 	if r.Embed == nil || r.Embed.Image == "" {
 		return
 	}
@@ -238,38 +240,38 @@ func (b *Bot) drawDaily(r *Reply, d DailyRef) {
 		pos, err = pz.Decode()
 	}
 	if err == nil {
-		png, err = renderPNG(pos, nil, pos.Turn() == engine.Black, d.Locale, nil)
+		png, err = view.RenderPNG(pos, nil, pos.Turn() == engine.Black, d.Locale, nil)
 	}
 	if err != nil || png == nil {
-		b.log.Warn("draw daily puzzle", "puzzle", d.Puzzle, "err", err)
+		b.Log.Warn("draw daily puzzle", "puzzle", d.Puzzle, "err", err)
 		r.Embed.Image = ""
 		return
 	}
-	r.Files = []File{{Name: r.Embed.Image, ContentType: "image/png", Data: png, Description: positionAlt(d.Locale, d.Game, pos, nil, nil)}}
+	r.Files = []view.File{{Name: r.Embed.Image, ContentType: "image/png", Data: png, Description: view.PositionAlt(d.Locale, d.Game, pos, nil, nil)}}
 }
 
 // dailyDelivered records the Discord id of a delivered daily post; a
 // failure is logged (the post went; only tomorrow's strip of its button
 // is lost).
-func (b *Bot) dailyDelivered(ctx context.Context, d DailyRef, messageID string) {
-	if st := b.st; st != nil && messageID != "" {
+func (b *Bot) dailyDelivered(ctx context.Context, d outbox.DailyRef, messageID string) {
+	if st := b.St; st != nil && messageID != "" {
 		if err := st.SetDailyMessage(ctx, d.Guild, d.Day, messageID); err != nil {
-			b.log.Warn("record daily puzzle post", "guild", d.Guild, "day", d.Day, "err", err)
+			b.Log.Warn("record daily puzzle post", "guild", d.Guild, "day", d.Day, "err", err)
 		}
 	}
 }
 
 // dailySolve opens the daily puzzle of the button's day for the caller,
 // privately, as their active puzzle (answered with /puzzle move).
-func (b *Bot) dailySolve(ctx context.Context, r *req) ([]Reply, error) {
+func (b *Bot) dailySolve(ctx context.Context, r *Req) ([]view.Reply, error) {
 	day := strings.TrimPrefix(r.CustomID, "dp:")
-	st := b.st
+	st := b.St
 	if r.GuildID == "" || st == nil {
-		return nil, refuse("daily.none")
+		return nil, Refuse("daily.none")
 	}
 	p, err := st.DailyPost(ctx, r.GuildID, day)
 	if errors.Is(err, store.ErrNotFound) {
-		return nil, refuse("daily.none")
+		return nil, Refuse("daily.none")
 	}
 	if err != nil {
 		return nil, err
@@ -277,7 +279,7 @@ func (b *Bot) dailySolve(ctx context.Context, r *req) ([]Reply, error) {
 	if recent, err := st.RecentDailies(ctx, r.GuildID, 1); err != nil {
 		return nil, err
 	} else if len(recent) > 0 && recent[0].Day != day {
-		return nil, refuse("daily.over", day, channelMention(recent[0].Channel))
+		return nil, Refuse("daily.over", day, ChannelMention(recent[0].Channel))
 	}
 	pz, err := puzzleByID(p.Game, p.PuzzleID)
 	if err != nil {
@@ -288,17 +290,17 @@ func (b *Bot) dailySolve(ctx context.Context, r *req) ([]Reply, error) {
 		return nil, err
 	}
 	if !d.Solved.IsZero() {
-		return nil, refuse("daily.solved", fmtDuration(d.Solved.Sub(p.Posted)))
+		return nil, Refuse("daily.solved", fmtDuration(d.Solved.Sub(p.Posted)))
 	}
 	// A puzzle in progress is finished first, as /puzzle asks: opening
 	// another would drop it without its result.
-	if act, err := b.activePuzzle(ctx, r); err == nil {
-		if act.pz.ID == pz.ID {
-			return b.puzzleBoard(r, act, nil, r.t("puzzle.again"))
+	if act, err := b.CurrentPuzzle(ctx, r); err == nil {
+		if act.Puzzle.ID == pz.ID {
+			return b.PuzzleBoard(r, act, nil, r.T("puzzle.again"))
 		}
-		return b.puzzleBoard(r, act, nil, r.t("daily.busy"))
+		return b.PuzzleBoard(r, act, nil, r.T("daily.busy"))
 	}
-	a := &store.ActivePuzzle{Player: r.User.ID, Game: p.Game, PuzzleID: pz.ID, Started: b.clk.Now()}
+	a := &store.ActivePuzzle{Player: r.User.ID, Game: p.Game, PuzzleID: pz.ID, Started: b.Clk.Now()}
 	if err := st.SetActivePuzzle(ctx, a); err != nil {
 		return nil, err
 	}
@@ -306,14 +308,14 @@ func (b *Bot) dailySolve(ctx context.Context, r *req) ([]Reply, error) {
 	if err != nil {
 		return nil, err
 	}
-	return b.puzzleBoard(r, &puzzleState{a, pz, pos}, nil, r.t("daily.head", day))
+	return b.PuzzleBoard(r, &PuzzleState{a, pz, pos}, nil, r.T("daily.head", day))
 }
 
 // dailyFinished records the end of an attempt on the daily puzzles that
 // are this puzzle (a solve with its time, or a miss); logged on failure,
 // since the puzzle's own result is already saved.
-func (b *Bot) dailyFinished(ctx context.Context, a *store.ActivePuzzle, solved bool) {
-	if err := b.st.FinishDaily(ctx, a.Player, a.PuzzleID, solved, b.clk.Now()); err != nil {
-		b.log.Warn("daily puzzle result", "player", a.Player, "puzzle", a.PuzzleID, "err", err)
+func (b *Bot) DailyFinished(ctx context.Context, a *store.ActivePuzzle, solved bool) {
+	if err := b.St.FinishDaily(ctx, a.Player, a.PuzzleID, solved, b.Clk.Now()); err != nil {
+		b.Log.Warn("daily puzzle result", "player", a.Player, "puzzle", a.PuzzleID, "err", err)
 	}
 }

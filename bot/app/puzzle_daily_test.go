@@ -7,6 +7,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/tankbot/tankbot/bot/view"
 	"github.com/tankbot/tankbot/engine/puzzle"
 	"github.com/tankbot/tankbot/store"
 )
@@ -95,7 +96,7 @@ func TestDailyResultsClipped(t *testing.T) {
 		ss = append(ss, store.DailySolver{Player: strconv.Itoa(i), Name: strings.Repeat("名", 80), Misses: i % 3,
 			Solved: posted.Add(time.Duration(i) * time.Minute)})
 	}
-	got := clipRunes(dailyResults("en", prev, ss), 2000)
+	got := view.ClipRunes(dailyResults("en", prev, ss), 2000)
 	if n := utf8.RuneCountInString(got); n > 2000 {
 		t.Fatalf("%d characters", n)
 	}

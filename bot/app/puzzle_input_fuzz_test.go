@@ -18,9 +18,9 @@ func FuzzPuzzleCustomID(f *testing.F) {
 		h := newHarness(t, Config{})
 		alice := user("alice")
 		current := strings.Split(findID(t, h.slash(alice, "puzzle", "game=camelot"), "pick"), ":")[1]
-		id, step, action, arg, ok := parsePuzzleID(s)
+		id, step, action, arg, ok := ParsePuzzleID(s)
 		if ok {
-			if again := puzzleID(id, step, action, arg); again != s && !(arg == "" && again+":" == s) {
+			if again := PuzzleID(id, step, action, arg); again != s && !(arg == "" && again+":" == s) {
 				t.Fatalf("%q -> %q %d %q %q -> %q", s, id, step, action, arg, again)
 			}
 		}

@@ -47,7 +47,7 @@ type miner struct {
 // puzzles found to its server's pool. It reports whether there was a game
 // to mine and how many puzzles were new in the pool.
 func (b *Bot) MinePuzzles(ctx context.Context) (mined bool, added int, err error) {
-	st := b.st
+	st := b.St
 	gs, err := st.UnminedGames(ctx, 1)
 	if err != nil || len(gs) == 0 {
 		return false, 0, err
@@ -60,10 +60,10 @@ func (b *Bot) MinePuzzles(ctx context.Context) (mined bool, added int, err error
 		}
 		// A game that does not replay would fail at every pass: it is
 		// marked mined, without puzzles, and logged.
-		b.log.Warn("mine puzzles", "game", g.ID, "err", err)
+		b.Log.Warn("mine puzzles", "game", g.ID, "err", err)
 		found = nil
 	}
-	added, err = st.MarkMined(ctx, g.ID, found, b.clk.Now())
+	added, err = st.MarkMined(ctx, g.ID, found, b.Clk.Now())
 	return err == nil, added, err
 }
 
@@ -73,7 +73,7 @@ func (b *Bot) minePuzzles(ctx context.Context, g *store.Game) ([]*store.PoolPuzz
 	if err != nil {
 		return nil, nil // a game without puzzles
 	}
-	rules, ok := lookupGame(g.Kind)
+	rules, ok := LookupGame(g.Kind)
 	if !ok {
 		return nil, fmt.Errorf("unknown game %q", g.Kind)
 	}
@@ -81,7 +81,7 @@ func (b *Bot) minePuzzles(ctx context.Context, g *store.Game) ([]*store.PoolPuzz
 	if err != nil {
 		return nil, fmt.Errorf("start: %w", err)
 	}
-	notes, err := b.st.moveLog(ctx, g.ID)
+	notes, err := b.St.MoveLog(ctx, g.ID)
 	if err != nil {
 		return nil, err
 	}
@@ -111,26 +111,26 @@ func (b *Bot) minePuzzles(ctx context.Context, g *store.Game) ([]*store.PoolPuzz
 // minePuzzlesLater starts a mining job in the background when none runs
 // and the miner has rested (RunScheduler calls it after every pass).
 func (b *Bot) minePuzzlesLater(ctx context.Context) {
-	if b.clk.Now().UnixNano() < b.mine.next.Load() || !b.mine.busy.CompareAndSwap(false, true) {
+	if b.Clk.Now().UnixNano() < b.mine.next.Load() || !b.mine.busy.CompareAndSwap(false, true) {
 		return
 	}
 	b.mine.wg.Add(1)
 	go func() {
 		defer b.mine.wg.Done()
 		defer b.mine.busy.Store(false)
-		start := b.clk.Now()
+		start := b.Clk.Now()
 		mined, added, err := b.MinePuzzles(ctx)
-		rest := b.clk.Now().Sub(start)
+		rest := b.Clk.Now().Sub(start)
 		switch {
 		case err != nil && ctx.Err() == nil:
-			b.log.Error("mine puzzles", "err", err)
+			b.Log.Error("mine puzzles", "err", err)
 			rest = max(rest, mineIdle)
 		case !mined:
 			rest = mineIdle
 		case added > 0:
-			b.log.Info("puzzles from a finished game", "added", added, "took", rest)
+			b.Log.Info("puzzles from a finished game", "added", added, "took", rest)
 		}
-		b.mine.next.Store(b.clk.Now().Add(rest).UnixNano())
+		b.mine.next.Store(b.Clk.Now().Add(rest).UnixNano())
 	}()
 }
 
@@ -141,11 +141,11 @@ func (b *Bot) WaitMining() { b.mine.wg.Wait() }
 // lookupPuzzle finds a puzzle by id: shipped, or mined in a server's game.
 func (b *Bot) lookupPuzzle(ctx context.Context, game, id string) (*puzzle.Puzzle, error) {
 	pz, err := puzzleByID(game, id)
-	var rf *refusal
+	var rf *Refusal
 	if err == nil || !errors.As(err, &rf) {
 		return pz, err
 	}
-	pp, perr := b.st.PoolPuzzle(ctx, id)
+	pp, perr := b.St.PoolPuzzle(ctx, id)
 	if errors.Is(perr, store.ErrNotFound) || perr == nil && pp.Game != game {
 		return nil, err
 	}
@@ -156,11 +156,11 @@ func (b *Bot) lookupPuzzle(ctx context.Context, game, id string) (*puzzle.Puzzle
 }
 
 // serverPuzzles are the puzzles of game mined in guild's games.
-func (b *Bot) serverPuzzles(ctx context.Context, guild, game string) ([]*puzzle.Puzzle, error) {
+func (b *Bot) ServerPuzzles(ctx context.Context, guild, game string) ([]*puzzle.Puzzle, error) {
 	if guild == "" {
 		return nil, nil
 	}
-	pps, err := b.st.PoolPuzzles(ctx, guild, game)
+	pps, err := b.St.PoolPuzzles(ctx, guild, game)
 	if err != nil {
 		return nil, err
 	}
@@ -168,7 +168,7 @@ func (b *Bot) serverPuzzles(ctx context.Context, guild, game string) ([]*puzzle.
 	for _, pp := range pps {
 		p, err := puzzle.ParseLine(pp.Game, pp.Line)
 		if err != nil {
-			b.log.Warn("pooled puzzle", "puzzle", pp.ID, "err", err)
+			b.Log.Warn("pooled puzzle", "puzzle", pp.ID, "err", err)
 			continue
 		}
 		out = append(out, p)
@@ -181,7 +181,7 @@ func (b *Bot) serverPuzzles(ctx context.Context, guild, game string) ([]*puzzle.
 // else one of all (shipped and the server's) not tried yet near rt, else
 // (all tried) any again, unrated. A puzzle's rating is its current one
 // (cur, from its attempts) when it has one.
-func choosePuzzle(shipped, own []*puzzle.Puzzle, rt float64, tried map[string]bool, cur map[string]float64, rng *rand.Rand) *puzzle.Puzzle {
+func ChoosePuzzle(shipped, own []*puzzle.Puzzle, rt float64, tried map[string]bool, cur map[string]float64, rng *rand.Rand) *puzzle.Puzzle {
 	done := func(id string) bool { return tried[id] }
 	current := func(id string) (float64, bool) {
 		r, ok := cur[id]

@@ -30,7 +30,7 @@ func minableCamelot(t *testing.T) (*puzzle.Puzzle, string) {
 			t.Fatal(err)
 		}
 		for _, n := range p.Solution[:2] {
-			if pos, _, err = playNote(pos, n); err != nil {
+			if pos, _, err = PlayNote(pos, n); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -54,7 +54,7 @@ func minableCamelot(t *testing.T) (*puzzle.Puzzle, string) {
 func TestMinePuzzlesInBackground(t *testing.T) {
 	h := newHarness(t, Config{})
 	src, after := minableCamelot(t)
-	h.startGame("game=camelot", "map="+src.Position, "clock=untimed")
+	h.StartGame("game=camelot", "map="+src.Position, "clock=untimed")
 	players := [2]User{user("alice"), user("bob")} // alice is White
 	pos, err := src.Decode()
 	if err != nil {
@@ -62,13 +62,13 @@ func TestMinePuzzlesInBackground(t *testing.T) {
 	}
 	for _, mv := range src.Solution {
 		mustNotRefuse(t, h.slash(players[pos.Turn()], "move", "move="+mv))
-		if pos, _, err = playNote(pos, mv); err != nil {
+		if pos, _, err = PlayNote(pos, mv); err != nil {
 			t.Fatal(err)
 		}
 	}
 	h.b.minePuzzlesLater(h.ctx)
 	h.b.WaitMining()
-	pool, err := h.b.st.(*storeRepo).st.PoolPuzzles(h.ctx, "guild", "camelot")
+	pool, err := h.b.St.(*storeRepo).st.PoolPuzzles(h.ctx, "guild", "camelot")
 	if err != nil || len(pool) != 1 {
 		t.Fatalf("pool after mining: %+v %v", pool, err)
 	}
@@ -81,7 +81,7 @@ func TestMinePuzzlesInBackground(t *testing.T) {
 	if next := h.b.mine.next.Load(); next != h.clk.Now().Add(mineIdle).UnixNano() {
 		t.Errorf("idle miner's next look at %d, want a minute on", next)
 	}
-	if gs, _ := h.b.st.(*storeRepo).st.UnminedGames(h.ctx, 10); len(gs) != 0 {
+	if gs, _ := h.b.St.(*storeRepo).st.UnminedGames(h.ctx, 10); len(gs) != 0 {
 		t.Errorf("%d games left unmined", len(gs))
 	}
 }
@@ -97,12 +97,12 @@ func TestChoosePuzzleOwnFirst(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	own := []*puzzle.Puzzle{mk("near", 1200), mk("far", 2100)}
 	for range 20 {
-		if pz := choosePuzzle(shipped, own, 1500, map[string]bool{}, nil, rng); pz.ID != "near" {
+		if pz := ChoosePuzzle(shipped, own, 1500, map[string]bool{}, nil, rng); pz.ID != "near" {
 			t.Fatalf("got %s, want the server's puzzle near the rating", pz.ID)
 		}
 	}
 	for range 20 {
-		if pz := choosePuzzle(shipped, own, 1500, map[string]bool{"near": true}, nil, rng); pz.ID == "near" || pz.ID == "far" {
+		if pz := ChoosePuzzle(shipped, own, 1500, map[string]bool{"near": true}, nil, rng); pz.ID == "near" || pz.ID == "far" {
 			t.Fatalf("got %s: tried, or far from the rating", pz.ID)
 		}
 	}
@@ -110,7 +110,7 @@ func TestChoosePuzzleOwnFirst(t *testing.T) {
 	for _, p := range shipped {
 		all[p.ID] = true
 	}
-	if pz := choosePuzzle(shipped, own, 1500, all, nil, rng); pz == nil {
+	if pz := ChoosePuzzle(shipped, own, 1500, all, nil, rng); pz == nil {
 		t.Fatal("all tried: nothing chosen")
 	}
 }
@@ -137,7 +137,7 @@ func TestPuzzleButtonsRefusals(t *testing.T) {
 		t.Fatalf("picker: %+v", rs)
 	}
 	// Nothing of it changed the puzzle.
-	a, err := h.b.st.(*storeRepo).st.ActivePuzzle(h.ctx, alice.ID)
+	a, err := h.b.St.(*storeRepo).st.ActivePuzzle(h.ctx, alice.ID)
 	if err != nil || a.Step != 0 || a.Hinted || a.PuzzleID != id {
 		t.Fatalf("active puzzle after refusals: %+v %v", a, err)
 	}

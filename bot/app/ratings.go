@@ -19,13 +19,13 @@ import (
 // server and per game; the math is bot/rating's Glicko-2. See
 // docs/ratings.md.
 
-func glickoOf(g store.Glicko) rating.Rating {
+func GlickoOf(g store.Glicko) rating.Rating {
 	return rating.Rating{Rating: g.Rating, RD: g.RD, Volatility: g.Vol}
 }
 
 // beforeOf is a change's rating before the game: a player's first rated
 // game starts from rating.New().
-func beforeOf(c store.RatingChange) rating.Rating {
+func BeforeOf(c store.RatingChange) rating.Rating {
 	if c.Before.RD == 0 {
 		return rating.New()
 	}
@@ -33,7 +33,7 @@ func beforeOf(c store.RatingChange) rating.Rating {
 }
 
 // signed rounds a rating difference: "+16", "−4", "±0".
-func signed(d float64) string {
+func Signed(d float64) string {
 	n := int(math.Round(d))
 	switch {
 	case n > 0:
@@ -53,7 +53,7 @@ func signed(d float64) string {
 // The game-over path calls it once the result is saved, then shows
 // ratingLines.
 func (b *Bot) rateGame(ctx context.Context, gameID int64) ([2]store.RatingChange, error) {
-	return b.st.ApplyRatedResult(ctx, gameID, glickoRule)
+	return b.St.ApplyRatedResult(ctx, gameID, glickoRule)
 }
 
 // glickoRule is the store.RateFunc of tankbot's ratings.
@@ -63,7 +63,7 @@ func glickoRule(g *store.Game, before [2]*store.PlayerRating) ([2]store.Glicko, 
 	for side, p := range before {
 		cur[side] = rating.New()
 		if p != nil {
-			cur[side] = glickoOf(p.Glicko)
+			cur[side] = GlickoOf(p.Glicko)
 			if !p.Last.IsZero() && g.Updated.After(p.Last) {
 				idle[side] = g.Updated.Sub(p.Last)
 			}
@@ -83,15 +83,15 @@ func glickoRule(g *store.Game, before [2]*store.PlayerRating) ([2]store.Glicko, 
 func ratingLines(loc string, changes [2]store.RatingChange, names [2]string) []string {
 	var out []string
 	for side, c := range changes {
-		before, after := beforeOf(c), glickoOf(c.After)
-		out = append(out, i18n.T(loc, "ratings.change", names[side], before.String(), after.String(), signed(after.Rating-before.Rating)))
+		before, after := BeforeOf(c), GlickoOf(c.After)
+		out = append(out, i18n.T(loc, "ratings.change", names[side], before.String(), after.String(), Signed(after.Rating-before.Rating)))
 	}
 	return out
 }
 
 // ratingsForGame rates g if it can be (ignoring casual games) and returns
 // the lines to show; nil when the game does not count.
-func (b *Bot) ratingsForGame(ctx context.Context, loc string, g *gameRec) ([]string, error) {
+func (b *Bot) ratingsForGame(ctx context.Context, loc string, g *Game) ([]string, error) {
 	cs, err := b.rateGame(ctx, g.ID)
 	if errors.Is(err, store.ErrNotRated) {
 		return nil, nil

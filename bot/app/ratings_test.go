@@ -17,7 +17,7 @@ import (
 // moves and has loser resign; it returns the game id.
 func (h *harness) playAndResign(plies int, loser User) int64 {
 	h.t.Helper()
-	id := h.startGame()
+	id := h.StartGame()
 	for i := 0; i < plies; i++ {
 		who := alice
 		if i%2 == 1 {
@@ -49,7 +49,7 @@ func TestRateGameAndLines(t *testing.T) {
 		t.Fatalf("lines %q", lines)
 	}
 	// An aborted or unfinished game does not count.
-	id2 := h.startGame()
+	id2 := h.StartGame()
 	if _, err := h.b.rateGame(h.ctx, id2); !errors.Is(err, store.ErrNotRated) {
 		t.Fatalf("active game rated: %v", err)
 	}
@@ -105,7 +105,7 @@ func TestLeaderboardAndProfile(t *testing.T) {
 // Pages: 20 rated players, 15 a page, buttons move and edit in place.
 func TestLeaderboardPages(t *testing.T) {
 	h := newHarness(t, Config{})
-	st := h.b.st.(*storeRepo).st
+	st := h.b.St.(*storeRepo).st
 	for i := 0; i < 10; i++ {
 		a, b := user(fmt.Sprint("p", 2*i)), user(fmt.Sprint("p", 2*i+1))
 		g, err := st.CreateGame(h.ctx, store.Game{Kind: "tank", Guild: "guild", Channel: fmt.Sprint("c", i), Players: [2]string{a.ID, b.ID}, Start: "x"})
@@ -134,7 +134,7 @@ func TestGameFilesAndArchive(t *testing.T) {
 	id := h.playAndResign(5, bob)
 	h.b.rateGame(h.ctx, id)
 	g := h.game(id)
-	files, err := h.b.gameFiles(h.ctx, g, false)
+	files, err := h.b.GameFiles(h.ctx, g, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -159,7 +159,7 @@ func TestGameFilesAndArchive(t *testing.T) {
 	}
 	mustRefuse(t, h.slash(carol, "history", "game=#7"), "no game #7")
 	// #N finds the game; positions at several plies.
-	r := &req{Command: Command{GuildID: "guild"}, loc: "en"}
+	r := &Req{Command: Command{GuildID: "guild"}, Loc: "en"}
 	got, ok, err := h.b.gameByNumber(h.ctx, r, "#1")
 	if !ok || err != nil || got.ID != id {
 		t.Fatalf("#1: %+v %v %v", got, ok, err)
@@ -170,9 +170,9 @@ func TestGameFilesAndArchive(t *testing.T) {
 	if _, _, err := h.b.gameByNumber(h.ctx, r, "#9"); err == nil {
 		t.Fatal("#9 does not exist")
 	}
-	log, _ := h.b.st.moveLog(h.ctx, id)
+	log, _ := h.b.St.MoveLog(h.ctx, id)
 	for _, k := range []int{0, 1, 3, 5, -1} {
-		pos, last, err := h.b.positionAt(h.ctx, got, k)
+		pos, last, err := h.b.PositionAt(h.ctx, got, k)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -188,13 +188,13 @@ func TestGameFilesAndArchive(t *testing.T) {
 			}
 		}
 		if k > 0 && k <= len(log) {
-			prev, _, _ := h.b.positionAt(h.ctx, got, k-1)
+			prev, _, _ := h.b.PositionAt(h.ctx, got, k-1)
 			if prev.FormatMove(last) != log[k-1] {
 				t.Fatalf("ply %d: move %s, log %s", k, prev.FormatMove(last), log[k-1])
 			}
 		}
 	}
-	if _, _, err := h.b.positionAt(h.ctx, got, 6); err == nil {
+	if _, _, err := h.b.PositionAt(h.ctx, got, 6); err == nil {
 		t.Fatal("ply 6 of a 5-ply game")
 	}
 }

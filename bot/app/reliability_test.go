@@ -9,12 +9,13 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tankbot/tankbot/bot/view"
 	"github.com/tankbot/tankbot/store"
 )
 
 // confirmFor walks the picker from a board's "pick" button by first choices
 // to its Confirm button.
-func confirmFor(t *testing.T, h *harness, who User, board []Reply) string {
+func confirmFor(t *testing.T, h *harness, who User, board []view.Reply) string {
 	t.Helper()
 	rs := h.click(who, findID(t, board, "pick"))
 	for range 10 {
@@ -39,7 +40,7 @@ func confirmFor(t *testing.T, h *harness, who User, board []Reply) string {
 // pinned to the ply and passed).
 func TestStaleComponentsAfterTakeback(t *testing.T) {
 	h := newHarness(t, Config{})
-	id := h.startGame()
+	id := h.StartGame()
 	moves := func() []string {
 		var ns []string
 		h.legalMove(id, func(all []string) string { ns = all; return all[0] })
@@ -73,7 +74,7 @@ func TestStaleComponentsAfterTakeback(t *testing.T) {
 // from them when they chose none with /settings (it fell back to English).
 func TestSchedulerUsesSeenLocale(t *testing.T) {
 	h := newHarness(t, Config{})
-	id := h.startGame("clock=10m+5s")
+	id := h.StartGame("clock=10m+5s")
 	c := Command{Kind: KindSlash, Name: "board", User: alice, GuildID: "guild", ChannelID: "chan", Locale: "pt-BR", Options: map[string]string{"public": "true"}}
 	mustNotRefuse(t, h.b.Handle(h.ctx, c))
 	h.clk.Advance(9*time.Minute + time.Second)
@@ -107,8 +108,8 @@ func (c *countingRepo) setSeenLocale(ctx context.Context, id, loc string) error 
 // interaction.
 func TestSeenLocaleWrittenOnChange(t *testing.T) {
 	h := newHarness(t, Config{})
-	cr := &countingRepo{Storage: h.b.st}
-	h.b.st = cr
+	cr := &countingRepo{Storage: h.b.St}
+	h.b.St = cr
 	for _, loc := range []string{"th", "th", "th", "pt-BR", "pt-BR", "th"} {
 		h.b.Handle(h.ctx, Command{Kind: KindSlash, Name: "help", User: alice, ChannelID: "chan", Locale: loc})
 	}
@@ -129,7 +130,7 @@ func TestSeenLocaleWrittenOnChange(t *testing.T) {
 // tick after the restart).
 func TestDowntimeNotCharged(t *testing.T) {
 	h := newHarness(t, Config{})
-	id := h.startGame("clock=10m+5s")
+	id := h.StartGame("clock=10m+5s")
 	if err := h.b.Tick(h.ctx); err != nil { // alive at t0
 		t.Fatal(err)
 	}
@@ -138,7 +139,7 @@ func TestDowntimeNotCharged(t *testing.T) {
 		t.Fatal(err)
 	}
 	h.clk.Advance(time.Hour) // down
-	b2 := newBot(Config{}, h.b.st, h.clk, h.n, nil)
+	b2 := newBot(Config{}, h.b.St, h.clk, h.n, nil)
 	if err := b2.Recover(h.ctx); err != nil {
 		t.Fatal(err)
 	}
@@ -146,7 +147,7 @@ func TestDowntimeNotCharged(t *testing.T) {
 		t.Fatal(err)
 	}
 	g := h.game(id)
-	if g.Status != gmActive {
+	if g.Status != GmActive {
 		t.Fatalf("the flag fell during the outage: %s %s", g.Status, g.Reason)
 	}
 	left := g.Remaining(clockOf(g), 0, h.clk.Now())
@@ -169,7 +170,7 @@ func TestDowntimeNotCharged(t *testing.T) {
 	}
 	flags := 0
 	for _, p := range h.n.all() {
-		if strings.Contains(text([]Reply{p.Reply}), "ran out of time") {
+		if strings.Contains(text([]view.Reply{p.Reply}), "ran out of time") {
 			flags++
 		}
 	}
@@ -178,7 +179,7 @@ func TestDowntimeNotCharged(t *testing.T) {
 	}
 	// A short pause (under the grace) changes nothing.
 	h2 := newHarness(t, Config{})
-	id2 := h2.startGame("clock=10m+5s")
+	id2 := h2.StartGame("clock=10m+5s")
 	_ = h2.b.Tick(h2.ctx)
 	h2.clk.Advance(10 * time.Second)
 	if err := h2.b.Recover(h2.ctx); err != nil {
@@ -196,7 +197,7 @@ type panicRepo struct {
 	left   atomic.Int32
 }
 
-func (p *panicRepo) game(ctx context.Context, id int64) (*gameRec, error) {
+func (p *panicRepo) game(ctx context.Context, id int64) (*Game, error) {
 	if id == p.victim && p.left.Add(-1) >= 0 {
 		panic("injected")
 	}
@@ -207,7 +208,7 @@ func (p *panicRepo) game(ctx context.Context, id int64) (*gameRec, error) {
 // pass still fire, and the failed one fires again after its lease.
 func TestSchedulerRecoversPanics(t *testing.T) {
 	h := newHarness(t, Config{})
-	id1 := h.startGame("clock=10m+5s")
+	id1 := h.StartGame("clock=10m+5s")
 	h.slash(alice, "challenge", "opponent=carol", "color=white", "clock=10m+5s")
 	rs := h.slash(carol, "accept")
 	mustNotRefuse(t, rs)
@@ -217,9 +218,9 @@ func TestSchedulerRecoversPanics(t *testing.T) {
 			id2 = r.GameID
 		}
 	}
-	pr := &panicRepo{Storage: h.b.st, victim: id1}
+	pr := &panicRepo{Storage: h.b.St, victim: id1}
 	pr.left.Store(2) // its reminder and its flag, both due in this pass
-	h.b.st = pr
+	h.b.St = pr
 	h.clk.Advance(10*time.Minute + time.Second)
 	if err := h.b.Tick(h.ctx); err == nil || !strings.Contains(err.Error(), "panic") {
 		t.Fatalf("tick: %v", err)
@@ -227,7 +228,7 @@ func TestSchedulerRecoversPanics(t *testing.T) {
 	if g := h.game(id2); g.Reason != "timeout" {
 		t.Fatalf("the other game's flag did not fall: %s", g.Reason)
 	}
-	if g := h.game(id1); g.Status != gmActive {
+	if g := h.game(id1); g.Status != GmActive {
 		t.Fatal("the panicking event took effect")
 	}
 	h.clk.Advance(claimLease + time.Second)
@@ -243,7 +244,7 @@ func TestSchedulerRecoversPanics(t *testing.T) {
 // rest of the queue goes on).
 func TestOutboxGivesUp(t *testing.T) {
 	h := newHarness(t, Config{})
-	h.startGame("clock=3d")
+	h.StartGame("clock=3d")
 	h.n.fail = 1000
 	h.clk.Advance(48*time.Hour + time.Second) // the first reminder
 	for range maxAttempts + 2 {
@@ -252,7 +253,7 @@ func TestOutboxGivesUp(t *testing.T) {
 	}
 	h.n.fail = 0
 	_ = h.b.Tick(h.ctx)
-	st := h.b.st.(*storeRepo).st
+	st := h.b.St.(*storeRepo).st
 	out, err := st.Outbox(h.ctx)
 	if err != nil {
 		t.Fatal(err)
@@ -274,7 +275,7 @@ func TestOutboxGivesUp(t *testing.T) {
 // takes the count back with the move.
 func TestRepetitionFromStoredKeys(t *testing.T) {
 	h := newHarness(t, Config{})
-	id := h.startGame("game=camelot", "clock=untimed")
+	id := h.StartGame("game=camelot", "clock=untimed")
 	shuffle := []string{"C6-C5", "C11-C12", "C5-C6", "C12-C11"}
 	play := func(who User, mv string) {
 		t.Helper()
@@ -288,7 +289,7 @@ func TestRepetitionFromStoredKeys(t *testing.T) {
 			play([]User{alice, bob}[i%2], mv)
 		}
 	}
-	if g := h.game(id); g.Status != gmActive {
+	if g := h.game(id); g.Status != GmActive {
 		t.Fatalf("over before the third occurrence: %s", g.Reason)
 	}
 	// Take the last move back and play it again: the count is the same.
@@ -296,7 +297,7 @@ func TestRepetitionFromStoredKeys(t *testing.T) {
 	mustNotRefuse(t, rs)
 	mustNotRefuse(t, h.click(bob, findID(t, rs, "tbyes")))
 	play(alice, "C5-C6")
-	if g := h.game(id); g.Status != gmActive {
+	if g := h.game(id); g.Status != GmActive {
 		t.Fatalf("the takeback left a count behind: %s", g.Reason)
 	}
 	play(bob, "C12-C11")
@@ -313,7 +314,7 @@ type gateNotifier struct {
 	in, max atomic.Int32
 }
 
-func (n *gateNotifier) Post(_ context.Context, ch string, _ Reply) (string, error) {
+func (n *gateNotifier) Post(_ context.Context, ch string, _ view.Reply) (string, error) {
 	v := n.in.Add(1)
 	for {
 		m := n.max.Load()
@@ -331,15 +332,15 @@ func (n *gateNotifier) CreateThread(context.Context, string, string, string) (st
 	return "", ErrNoThreads
 }
 
-func (n *gateNotifier) Edit(context.Context, string, string, Reply) error { return nil }
+func (n *gateNotifier) Edit(context.Context, string, string, view.Reply) error { return nil }
 
 // Posts to different channels go out in parallel, never more than
 // Config.Workers at once.
 func TestDeliveryIsBoundedParallel(t *testing.T) {
 	h := newHarness(t, Config{})
 	n := &gateNotifier{entered: make(chan string, 16), release: make(chan struct{})}
-	b := newBot(Config{Workers: 2}, h.b.st, h.clk, n, nil)
-	st := h.b.st.(*storeRepo).st
+	b := newBot(Config{Workers: 2}, h.b.St, h.clk, n, nil)
+	st := h.b.St.(*storeRepo).st
 	for i := range 6 {
 		if _, err := st.Enqueue(h.ctx, store.Message{Channel: "c" + strconv.Itoa(i), Payload: `{"Content":"hi"}`}); err != nil {
 			t.Fatal(err)

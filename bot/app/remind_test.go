@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/tankbot/tankbot/bot/view"
 )
 
 // TestReminderNeverZero: a reminder sent with less than a second left says
@@ -11,7 +13,7 @@ import (
 // flag-fall is.
 func TestReminderNeverZero(t *testing.T) {
 	h := newHarness(t, Config{})
-	h.startGame("clock=10m+5s")
+	h.StartGame("clock=10m+5s")
 	h.clk.Advance(10*time.Minute - 400*time.Millisecond)
 	if err := h.b.Tick(h.ctx); err != nil {
 		t.Fatal(err)
@@ -23,13 +25,13 @@ func TestReminderNeverZero(t *testing.T) {
 
 	// The scheduler is late: the reminder and the flag are both due.
 	h = newHarness(t, Config{})
-	h.startGame("clock=10m+5s")
+	h.StartGame("clock=10m+5s")
 	h.clk.Advance(10*time.Minute + time.Second)
 	if err := h.b.Tick(h.ctx); err != nil {
 		t.Fatal(err)
 	}
 	ps = h.n.all()
-	if len(ps) != 1 || !strings.Contains(text([]Reply{ps[0].Reply}), "ran out of time") {
+	if len(ps) != 1 || !strings.Contains(text([]view.Reply{ps[0].Reply}), "ran out of time") {
 		t.Fatalf("late pass: want the flag-fall alone, got %+v", ps)
 	}
 }

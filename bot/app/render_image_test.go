@@ -3,6 +3,8 @@ package app
 import (
 	"bytes"
 	"testing"
+
+	"github.com/tankbot/tankbot/bot/view"
 )
 
 // The public board is drawn from the side of the player to move (or White's
@@ -11,7 +13,7 @@ import (
 func TestBoardPerspective(t *testing.T) {
 	for _, whiteAtBottom := range []bool{false, true} {
 		h := newHarness(t, Config{WhiteAtBottom: whiteAtBottom})
-		id := h.startGame()
+		id := h.StartGame()
 		alice, carol := user("alice"), user("carol")
 		rs := h.slash(alice, "move", "move="+h.legalMove(id, nil)) // White moves: Black to move
 		mustNotRefuse(t, rs)
@@ -22,15 +24,15 @@ func TestBoardPerspective(t *testing.T) {
 			}
 		}
 		g := h.game(id)
-		pos, last, err := h.b.replayLast(h.ctx, g)
+		pos, last, err := h.b.ReplayLast(h.ctx, g)
 		if err != nil {
 			t.Fatal(err)
 		}
-		blackAtBottom, err := renderPNG(pos, last, true, "en", g)
+		blackAtBottom, err := view.RenderPNG(pos, last, true, "en", g)
 		if err != nil {
 			t.Fatal(err)
 		}
-		whiteBottom, err := renderPNG(pos, last, false, "en", g)
+		whiteBottom, err := view.RenderPNG(pos, last, false, "en", g)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -53,14 +55,14 @@ func TestBoardPerspective(t *testing.T) {
 	}
 	// The language of the message words the picture.
 	h := newHarness(t, Config{})
-	id := h.startGame()
+	id := h.StartGame()
 	g := h.game(id)
-	pos, last, err := h.b.replayLast(h.ctx, g)
+	pos, last, err := h.b.ReplayLast(h.ctx, g)
 	if err != nil {
 		t.Fatal(err)
 	}
-	en, err1 := renderPNG(pos, last, false, "en", g)
-	th, err2 := renderPNG(pos, last, false, "th", g)
+	en, err1 := view.RenderPNG(pos, last, false, "en", g)
+	th, err2 := view.RenderPNG(pos, last, false, "th", g)
 	if err1 != nil || err2 != nil || bytes.Equal(en, th) {
 		t.Errorf("Thai image equals English (%v, %v)", err1, err2)
 	}

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/tankbot/tankbot/bot/renders"
+	"github.com/tankbot/tankbot/bot/view"
 	"github.com/tankbot/tankbot/engine/games"
 	"github.com/tankbot/tankbot/store"
 	"github.com/tankbot/tankbot/store/clock"
@@ -81,7 +82,7 @@ func BenchmarkHistoryLongGame(b *testing.B) {
 	ctx := context.Background()
 	c := Command{Kind: KindSlash, Name: "history", User: User{ID: "x", Name: "carol"}, GuildID: "g", ChannelID: "c",
 		Options: map[string]string{"game": "#" + strconv.Itoa(number)}, Users: map[string]User{}}
-	replay := func(rs []Reply) []byte {
+	replay := func(rs []view.Reply) []byte {
 		for _, r := range rs {
 			for _, f := range r.Files {
 				if strings.HasSuffix(f.Name, ".gif") {

@@ -9,13 +9,14 @@ import (
 	"testing"
 
 	"github.com/tankbot/tankbot/bot/renders"
+	"github.com/tankbot/tankbot/bot/view"
 	"github.com/tankbot/tankbot/engine"
 	"github.com/tankbot/tankbot/store"
 	"github.com/tankbot/tankbot/store/clock"
 )
 
 // fileNamed is the file of rs whose name ends with suffix.
-func fileNamed(t *testing.T, rs []Reply, suffix string) []byte {
+func fileNamed(t *testing.T, rs []view.Reply, suffix string) []byte {
 	t.Helper()
 	for _, r := range rs {
 		for _, f := range r.Files {
@@ -33,7 +34,7 @@ func fileNamed(t *testing.T, rs []Reply, suffix string) []byte {
 // and by a bot started afresh over the same database.
 func TestReplayAndFinalBoardStoredOnce(t *testing.T) {
 	h := newHarness(t, Config{})
-	id := h.startGame()
+	id := h.StartGame()
 	h.playMoves(id, 3)
 	before := h.b.rd.Drawn()
 	fin := finalBoard(t, h.click(bob, findID(t, h.slash(bob, "resign"), "resignyes")))
@@ -41,13 +42,13 @@ func TestReplayAndFinalBoardStoredOnce(t *testing.T) {
 	if n := h.b.rd.Drawn() - before; n != 2 {
 		t.Fatalf("the final board drew %d stored pictures, want 2 (its board and the replay)", n)
 	}
-	st := h.b.st.(*storeRepo).st
+	st := h.b.St.(*storeRepo).st
 	gifData, err := st.GameRender(h.ctx, id, renders.Replay(false))
 	if err != nil || !bytes.Equal(gifData, fin.Files[2].Data) {
 		t.Fatalf("stored replay (%v) is not the attached one", err)
 	}
 	g := h.game(id)
-	pngData, err := st.GameRender(h.ctx, id, renders.Board(g.Ply, g.Ply, "en", h.b.publicFlip(mustPos(t, g))))
+	pngData, err := st.GameRender(h.ctx, id, renders.Board(g.Ply, g.Ply, "en", h.b.PublicFlip(mustPos(t, g))))
 	if err != nil || !bytes.Equal(pngData, fin.Files[0].Data) {
 		t.Fatalf("stored final board (%v) is not the attached one", err)
 	}
@@ -57,7 +58,7 @@ func TestReplayAndFinalBoardStoredOnce(t *testing.T) {
 	if got := fileNamed(t, hist, ".gif"); !bytes.Equal(got, gifData) {
 		t.Fatal("/history's replay differs from the stored one")
 	}
-	rec := h.click(carol, findID(t, []Reply{fin}, "record"))
+	rec := h.click(carol, findID(t, []view.Reply{fin}, "record"))
 	if got := fileNamed(t, rec, ".gif"); !bytes.Equal(got, gifData) {
 		t.Fatal("the Game record button's replay differs from the stored one")
 	}
@@ -66,7 +67,7 @@ func TestReplayAndFinalBoardStoredOnce(t *testing.T) {
 	}
 
 	// A restart: nothing is drawn again.
-	fresh := newBot(Config{}, h.b.st, clock.NewFake(t0), h.n, nil)
+	fresh := newBot(Config{}, h.b.St, clock.NewFake(t0), h.n, nil)
 	rs := fresh.Handle(h.ctx, Command{Kind: KindSlash, Name: "history", User: carol, GuildID: "guild", ChannelID: "chan", Options: map[string]string{"game": "#1"}, Users: map[string]User{}})
 	anim, err := gif.DecodeAll(bytes.NewReader(fileNamed(t, rs, ".gif")))
 	if err != nil || len(anim.Image) != 4 {
@@ -105,7 +106,7 @@ func TestMaxRendersConfig(t *testing.T) {
 // the store's token then opens nothing.
 func TestHideWebPage(t *testing.T) {
 	h := newHarness(t, Config{WebBaseURL: "http://viewer.example"})
-	id := h.startGame()
+	id := h.StartGame()
 	h.playMoves(id, 2)
 	// A running game has no Hide page button and cannot be hidden.
 	if strings.Contains(strings.Join(customIDs(h.slash(alice, "board")), " "), "webhide") {
@@ -116,11 +117,11 @@ func TestHideWebPage(t *testing.T) {
 		t.Fatalf("final board rows %+v, want one row of 5", fin.Components)
 	}
 	row := fin.Components[0]
-	if !strings.HasSuffix(row[3].CustomID, ":webhide") || row[3].Label != "Hide page" || row[4].Style != Link || !strings.HasPrefix(row[4].URL, "http://viewer.example/g/") {
+	if !strings.HasSuffix(row[3].CustomID, ":webhide") || row[3].Label != "Hide page" || row[4].Style != view.Link || !strings.HasPrefix(row[4].URL, "http://viewer.example/g/") {
 		t.Fatalf("final board row %+v, want … Hide page, Watch / Replay", row)
 	}
 	tok := strings.TrimPrefix(row[4].URL, "http://viewer.example/g/")
-	st := h.b.st.(*storeRepo).st
+	st := h.b.St.(*storeRepo).st
 	if _, err := st.GameByWebToken(h.ctx, tok); err != nil {
 		t.Fatalf("the page before hiding: %v", err)
 	}
@@ -155,7 +156,7 @@ func TestHideWebPage(t *testing.T) {
 	}
 }
 
-func mustPos(t *testing.T, g *gameRec) engine.Position {
+func mustPos(t *testing.T, g *Game) engine.Position {
 	t.Helper()
 	pos, err := g.Position()
 	if err != nil {

@@ -15,7 +15,7 @@ import (
 // so the two cost the same (the replay it replaces grew with the log: 12 ms
 // a move by ply 1,500).
 func BenchmarkRepetition(b *testing.B) {
-	rules, _ := lookupGame("camelot")
+	rules, _ := LookupGame("camelot")
 	start := rules.Variants()[0].Position
 	for _, plies := range []int{10, 10000} {
 		b.Run("ply="+strconv.Itoa(plies), func(b *testing.B) {
@@ -36,7 +36,7 @@ func BenchmarkRepetition(b *testing.B) {
 				}
 			}
 			bt := newBot(Config{}, NewStorage(st), clock.NewFake(t0), nil, nil)
-			g, err := bt.st.game(ctx, row.ID)
+			g, err := bt.St.game(ctx, row.ID)
 			if err != nil {
 				b.Fatal(err)
 			}

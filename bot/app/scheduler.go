@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"github.com/tankbot/tankbot/bot/i18n"
+	"github.com/tankbot/tankbot/bot/outbox"
+	"github.com/tankbot/tankbot/bot/view"
 	"github.com/tankbot/tankbot/engine"
 	"github.com/tankbot/tankbot/store/clock"
 )
@@ -44,19 +46,19 @@ const (
 // parallel (Config.Workers at most); a panic in one is logged and the
 // event retried like a failure.
 func (b *Bot) Tick(ctx context.Context) error {
-	now := b.clk.Now()
+	now := b.Clk.Now()
 	var errs []error
-	if err := b.st.heartbeat(ctx, now); err != nil {
-		errs = append(errs, wrap("heartbeat", err))
+	if err := b.St.heartbeat(ctx, now); err != nil {
+		errs = append(errs, Wrap("heartbeat", err))
 	}
-	evs, err := b.st.claimDue(ctx, now)
+	evs, err := b.St.claimDue(ctx, now)
 	if err != nil {
-		return errors.Join(append(errs, wrap("claim due events", err))...)
+		return errors.Join(append(errs, Wrap("claim due events", err))...)
 	}
 	// The computer's moves search in their own pool: the loop goes on.
 	evs = b.startAI(ctx, evs)
 	// One worker per ref, so a game's flag and reminder never race.
-	groups := groupBy(evs, func(e event) int64 { return e.Ref })
+	groups := groupBy(evs, func(e Event) int64 { return e.Ref })
 	var mu sync.Mutex
 	b.parallel(len(groups), func(i int) {
 		for _, e := range groups[i] {
@@ -84,7 +86,7 @@ func (b *Bot) Tick(ctx context.Context) error {
 
 // parallel runs fn(0..n-1) on at most Config.Workers goroutines.
 func (b *Bot) parallel(n int, fn func(int)) {
-	sem := make(chan struct{}, b.cfg.Workers)
+	sem := make(chan struct{}, b.Cfg.Workers)
 	var wg sync.WaitGroup
 	for i := range n {
 		sem <- struct{}{}
@@ -123,7 +125,7 @@ var errPanicked = errors.New("panic")
 func (b *Bot) safely(what string, fn func() error) (err error) {
 	defer func() {
 		if p := recover(); p != nil {
-			b.log.Error("scheduler panic", "what", what, "panic", p, "stack", string(debug.Stack()))
+			b.Log.Error("scheduler panic", "what", what, "panic", p, "stack", string(debug.Stack()))
 			err = fmt.Errorf("%s: %w: %v", what, errPanicked, p)
 		}
 	}()
@@ -133,9 +135,9 @@ func (b *Bot) safely(what string, fn func() error) (err error) {
 // runEvent fires e and completes it (with the posts it asks for, in the
 // completion's transaction); a failure leaves it leased for a retry until
 // maxAttempts, then it is completed and the give-up logged.
-func (b *Bot) runEvent(ctx context.Context, e event) error {
+func (b *Bot) runEvent(ctx context.Context, e Event) error {
 	name := e.Kind + " " + strconv.FormatInt(e.Ref, 10)
-	var posts []outPost
+	var posts []outbox.Post
 	err := b.safely(name, func() error {
 		var err error
 		posts, err = b.fire(ctx, e)
@@ -143,65 +145,65 @@ func (b *Bot) runEvent(ctx context.Context, e event) error {
 	})
 	if err != nil {
 		if e.Attempts < maxAttempts {
-			return wrap(name, err) // leased: it comes back after the lease
+			return Wrap(name, err) // leased: it comes back after the lease
 		}
-		b.log.Error("dropping event after repeated failures", "kind", e.Kind, "ref", e.Ref, "attempts", e.Attempts, "err", err)
+		b.Log.Error("dropping event after repeated failures", "kind", e.Kind, "ref", e.Ref, "attempts", e.Attempts, "err", err)
 		posts = nil
 	}
-	if cerr := b.st.complete(ctx, e.ID, effects{posts: posts}); cerr != nil {
-		return errors.Join(wrap(name, err), wrap("complete "+e.Kind, cerr))
+	if cerr := b.St.complete(ctx, e.ID, Effects{Posts: posts}); cerr != nil {
+		return errors.Join(Wrap(name, err), Wrap("complete "+e.Kind, cerr))
 	}
-	return wrap(name, err)
+	return Wrap(name, err)
 }
 
 // fire acts on one event. Changes of state carry their own announcements
 // (queued in their transaction); the posts returned are queued with the
 // event's completion.
-func (b *Bot) fire(ctx context.Context, e event) ([]outPost, error) {
-	loc := b.cfg.DefaultLocale
+func (b *Bot) fire(ctx context.Context, e Event) ([]outbox.Post, error) {
+	loc := b.Cfg.DefaultLocale
 	switch e.Kind {
 	case evAI:
 		return nil, b.aiMove(ctx, e)
 	case evDaily:
 		return nil, b.dailyFire(ctx, e)
-	case evExpire:
-		c, err := b.st.challenge(ctx, e.Ref)
-		if errors.Is(err, errNotFound) {
+	case EvExpire:
+		c, err := b.St.Challenge(ctx, e.Ref)
+		if errors.Is(err, ErrNotFound) {
 			return nil, nil
 		}
 		if err != nil {
 			return nil, err
 		}
-		_, err = b.st.setChallengeStatus(ctx, c.ID, chExpired, effects{posts: b.expiryNotice(ctx, c)})
+		_, err = b.St.SetChallengeStatus(ctx, c.ID, ChExpired, Effects{Posts: b.ExpiryNotice(ctx, c)})
 		return nil, err
 	case evFlag, evRemind:
-		g, err := b.st.game(ctx, e.Ref)
-		if errors.Is(err, errNotFound) {
+		g, err := b.St.game(ctx, e.Ref)
+		if errors.Is(err, ErrNotFound) {
 			return nil, nil
 		}
 		if err != nil {
 			return nil, err
 		}
-		if g.Status != gmActive || g.Ply != e.Ply {
+		if g.Status != GmActive || g.Ply != e.Ply {
 			return nil, nil // the turn it was scheduled for is over
 		}
 		if e.Kind == evRemind {
 			if g.AIMoves(g.Turn) {
 				return nil, nil // the computer needs no reminder
 			}
-			if g.ClockState.Flagged(clockOf(g), b.clk.Now()) {
+			if g.ClockState.Flagged(clockOf(g), b.Clk.Now()) {
 				return nil, nil // claimed late: the flag-fall says it, not "0:00 left"
 			}
 			r, err := b.reminder(ctx, g)
-			return []outPost{queuedAs(r)}, err
+			return []outbox.Post{outbox.QueuedAs(r)}, err
 		}
-		if !g.ClockState.Flagged(clockOf(g), b.clk.Now()) {
+		if !g.ClockState.Flagged(clockOf(g), b.Clk.Now()) {
 			// Moved by a downtime extension after it was claimed: the
 			// new flag event decides.
 			return nil, nil
 		}
 		_, err = b.flagFall(ctx, loc, g, e.Ply, true)
-		var rf *refusal
+		var rf *Refusal
 		if errors.As(err, &rf) {
 			return nil, nil // raced with a move: the move won
 		}
@@ -214,20 +216,20 @@ func (b *Bot) fire(ctx context.Context, e event) ([]outPost, error) {
 // edited in place in the server's language (buttons gone, nobody pinged),
 // or, when that message is unknown (challenges made before its id was
 // kept), a new message in the challenger's language.
-func (b *Bot) expiryNotice(ctx context.Context, c *challengeRec) []outPost {
+func (b *Bot) ExpiryNotice(ctx context.Context, c *ChallengeRec) []outbox.Post {
 	if c.NoPosts {
 		// Where the bot may not post (places.go): the challenge's buttons
 		// stay, and a click on them says it expired.
 		return nil
 	}
 	if c.MessageID == "" {
-		return []outPost{textPost(Reply{ChannelID: c.ChannelID, Content: b.tFor(ctx, c.Challenger.ID, "challenge.expired", c.Challenger.Name)})}
+		return []outbox.Post{outbox.Text(view.Reply{ChannelID: c.ChannelID, Content: b.tFor(ctx, c.Challenger.ID, "challenge.expired", c.Challenger.Name)})}
 	}
 	loc := c.Locale
 	if loc == "" {
-		loc = b.cfg.DefaultLocale
+		loc = b.Cfg.DefaultLocale
 	}
-	return challengeEdit(c, i18n.T(loc, "challenge.expired", c.Challenger.Name))
+	return ChallengeEdit(c, i18n.T(loc, "challenge.expired", c.Challenger.Name))
 }
 
 // flagFall ends g on time: the side to move loses, unless the game's rules
@@ -236,9 +238,9 @@ func (b *Bot) expiryNotice(ctx context.Context, c *challengeRec) []outPost {
 // rule, so there a flag always loses (see docs/bot.md). Out of band (the
 // scheduler), the announcement is queued in the game's final write and the
 // replies are not returned; in answer to a late move they are the answer.
-func (b *Bot) flagFall(ctx context.Context, loc string, g *gameRec, ply int, outOfBand bool) ([]Reply, error) {
-	if g.Ply != ply || g.Status != gmActive {
-		return nil, refuse("refuse.stale")
+func (b *Bot) flagFall(ctx context.Context, loc string, g *Game, ply int, outOfBand bool) ([]view.Reply, error) {
+	if g.Ply != ply || g.Status != GmActive {
+		return nil, Refuse("refuse.stale")
 	}
 	pos, err := g.Position()
 	if err != nil {
@@ -249,17 +251,15 @@ func (b *Bot) flagFall(ctx context.Context, loc string, g *gameRec, ply int, out
 	if w, ok := pos.(engine.Winnable); ok && !w.CanWin(engine.Side(1-loser)) {
 		o = engine.Drawn(engine.ReasonTimeoutDraw)
 	}
-	// The fallen flag reads 0:00 on the final board.
-	g.ClockState.Left[loser] = 0
-	g.Finish(o)
+	*g, _ = g.FlagFall(loser, o)
 	replies, err := b.flagReplies(ctx, loc, g)
 	if err != nil {
 		return nil, err
 	}
 	if outOfBand {
-		posts := make([]outPost, len(replies))
+		posts := make([]outbox.Post, len(replies))
 		for i, r := range replies {
-			posts[i] = finalBoardPost(r)
+			posts[i] = outbox.FinalBoard(r)
 		}
 		if err := b.end(ctx, g, o, posts...); err != nil {
 			return nil, err
@@ -274,7 +274,7 @@ func (b *Bot) flagFall(ctx context.Context, loc string, g *gameRec, ply int, out
 }
 
 // flagReplies announce a game lost on time, in its channel, to both players.
-func (b *Bot) flagReplies(ctx context.Context, loc string, g *gameRec) ([]Reply, error) {
+func (b *Bot) flagReplies(ctx context.Context, loc string, g *Game) ([]view.Reply, error) {
 	pos, err := g.Position()
 	if err != nil {
 		return nil, err
@@ -282,42 +282,42 @@ func (b *Bot) flagReplies(ctx context.Context, loc string, g *gameRec) ([]Reply,
 	u := g.User(int(pos.Turn()))
 	id := g.Num()
 	fell := func(loc string) string { return i18n.T(loc, "flag.fell", u.Name, id) }
-	reply, err := b.boardReply(ctx, &req{loc: loc, pub: loc}, g, pos, nil, fell(loc), false)
+	reply, err := b.BoardReply(ctx, &Req{Loc: loc, Pub: loc}, g, pos, nil, fell(loc), false)
 	if err != nil {
 		return nil, err
 	}
 	reply.ChannelID = g.ChannelID
 	reply.Content, reply.Mentions = b.endContent(ctx, g, fell)
-	return []Reply{reply}, nil
+	return []view.Reply{reply}, nil
 }
 
 // reminder is the post telling the side to move that time runs short.
-func (b *Bot) reminder(ctx context.Context, g *gameRec) (Reply, error) {
+func (b *Bot) reminder(ctx context.Context, g *Game) (view.Reply, error) {
 	tc := clockOf(g)
 	pos, err := g.Position()
 	if err != nil {
-		return Reply{}, err
+		return view.Reply{}, err
 	}
 	u := g.User(int(pos.Turn()))
 	id := g.Num()
 	var text string
 	if tc.Kind == clock.Correspondence {
-		text = b.tFor(ctx, u.ID, "remind.deadline", "<@"+u.ID+">", id, discordTime(g.Deadline(tc)))
+		text = b.tFor(ctx, u.ID, "remind.deadline", "<@"+u.ID+">", id, DiscordTime(g.Deadline(tc)))
 	} else {
-		left := g.Remaining(tc, int(pos.Turn()), b.clk.Now())
+		left := g.Remaining(tc, int(pos.Turn()), b.Clk.Now())
 		// Rounded up: while any time remains the reminder never reads 0:00.
 		left = (left + time.Second - 1).Truncate(time.Second)
-		text = b.tFor(ctx, u.ID, "remind.low", "<@"+u.ID+">", fmtDuration(left), id, discordTime(g.Deadline(tc)))
+		text = b.tFor(ctx, u.ID, "remind.low", "<@"+u.ID+">", fmtDuration(left), id, DiscordTime(g.Deadline(tc)))
 	}
-	return Reply{ChannelID: g.ChannelID, Content: text, Mentions: []string{u.ID}}, nil
+	return view.Reply{ChannelID: g.ChannelID, Content: text, Mentions: []string{u.ID}}, nil
 }
 
 // tFor translates for a user who is not the one acting: their /settings
 // language, else the Discord language last seen from them, else the
 // default.
 func (b *Bot) tFor(ctx context.Context, userID, key string, args ...string) string {
-	r := req{loc: b.locale(ctx, Command{User: User{ID: userID}})}
-	return r.t(key, args...)
+	r := Req{Loc: b.Locale(ctx, Command{User: User{ID: userID}})}
+	return r.T(key, args...)
 }
 
 // maintain reconciles the flag events and purges finished rows older than
@@ -327,10 +327,10 @@ func (b *Bot) maintain(ctx context.Context, now time.Time) error {
 	if n, err := b.reconcile(ctx); err != nil {
 		errs = append(errs, err)
 	} else if n > 0 {
-		b.log.Warn("repaired flag events", "games", n)
+		b.Log.Warn("repaired flag events", "games", n)
 	}
-	if _, err := b.st.purge(ctx, now.Add(-b.cfg.Retention)); err != nil {
-		errs = append(errs, wrap("purge", err))
+	if _, err := b.St.purge(ctx, now.Add(-b.Cfg.Retention)); err != nil {
+		errs = append(errs, Wrap("purge", err))
 	}
 	return errors.Join(errs...)
 }
@@ -338,8 +338,8 @@ func (b *Bot) maintain(ctx context.Context, now time.Time) error {
 // reconcile gives every active timed game exactly one pending flag event
 // for its current ply (with its reminders when it had to be made anew).
 func (b *Bot) reconcile(ctx context.Context) (int, error) {
-	n, err := b.st.reconcileFlags(ctx, func(g *gameRec) []event { return clockEvents(g, clockOf(g)) })
-	return n, wrap("reconcile flag events", err)
+	n, err := b.St.reconcileFlags(ctx, func(g *Game) []Event { return clockEvents(g, clockOf(g)) })
+	return n, Wrap("reconcile flag events", err)
 }
 
 // Recover runs once at startup, before the first Tick: if the last
@@ -349,19 +349,19 @@ func (b *Bot) reconcile(ctx context.Context) (int, error) {
 // the game), so nobody loses on time while no move could be made. Then the
 // flag events are reconciled.
 func (b *Bot) Recover(ctx context.Context) error {
-	now := b.clk.Now()
-	last, err := b.st.lastHeartbeat(ctx)
+	now := b.Clk.Now()
+	last, err := b.St.lastHeartbeat(ctx)
 	if err != nil {
-		return wrap("read heartbeat", err)
+		return Wrap("read heartbeat", err)
 	}
 	var errs []error
-	if !last.IsZero() && now.Sub(last) > b.cfg.DowntimeGrace {
+	if !last.IsZero() && now.Sub(last) > b.Cfg.DowntimeGrace {
 		if err := b.extendClocks(ctx, last, now); err != nil {
 			errs = append(errs, err)
 		}
 	}
-	if err := b.st.heartbeat(ctx, now); err != nil {
-		errs = append(errs, wrap("heartbeat", err))
+	if err := b.St.heartbeat(ctx, now); err != nil {
+		errs = append(errs, Wrap("heartbeat", err))
 	}
 	if _, err := b.reconcile(ctx); err != nil {
 		errs = append(errs, err)
@@ -375,9 +375,9 @@ func (b *Bot) Recover(ctx context.Context) error {
 
 // extendClocks gives back the outage [down, up) to every running clock.
 func (b *Bot) extendClocks(ctx context.Context, down, up time.Time) error {
-	gs, err := b.st.timedGames(ctx)
+	gs, err := b.St.timedGames(ctx)
 	if err != nil {
-		return wrap("timed games", err)
+		return Wrap("timed games", err)
 	}
 	var errs []error
 	for _, g := range gs {
@@ -387,18 +387,18 @@ func (b *Bot) extendClocks(ctx context.Context, down, up time.Time) error {
 			continue
 		}
 		tc := clockOf(g)
-		g.Extend(d)
+		*g, _ = g.Extend(d)
 		eff := turnEffects(g, tc)
-		loc := b.cfg.DefaultLocale
-		eff.posts = []outPost{textPost(Reply{ChannelID: g.ChannelID, Content: i18n.T(loc, "downtime.extended",
-			fmtDuration(d), g.Num(), discordTime(g.Deadline(tc)))})}
-		ok, err := b.st.saveGameWith(ctx, g, nil, eff)
+		loc := b.Cfg.DefaultLocale
+		eff.Posts = []outbox.Post{outbox.Text(view.Reply{ChannelID: g.ChannelID, Content: i18n.T(loc, "downtime.extended",
+			fmtDuration(d), g.Num(), DiscordTime(g.Deadline(tc)))})}
+		ok, err := b.St.saveGameWith(ctx, g, nil, eff)
 		if err != nil {
-			errs = append(errs, wrap("extend clock of game "+g.Num(), err))
+			errs = append(errs, Wrap("extend clock of game "+g.Num(), err))
 			continue
 		}
 		if ok {
-			b.log.Info("clock extended after downtime", "game", g.ID, "by", d)
+			b.Log.Info("clock extended after downtime", "game", g.ID, "by", d)
 		}
 	}
 	return errors.Join(errs...)

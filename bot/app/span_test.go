@@ -16,7 +16,7 @@ func TestSpanBounded(t *testing.T) {
 		in string
 		ok bool
 	}{{"2562047h", false}, {"1441h", false}, {"61d", false}, {"1440h", true}, {"60d", true}, {"90m", true}, {"0s", false}, {"-1h", false}} {
-		if d, ok := parseSpan(c.in); ok != c.ok || ok && (d <= 0 || d > 60*24*time.Hour) {
+		if d, ok := ParseSpan(c.in); ok != c.ok || ok && (d <= 0 || d > 60*24*time.Hour) {
 			t.Errorf("parseSpan(%q) = %v, %v; want ok=%v", c.in, d, ok, c.ok)
 		}
 	}

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/tankbot/tankbot/bot/game"
+	"github.com/tankbot/tankbot/bot/outbox"
 	"github.com/tankbot/tankbot/bot/tournament/director"
 	"github.com/tankbot/tankbot/store"
 )
@@ -35,8 +36,8 @@ type Storage interface {
 
 // Settings is a user's own settings (/settings) and last seen locale.
 type Settings interface {
-	settings(ctx context.Context, userID string) (userSettings, error)
-	saveSettings(ctx context.Context, userID string, s userSettings) error
+	Settings(ctx context.Context, userID string) (userSettings, error)
+	SaveSettings(ctx context.Context, userID string, s userSettings) error
 	// setSeenLocale records the Discord locale last seen from a user.
 	setSeenLocale(ctx context.Context, userID, locale string) error
 }
@@ -44,18 +45,18 @@ type Settings interface {
 // Challenges are the challenges, open and answered.
 type Challenges interface {
 	// createChallenge stores c with its effects (Ref 0: the new challenge).
-	createChallenge(ctx context.Context, c *challengeRec, eff effects) (int64, error)
-	challenge(ctx context.Context, id int64) (*challengeRec, error)
+	CreateChallenge(ctx context.Context, c *ChallengeRec, eff Effects) (int64, error)
+	Challenge(ctx context.Context, id int64) (*ChallengeRec, error)
 	// setChallengeStatus moves a pending challenge to status with its
 	// effects; false when it was no longer pending (someone else answered
 	// first) and nothing was written.
-	setChallengeStatus(ctx context.Context, id int64, status string, eff effects) (bool, error)
-	pendingChallenges(ctx context.Context, userID string) ([]*challengeRec, error)
+	SetChallengeStatus(ctx context.Context, id int64, status string, eff Effects) (bool, error)
+	PendingChallenges(ctx context.Context, userID string) ([]*ChallengeRec, error)
 	// acceptChallenge marks a pending challenge accepted and creates its
 	// game in one transaction with eff (Ref 0: the new game): errTaken when
 	// someone answered first, errActiveGame when these players already play
 	// here.
-	acceptChallenge(ctx context.Context, id int64, g *gameRec, eff effects) (*gameRec, error)
+	acceptChallenge(ctx context.Context, id int64, g *Game, eff Effects) (*Game, error)
 	// setChallengeMessage records the message carrying a challenge.
 	setChallengeMessage(ctx context.Context, id int64, messageID string) error
 }
@@ -63,32 +64,32 @@ type Challenges interface {
 // Games are the games being played: their rows and move logs, and the
 // messages showing their boards.
 type Games interface {
-	game(ctx context.Context, id int64) (*gameRec, error)
+	game(ctx context.Context, id int64) (*Game, error)
 	// numberedGame is game #number of a guild (any status); errNotFound
 	// when the guild has no such game.
-	numberedGame(ctx context.Context, guild string, number int) (*gameRec, error)
+	numberedGame(ctx context.Context, guild string, number int) (*Game, error)
 	// saveGame writes g. Without a move it is a compare-and-set on the
 	// revision: the stored one must still be g.Rev-1 (the caller
 	// incremented it). With a move, the move joins the log at ply g.Ply
 	// if the stored ply is still g.Ply-1. False means someone else saved
 	// first.
-	saveGame(ctx context.Context, g *gameRec, move *moveRec) (bool, error)
+	saveGame(ctx context.Context, g *Game, move *moveRec) (bool, error)
 	// saveGameWith is saveGame writing eff (Ref 0: g) in the same
 	// transaction: nothing of either is written when it returns false.
-	saveGameWith(ctx context.Context, g *gameRec, move *moveRec, eff effects) (bool, error)
+	saveGameWith(ctx context.Context, g *Game, move *moveRec, eff Effects) (bool, error)
 	// takeBack saves g (at ply g.Ply, n less than stored), drops the
 	// last n moves of the log and writes eff, in one transaction.
-	takeBack(ctx context.Context, g *gameRec, n int, eff effects) (bool, error)
+	takeBack(ctx context.Context, g *Game, n int, eff Effects) (bool, error)
 	// repetitions counts the moves of game id that reached the position
 	// with repetition key key; partial when the log has moves stored
 	// without keys (the caller must replay).
 	repetitions(ctx context.Context, id int64, key string) (n int, partial bool, err error)
-	activeGames(ctx context.Context, guildID string) ([]*gameRec, error)
+	ActiveGames(ctx context.Context, guildID string) ([]*Game, error)
 	// channelGames are the active games played in a channel or thread.
-	channelGames(ctx context.Context, channelID string) ([]*gameRec, error)
-	moveLog(ctx context.Context, id int64) ([]string, error)
+	channelGames(ctx context.Context, channelID string) ([]*Game, error)
+	MoveLog(ctx context.Context, id int64) ([]string, error)
 	// lastGame is the user's most recent game in a channel, finished or not.
-	lastGame(ctx context.Context, userID, channelID string) (*gameRec, error)
+	lastGame(ctx context.Context, userID, channelID string) (*Game, error)
 	// SetRated marks an active game rated or casual (a tournament forfeit
 	// is never rated).
 	SetRated(ctx context.Context, id int64, rated bool) error
@@ -100,11 +101,11 @@ type Games interface {
 	setBoardMessage(ctx context.Context, id int64, seq int, messageID string) error
 
 	// timedGames are all active games with a clock.
-	timedGames(ctx context.Context) ([]*gameRec, error)
+	timedGames(ctx context.Context) ([]*Game, error)
 	// reconcileFlags gives every active timed game exactly one pending flag
 	// event for its ply; plan gives the events of a game that has none
 	// (the flag first). It returns how many games were fixed.
-	reconcileFlags(ctx context.Context, plan func(*gameRec) []event) (int, error)
+	reconcileFlags(ctx context.Context, plan func(*Game) []Event) (int, error)
 }
 
 // Events are the scheduled events (flag-falls, reminders, expiries, the
@@ -112,10 +113,10 @@ type Games interface {
 type Events interface {
 	// claimDue leases the events due at now; each must be completed once
 	// handled, or it comes back when the lease runs out.
-	claimDue(ctx context.Context, now time.Time) ([]event, error)
+	claimDue(ctx context.Context, now time.Time) ([]Event, error)
 	// complete marks an event done, writing eff (Ref 0: the event's ref)
 	// in the same transaction.
-	complete(ctx context.Context, id int64, eff effects) error
+	complete(ctx context.Context, id int64, eff Effects) error
 	// heartbeat records that the bot is alive at now; lastHeartbeat reads it
 	// (zero when never recorded).
 	heartbeat(ctx context.Context, now time.Time) error
@@ -221,22 +222,22 @@ type Tournaments interface {
 
 // effects are what a change implies beyond its own row, written in its
 // transaction: events to drop and add, and posts to deliver out of band.
-type effects struct {
-	cancel   []cancelSpec
-	schedule []event   // Ref 0: the row being written
-	posts    []outPost // each with ChannelID set; Files are not kept (boards are re-drawn at delivery)
+type Effects struct {
+	Cancel   []CancelSpec
+	Schedule []Event       // Ref 0: the row being written
+	Posts    []outbox.Post // each with ChannelID set; Files are not kept (boards are re-drawn at delivery)
 	// ping, when set, is a move's answer queued as its fallback ping (with
 	// GameID, Seq and ChannelID set), first tried at pingDue unless the
 	// answer's board is recorded first (see pingFallbackDelay).
-	ping    *outPost
+	ping    *outbox.Post
 	pingDue time.Time
 }
 
 // cancelSpec drops the pending events of ref (0: the row being written) of
 // the given kinds (all when none).
-type cancelSpec struct {
+type CancelSpec struct {
 	ref   int64
-	kinds []string
+	Kinds []string
 }
 
 // outMsg is a queued post as claimed from the outbox.
@@ -246,7 +247,7 @@ type outMsg struct {
 	Strip    bool // strips the superseded boards of game Post.reply.GameID (boards.go)
 	Channel  string
 	Nonce    string
-	Post     outPost
+	Post     outbox.Post
 	Attempts int
 }
 
@@ -259,10 +260,10 @@ type moveRec struct {
 }
 
 var (
-	errNotFound   = errors.New("not found")
+	ErrNotFound   = errors.New("not found")
 	errTaken      = errors.New("challenge already answered")
 	errActiveGame = errors.New("these players already have an active game here")
-	errDuplicate  = errors.New("a challenge between these players is pending")
+	ErrDuplicate  = errors.New("a challenge between these players is pending")
 )
 
 type userSettings struct {
@@ -282,14 +283,14 @@ type userSettings struct {
 
 // Challenge statuses.
 const (
-	chPending   = "pending"
+	ChPending   = "pending"
 	chAccepted  = "accepted"
-	chDeclined  = "declined"
-	chCancelled = "cancelled"
-	chExpired   = "expired"
+	ChDeclined  = "declined"
+	ChCancelled = "cancelled"
+	ChExpired   = "expired"
 )
 
-type challengeRec struct {
+type ChallengeRec struct {
 	ID         int64
 	Challenger User
 	Opponent   User // zero ID: open challenge
@@ -319,24 +320,24 @@ type challengeRec struct {
 
 // Game statuses.
 const (
-	gmActive   = game.Active
+	GmActive   = game.Active
 	gmFinished = game.Finished
 )
 
 // gameRec is a game as the bot keeps it; bot/game owns its invariants.
-type gameRec = game.Game
+type Game = game.Game
 
 // Event kinds.
 const (
 	evFlag   = "flag"
 	evRemind = "remind"
-	evExpire = "expire"
+	EvExpire = "expire"
 	// evAI is the computer's turn in a game against the bot: written with
 	// the change that made it the computer's turn, fired by the AI pool.
 	evAI = "ai"
 )
 
-type event struct {
+type Event struct {
 	ID   int64 // set when claimed
 	Kind string
 	Ref  int64 // game or challenge id

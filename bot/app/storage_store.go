@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/tankbot/tankbot/bot/metrics"
+	"github.com/tankbot/tankbot/bot/outbox"
 	"github.com/tankbot/tankbot/store"
 )
 
@@ -40,22 +41,19 @@ type storeRepo struct {
 	st *store.Store
 }
 
-// db is the store embedded under a name that does not clash with Store().
+// db is the store embedded under a name of its own.
 type db = store.Store
 
 func (s *storeRepo) Close() error { return s.st.Close() }
 
-// Store is the underlying store, for the transport's own records.
-func (s *storeRepo) Store() *store.Store { return s.st }
-
 func notFound(err error) error {
 	if errors.Is(err, store.ErrNotFound) {
-		return fmt.Errorf("%w: %w", errNotFound, err)
+		return fmt.Errorf("%w: %w", ErrNotFound, err)
 	}
 	return err
 }
 
-func (s *storeRepo) settings(ctx context.Context, id string) (userSettings, error) {
+func (s *storeRepo) Settings(ctx context.Context, id string) (userSettings, error) {
 	p, err := s.st.Player(ctx, id)
 	if errors.Is(err, store.ErrNotFound) {
 		return userSettings{}, nil
@@ -66,7 +64,7 @@ func (s *storeRepo) settings(ctx context.Context, id string) (userSettings, erro
 	return userSettings{Locale: p.Locale, Flip: p.Flip, Text: p.TextMode, Seen: p.SeenLocale, DMNotices: p.DMNotices, DMChannel: p.DMChannel}, nil
 }
 
-func (s *storeRepo) saveSettings(ctx context.Context, id string, u userSettings) error {
+func (s *storeRepo) SaveSettings(ctx context.Context, id string, u userSettings) error {
 	p, err := s.st.Player(ctx, id)
 	if err != nil && !errors.Is(err, store.ErrNotFound) {
 		return err
@@ -93,31 +91,31 @@ func (s *storeRepo) setSeenLocale(ctx context.Context, id, locale string) error 
 }
 
 // toEffects turns the bot's effects into the store's; posts become outbox
-// rows in their stored form (posts.go), without files.
-func toEffects(e effects) (store.Effects, error) {
+// rows in their stored form (bot/outbox), without files.
+func toEffects(e Effects) (store.Effects, error) {
 	var out store.Effects
-	for _, c := range e.cancel {
-		out.Cancel = append(out.Cancel, store.EventFilter{Ref: c.ref, Kinds: c.kinds})
+	for _, c := range e.Cancel {
+		out.Cancel = append(out.Cancel, store.EventFilter{Ref: c.ref, Kinds: c.Kinds})
 	}
-	for _, ev := range e.schedule {
+	for _, ev := range e.Schedule {
 		out.Schedule = append(out.Schedule, store.Event{Kind: ev.Kind, Ref: ev.Ref, Ply: ev.Ply, Due: ev.Due, Payload: ev.Arg})
 	}
-	for _, p := range e.posts {
-		if p.reply.ChannelID == "" {
+	for _, p := range e.Posts {
+		if p.Reply.ChannelID == "" {
 			return out, errors.New("queued post without a channel")
 		}
-		body, err := encodePost(p)
+		body, err := outbox.Encode(p)
 		if err != nil {
 			return out, err
 		}
-		out.Outbox = append(out.Outbox, store.Message{Channel: p.reply.ChannelID, Payload: body})
+		out.Outbox = append(out.Outbox, store.Message{Channel: p.Reply.ChannelID, Payload: body})
 	}
 	if p := e.ping; p != nil {
-		r := p.reply
+		r := p.Reply
 		if r.ChannelID == "" || r.GameID == 0 || r.Seq == 0 {
 			return out, errors.New("fallback ping without a channel, game or sequence")
 		}
-		body, err := encodePost(*p)
+		body, err := outbox.Encode(*p)
 		if err != nil {
 			return out, err
 		}
@@ -127,7 +125,7 @@ func toEffects(e effects) (store.Effects, error) {
 	return out, nil
 }
 
-func (s *storeRepo) createChallenge(ctx context.Context, c *challengeRec, eff effects) (int64, error) {
+func (s *storeRepo) CreateChallenge(ctx context.Context, c *ChallengeRec, eff Effects) (int64, error) {
 	se, err := toEffects(eff)
 	if err != nil {
 		return 0, err
@@ -142,7 +140,7 @@ func (s *storeRepo) createChallenge(ctx context.Context, c *challengeRec, eff ef
 		ChallengerName: PlainText(c.Challenger.Name), ChallengedName: PlainText(c.Opponent.Name), Locale: c.Locale,
 	}, se)
 	if errors.Is(err, store.ErrDuplicateChallenge) {
-		return 0, fmt.Errorf("%w: %w", errDuplicate, err)
+		return 0, fmt.Errorf("%w: %w", ErrDuplicate, err)
 	}
 	if err != nil {
 		return 0, err
@@ -150,22 +148,22 @@ func (s *storeRepo) createChallenge(ctx context.Context, c *challengeRec, eff ef
 	return out.ID, nil
 }
 
-func fromChallenge(c *store.Challenge) (*challengeRec, error) {
+func fromChallenge(c *store.Challenge) (*ChallengeRec, error) {
 	var x challengeExtra
 	if c.Extra != "" {
 		if err := json.Unmarshal([]byte(c.Extra), &x); err != nil {
 			return nil, fmt.Errorf("challenge %d: extra: %w", c.ID, err)
 		}
 	}
-	return &challengeRec{
-		ID: c.ID, Challenger: User{ID: c.Challenger, Name: markName(c.ChallengerName)}, Opponent: User{ID: c.Challenged, Name: markName(c.ChallengedName)},
+	return &ChallengeRec{
+		ID: c.ID, Challenger: User{ID: c.Challenger, Name: MarkName(c.ChallengerName)}, Opponent: User{ID: c.Challenged, Name: MarkName(c.ChallengedName)},
 		Game: c.Kind, Variant: c.Variant, Start: c.Start, Clock: c.Clock, Color: c.Side, Thread: x.Thread,
 		GuildID: c.Guild, ChannelID: c.Channel, Status: c.Status, Expires: c.Expires, Rematch: x.Rematch,
 		Locale: c.Locale, MessageID: c.MessageID, Rated: !x.Casual, NoPosts: x.NoPosts,
 	}, nil
 }
 
-func (s *storeRepo) challenge(ctx context.Context, id int64) (*challengeRec, error) {
+func (s *storeRepo) Challenge(ctx context.Context, id int64) (*ChallengeRec, error) {
 	c, err := s.st.Challenge(ctx, id)
 	if err != nil {
 		return nil, notFound(err)
@@ -173,7 +171,7 @@ func (s *storeRepo) challenge(ctx context.Context, id int64) (*challengeRec, err
 	return fromChallenge(c)
 }
 
-func (s *storeRepo) setChallengeStatus(ctx context.Context, id int64, status string, eff effects) (bool, error) {
+func (s *storeRepo) SetChallengeStatus(ctx context.Context, id int64, status string, eff Effects) (bool, error) {
 	se, err := toEffects(eff)
 	if err != nil {
 		return false, err
@@ -185,7 +183,7 @@ func (s *storeRepo) setChallengeStatus(ctx context.Context, id int64, status str
 	return err == nil, notFound(err)
 }
 
-func (s *storeRepo) acceptChallenge(ctx context.Context, id int64, g *gameRec, eff effects) (*gameRec, error) {
+func (s *storeRepo) acceptChallenge(ctx context.Context, id int64, g *Game, eff Effects) (*Game, error) {
 	se, err := toEffects(eff)
 	if err != nil {
 		return nil, err
@@ -206,12 +204,12 @@ func (s *storeRepo) acceptChallenge(ctx context.Context, id int64, g *gameRec, e
 	return fromGame(out)
 }
 
-func (s *storeRepo) pendingChallenges(ctx context.Context, user string) ([]*challengeRec, error) {
+func (s *storeRepo) PendingChallenges(ctx context.Context, user string) ([]*ChallengeRec, error) {
 	cs, err := s.st.PendingChallenges(ctx, user)
 	if err != nil {
 		return nil, err
 	}
-	out := make([]*challengeRec, 0, len(cs))
+	out := make([]*ChallengeRec, 0, len(cs))
 	for _, c := range cs {
 		r, err := fromChallenge(c)
 		if err != nil {
@@ -230,7 +228,7 @@ type gameExtra struct {
 	Moves [2]int `json:"moves"`
 }
 
-func extraOf(g *gameRec) (string, error) {
+func extraOf(g *Game) (string, error) {
 	x, err := json.Marshal(gameExtra{g.Last, g.Moves})
 	if err != nil {
 		return "", fmt.Errorf("game %d extra: %w", g.ID, err)
@@ -238,7 +236,7 @@ func extraOf(g *gameRec) (string, error) {
 	return string(x), nil
 }
 
-func toGame(g *gameRec) (store.Game, error) {
+func toGame(g *Game) (store.Game, error) {
 	x, err := extraOf(g)
 	if err != nil {
 		return store.Game{}, err
@@ -257,17 +255,17 @@ func toGame(g *gameRec) (store.Game, error) {
 	return row, nil
 }
 
-func fromGame(r *store.Game) (*gameRec, error) {
+func fromGame(r *store.Game) (*Game, error) {
 	var x gameExtra
 	if r.Extra != "" {
 		if err := json.Unmarshal([]byte(r.Extra), &x); err != nil {
 			return nil, fmt.Errorf("game %d: extra: %w", r.ID, err)
 		}
 	}
-	g := &gameRec{
+	g := &Game{
 		ID: r.ID, Rev: int(r.Rev), Seq: int(r.Seq), Game: r.Kind, Variant: r.Variant, Start: r.Start, Pos: r.Position, Ply: r.Ply,
 		Turn: r.ClockState.ToMove, Last: x.Last,
-		White: User{ID: r.Players[0], Name: markName(r.Names[0])}, Black: User{ID: r.Players[1], Name: markName(r.Names[1])},
+		White: User{ID: r.Players[0], Name: MarkName(r.Names[0])}, Black: User{ID: r.Players[1], Name: MarkName(r.Names[1])},
 		GuildID: r.Guild, ChannelID: r.Channel, Clock: r.Clock, ClockState: r.ClockState,
 		Status: r.Status, Result: r.Result, Reason: r.Reason, DrawOffer: r.DrawOffer, Takeback: r.Takeback,
 		Moves: x.Moves, MessageID: r.MessageID, Number: r.Number, Rated: !r.Casual,
@@ -279,7 +277,7 @@ func fromGame(r *store.Game) (*gameRec, error) {
 	return g, nil
 }
 
-func (s *storeRepo) numberedGame(ctx context.Context, guild string, number int) (*gameRec, error) {
+func (s *storeRepo) numberedGame(ctx context.Context, guild string, number int) (*Game, error) {
 	a, _, err := s.st.GameByNumber(ctx, guild, number)
 	if err != nil {
 		return nil, notFound(err)
@@ -287,7 +285,7 @@ func (s *storeRepo) numberedGame(ctx context.Context, guild string, number int) 
 	return fromGame(a.Game)
 }
 
-func (s *storeRepo) game(ctx context.Context, id int64) (*gameRec, error) {
+func (s *storeRepo) game(ctx context.Context, id int64) (*Game, error) {
 	r, err := s.st.Game(ctx, id)
 	if err != nil {
 		return nil, notFound(err)
@@ -295,7 +293,7 @@ func (s *storeRepo) game(ctx context.Context, id int64) (*gameRec, error) {
 	return fromGame(r)
 }
 
-func update(g *gameRec) (store.GameUpdate, error) {
+func update(g *Game) (store.GameUpdate, error) {
 	x, err := extraOf(g)
 	if err != nil {
 		return store.GameUpdate{}, err
@@ -319,11 +317,11 @@ func stale(err error) (bool, error) {
 	return err == nil, notFound(metrics.DBError("game_write", err))
 }
 
-func (s *storeRepo) saveGame(ctx context.Context, g *gameRec, m *moveRec) (bool, error) {
-	return s.saveGameWith(ctx, g, m, effects{})
+func (s *storeRepo) saveGame(ctx context.Context, g *Game, m *moveRec) (bool, error) {
+	return s.saveGameWith(ctx, g, m, Effects{})
 }
 
-func (s *storeRepo) saveGameWith(ctx context.Context, g *gameRec, m *moveRec, eff effects) (bool, error) {
+func (s *storeRepo) saveGameWith(ctx context.Context, g *Game, m *moveRec, eff Effects) (bool, error) {
 	u, err := update(g)
 	if err != nil {
 		return false, err
@@ -343,7 +341,7 @@ func (s *storeRepo) saveGameWith(ctx context.Context, g *gameRec, m *moveRec, ef
 	return stale(err)
 }
 
-func (s *storeRepo) takeBack(ctx context.Context, g *gameRec, n int, eff effects) (bool, error) {
+func (s *storeRepo) takeBack(ctx context.Context, g *Game, n int, eff Effects) (bool, error) {
 	u, err := update(g)
 	if err != nil {
 		return false, err
@@ -359,11 +357,11 @@ func (s *storeRepo) repetitions(ctx context.Context, id int64, key string) (int,
 	return s.st.RepetitionCount(ctx, id, key)
 }
 
-func (s *storeRepo) gameList(rows []*store.Game, err error) ([]*gameRec, error) {
+func (s *storeRepo) gameList(rows []*store.Game, err error) ([]*Game, error) {
 	if err != nil {
 		return nil, err
 	}
-	out := make([]*gameRec, 0, len(rows))
+	out := make([]*Game, 0, len(rows))
 	for _, r := range rows {
 		g, err := fromGame(r)
 		if err != nil {
@@ -374,15 +372,15 @@ func (s *storeRepo) gameList(rows []*store.Game, err error) ([]*gameRec, error) 
 	return out, nil
 }
 
-func (s *storeRepo) activeGames(ctx context.Context, guild string) ([]*gameRec, error) {
+func (s *storeRepo) ActiveGames(ctx context.Context, guild string) ([]*Game, error) {
 	return s.gameList(s.st.ActiveGames(ctx, guild))
 }
 
-func (s *storeRepo) channelGames(ctx context.Context, channel string) ([]*gameRec, error) {
+func (s *storeRepo) channelGames(ctx context.Context, channel string) ([]*Game, error) {
 	return s.gameList(s.st.ChannelGames(ctx, channel))
 }
 
-func (s *storeRepo) lastGame(ctx context.Context, user, channel string) (*gameRec, error) {
+func (s *storeRepo) lastGame(ctx context.Context, user, channel string) (*Game, error) {
 	r, err := s.st.LastGame(ctx, user, channel)
 	if err != nil {
 		return nil, notFound(err)
@@ -390,7 +388,7 @@ func (s *storeRepo) lastGame(ctx context.Context, user, channel string) (*gameRe
 	return fromGame(r)
 }
 
-func (s *storeRepo) moveLog(ctx context.Context, id int64) ([]string, error) {
+func (s *storeRepo) MoveLog(ctx context.Context, id int64) ([]string, error) {
 	ms, err := s.st.Moves(ctx, id)
 	if err != nil {
 		return nil, err
@@ -410,20 +408,20 @@ func (s *storeRepo) setChallengeMessage(ctx context.Context, id int64, messageID
 	return notFound(s.st.SetChallengeMessage(ctx, id, messageID))
 }
 
-func (s *storeRepo) claimDue(ctx context.Context, now time.Time) ([]event, error) {
+func (s *storeRepo) claimDue(ctx context.Context, now time.Time) ([]Event, error) {
 	evs, err := s.st.ClaimDue(ctx, now, claimLease)
 	if err != nil {
 		return nil, metrics.DBError("claim_events", err)
 	}
-	out := make([]event, len(evs))
+	out := make([]Event, len(evs))
 	for i, e := range evs {
-		out[i] = event{ID: e.ID, Kind: e.Kind, Ref: e.Ref, Ply: e.Ply, Due: e.Due, Arg: e.Payload, Attempts: e.Attempts}
+		out[i] = Event{ID: e.ID, Kind: e.Kind, Ref: e.Ref, Ply: e.Ply, Due: e.Due, Arg: e.Payload, Attempts: e.Attempts}
 		metrics.SchedulerLag.Observe(max(0, now.Sub(e.Due).Seconds()))
 	}
 	return out, nil
 }
 
-func (s *storeRepo) complete(ctx context.Context, id int64, eff effects) error {
+func (s *storeRepo) complete(ctx context.Context, id int64, eff Effects) error {
 	se, err := toEffects(eff)
 	if err != nil {
 		return err
@@ -439,7 +437,7 @@ func (s *storeRepo) claimOutbox(ctx context.Context, now time.Time, limit int) (
 	out := make([]outMsg, 0, len(ms))
 	for _, m := range ms {
 		o := outMsg{ID: m.ID, Ping: m.Kind == store.OutboxPing, Strip: m.Kind == store.OutboxStrip, Channel: m.Channel, Nonce: m.Nonce, Attempts: m.Attempts}
-		p, err := decodePost(m.Payload)
+		p, err := outbox.Decode(m.Payload)
 		if err != nil {
 			// A row no bot can read is given up at once rather than
 			// retried forever.
@@ -450,7 +448,7 @@ func (s *storeRepo) claimOutbox(ctx context.Context, now time.Time, limit int) (
 		}
 		o.Post = p
 		if o.Strip {
-			o.Post.reply.GameID = m.Game
+			o.Post.Reply.GameID = m.Game
 		}
 		out = append(out, o)
 	}
@@ -489,11 +487,11 @@ func (s *storeRepo) lastHeartbeat(ctx context.Context) (time.Time, error) {
 	return s.st.LastHeartbeat(ctx)
 }
 
-func (s *storeRepo) timedGames(ctx context.Context) ([]*gameRec, error) {
+func (s *storeRepo) timedGames(ctx context.Context) ([]*Game, error) {
 	return s.gameList(s.st.TimedActiveGames(ctx))
 }
 
-func (s *storeRepo) reconcileFlags(ctx context.Context, plan func(*gameRec) []event) (int, error) {
+func (s *storeRepo) reconcileFlags(ctx context.Context, plan func(*Game) []Event) (int, error) {
 	return s.st.ReconcileFlags(ctx, evFlag, func(r *store.Game) (store.Event, []store.Event, bool) {
 		g, err := fromGame(r)
 		if err != nil {
@@ -503,7 +501,7 @@ func (s *storeRepo) reconcileFlags(ctx context.Context, plan func(*gameRec) []ev
 		if len(evs) == 0 {
 			return store.Event{}, nil, false
 		}
-		conv := func(e event) store.Event {
+		conv := func(e Event) store.Event {
 			return store.Event{Kind: e.Kind, Ref: e.Ref, Ply: e.Ply, Due: e.Due, Payload: e.Arg}
 		}
 		var extra []store.Event

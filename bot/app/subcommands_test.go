@@ -9,31 +9,31 @@ import (
 // the subcommand's own is offered by some subcommand, and /tournament's
 // subcommands are its actions.
 func TestSubcommandsCoverTheOptions(t *testing.T) {
-	for _, c := range commands {
-		if len(c.subs) == 0 {
+	for _, c := range routerFor(newBot(Config{}, nil, nil, nil, nil)).Table() {
+		if len(c.Subs) == 0 {
 			continue
 		}
-		if _, ok := c.opt(SubcommandOption); !ok {
-			t.Errorf("/%s: subcommands without the %q option the console writes", c.name, SubcommandOption)
+		if _, ok := c.Opt(SubcommandOption); !ok {
+			t.Errorf("/%s: subcommands without the %q option the console writes", c.Name, SubcommandOption)
 		}
 		used := map[string]bool{}
 		var names []string
-		for _, s := range c.subs {
-			names = append(names, s.name)
-			for _, o := range s.opts {
-				if _, ok := c.opt(o); !ok || o == SubcommandOption {
-					t.Errorf("/%s %s: option %q is not one of the command's", c.name, s.name, o)
+		for _, s := range c.Subs {
+			names = append(names, s.Name)
+			for _, o := range s.Opts {
+				if _, ok := c.Opt(o); !ok || o == SubcommandOption {
+					t.Errorf("/%s %s: option %q is not one of the command's", c.Name, s.Name, o)
 				}
 				used[o] = true
 			}
 		}
-		for _, o := range c.opts {
-			if o.name != SubcommandOption && !used[o.name] {
-				t.Errorf("/%s: option %q in no subcommand", c.name, o.name)
+		for _, o := range c.Opts {
+			if o.Name != SubcommandOption && !used[o.Name] {
+				t.Errorf("/%s: option %q in no subcommand", c.Name, o.Name)
 			}
 		}
-		if c.name == "tournament" && !slices.Equal(names, tournamentActionNames) {
-			t.Errorf("/tournament subcommands %v, actions %v", names, tournamentActionNames)
+		if c.Name == "tournament" && !slices.Equal(names, TournamentActionNames) {
+			t.Errorf("/tournament subcommands %v, actions %v", names, TournamentActionNames)
 		}
 	}
 	b := newBot(Config{}, nil, nil, nil, nil)
@@ -41,7 +41,7 @@ func TestSubcommandsCoverTheOptions(t *testing.T) {
 		if len(s.Subcommands) > 0 && len(s.Options) > 0 {
 			t.Errorf("/%s: both options and subcommands", s.Name)
 		}
-		if s.Name == "tournament" && len(s.Subcommands) != len(tournamentActionNames) {
+		if s.Name == "tournament" && len(s.Subcommands) != len(TournamentActionNames) {
 			t.Errorf("/tournament: %d subcommands", len(s.Subcommands))
 		}
 	}

@@ -7,51 +7,12 @@ import (
 	"strings"
 
 	"github.com/tankbot/tankbot/bot/i18n"
+	"github.com/tankbot/tankbot/bot/view"
 	"github.com/tankbot/tankbot/engine"
 )
 
-// maxChoices is Discord's limit on autocomplete choices.
-const maxChoices = 25
-
-// Suggest answers autocomplete for the focused option, through the
-// command table. It never fails: on any problem it offers nothing.
-func (b *Bot) Suggest(ctx context.Context, c Command, focused string) (out []Choice) {
-	defer func() {
-		if p := recover(); p != nil {
-			b.log.Error("suggest panic", "panic", p)
-			out = nil
-		}
-	}()
-	cmd, ok := b.cmds.byName[c.Name]
-	if !ok {
-		return nil
-	}
-	markUsers(&c)
-	r := b.newReq(ctx, c)
-	typed := strings.TrimSpace(c.Options[focused])
-	for _, o := range cmd.opts {
-		if o.name != focused {
-			continue
-		}
-		switch {
-		case o.suggest != nil:
-			out = o.suggest(b, ctx, r, typed)
-		case o.choices != nil:
-			for _, ch := range o.choices() {
-				if strings.HasPrefix(strings.ToLower(ch.Value), strings.ToLower(typed)) {
-					out = append(out, ch)
-				}
-			}
-		}
-	}
-	if len(out) > maxChoices {
-		out = out[:maxChoices]
-	}
-	return out
-}
-
-func suggestMove(b *Bot, ctx context.Context, r *req, typed string) []Choice {
-	g, err := b.findGame(ctx, r)
+func SuggestMove(b *Bot, ctx context.Context, r *Req, typed string) []view.Choice {
+	g, err := b.FindGame(ctx, r)
 	if err != nil {
 		return nil
 	}
@@ -59,23 +20,23 @@ func suggestMove(b *Bot, ctx context.Context, r *req, typed string) []Choice {
 }
 
 // suggestActiveGames offers the caller's active games of this server.
-func suggestActiveGames(b *Bot, ctx context.Context, r *req, typed string) []Choice {
+func suggestActiveGames(b *Bot, ctx context.Context, r *Req, typed string) []view.Choice {
 	return b.suggestGames(ctx, r, typed, false)
 }
 
 // suggestAnyGames also offers the caller's latest finished games, for the
 // commands that can look at one.
-func suggestAnyGames(b *Bot, ctx context.Context, r *req, typed string) []Choice {
+func suggestAnyGames(b *Bot, ctx context.Context, r *Req, typed string) []view.Choice {
 	return b.suggestGames(ctx, r, typed, true)
 }
 
-func (b *Bot) suggestGames(ctx context.Context, r *req, typed string, finished bool) (out []Choice) {
-	games, err := b.st.activeGames(ctx, r.GuildID)
+func (b *Bot) suggestGames(ctx context.Context, r *Req, typed string, finished bool) (out []view.Choice) {
+	games, err := b.St.ActiveGames(ctx, r.GuildID)
 	if err != nil {
 		return nil
 	}
 	if finished {
-		if done, err := b.st.FinishedGames(ctx, r.GuildID, r.User.ID, 0, 10); err == nil {
+		if done, err := b.St.FinishedGames(ctx, r.GuildID, r.User.ID, 0, 10); err == nil {
 			for _, a := range done {
 				if g, err := fromGame(a.Game); err == nil {
 					games = append(games, g)
@@ -84,19 +45,19 @@ func (b *Bot) suggestGames(ctx context.Context, r *req, typed string, finished b
 		}
 	}
 	for _, g := range games {
-		if _, ok := g.Side(r.User.ID); !ok || len(out) == maxChoices {
+		if _, ok := g.Side(r.User.ID); !ok || len(out) == MaxSuggestions {
 			continue
 		}
 		id := g.Num() // players type the server's number
 		if strings.HasPrefix(id, strings.TrimPrefix(typed, "#")) {
-			out = append(out, Choice{Name: clipRunes("#"+id+" "+gameLabel(r.loc, g.Game, g.Variant, nil)+" · "+PlainText(g.White.Name)+" – "+PlainText(g.Black.Name), 100), Value: id})
+			out = append(out, view.Choice{Name: view.ClipRunes("#"+id+" "+view.GameLabel(r.Loc, g.Game, g.Variant, nil)+" · "+PlainText(g.White.Name)+" – "+PlainText(g.Black.Name), 100), Value: id})
 		}
 	}
 	return out
 }
 
-func suggestMaps(b *Bot, ctx context.Context, r *req, typed string) []Choice {
-	rules, ok := lookupGame(orDefault(r.Options["game"], defaultGame()))
+func SuggestMaps(b *Bot, ctx context.Context, r *Req, typed string) []view.Choice {
+	rules, ok := LookupGame(orDefault(r.Options["game"], DefaultGame()))
 	if !ok {
 		return nil
 	}
@@ -104,16 +65,16 @@ func suggestMaps(b *Bot, ctx context.Context, r *req, typed string) []Choice {
 	for _, v := range rules.Variants() {
 		names = append(names, v.Name)
 	}
-	return prefixChoices(names, typed)
+	return PrefixChoices(names, typed)
 }
 
-func suggestClocks(b *Bot, ctx context.Context, r *req, typed string) []Choice {
-	return prefixChoices(clockPresets, typed)
+func SuggestClocks(b *Bot, ctx context.Context, r *Req, typed string) []view.Choice {
+	return PrefixChoices(ClockPresets, typed)
 }
 
 // suggestChallenges offers the challenges the caller may take here.
-func suggestChallenges(b *Bot, ctx context.Context, r *req, typed string) (out []Choice) {
-	pend, err := b.st.pendingChallenges(ctx, r.User.ID)
+func SuggestChallenges(b *Bot, ctx context.Context, r *Req, typed string) (out []view.Choice) {
+	pend, err := b.St.PendingChallenges(ctx, r.User.ID)
 	if err != nil {
 		return nil
 	}
@@ -122,7 +83,7 @@ func suggestChallenges(b *Bot, ctx context.Context, r *req, typed string) (out [
 			continue
 		}
 		id := strconv.FormatInt(ch.ID, 10)
-		out = append(out, Choice{Name: "#" + id + " " + PlainText(ch.Challenger.Name) + " · " + labelOf(r.loc, ch.Game, ch.Variant, ch.Start), Value: id})
+		out = append(out, view.Choice{Name: "#" + id + " " + PlainText(ch.Challenger.Name) + " · " + view.LabelOf(r.Loc, ch.Game, ch.Variant, ch.Start), Value: id})
 	}
 	return out
 }
@@ -132,7 +93,7 @@ func suggestChallenges(b *Bot, ctx context.Context, r *req, typed string) (out [
 // moves that go somewhere before turns on the spot, prefix matches before
 // others. Each is labelled with the piece it moves when the game names
 // pieces ("LT · F3 > F5N").
-func (b *Bot) suggestMoves(r *req, g *gameRec, typed string) []Choice {
+func (b *Bot) suggestMoves(r *Req, g *Game, typed string) []view.Choice {
 	pos, err := g.Position()
 	if err != nil {
 		return nil
@@ -142,11 +103,11 @@ func (b *Bot) suggestMoves(r *req, g *gameRec, typed string) []Choice {
 
 // posMoves are the legal moves of pos matching typed, best first (also
 // /puzzle's, on the puzzle's position).
-func posMoves(r *req, pos engine.Position, typed string) []Choice {
+func posMoves(r *Req, pos engine.Position, typed string) []view.Choice {
 	key := squash(typed)
 	namer, _ := pos.(interface{ PieceName(string) string })
 	type cand struct {
-		c    Choice
+		c    view.Choice
 		rank int
 	}
 	var cands []cand
@@ -171,15 +132,15 @@ func posMoves(r *req, pos engine.Position, typed string) []Choice {
 		label := n
 		if namer != nil && len(steps) > 0 {
 			if p := namer.PieceName(steps[0]); p != "" {
-				label = stepsLabel(r.loc, p, steps)
+				label = stepsLabel(r.Loc, p, steps)
 			}
 		}
-		cands = append(cands, cand{Choice{Name: label, Value: n}, rank})
+		cands = append(cands, cand{view.Choice{Name: label, Value: n}, rank})
 	}
 	sort.SliceStable(cands, func(i, j int) bool { return cands[i].rank < cands[j].rank })
-	out := make([]Choice, 0, maxChoices)
+	out := make([]view.Choice, 0, MaxSuggestions)
 	for _, c := range cands {
-		if len(out) == maxChoices {
+		if len(out) == MaxSuggestions {
 			break
 		}
 		out = append(out, c.c)
@@ -216,15 +177,15 @@ func squash(s string) string {
 	}, s)
 }
 
-func prefixChoices(names []string, typed string) []Choice {
-	var out []Choice
+func PrefixChoices(names []string, typed string) []view.Choice {
+	var out []view.Choice
 	for _, n := range names {
 		if strings.HasPrefix(strings.ToLower(n), strings.ToLower(typed)) {
-			out = append(out, Choice{Name: n, Value: n})
+			out = append(out, view.Choice{Name: n, Value: n})
 		}
 	}
-	if len(out) > maxChoices {
-		out = out[:maxChoices]
+	if len(out) > MaxSuggestions {
+		out = out[:MaxSuggestions]
 	}
 	return out
 }
@@ -235,3 +196,6 @@ func orDefault(s, def string) string {
 	}
 	return s
 }
+
+// maxChoices is Discord's limit on autocomplete choices.
+const MaxSuggestions = 25

@@ -7,12 +7,13 @@ import (
 	"unicode/utf8"
 
 	a11y "github.com/tankbot/tankbot/bot/describe"
+	"github.com/tankbot/tankbot/bot/view"
 	"github.com/tankbot/tankbot/engine"
 )
 
 // images checks every image among rs carries alt text within Discord's
 // limit and returns the descriptions.
-func images(t *testing.T, rs []Reply) []string {
+func images(t *testing.T, rs []view.Reply) []string {
 	t.Helper()
 	var out []string
 	for _, r := range rs {
@@ -47,14 +48,14 @@ func noEmoji(t *testing.T, s string) {
 func TestTextMode(t *testing.T) {
 	h := newHarness(t, Config{})
 	alice, bob := user("alice"), user("bob")
-	gid := h.startGame()
+	gid := h.StartGame()
 
 	rs := h.slash(alice, "board", "text=true")
 	if len(rs) == 0 {
 		t.Fatal("no answer")
 	}
 	for _, r := range rs {
-		if !r.Ephemeral || len(r.Files) > 0 || r.Embed != nil || utf8.RuneCountInString(r.Content) > MaxContent {
+		if !r.Ephemeral || len(r.Files) > 0 || r.Embed != nil || utf8.RuneCountInString(r.Content) > view.MaxText {
 			t.Fatalf("text board reply not private words within 2,000 characters: %+v", r)
 		}
 	}
@@ -98,7 +99,7 @@ func TestTextMode(t *testing.T) {
 	if alts := images(t, rs); len(alts) != 1 || !strings.Contains(alts[0], "Last move: White") {
 		t.Fatalf("the move's board alt text: %q", alts)
 	}
-	var private []Reply
+	var private []view.Reply
 	for _, r := range rs {
 		if r.Ephemeral {
 			private = append(private, r)
@@ -132,7 +133,7 @@ func TestTextMode(t *testing.T) {
 	}
 	rs = h.slash(alice, "data", "request=delete")
 	h.click(alice, findID(t, rs, "yes"))
-	if s, err := h.b.st.settings(h.ctx, alice.ID); err != nil || s.Text {
+	if s, err := h.b.St.Settings(h.ctx, alice.ID); err != nil || s.Text {
 		t.Fatalf("after deletion: settings %+v, %v", s, err)
 	}
 }
@@ -142,7 +143,7 @@ func TestTextMode(t *testing.T) {
 func TestAltTextLanguage(t *testing.T) {
 	h := newHarness(t, Config{})
 	alice := user("alice")
-	h.startGame()
+	h.StartGame()
 	look := func(opts map[string]string) []string {
 		c := Command{Kind: KindSlash, Name: "board", User: alice, GuildID: "guild", ChannelID: "chan", Locale: "pt-BR", GuildLocale: "en-US", Options: opts}
 		return images(t, h.handle(c))
@@ -162,8 +163,8 @@ func FuzzAskBoard(f *testing.F) {
 		f.Add(s)
 	}
 	var starts []startPos
-	for _, name := range gameNames() {
-		rules, _ := lookupGame(name)
+	for _, name := range GameNames() {
+		rules, _ := LookupGame(name)
 		for _, v := range []string{"", "basic16", "start"} {
 			if p, err := rules.Start(v); err == nil {
 				starts = append(starts, startPos{name, p})

@@ -47,6 +47,12 @@ func (a *Adapter) StripBoard(ctx context.Context, channelID, messageID string) e
 // message unknown: 404) falls back to the bot token's edit. The token is
 // in the URL only: errors and logs are redacted by the adapter's handler,
 // and the error returned here never quotes the URL.
+// HookLifetime is how long the core may use an interaction's token (to
+// strip a board through its webhook, to ask whether its answer showed):
+// Discord's 15 minutes less a margin for the request itself and for
+// clocks that differ.
+func (a *Adapter) HookLifetime() time.Duration { return tokenWindow - time.Minute }
+
 func (a *Adapter) StripBoardVia(ctx context.Context, channelID, messageID, token, hookMessage string) error {
 	// Not through discordgo's limiter: it keeps one bucket for every
 	// webhook edit, so a strip would queue behind the answers' own edits,

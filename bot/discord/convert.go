@@ -207,7 +207,7 @@ var buttonStyles = map[bot.Style]discordgo.ButtonStyle{
 }
 
 // toComponents converts rows of buttons and menus already fitted to
-// Discord's limits (bot.FitReply). It never returns nil so that an edit
+// Discord's limits (FitReply). It never returns nil so that an edit
 // clears old components.
 func toComponents(rows [][]bot.Component) []discordgo.MessageComponent {
 	out := []discordgo.MessageComponent{}
@@ -239,7 +239,7 @@ func toComponents(rows [][]bot.Component) []discordgo.MessageComponent {
 	return out
 }
 
-// toModal converts a modal; callers pass it through bot.FitReply first.
+// toModal converts a modal; callers pass it through FitReply first.
 func toModal(m *bot.Modal) *discordgo.InteractionResponseData {
 	d := &discordgo.InteractionResponseData{CustomID: m.CustomID, Title: m.Title}
 	for _, in := range m.Inputs {
@@ -253,7 +253,7 @@ func toModal(m *bot.Modal) *discordgo.InteractionResponseData {
 // toChoices fits autocomplete choices to Discord's limits and converts them.
 func toChoices(cs []bot.Choice) []*discordgo.ApplicationCommandOptionChoice {
 	out := []*discordgo.ApplicationCommandOptionChoice{}
-	for _, c := range bot.FitChoices(cs) {
+	for _, c := range FitChoices(cs) {
 		out = append(out, &discordgo.ApplicationCommandOptionChoice{Name: c.Name, Value: c.Value})
 	}
 	return out
@@ -273,7 +273,7 @@ type message struct {
 }
 
 func toMessage(r bot.Reply) message {
-	r = bot.FitReply(forDiscord(r))
+	r = FitReply(forDiscord(r))
 	m := message{
 		content:    r.Content,
 		embeds:     toEmbeds(r.Embed),

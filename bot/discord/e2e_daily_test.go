@@ -57,7 +57,7 @@ func e2eDaily(t *testing.T, w *world) {
 			t.Fatalf("/server daily: %s", text(r))
 		}
 	}
-	store0 := func() *store.Store { return e.st.(interface{ Store() *store.Store }).Store() }
+	store0 := func() *store.Store { return e.db }
 	// solve opens the day's puzzle with its Solve button and plays it:
 	// wrong first when miss, then (again after a new click) right.
 	solve := func(u who, post *call, day string, miss bool) {

@@ -84,7 +84,7 @@ func startPlacesBot(t *testing.T, w *world) *e2e {
 	}
 	b := bot.New(bot.Config{SelfID: self, WebBaseURL: viewerBase}, st, w.clk, h.a, log)
 	h.start(b)
-	e := &e2e{harness: h, b: b, st: st}
+	e := &e2e{harness: h, b: b, st: st, db: db}
 	t.Cleanup(func() { e.stop() })
 	return e
 }
@@ -387,7 +387,7 @@ func placeDailyFromDM(t *testing.T, w *world, e *e2e) {
 	if flags(cb) != 64 || !strings.Contains(text(cb), "daily puzzle of "+day) {
 		t.Fatalf("Solve: %s", text(cb))
 	}
-	a, err := e.st.(interface{ Store() *store.Store }).Store().ActivePuzzle(context.Background(), alice.id)
+	a, err := e.db.ActivePuzzle(context.Background(), alice.id)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -18,7 +18,7 @@ import (
 // stats) is private and nothing is posted in the channel.
 func e2ePuzzles(t *testing.T, w *world) {
 	e := startBot(t, w)
-	st := e.st.(interface{ Store() *store.Store }).Store()
+	st := e.db
 	private := func(what string, calls []*call) *call {
 		t.Helper()
 		cb := response(t, calls)
@@ -150,7 +150,7 @@ func (e *e2e) startPuzzle(t *testing.T, st *store.Store, game string) (*call, *p
 // stale.
 func e2ePuzzlePicker(t *testing.T, w *world) {
 	e := startBot(t, w)
-	st := e.st.(interface{ Store() *store.Store }).Store()
+	st := e.db
 	for _, g := range puzzle.Games {
 		board, pz := e.startPuzzle(t, st, g)
 		first := board
@@ -219,7 +219,7 @@ func e2ePuzzlePicker(t *testing.T, w *world) {
 // the private puzzle board, and fails one with a wrong move typed there.
 func e2ePuzzleForm(t *testing.T, w *world) {
 	e := startBot(t, w)
-	st := e.st.(interface{ Store() *store.Store }).Store()
+	st := e.db
 	for _, g := range puzzle.Games {
 		board, pz := e.startPuzzle(t, st, g)
 		for k := 0; 2*k < len(pz.Solution); k++ {
@@ -278,7 +278,7 @@ func e2ePuzzleForm(t *testing.T, w *world) {
 // it.
 func e2ePuzzleFromGame(t *testing.T, w *world) {
 	e := startBot(t, w)
-	st := e.st.(interface{ Store() *store.Store }).Store()
+	st := e.db
 	ctx := context.Background()
 	ps, err := puzzle.Shipped("camelot")
 	if err != nil {

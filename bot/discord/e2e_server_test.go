@@ -125,7 +125,7 @@ func TestE2EServerChannelsRolesMaps(t *testing.T) {
 	for _, m := range modes {
 		t.Run(m.name, func(t *testing.T) {
 			e := startBot(t, newWorld(t, m))
-			st := e.st.(interface{ Store() *store.Store }).Store()
+			st := e.db
 			before, err := st.GuildSettings(context.Background(), testGuild)
 			if err != nil {
 				t.Fatal(err)

@@ -32,6 +32,7 @@ type e2e struct {
 	*harness
 	b  *bot.Bot
 	st bot.Storage
+	db *store.Store // the store under st, for the tests' own reads and writes
 	// ch is the channel the shared helpers play in (default gameChannel).
 	ch string
 }
@@ -84,7 +85,7 @@ func startBot(t *testing.T, w *world) *e2e {
 	}
 	b := bot.New(bot.Config{ThreadPerGame: false, ReviewNodes: w.reviewNodes}, st, bc, h.a, log)
 	h.start(b)
-	e := &e2e{harness: h, b: b, st: st}
+	e := &e2e{harness: h, b: b, st: st, db: db}
 	t.Cleanup(func() { e.stop() })
 	return e
 }

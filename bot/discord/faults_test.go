@@ -218,12 +218,12 @@ func TestEverythingSentIsFitted(t *testing.T) {
 	calls := h.interact(h.slash(alice, "300", "games"))
 	for _, c := range calls {
 		d := data(c)
-		if s, _ := d["content"].(string); len([]rune(s)) > bot.MaxContent || !strings.HasSuffix(s, "…") {
+		if s, _ := d["content"].(string); len([]rune(s)) > MaxContent || !strings.HasSuffix(s, "…") {
 			t.Errorf("%s %s: content of %d runes", c.Method, c.Path, len([]rune(s)))
 		}
 	}
 	cb := one(t, calls, "POST", "/callback")
-	if e := data(cb)["embeds"].([]any)[0].(map[string]any); len([]rune(e["description"].(string))) != bot.MaxEmbedDescription {
+	if e := data(cb)["embeds"].([]any)[0].(map[string]any); len([]rune(e["description"].(string))) != MaxEmbedDescription {
 		t.Errorf("description of %d runes", len([]rune(e["description"].(string))))
 	}
 }

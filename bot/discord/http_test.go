@@ -263,7 +263,7 @@ func TestHTTPEndpointAnswers(t *testing.T) {
 	set(bot.Reply{Modal: &bot.Modal{CustomID: "g:1:2:typed", Title: strings.Repeat("T", 60), Inputs: []bot.Input{{CustomID: "move", Label: "Move"}}}}, nil)
 	out, _ = e.do(3, map[string]any{"custom_id": "g:1:2:type", "component_type": 2})
 	d, _ = out["data"].(map[string]any)
-	if out["type"].(float64) != 9 || len([]rune(d["title"].(string))) != bot.MaxModalTitle {
+	if out["type"].(float64) != 9 || len([]rune(d["title"].(string))) != MaxModalTitle {
 		t.Errorf("modal %v", out)
 	}
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/bwmarrin/discordgo"
 
 	"github.com/tankbot/tankbot/bot"
+	"github.com/tankbot/tankbot/bot/view"
 )
 
 // Post sends r as a new message in channelID (bot.Notifier). Only the users
@@ -107,7 +108,7 @@ func (a *Adapter) Edit(ctx context.Context, channelID, messageID string, r bot.R
 // CreateThread opens a public thread (bot.Notifier). Missing permissions
 // become bot.ErrNoThreads so the game is played in the channel instead.
 func (a *Adapter) CreateThread(ctx context.Context, channelID, messageID, name string) (string, error) {
-	data := &discordgo.ThreadStart{Name: bot.Clip(name, 100), AutoArchiveDuration: 10080, Type: discordgo.ChannelTypeGuildPublicThread}
+	data := &discordgo.ThreadStart{Name: view.Clip(name, 100), AutoArchiveDuration: 10080, Type: discordgo.ChannelTypeGuildPublicThread}
 	var id string
 	err := a.retry(ctx, "create thread", func() error {
 		var ch *discordgo.Channel
@@ -205,7 +206,7 @@ func (a *Adapter) withoutFilesIfRefused(ctx context.Context, r bot.Reply, send f
 		return err
 	}
 	a.log.Warn("discord refused the attachments, sending without them", "files", len(r.Files), "err", err)
-	if err2 := send(bot.WithoutFiles(r)); err2 != nil {
+	if err2 := send(WithoutFiles(r)); err2 != nil {
 		return fmt.Errorf("%w (and without files: %v)", err, err2)
 	}
 	return nil
@@ -286,7 +287,7 @@ func sleepCtx(ctx context.Context, d time.Duration) error {
 // game's thread whose number turned out other than its name said.
 func (a *Adapter) RenameThread(ctx context.Context, threadID, name string) error {
 	return a.retry(ctx, "rename thread", func() error {
-		_, err := a.s.ChannelEdit(threadID, &discordgo.ChannelEdit{Name: bot.Clip(name, 100)}, discordgo.WithContext(ctx))
+		_, err := a.s.ChannelEdit(threadID, &discordgo.ChannelEdit{Name: view.Clip(name, 100)}, discordgo.WithContext(ctx))
 		return err
 	})
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/bwmarrin/discordgo"
 
 	"github.com/tankbot/tankbot/bot"
+	"github.com/tankbot/tankbot/bot/view"
 )
 
 // Uploads carry their alt text. Discord reads each file's description from
@@ -33,7 +34,7 @@ type attachment struct {
 func attachmentsOf(fs []bot.File) []attachment {
 	out := make([]attachment, len(fs))
 	for k, f := range fs {
-		out[k] = attachment{ID: k, Filename: f.Name, Description: bot.Clip(bot.PlainText(f.Description), bot.MaxFileDescription)}
+		out[k] = attachment{ID: k, Filename: f.Name, Description: view.Clip(bot.PlainText(f.Description), MaxFileDescription)}
 	}
 	return out
 }

@@ -141,83 +141,141 @@ func (g *Game) Remaining(tc clock.Settings, side int, now time.Time) time.Durati
 	return g.ClockState.Remaining(tc, side, now)
 }
 
-// Touch records a change of g's row that shows no new board (an offer
-// made or answered, a clock extended): the revision advances, the
-// sequence, which pins the board's buttons, does not.
-func (g *Game) Touch() { g.Rev++ }
-
-// newBoard records a change that shows a new board: both advance.
-func (g *Game) newBoard() {
-	g.Rev++
-	g.Seq++
+// Effects is what a change did besides the Game it returns: what the
+// caller saves, shows and schedules.
+type Effects struct {
+	// Board: the change shows a new board (a move, a takeback): the
+	// sequence advanced, so the buttons of the boards before are stale.
+	Board bool
+	// Spent is what a move took from its side's clock (Play).
+	Spent time.Duration
+	// Ended: the change ended the game, with Outcome.
+	Ended   bool
+	Outcome engine.Outcome
 }
 
-// Played applies a move by side: next is the position after it (the
+// Every change below returns the changed game and leaves g as it was.
+// The revision (the store's compare-and-set) and the sequence (which
+// pins the board's buttons) advance here and nowhere else: the revision
+// with every change, the sequence with every change that shows a new
+// board, never back.
+
+// changed is g after a change that shows no new board (an offer made or
+// answered, a clock extended).
+func (g Game) changed() Game {
+	g.Rev++
+	return g
+}
+
+// newBoard is g after a change that shows a new board.
+func (g Game) newBoard() Game {
+	g.Rev++
+	g.Seq++
+	return g
+}
+
+// Play is g after a move by side: next is the position after it (the
 // engine says who moves next: the Gungi draft does not always
 // alternate), note the move in notation, o the outcome it reached. The
-// clock is charged at now; spent is what the move took. Offers lapse.
-func (g *Game) Played(tc clock.Settings, now time.Time, side int, next engine.Position, note string, o engine.Outcome) (spent time.Duration) {
-	g.ClockState, spent = g.ClockState.Apply(tc, now)
+// clock is charged at now (Effects.Spent); offers lapse.
+func (g Game) Play(tc clock.Settings, now time.Time, side int, next engine.Position, note string, o engine.Outcome) (Game, Effects) {
+	var e Effects
+	g.ClockState, e.Spent = g.ClockState.Apply(tc, now)
 	g.ClockState.ToMove = int(next.Turn())
 	g.Pos = next.Encode()
 	g.Turn = int(next.Turn())
 	g.Ply++
-	g.newBoard()
+	g = g.newBoard()
+	e.Board = true
 	g.Last = note
 	g.DrawOffer, g.Takeback = 0, 0
 	g.Moves[side]++
 	if o.Over() {
 		g.Status, g.Result, g.Reason = Finished, o.Result.String(), string(o.Reason)
+		e.Ended, e.Outcome = true, o
 	}
-	return spent
+	return g, e
 }
 
-// TookBack undoes the last n moves: prev is the position before them,
-// last the move now last in notation ("" for none). The turn goes back
-// to the side to move in prev at now (Rewind); offers lapse.
-func (g *Game) TookBack(tc clock.Settings, now time.Time, n int, prev engine.Position, last string) {
+// TakeBack is g with its last n moves undone: prev is the position
+// before them, last the move now last in notation ("" for none). The
+// turn goes back to the side to move in prev at now; offers lapse.
+func (g Game) TakeBack(tc clock.Settings, now time.Time, n int, prev engine.Position, last string) (Game, Effects) {
 	g.Pos = prev.Encode()
 	g.Turn = int(prev.Turn())
 	g.Ply -= n
 	g.Last = last
-	g.Rewind(tc, g.Turn, now)
+	g.ClockState = rewind(g.ClockState, tc, g.Turn, now)
 	g.Takeback, g.DrawOffer = 0, 0
-	g.newBoard() // never back: buttons of the undone position stay stale
+	g = g.newBoard() // never back: buttons of the undone position stay stale
+	return g, Effects{Board: true}
 }
 
-// Rewind hands the turn back to side at now (a takeback): the side that
+// rewind hands the turn back to side at now (a takeback): the side that
 // was to move keeps the time it has left; real-time clocks otherwise
 // stand as they were, a correspondence allowance starts afresh.
-func (g *Game) Rewind(tc clock.Settings, side int, now time.Time) {
-	st := &g.ClockState
+func rewind(st clock.State, tc clock.Settings, side int, now time.Time) clock.State {
 	st.Left[st.ToMove] = st.Remaining(tc, st.ToMove, now)
 	if tc.Kind == clock.Correspondence {
 		st.Left[side] = tc.PerMove
 	}
 	st.ToMove, st.TurnStart = side, now
+	return st
 }
 
-// Extend moves the current turn's start later by d (the bot was down: the
-// time it could not take a move is given back).
-func (g *Game) Extend(d time.Duration) {
+// Extend is g with the current turn's start moved later by d (the bot
+// was down: the time it could not take a move is given back).
+func (g Game) Extend(d time.Duration) (Game, Effects) {
 	g.ClockState.TurnStart = g.ClockState.TurnStart.Add(d)
-	g.Touch()
+	return g.changed(), Effects{}
 }
 
-// SetOffer sets an offer slot (&g.DrawOffer or &g.Takeback) to v (0 none,
-// side+1 offered by side).
-func (g *Game) SetOffer(slot *int, v int) {
-	*slot = v
-	g.Touch()
-}
+// Offer is a kind of offer a player makes and the other answers.
+type Offer int
 
-// Finish marks g finished with o; a game already finished stays as it
-// ended.
-func (g *Game) Finish(o engine.Outcome) {
-	if g.Status != Active {
-		return
+const (
+	DrawOffer Offer = iota
+	TakebackOffer
+)
+
+// Offered is who stands behind an offer of kind k: 0 none, side+1 the
+// side that made it.
+func (g Game) Offered(k Offer) int {
+	if k == TakebackOffer {
+		return g.Takeback
 	}
-	g.Touch()
+	return g.DrawOffer
+}
+
+// SetOffer is g with an offer of kind k set to v (0 none, side+1 made by
+// side).
+func (g Game) SetOffer(k Offer, v int) (Game, Effects) {
+	if k == TakebackOffer {
+		g.Takeback = v
+	} else {
+		g.DrawOffer = v
+	}
+	return g.changed(), Effects{}
+}
+
+// Finish is g finished with o; a game already finished stays as it ended
+// (and Effects.Ended is false).
+func (g Game) Finish(o engine.Outcome) (Game, Effects) {
+	if g.Status != Active {
+		return g, Effects{}
+	}
+	g = g.changed()
 	g.Status, g.Result, g.Reason = Finished, o.Result.String(), string(o.Reason)
 	g.DrawOffer, g.Takeback = 0, 0
+	return g, Effects{Ended: true, Outcome: o}
+}
+
+// FlagFall is g finished by loser's flag with o: the fallen clock reads
+// 0:00 on the final board.
+func (g Game) FlagFall(loser int, o engine.Outcome) (Game, Effects) {
+	if g.Status != Active {
+		return g, Effects{}
+	}
+	g.ClockState.Left[loser] = 0
+	return g.Finish(o)
 }

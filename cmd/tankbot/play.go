@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -90,10 +89,14 @@ func runPlay(ctx context.Context, args []string, in io.Reader, stdout, stderr io
 		dbPath = filepath.Join(tmp, "play.db")
 		where = "a fresh temporary database (--db FILE keeps the games)"
 	}
-	st, err := bot.OpenSQLite(dbPath)
+	// The console reads the store itself for what a --db file holds (the
+	// table's unfinished game, its pending challenges) and for the web
+	// viewer; the bot reaches it through its Storage.
+	sdb, err := store.Open(ctx, dbPath)
 	if err != nil {
 		return err
 	}
+	st := bot.NewStorage(sdb)
 	defer st.Close()
 	if *puzzles {
 		conflict := ""
@@ -107,7 +110,7 @@ func runPlay(ctx context.Context, args []string, in io.Reader, stdout, stderr io
 		}
 		return playPuzzles(ctx, st, *db, *pngDir, shownDir, *lang, *game, in, stdout, stderr)
 	}
-	resume, err := unfinished(ctx, st)
+	resume, err := unfinished(ctx, sdb)
 	if err != nil {
 		return err
 	}
@@ -145,7 +148,7 @@ func runPlay(ctx context.Context, args []string, in io.Reader, stdout, stderr io
 		moves = "Type moves in the game's notation ('you: /move' alone shows an example)"
 	}
 	fmt.Fprintf(stdout, "tankbot play — %s; boards in %s. %s, commands like '%s: /board', 'quit' to leave.\n", where, shownDir, moves, speaker)
-	watch, stopWeb, err := playViewer(ctx, st, *webAddr, log, stdout)
+	watch, stopWeb, err := playViewer(ctx, sdb, *webAddr, log, stdout)
 	if err != nil {
 		return err
 	}
@@ -159,7 +162,7 @@ func runPlay(ctx context.Context, args []string, in io.Reader, stdout, stderr io
 		// A challenge left pending by an interrupted run would be
 		// refused as a duplicate and then accepted in place of the one
 		// asked for: it is cancelled first.
-		if err := cancelPending(ctx, c, st); err != nil {
+		if err := cancelPending(ctx, c, sdb); err != nil {
 			return err
 		}
 		fallthrough
@@ -170,7 +173,7 @@ func runPlay(ctx context.Context, args []string, in io.Reader, stdout, stderr io
 		// The bot has the last word on a start (Tank Chess map rules, a
 		// custom position's legality): its refusal was printed above, and
 		// a console with no game in it is not what was asked for.
-		if g, err := unfinished(ctx, st); err != nil || g == nil {
+		if g, err := unfinished(ctx, sdb); err != nil || g == nil {
 			if err != nil {
 				return err
 			}
@@ -191,11 +194,7 @@ func startGame(ctx context.Context, c *console.Console, level int, game, mapName
 
 // cancelPending cancels the challenges the console's players left pending
 // at the table, through the bot (as their Cancel buttons would).
-func cancelPending(ctx context.Context, c *console.Console, st bot.Storage) error {
-	s, err := storeOf(st)
-	if err != nil {
-		return err
-	}
+func cancelPending(ctx context.Context, c *console.Console, s *store.Store) error {
 	for _, who := range []string{"white", "you"} {
 		cs, err := s.PendingChallenges(ctx, who)
 		if err != nil {
@@ -213,22 +212,8 @@ func cancelPending(ctx context.Context, c *console.Console, st bot.Storage) erro
 	return nil
 }
 
-// storeOf is the store under the bot's storage (the console reads it to
-// find what a --db file holds).
-func storeOf(st bot.Storage) (*store.Store, error) {
-	s, ok := st.(interface{ Store() *store.Store })
-	if !ok {
-		return nil, errors.New("play: the storage has no store")
-	}
-	return s.Store(), nil
-}
-
 // unfinished is the active game at the console's table, if any.
-func unfinished(ctx context.Context, st bot.Storage) (*store.Game, error) {
-	s, err := storeOf(st)
-	if err != nil {
-		return nil, err
-	}
+func unfinished(ctx context.Context, s *store.Store) (*store.Game, error) {
 	gs, err := s.ChannelGames(ctx, table)
 	if err != nil || len(gs) == 0 {
 		return nil, err

@@ -192,7 +192,7 @@ func serveGateway(ctx context.Context, cfg config, log *slog.Logger, client *htt
 	defer stopHealth()
 	log.Info("tankbot running", "database", store.RedactDSN(cfg.Database), "guild", cfg.GuildID, "shard", cfg.ShardID, "shards", int(cfg.ShardCount))
 	if cfg.WebListen != "" {
-		addr, stopWeb, err := startViewer(ctx, in.st, cfg, log, in.b.Renders())
+		addr, stopWeb, err := startViewer(ctx, in.db, cfg, log, in.b.Renders())
 		if err != nil {
 			_ = in.a.Close(context.Background())
 			return err

@@ -88,7 +88,7 @@ func serveHTTP(ctx context.Context, cfg config, log *slog.Logger, ln net.Listene
 		return err
 	}
 	defer stopHealth()
-	viewer, err := newViewer(in.st, cfg, log, in.b.Renders())
+	viewer, err := newViewer(in.db, cfg, log, in.b.Renders())
 	if err != nil {
 		ln.Close()
 		return err

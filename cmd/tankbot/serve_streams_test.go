@@ -13,7 +13,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tankbot/tankbot/bot"
 	"github.com/tankbot/tankbot/store"
 )
 
@@ -159,7 +158,7 @@ func TestRunViewerStreamLimits(t *testing.T) {
 	cfg.MaxStreams, cfg.MaxStreamsPerClient = 2, 1
 	sctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	addr, stop, err := startViewer(sctx, bot.NewStorage(st), cfg, newLogger(cfg, &strings.Builder{}), nil)
+	addr, stop, err := startViewer(sctx, st, cfg, newLogger(cfg, &strings.Builder{}), nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,20 +9,16 @@ import (
 	"net/http"
 	"time"
 
-	"github.com/tankbot/tankbot/bot"
 	"github.com/tankbot/tankbot/bot/discord"
 	"github.com/tankbot/tankbot/bot/renders"
 	"github.com/tankbot/tankbot/bot/web"
+	"github.com/tankbot/tankbot/store"
 )
 
 // newViewer is the web viewer (docs/web.md) over the instance's store,
 // drawing through rd (the bot's, so that max_renders bounds both; nil:
 // the viewer's own).
-func newViewer(st bot.Storage, cfg config, log *slog.Logger, rd *renders.Renders) (*web.Server, error) {
-	s, err := storeOf(st)
-	if err != nil {
-		return nil, err
-	}
+func newViewer(s *store.Store, cfg config, log *slog.Logger, rd *renders.Renders) (*web.Server, error) {
 	return web.New(s, web.Options{BaseURL: cfg.WebBaseURL, Log: log, Renders: rd,
 		MaxStreams: cfg.MaxStreams, MaxStreamsPerClient: cfg.MaxStreamsPerClient, StreamIdle: time.Duration(cfg.StreamIdle)}), nil
 }
@@ -39,8 +35,8 @@ func viewerRoutes(mux *http.ServeMux, v *web.Server, cfg config) {
 // startViewer serves the viewer alone on cfg.WebListen (run and play)
 // until ctx ends; it returns the address it listens on and a stop that
 // shuts it down.
-func startViewer(ctx context.Context, st bot.Storage, cfg config, log *slog.Logger, rd *renders.Renders) (string, func(), error) {
-	v, err := newViewer(st, cfg, log, rd)
+func startViewer(ctx context.Context, s *store.Store, cfg config, log *slog.Logger, rd *renders.Renders) (string, func(), error) {
+	v, err := newViewer(s, cfg, log, rd)
 	if err != nil {
 		return "", nil, err
 	}
@@ -73,23 +69,19 @@ func startViewer(ctx context.Context, st bot.Storage, cfg config, log *slog.Logg
 // playViewer serves the viewer for `tankbot play` on addr (a loopback
 // port by default; "off" or "" for none). watch prints the address of the
 // page of the game at the console's table, if any.
-func playViewer(ctx context.Context, st bot.Storage, addr string, log *slog.Logger, out io.Writer) (watch, stop func(), err error) {
+func playViewer(ctx context.Context, s *store.Store, addr string, log *slog.Logger, out io.Writer) (watch, stop func(), err error) {
 	if addr == "" || addr == "off" {
 		return func() {}, func() {}, nil
 	}
 	cfg := defaultConfig() // the limits of serve and run
 	cfg.WebListen = addr
-	at, stop, err := startViewer(ctx, st, cfg, log, nil)
+	at, stop, err := startViewer(ctx, s, cfg, log, nil)
 	if err != nil {
 		return nil, nil, err
 	}
 	watch = func() {
-		g, err := unfinished(ctx, st)
+		g, err := unfinished(ctx, s)
 		if err != nil || g == nil {
-			return
-		}
-		s, err := storeOf(st)
-		if err != nil {
 			return
 		}
 		tok, err := s.WebToken(ctx, g.ID)

@@ -1,0 +1,9 @@
+package bot
+
+import "github.com/tankbot/tankbot/bot/app"
+
+// PlainText is s with its names' marks removed: the names as typed.
+func PlainText(s string) string { return app.PlainText(s) }
+
+// MarkedText is s with each marked name replaced by f(name).
+func MarkedText(s string, f func(name string) string) string { return app.MarkedText(s, f) }
