@@ -24,7 +24,7 @@ import (
 //     next person who interacts there, and sent to the DM of each player
 //     who asked for it (/settings dm_notices);
 //   - the games rate on the global ladder; tournaments and server
-//     settings are refused (serverOnly commands, router.go).
+//     settings are refused (ServerOnly commands, bot/router).
 
 // Places is what the store keeps for it: the posts held for a channel.
 type Places interface {
@@ -39,7 +39,7 @@ type Places interface {
 }
 
 // InServerWithBot reports whether r comes from a server whose members
-// include the bot: the only place for the serverOnly commands.
+// include the bot: the only place for the ServerOnly commands.
 func (r *Req) InServerWithBot() bool { return r.GuildID != "" && !r.BotAbsent }
 
 // Ladder is the ratings ladder of r's place: the server's where the bot
