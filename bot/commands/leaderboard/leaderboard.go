@@ -1,3 +1,4 @@
+// Package leaderboard holds /leaderboard and its page buttons (ratings.go holds the rating math).
 package leaderboard
 
 import (
@@ -10,8 +11,6 @@ import (
 
 	"github.com/tankbot/tankbot/bot/rating"
 )
-
-// /leaderboard and its page buttons (ratings.go holds the rating math).
 
 var Command = app.CommandDef{
 	Name: "leaderboard",

@@ -1,3 +1,6 @@
+// Package puzzle holds /puzzle: a puzzle of the shipped collection, solved privately. Every
+// answer is ephemeral; every move goes through the game's engine
+// (ParseMove, Play); the solution is the puzzle's proven line.
 package puzzle
 
 import (
@@ -17,10 +20,6 @@ import (
 	"github.com/tankbot/tankbot/engine/puzzle"
 	"github.com/tankbot/tankbot/store"
 )
-
-// /puzzle: a puzzle of the shipped collection, solved privately. Every
-// answer is ephemeral; every move goes through the game's engine
-// (ParseMove, Play); the solution is the puzzle's proven line.
 
 var Command = app.CommandDef{
 	Name: "puzzle",
