@@ -3,7 +3,6 @@ package app
 import (
 	"strings"
 	"unicode"
-	"unicode/utf8"
 
 	"github.com/tankbot/tankbot/bot/view"
 )
@@ -95,5 +94,3 @@ func MarkedText(s string, f func(name string) string) string {
 		s = s[min(len(s), j+len(string(nameEnd))):]
 	}
 }
-
-func runes(s string) int { return utf8.RuneCountInString(s) }
