@@ -21,7 +21,7 @@ const (
 // maxName is Discord's length of a display name.
 const maxName = 32
 
-// markName marks s as a player's name in output ("" stays "").
+// MarkName marks s as a player's name in output ("" stays "").
 func MarkName(s string) string {
 	if s == "" {
 		return ""
@@ -44,7 +44,7 @@ func cleanName(s string) string {
 	}, s), maxName)
 }
 
-// markUsers marks the names a command brings in.
+// MarkUsers marks the names a command brings in.
 func MarkUsers(c *Command) {
 	c.User.Name = MarkName(cleanName(c.User.Name))
 	if len(c.Users) == 0 {
