@@ -235,7 +235,7 @@ func (b *Bot) replay(ctx context.Context, g *Game) (*engine.Game, error) {
 	return engine.Replay(start, log)
 }
 
-// wantsAI says whether a /challenge is a game against the computer, and at
+// WantsAI says whether a /challenge is a game against the computer, and at
 // which level: the bot's own user as opponent, or a level option.
 func (b *Bot) WantsAI(r *Req) (level int, ok bool, err error) {
 	s := strings.TrimSpace(r.Options["level"])
@@ -260,7 +260,7 @@ func (b *Bot) WantsAI(r *Req) (level int, ok bool, err error) {
 	return n, true, nil
 }
 
-// aiUser is the computer as a player: the bot's user, named with its level.
+// AiUser is the computer as a player: the bot's user, named with its level.
 func (b *Bot) AiUser(r *Req, level int) User {
 	name := PlainText(r.Users[b.selfID()].Name)
 	if name == "" {
@@ -269,7 +269,7 @@ func (b *Bot) AiUser(r *Req, level int) User {
 	return User{ID: b.selfID(), Name: MarkName(PlainText(r.Public().T("ai.name", PlainText(name), strconv.Itoa(level)))), Bot: true}
 }
 
-// challengeAI starts a game against the computer (me) at once (there is
+// ChallengeAI starts a game against the computer (me) at once (there is
 // nobody to accept): the challenge is written and accepted by the computer
 // in the usual two steps, so the game is created exactly as any other. A
 // challenge whose game cannot start (an active game here already) is
@@ -311,7 +311,7 @@ func (b *Bot) aiTurnContent(ctx context.Context, g *Game, pos engine.Position, m
 	return view.ClipRunes(strings.Join(parts, " "), 2000), nil
 }
 
-// aiDraw answers a draw offer to the computer at once: it accepts only
+// AiDraw answers a draw offer to the computer at once: it accepts only
 // when a short search finds its position clearly bad.
 func (b *Bot) AiDraw(ctx context.Context, r *Req, g *Game) ([]view.Reply, error) {
 	pos, err := g.Position()
@@ -335,7 +335,7 @@ func (b *Bot) AiDraw(ctx context.Context, r *Req, g *Game) ([]view.Reply, error)
 	})
 }
 
-// aiTakeback grants a takeback in a game against the computer at once:
+// AiTakeback grants a takeback in a game against the computer at once:
 // the human's last move goes, with every computer move after it, and the
 // human is to move again.
 func (b *Bot) AiTakeback(ctx context.Context, r *Req, g *Game, side int) ([]view.Reply, error) {

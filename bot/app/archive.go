@@ -20,7 +20,7 @@ import (
 // store. These helpers are what /history game:#N, /board game:#N ply:K and
 // the game-over message need (see docs/ratings.md).
 
-// pastGame is the game a look back names (/history, /review): game:#N on
+// PastGame is the game a look back names (/history, /review): game:#N on
 // this server, else the caller's latest game here, which may be over.
 func (b *Bot) PastGame(ctx context.Context, r *Req) (*Game, error) {
 	g, byNumber, err := b.gameByNumber(ctx, r, r.Options["game"])
@@ -48,7 +48,7 @@ func (b *Bot) gameByNumber(ctx context.Context, r *Req, text string) (g *Game, o
 	return g, true, nil
 }
 
-// gameRecord is a game's record (engine/record, imported as recfile) with its server number,
+// GameRecord is a game's record (engine/record, imported as recfile) with its server number,
 // rated flag and the ratings its players had before it.
 func (b *Bot) GameRecord(ctx context.Context, g *Game) (*recfile.Record, error) {
 	st := b.St
@@ -75,7 +75,7 @@ func (b *Bot) GameRecord(ctx context.Context, g *Game) (*recfile.Record, error) 
 	return rec, nil
 }
 
-// gameFiles are the record file and, for a finished game, the animated
+// GameFiles are the record file and, for a finished game, the animated
 // replay, named by the game's server number: "game-12.txt", "game-12.gif".
 // The replay is drawn once (at most MaxRenders at a time; a waiting
 // interaction is deferred by its transport) and read from the store
@@ -134,7 +134,7 @@ func (b *Bot) boardImage(ctx context.Context, g *Game, pos engine.Position, last
 	})
 }
 
-// positionAt replays g's log to ply k (0 the start; k < 0 the final
+// PositionAt replays g's log to ply k (0 the start; k < 0 the final
 // position) and returns the position and the move that led to it (nil at
 // the start), for /board game:#N ply:K.
 func (b *Bot) PositionAt(ctx context.Context, g *Game, k int) (engine.Position, engine.Move, error) {

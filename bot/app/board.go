@@ -9,7 +9,7 @@ import (
 	"github.com/tankbot/tankbot/engine"
 )
 
-// boardReply builds the message that carries a game's board: header,
+// BoardReply builds the message that carries a game's board: header,
 // whose turn, clocks, outcome, the PNG and the action buttons. The image is
 // drawn as the public board is (publicFlip), or the other way up with flip.
 func (b *Bot) BoardReply(ctx context.Context, r *Req, g *Game, pos engine.Position, last engine.Move, head string, flip bool) (view.Reply, error) {
@@ -103,7 +103,7 @@ func (b *Bot) gameButtons(r *Req, g *Game, pos engine.Position) [][]view.Compone
 	return rows
 }
 
-// publicFlip is the orientation of the public board: from the side of the
+// PublicFlip is the orientation of the public board: from the side of the
 // player to move (Black at the bottom on Black's turn), unless the operator
 // keeps White at the bottom.
 func (b *Bot) PublicFlip(pos engine.Position) bool {

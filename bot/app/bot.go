@@ -74,7 +74,7 @@ type Bot struct {
 	n   Notifier
 	Log *slog.Logger
 
-	// seen caches the Discord locale last stored per user, so an
+	// Seen caches the Discord locale last stored per user, so an
 	// interaction writes only when it changes.
 	Seen sync.Map
 	// dms caches the DM channels with the bot already recorded, by user
@@ -140,12 +140,12 @@ func newBot(cfg Config, st Storage, clk Clock, n Notifier, log *slog.Logger) *Bo
 	return b
 }
 
-// refusal is a player-facing refusal: a catalog key and its args. Handlers
+// Refusal is a player-facing refusal: a catalog key and its args. Handlers
 // return it as an error; Handle turns it into an ephemeral reply.
 type Refusal struct {
 	Key  string
 	Args []string
-	// extra lines (already translated), e.g. engine alternatives
+	// Extra lines (already translated), e.g. engine alternatives
 	Extra []string
 }
 
@@ -153,12 +153,12 @@ func (r *Refusal) Error() string { return r.Key }
 
 func Refuse(key string, args ...string) error { return &Refusal{Key: key, Args: args} }
 
-// req is one command being handled: the command and the caller's locale.
+// Req is one command being handled: the command and the caller's locale.
 type Req struct {
 	Command
 	Loc string
 	Pub string // the language of public messages (the server's)
-	// guild is the server's settings (/server); zero outside a server.
+	// Guild is the server's settings (/server); zero outside a server.
 	Guild store.GuildSettings
 	// outOfBand marks the scheduler acting for a player (the computer's
 	// move): its posts are queued in the change's own transaction and

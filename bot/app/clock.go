@@ -13,10 +13,10 @@ import (
 // holds what is the bot's own: the presets players pick from, their wording,
 // and how a game record's clock moves on.
 
-// clockPresets are the choices /challenge offers (autocomplete).
+// ClockPresets are the choices /challenge offers (autocomplete).
 var ClockPresets = []string{"30m", "45m", "10m+5s", "1d", "3d", "7d", "untimed"}
 
-// parseClock reads a preset or any clock.ParseSettings form; "rapid" is
+// ParseClock reads a preset or any clock.ParseSettings form; "rapid" is
 // 10m+5s.
 func ParseClock(s string) (clock.Settings, bool) {
 	s = strings.ToLower(strings.ReplaceAll(s, " ", ""))
@@ -30,7 +30,7 @@ func ParseClock(s string) (clock.Settings, bool) {
 	return tc, err == nil
 }
 
-// describeClock writes the time control for players.
+// DescribeClock writes the time control for players.
 func DescribeClock(loc string, tc clock.Settings) string {
 	switch {
 	case !tc.Timed():

@@ -15,17 +15,17 @@ import (
 // compares) all read this one list. Adding a command is one file with its
 // handler and one line here.
 
-// command is one entry of the table.
+// CommandDef is one entry of the table.
 type CommandDef struct {
 	Name string
-	// doc says what the command does, in English, for docs/bot.md (players
+	// Doc says what the command does, in English, for docs/bot.md (players
 	// read the catalog's "cmd.<name>").
 	Doc     string
 	Opts    []OptDef
 	Run     func(*Bot, context.Context, *Req) ([]view.Reply, error)
 	Actions []ActionDef // game buttons, menus and forms ("g:<game>:<seq>:<name>")
 	Routes  []RouteDef  // other components, by custom-id prefix ("c:", "lb:")
-	// manageServer registers the command for members with Manage Server
+	// ManageServer registers the command for members with Manage Server
 	// only (Discord hides it from the others; its handler checks too).
 	ManageServer bool
 	// ServerOnly, when set, is the catalog key of the refusal of a command
@@ -34,14 +34,14 @@ type CommandDef struct {
 	// installs and server channels only, and refused elsewhere (the
 	// router; places.go).
 	ServerOnly string
-	// subs, when set, are the command's subcommands: Discord shows each
+	// Subs, when set, are the command's subcommands: Discord shows each
 	// with only its own options instead of every option at once. The
 	// chosen one reaches the handler as the option SubcommandOption,
 	// which opts defines (for the console, which writes it so).
 	Subs []SubDef
 }
 
-// subDef is one subcommand: its name and the names of its options (from
+// SubDef is one subcommand: its name and the names of its options (from
 // the command's opts). Its description is the catalog's
 // "sub.<command>.<name>".
 type SubDef struct {
@@ -54,17 +54,17 @@ type SubDef struct {
 // "action:create").
 const SubcommandOption = "action"
 
-// optDef is one option of a command. Descriptions come from the catalog
+// OptDef is one option of a command. Descriptions come from the catalog
 // ("opt.<name>").
 type OptDef struct {
 	Name     string
 	Typ      OptionType
 	Required bool
-	// suggest answers autocomplete for the option (nil: none).
+	// Suggest answers autocomplete for the option (nil: none).
 	Suggest func(b *Bot, ctx context.Context, r *Req, typed string) []view.Choice
-	// choices is a fixed list of values (nil: free input).
+	// Choices is a fixed list of values (nil: free input).
 	Choices func() []view.Choice
-	// bounds, for an Integer option, are the values Discord lets through
+	// Bounds, for an Integer option, are the values Discord lets through
 	// (min_value, max_value; nil: none). The handler checks them again:
 	// the console and other transports do not.
 	Bounds *Bounds
@@ -77,16 +77,16 @@ type Bounds struct {
 	Max *int
 }
 
-// between is the bounds lo..hi; atLeast is lo.. with no upper bound.
+// Between is the bounds lo..hi; atLeast is lo.. with no upper bound.
 func Between(lo, hi int) *Bounds { return &Bounds{Min: lo, Max: &hi} }
 func AtLeast(lo int) *Bounds     { return &Bounds{Min: lo} }
 
-// action is a component or form on a game's message, custom id
+// ActionDef is a component or form on a game's message, custom id
 // "g:<game>:<seq>:<name>[:<arg>]".
 type ActionDef struct {
 	Name string
 	Arg  string // what the custom id carries after the name, for the doc ("<move>")
-	// anyone may use it on any game at any time (a look, the record, a
+	// Anyone may use it on any game at any time (a look, the record, a
 	// rematch); otherwise only a player of the game while it is on, on
 	// the board it was drawn for (the seq).
 	Anyone bool
@@ -94,7 +94,7 @@ type ActionDef struct {
 	Run    func(b *Bot, ctx context.Context, r *Req, g *Game, id view.CustomID) ([]view.Reply, error)
 }
 
-// route handles the components whose custom id starts with "<prefix>:".
+// RouteDef handles the components whose custom id starts with "<prefix>:".
 type RouteDef struct {
 	Prefix string
 	Format string // the custom id's format, for docs/bot.md
@@ -102,7 +102,7 @@ type RouteDef struct {
 	Run    func(b *Bot, ctx context.Context, r *Req) ([]view.Reply, error)
 }
 
-// gamePrefix starts the custom ids of game components (the actions).
+// GamePrefix starts the custom ids of game components (the actions).
 const GamePrefix = "g"
 
 // OptionType is the kind of value a slash-command option takes.
@@ -154,7 +154,7 @@ type OptionSpec struct {
 	Bounds                   *Bounds // Integer options only
 }
 
-// opt is the command's option called name.
+// Opt is the command's option called name.
 func (c *CommandDef) Opt(name string) (OptDef, bool) {
 	for _, o := range c.Opts {
 		if o.Name == name {
@@ -164,7 +164,7 @@ func (c *CommandDef) Opt(name string) (OptDef, bool) {
 	return OptDef{}, false
 }
 
-// optSpec is o as registered.
+// OptSpec is o as registered.
 func OptSpec(o OptDef) OptionSpec {
 	os := OptionSpec{
 		Name:                     o.Name,
@@ -181,7 +181,7 @@ func OptSpec(o OptDef) OptionSpec {
 	return os
 }
 
-// localized returns a key's non-English texts keyed by Discord locale.
+// Localized returns a key's non-English texts keyed by Discord locale.
 func Localized(key string, args ...string) map[string]string {
 	return map[string]string{
 		"th":    i18n.T(i18n.Thai, key, args...),
@@ -217,14 +217,14 @@ func LanguageChoices() []view.Choice {
 	return out
 }
 
-// gameOpt is the usual "game" option: one of the caller's games here,
+// GameOpt is the usual "game" option: one of the caller's games here,
 // active ones suggested.
 var GameOpt = OptDef{Name: "game", Typ: String, Suggest: suggestActiveGames}
 
-// gameOptFinished is "game" where a finished game can be meant too.
+// GameOptFinished is "game" where a finished game can be meant too.
 var GameOptFinished = OptDef{Name: "game", Typ: String, Suggest: suggestAnyGames}
 
-// usage writes a command as docs/bot.md shows it: "/move <move> [game]";
+// Usage writes a command as docs/bot.md shows it: "/move <move> [game]";
 // one per subcommand ("/tournament join [id] [level]"), joined by " · ".
 func (c CommandDef) Usage() string {
 	if len(c.Subs) > 0 {

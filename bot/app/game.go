@@ -12,7 +12,7 @@ import (
 
 // Which game a command means, loading it, and ending it.
 
-// findGame resolves which game a command means: the game option (of this
+// FindGame resolves which game a command means: the game option (of this
 // server only), else the one game of the current thread, else the caller's
 // only active game in this channel (its threads included), else their only
 // active game in the server. With no active game it falls back to the
@@ -83,7 +83,7 @@ func (b *Bot) onlyGameInServer(ctx context.Context, r *Req) *Game {
 	return mine
 }
 
-// loadGame loads a game named by id; another server's game does not exist
+// LoadGame loads a game named by id; another server's game does not exist
 // here.
 func (b *Bot) LoadGame(ctx context.Context, r *Req, id int64) (*Game, error) {
 	g, err := b.St.game(ctx, id)
@@ -96,7 +96,7 @@ func (b *Bot) LoadGame(ctx context.Context, r *Req, id int64) (*Game, error) {
 	return g, nil
 }
 
-// replayLast gives the current position and the last move as an engine
+// ReplayLast gives the current position and the last move as an engine
 // move (for the image's highlight).
 func (b *Bot) ReplayLast(ctx context.Context, g *Game) (engine.Position, engine.Move, error) {
 	pos, err := g.Position()
@@ -126,7 +126,7 @@ func (b *Bot) ReplayLast(ctx context.Context, g *Game) (engine.Position, engine.
 	return pos, m, nil
 }
 
-// overRefusal is the answer to acting on a finished game: which game, and
+// OverRefusal is the answer to acting on a finished game: which game, and
 // how it ended.
 func OverRefusal(r *Req, g *Game) error {
 	return Refuse("refuse.over", g.Num(), view.OutcomeWords(r.Loc, g))
@@ -148,7 +148,7 @@ func (b *Bot) end(ctx context.Context, g *Game, o engine.Outcome, posts ...outbo
 	return nil
 }
 
-// finish ends g with an outcome decided off the board (resignation,
+// Finish ends g with an outcome decided off the board (resignation,
 // agreement, abort) and posts the final board, pinging both players with
 // what happened (event) and the result.
 func (b *Bot) Finish(ctx context.Context, r *Req, g *Game, o engine.Outcome, event func(loc string) string) ([]view.Reply, error) {

@@ -13,7 +13,7 @@ import (
 // (engine.Descriptor: examples, showcase, words). Nothing here names a
 // game: a new one is added in engine/games.
 
-// lookupGame finds a game's rules by name.
+// LookupGame finds a game's rules by name.
 func LookupGame(name string) (engine.Rules, bool) {
 	r, err := games.Lookup(name)
 	return r, err == nil
@@ -21,11 +21,11 @@ func LookupGame(name string) (engine.Rules, bool) {
 
 func GameNames() []string { return games.Names() }
 
-// defaultGame is the game /challenge, /rules and /leaderboard mean when
+// DefaultGame is the game /challenge, /rules and /leaderboard mean when
 // none is named: the first listed.
 func DefaultGame() string { return GameNames()[0] }
 
-// describe is a game's descriptor; an unknown game gets an empty one
+// Describe is a game's descriptor; an unknown game gets an empty one
 // (plain picker, no examples, no words).
 func Describe(game string) engine.Descriptor {
 	d, _ := games.Describe(game)
@@ -42,7 +42,7 @@ func MoveExample(game string) string {
 	return Describe(DefaultGame()).Example("")
 }
 
-// examplesLine is one example move per game in loc, for /help:
+// ExamplesLine is one example move per game in loc, for /help:
 // "Tank Chess `C3 > C5N`, Camelot `F6-F5`, …".
 func ExamplesLine(loc string) string {
 	var parts []string
@@ -54,7 +54,7 @@ func ExamplesLine(loc string) string {
 	return strings.Join(parts, ", ")
 }
 
-// findFinished is findGame for /rematch: the named game, or the caller's
+// FindFinished is findGame for /rematch: the named game, or the caller's
 // latest game in this channel (which may be over).
 func (b *Bot) FindFinished(ctx context.Context, r *Req) (*Game, error) {
 	if r.Options["game"] != "" {

@@ -199,7 +199,7 @@ func mustNotRefuse(t *testing.T, rs []view.Reply) {
 	}
 }
 
-// startGame has alice challenge bob (alice white) and bob accept; it
+// StartGame has alice challenge bob (alice white) and bob accept; it
 // returns the game id.
 func (h *harness) StartGame(opts ...string) int64 {
 	h.t.Helper()

@@ -7,7 +7,7 @@ import (
 	"github.com/tankbot/tankbot/store"
 )
 
-// locale picks the caller's language: /settings, then the Discord locale
+// Locale picks the caller's language: /settings, then the Discord locale
 // of the command, then the Discord locale last seen from them (for messages
 // written outside an interaction), then the configured default. A Discord
 // locale that differs from the stored one is saved.
@@ -52,7 +52,7 @@ func (b *Bot) rememberLocale(ctx context.Context, user, loc, stored string) {
 	b.Seen.Store(user, loc)
 }
 
-// guildSettings reads the server's settings; outside a server, or when
+// ServerSettings reads the server's settings; outside a server, or when
 // the read fails (logged), the bot's defaults.
 func (b *Bot) ServerSettings(ctx context.Context, guild string) store.GuildSettings {
 	if guild == "" || b.St == nil {
@@ -69,7 +69,7 @@ func (b *Bot) ServerSettings(ctx context.Context, guild string) store.GuildSetti
 	return gs
 }
 
-// pubLocale is the language of public messages: the one the server chose
+// PubLocale is the language of public messages: the one the server chose
 // (/server), else Discord's server locale, else the configured default.
 func (b *Bot) PubLocale(c Command, chosen string) string {
 	if chosen != "" {

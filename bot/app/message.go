@@ -14,10 +14,10 @@ import (
 // the previous board loses its buttons by an edit; every ending pings both
 // players. This file holds the pieces those messages share.
 
-// maxInput is how much of a user's own text a refusal quotes.
+// MaxInput is how much of a user's own text a refusal quotes.
 const MaxInput = 100
 
-// public is r speaking to everybody: the server's language.
+// Public is r speaking to everybody: the server's language.
 func (r *Req) Public() *Req {
 	p := *r
 	p.Loc = r.Pub
@@ -29,7 +29,7 @@ func (b *Bot) userLocale(ctx context.Context, id string) string {
 	return b.Locale(ctx, Command{User: User{ID: id}})
 }
 
-// knownLocale is the language a user chose (/settings) or Discord last
+// KnownLocale is the language a user chose (/settings) or Discord last
 // showed for them; known is false when neither is stored.
 func (b *Bot) KnownLocale(ctx context.Context, id string) (loc string, known bool) {
 	s, err := b.St.Settings(ctx, id)
@@ -45,7 +45,7 @@ func (b *Bot) KnownLocale(ctx context.Context, id string) (loc string, known boo
 	return "", false
 }
 
-// pings addresses users each in their own language: one line per
+// Pings addresses users each in their own language: one line per
 // language, built by line from the mentions of the users who read it.
 // It returns the content and the ids the message may ping.
 func (b *Bot) Pings(ctx context.Context, users []User, line func(loc, mentions string) string) (string, []string) {
@@ -83,7 +83,7 @@ func (b *Bot) endContent(ctx context.Context, g *Game, event func(loc string) st
 	})
 }
 
-// inGame sends a public game message to the game's own place when the
+// InGame sends a public game message to the game's own place when the
 // command came from elsewhere (the transport points the user there).
 func InGame(r *Req, g *Game, reply view.Reply) view.Reply {
 	if r.ChannelID != g.ChannelID {
@@ -128,7 +128,7 @@ func (b *Bot) turnContent(ctx context.Context, g *Game, pos engine.Position, mov
 	})
 }
 
-// confirmed wraps the public replies of an action confirmed in an
+// Confirmed wraps the public replies of an action confirmed in an
 // ephemeral message: that message is edited to say what was done (buttons
 // gone) and the public ones go to the game's place as new messages.
 func Confirmed(r *Req, g *Game, done string) func([]view.Reply, error) ([]view.Reply, error) {

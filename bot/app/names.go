@@ -3,7 +3,6 @@ package app
 import (
 	"strings"
 	"unicode"
-	"unicode/utf8"
 
 	"github.com/tankbot/tankbot/bot/view"
 )
@@ -22,7 +21,7 @@ const (
 // maxName is Discord's length of a display name.
 const maxName = 32
 
-// markName marks s as a player's name in output ("" stays "").
+// MarkName marks s as a player's name in output ("" stays "").
 func MarkName(s string) string {
 	if s == "" {
 		return ""
@@ -45,7 +44,7 @@ func cleanName(s string) string {
 	}, s), maxName)
 }
 
-// markUsers marks the names a command brings in.
+// MarkUsers marks the names a command brings in.
 func MarkUsers(c *Command) {
 	c.User.Name = MarkName(cleanName(c.User.Name))
 	if len(c.Users) == 0 {
@@ -95,5 +94,3 @@ func MarkedText(s string, f func(name string) string) string {
 		s = s[min(len(s), j+len(string(nameEnd))):]
 	}
 }
-
-func runes(s string) int { return utf8.RuneCountInString(s) }

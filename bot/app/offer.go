@@ -25,10 +25,10 @@ var (
 	TakebackOffer = offer{key: "takeback", Yes: "tbyes", No: "tbno", kind: game.TakebackOffer}
 )
 
-// fromOpponent reports whether side's opponent has this offer standing.
+// FromOpponent reports whether side's opponent has this offer standing.
 func (o offer) FromOpponent(g *Game, side int) bool { return g.Offered(o.kind) == 2-side }
 
-// propose records side's offer and posts it where the game is played,
+// Propose records side's offer and posts it where the game is played,
 // pinging the opponent in their language, with Accept and Decline.
 func (b *Bot) Propose(ctx context.Context, r *Req, g *Game, o offer, side int) ([]view.Reply, error) {
 	if g.Offered(o.kind) == side+1 {
@@ -72,7 +72,7 @@ func (b *Bot) decline(ctx context.Context, r *Req, g *Game, o offer) ([]view.Rep
 	}, nil
 }
 
-// declineAction is an offer's No button.
+// DeclineAction is an offer's No button.
 func (o offer) DeclineAction() func(*Bot, context.Context, *Req, *Game, view.CustomID) ([]view.Reply, error) {
 	return func(b *Bot, ctx context.Context, r *Req, g *Game, _ view.CustomID) ([]view.Reply, error) {
 		return b.decline(ctx, r, g, o)

@@ -10,7 +10,7 @@ import (
 	"github.com/tankbot/tankbot/engine"
 )
 
-// pickState is the picker state a click carries: the menu's chosen value,
+// PickState is the picker state a click carries: the menu's chosen value,
 // else the button's argument.
 func PickState(r *Req, arg string) string {
 	if len(r.Values) > 0 {
@@ -19,7 +19,7 @@ func PickState(r *Req, arg string) string {
 	return arg
 }
 
-// pickerMenu is the picker's message for state on pos, only for the
+// PickerMenu is the picker's message for state on pos, only for the
 // player: a new message (the first menu) or an edit of the picker's own
 // message (update). One picker serves games and puzzles alike.
 func PickerMenu(r *Req, pos engine.Position, state string, update bool, ids pickIDs) (view.Reply, error) {

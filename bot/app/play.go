@@ -12,7 +12,7 @@ import (
 	"github.com/tankbot/tankbot/engine"
 )
 
-// mustMove checks the caller may act on g now: a player, the game on, and
+// MustMove checks the caller may act on g now: a player, the game on, and
 // their turn by the position itself (games whose turns do not simply
 // alternate by ply, like Gungi's draft, are right too).
 func (b *Bot) MustMove(r *Req, g *Game) (side int, pos engine.Position, err error) {
@@ -33,7 +33,7 @@ func (b *Bot) MustMove(r *Req, g *Game) (side int, pos engine.Position, err erro
 	return side, pos, nil
 }
 
-// noMove refuses an empty move with an example legal in g's position for
+// NoMove refuses an empty move with an example legal in g's position for
 // its player to move (the mover's refusal when it is not their turn).
 func (b *Bot) NoMove(r *Req, g *Game) error {
 	_, pos, err := b.MustMove(r, g)
@@ -43,7 +43,7 @@ func (b *Bot) NoMove(r *Req, g *Game) error {
 	return Refuse("refuse.nomove", engine.ExampleMove(pos))
 }
 
-// play is the path of one move: checks, engine, compare-and-set save,
+// Play is the path of one move: checks, engine, compare-and-set save,
 // clocks, events, board and ping. seq is the game sequence the move was
 // chosen at (a component's pin); a game that moved on refuses it.
 func (b *Bot) Play(ctx context.Context, r *Req, g *Game, seq int, text string) ([]view.Reply, error) {
@@ -188,7 +188,7 @@ func (b *Bot) replayOutcome(ctx context.Context, g *Game, note string) (engine.O
 	return gm.Outcome(), nil
 }
 
-// illegal turns an engine error into a translated refusal with the
+// Illegal turns an engine error into a translated refusal with the
 // engine's close alternatives.
 func Illegal(r *Req, err error) error {
 	rf := &Refusal{Key: "refuse.illegal", Args: []string{view.EngineError(r.Loc, err)}}
@@ -199,7 +199,7 @@ func Illegal(r *Req, err error) error {
 	return rf
 }
 
-// moveForm is the typed-move form for pos, submitted with customID (a
+// MoveForm is the typed-move form for pos, submitted with customID (a
 // game's board or a puzzle's step: one form for both).
 func MoveForm(r *Req, pos engine.Position, customID string) view.Reply {
 	return view.Reply{Modal: &view.Modal{
@@ -209,7 +209,7 @@ func MoveForm(r *Req, pos engine.Position, customID string) view.Reply {
 	}}
 }
 
-// undo takes back the last n moves of g (granted by by) and posts the
+// Undo takes back the last n moves of g (granted by by) and posts the
 // board of the position before them, pinging the player to move again.
 func (b *Bot) Undo(ctx context.Context, r *Req, g *Game, n int, by User) ([]view.Reply, error) {
 	gm, err := b.replay(ctx, g)

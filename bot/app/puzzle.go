@@ -26,10 +26,10 @@ func puzzleByID(game, id string) (*puzzle.Puzzle, error) {
 	return p, nil
 }
 
-// puzzleState is the active puzzle of the caller at its current step:
+// PuzzleState is the active puzzle of the caller at its current step:
 // the position the solver is to move in, from the engine.
 type PuzzleState struct {
-	A      *store.ActivePuzzle
+	Active *store.ActivePuzzle
 	Puzzle *puzzle.Puzzle
 	Pos    engine.Position
 }
@@ -58,7 +58,7 @@ func (b *Bot) CurrentPuzzle(ctx context.Context, r *Req) (*PuzzleState, error) {
 	return &PuzzleState{a, pz, pos}, nil
 }
 
-// playNote plays a move written in the game's notation.
+// PlayNote plays a move written in the game's notation.
 func PlayNote(pos engine.Position, note string) (engine.Position, engine.Move, error) {
 	m, err := pos.ParseMove(note)
 	if err != nil {
@@ -68,12 +68,12 @@ func PlayNote(pos engine.Position, note string) (engine.Position, engine.Move, e
 	return next, m, err
 }
 
-// puzzleBoard is the private board of a puzzle: the solver's side at the
+// PuzzleBoard is the private board of a puzzle: the solver's side at the
 // bottom, the task and how to answer.
 func (b *Bot) PuzzleBoard(r *Req, st *PuzzleState, last engine.Move, head string) ([]view.Reply, error) {
 	side := st.Pos.Turn()
 	sideName := r.T("game." + side.String())
-	desc := r.T("puzzle.task", sideName, strconv.Itoa(st.Puzzle.Depth-st.A.Step))
+	desc := r.T("puzzle.task", sideName, strconv.Itoa(st.Puzzle.Depth-st.Active.Step))
 	if head != "" {
 		desc = head + "\n" + desc
 	}
@@ -84,7 +84,7 @@ func (b *Bot) PuzzleBoard(r *Req, st *PuzzleState, last engine.Move, head string
 	if err != nil {
 		b.Log.Warn("render puzzle", "puzzle", st.Puzzle.ID, "err", err)
 	} else if png != nil {
-		name := "puzzle-" + st.Puzzle.ID + "-" + strconv.Itoa(st.A.Step) + ".png"
+		name := "puzzle-" + st.Puzzle.ID + "-" + strconv.Itoa(st.Active.Step) + ".png"
 		reply.Files = []view.File{{Name: name, ContentType: "image/png", Data: png, Description: view.PositionAlt(r.Loc, st.Puzzle.Game, st.Pos, nil, nil)}}
 		e.Image = name
 		reply.FallbackText = r.T("game.noimage")
@@ -92,10 +92,10 @@ func (b *Bot) PuzzleBoard(r *Req, st *PuzzleState, last engine.Move, head string
 	return []view.Reply{reply}, nil
 }
 
-// puzzlePrefix starts the custom ids of a puzzle board's components.
+// PuzzlePrefix starts the custom ids of a puzzle board's components.
 const PuzzlePrefix = "pz"
 
-// puzzleID is the custom id of a puzzle board's component.
+// PuzzleID is the custom id of a puzzle board's component.
 func PuzzleID(pz string, step int, action string, arg ...string) string {
 	s := PuzzlePrefix + ":" + pz + ":" + strconv.Itoa(step) + ":" + action
 	if len(arg) > 0 && arg[0] != "" {
@@ -104,7 +104,7 @@ func PuzzleID(pz string, step int, action string, arg ...string) string {
 	return s
 }
 
-// parsePuzzleID reads a custom id written by puzzleID.
+// ParsePuzzleID reads a custom id written by puzzleID.
 func ParsePuzzleID(s string) (id string, step int, action, arg string, ok bool) {
 	parts := strings.SplitN(s, ":", 5)
 	if len(parts) < 4 || parts[0] != PuzzlePrefix || parts[1] == "" || parts[3] == "" {
@@ -122,7 +122,7 @@ func ParsePuzzleID(s string) (id string, step int, action, arg string, ok bool) 
 
 // puzzleButtons are the puzzle board's inputs at st's step.
 func puzzleButtons(r *Req, st *PuzzleState) [][]view.Component {
-	id, step := st.Puzzle.ID, st.A.Step
+	id, step := st.Puzzle.ID, st.Active.Step
 	return [][]view.Component{{
 		{Kind: view.Button, CustomID: PuzzleID(id, step, "pick"), Label: r.T("btn.pick"), Style: view.Primary},
 		{Kind: view.Button, CustomID: PuzzleID(id, step, "type"), Label: r.T("btn.type"), Style: view.Primary},
@@ -130,7 +130,7 @@ func puzzleButtons(r *Req, st *PuzzleState) [][]view.Component {
 	}}
 }
 
-// suggestPuzzleTheme lists the themes of the chosen game's puzzles (the
+// SuggestPuzzleTheme lists the themes of the chosen game's puzzles (the
 // default game's without one) that start with what was typed, with how
 // many puzzles have each.
 func SuggestPuzzleTheme(b *Bot, ctx context.Context, r *Req, typed string) []view.Choice {
@@ -152,7 +152,7 @@ func SuggestPuzzleTheme(b *Bot, ctx context.Context, r *Req, typed string) []vie
 	return out
 }
 
-// withTheme keeps the puzzles tagged with theme.
+// WithTheme keeps the puzzles tagged with theme.
 func WithTheme(ps []*puzzle.Puzzle, theme string) []*puzzle.Puzzle {
 	var out []*puzzle.Puzzle
 	for _, p := range ps {
@@ -171,7 +171,7 @@ func SuggestPuzzleMove(b *Bot, ctx context.Context, r *Req, typed string) []view
 	return posMoves(r, st.Pos, typed)
 }
 
-// refutation is a reply of the side to move in pos that wins the game at
+// Refutation is a reply of the side to move in pos that wins the game at
 // once, and the position after it (nil: none).
 func Refutation(pos engine.Position) (engine.Position, engine.Move) {
 	if pos.Status().Over() {

@@ -64,7 +64,7 @@ func dailySlot(t time.Time, hour int) time.Time {
 	return s
 }
 
-// dailyEffects move the server's daily event after a change of its
+// DailyEffects move the server's daily event after a change of its
 // channel or hour: the pending one dropped, the next slot's scheduled
 // (none when the daily puzzle is off).
 func (b *Bot) DailyEffects(gs store.GuildSettings) store.Effects {
@@ -311,7 +311,7 @@ func (b *Bot) dailySolve(ctx context.Context, r *Req) ([]view.Reply, error) {
 	return b.PuzzleBoard(r, &PuzzleState{a, pz, pos}, nil, r.T("daily.head", day))
 }
 
-// dailyFinished records the end of an attempt on the daily puzzles that
+// DailyFinished records the end of an attempt on the daily puzzles that
 // are this puzzle (a solve with its time, or a miss); logged on failure,
 // since the puzzle's own result is already saved.
 func (b *Bot) DailyFinished(ctx context.Context, a *store.ActivePuzzle, solved bool) {

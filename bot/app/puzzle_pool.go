@@ -155,7 +155,7 @@ func (b *Bot) lookupPuzzle(ctx context.Context, game, id string) (*puzzle.Puzzle
 	return puzzle.ParseLine(pp.Game, pp.Line)
 }
 
-// serverPuzzles are the puzzles of game mined in guild's games.
+// ServerPuzzles are the puzzles of game mined in guild's games.
 func (b *Bot) ServerPuzzles(ctx context.Context, guild, game string) ([]*puzzle.Puzzle, error) {
 	if guild == "" {
 		return nil, nil
@@ -176,7 +176,7 @@ func (b *Bot) ServerPuzzles(ctx context.Context, guild, game string) ([]*puzzle.
 	return out, nil
 }
 
-// choosePuzzle picks the next puzzle for a player rated rt: one from their
+// ChoosePuzzle picks the next puzzle for a player rated rt: one from their
 // server's games not tried yet and within ownPuzzleWindow of rt first,
 // else one of all (shipped and the server's) not tried yet near rt, else
 // (all tried) any again, unrated. A puzzle's rating is its current one

@@ -23,7 +23,7 @@ func GlickoOf(g store.Glicko) rating.Rating {
 	return rating.Rating{Rating: g.Rating, RD: g.RD, Volatility: g.Vol}
 }
 
-// beforeOf is a change's rating before the game: a player's first rated
+// BeforeOf is a change's rating before the game: a player's first rated
 // game starts from rating.New().
 func BeforeOf(c store.RatingChange) rating.Rating {
 	if c.Before.RD == 0 {
@@ -32,7 +32,7 @@ func BeforeOf(c store.RatingChange) rating.Rating {
 	return rating.Rating{Rating: c.Before.Rating, RD: c.Before.RD}
 }
 
-// signed rounds a rating difference: "+16", "−4", "±0".
+// Signed rounds a rating difference: "+16", "−4", "±0".
 func Signed(d float64) string {
 	n := int(math.Round(d))
 	switch {

@@ -44,7 +44,7 @@ func (rv *reviewer) budget(cfg Config) int64 {
 	return review.DefaultNodes
 }
 
-// storedReview reads g's stored review; store.ErrNotFound when none.
+// StoredReview reads g's stored review; store.ErrNotFound when none.
 func (b *Bot) StoredReview(ctx context.Context, g *Game) (*review.Review, string, error) {
 	row, err := b.St.GameReview(ctx, g.ID)
 	if err != nil {
@@ -60,7 +60,7 @@ func (b *Bot) StoredReview(ctx context.Context, g *Game) (*review.Review, string
 	return &rv, row.Annotated, nil
 }
 
-// runReview analyses g once a review slot is free and stores the result;
+// RunReview analyses g once a review slot is free and stores the result;
 // progress (nil: none) hears of each position evaluated.
 func (b *Bot) RunReview(ctx context.Context, g *Game, rec *recfile.Record, progress func(done, total int)) (*review.Review, string, error) {
 	ps, _, err := rec.Positions()
@@ -101,7 +101,7 @@ func (b *Bot) RunReview(ctx context.Context, g *Game, rec *recfile.Record, progr
 	return rv, text, nil
 }
 
-// turningBoards draws each turning point twice, from the mover's side:
+// TurningBoards draws each turning point twice, from the mover's side:
 // after the move played and after the better move, each highlighted as the
 // last move (2 files a point, 6 at most: with the graph and the record
 // inside Discord's 10 attachments). The boards are extras: one that cannot

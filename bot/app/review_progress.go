@@ -68,7 +68,7 @@ func (p *progressNotes) update(done, total int) {
 	p.show(pct)
 }
 
-// reviewProgress is the progress callback of g's review for r: nil when
+// ReviewProgress is the progress callback of g's review for r: nil when
 // the transport shows no progress.
 func (b *Bot) ReviewProgress(ctx context.Context, r *Req, g *Game) func(done, total int) {
 	f := interimOf(ctx)

@@ -212,7 +212,7 @@ func (b *Bot) fire(ctx context.Context, e Event) ([]outbox.Post, error) {
 	return nil, nil
 }
 
-// expiryNotice tells the channel that challenge c expired: its own message
+// ExpiryNotice tells the channel that challenge c expired: its own message
 // edited in place in the server's language (buttons gone, nobody pinged),
 // or, when that message is unknown (challenges made before its id was
 // kept), a new message in the challenger's language.

@@ -11,7 +11,7 @@ import (
 	"github.com/tankbot/tankbot/store"
 )
 
-// serverSummary lists the server's settings in the reader's language, as
+// ServerSummary lists the server's settings in the reader's language, as
 // /server and /help show them.
 func (b *Bot) ServerSummary(r *Req, gs store.GuildSettings, links bool) string {
 	onOff := func(on bool) string {
@@ -76,7 +76,7 @@ func serverMap(r *Req, rules engine.Rules) string {
 	return ""
 }
 
-// mayChallenge refuses /challenge where the server does not allow it:
+// MayChallenge refuses /challenge where the server does not allow it:
 // outside its channel for games (threads of it are inside), or to a
 // member without the role it asks for (members with Manage Server always
 // may).

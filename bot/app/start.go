@@ -128,7 +128,7 @@ func boardWidth(start string) int {
 	return n
 }
 
-// challengeEdit is the out-of-band edit of a challenge's own message
+// ChallengeEdit is the out-of-band edit of a challenge's own message
 // (buttons gone, content replaced), queued in the transaction that ends the
 // challenge when something other than a click on that message ends it (a
 // typed /accept, the expiry), so it is retried until Discord takes it. Nil
@@ -142,7 +142,7 @@ func ChallengeEdit(c *ChallengeRec, content string) []outbox.Post {
 	return []outbox.Post{outbox.Edit(view.Reply{ChannelID: c.ChannelID, Content: content}, c.MessageID)}
 }
 
-// startGame creates the game of an accepted challenge, opens its thread if
+// StartGame creates the game of an accepted challenge, opens its thread if
 // asked and posts the first board.
 func (b *Bot) StartGame(ctx context.Context, r *Req, c *ChallengeRec, taker User) ([]view.Reply, error) {
 	rules, ok := LookupGame(c.Game)
@@ -304,7 +304,7 @@ func person(u User) bool { return !u.Bot }
 // maxPending is how many challenges one user may have waiting at once.
 const maxPending = 5
 
-// underCap refuses a new challenge from a user who already has maxPending
+// UnderCap refuses a new challenge from a user who already has maxPending
 // waiting (pend: the user's pending challenges).
 func (b *Bot) UnderCap(r *Req, pend []*ChallengeRec) error {
 	now, n := b.Clk.Now(), 0

@@ -44,10 +44,10 @@ type Settings interface {
 
 // Challenges are the challenges, open and answered.
 type Challenges interface {
-	// createChallenge stores c with its effects (Ref 0: the new challenge).
+	// CreateChallenge stores c with its effects (Ref 0: the new challenge).
 	CreateChallenge(ctx context.Context, c *ChallengeRec, eff Effects) (int64, error)
 	Challenge(ctx context.Context, id int64) (*ChallengeRec, error)
-	// setChallengeStatus moves a pending challenge to status with its
+	// SetChallengeStatus moves a pending challenge to status with its
 	// effects; false when it was no longer pending (someone else answered
 	// first) and nothing was written.
 	SetChallengeStatus(ctx context.Context, id int64, status string, eff Effects) (bool, error)
@@ -220,7 +220,7 @@ type Tournaments interface {
 	Enqueue(ctx context.Context, m store.Message) (int64, error)
 }
 
-// effects are what a change implies beyond its own row, written in its
+// Effects are what a change implies beyond its own row, written in its
 // transaction: events to drop and add, and posts to deliver out of band.
 type Effects struct {
 	Cancel   []CancelSpec
@@ -233,7 +233,7 @@ type Effects struct {
 	pingDue time.Time
 }
 
-// cancelSpec drops the pending events of ref (0: the row being written) of
+// CancelSpec drops the pending events of ref (0: the row being written) of
 // the given kinds (all when none).
 type CancelSpec struct {
 	ref   int64
@@ -324,7 +324,7 @@ const (
 	gmFinished = game.Finished
 )
 
-// gameRec is a game as the bot keeps it; bot/game owns its invariants.
+// Game is a game as the bot keeps it; bot/game owns its invariants.
 type Game = game.Game
 
 // Event kinds.

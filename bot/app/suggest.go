@@ -72,7 +72,7 @@ func SuggestClocks(b *Bot, ctx context.Context, r *Req, typed string) []view.Cho
 	return PrefixChoices(ClockPresets, typed)
 }
 
-// suggestChallenges offers the challenges the caller may take here.
+// SuggestChallenges offers the challenges the caller may take here.
 func SuggestChallenges(b *Bot, ctx context.Context, r *Req, typed string) (out []view.Choice) {
 	pend, err := b.St.PendingChallenges(ctx, r.User.ID)
 	if err != nil {
@@ -197,5 +197,5 @@ func orDefault(s, def string) string {
 	return s
 }
 
-// maxChoices is Discord's limit on autocomplete choices.
+// MaxSuggestions is Discord's limit on autocomplete choices.
 const MaxSuggestions = 25

@@ -19,7 +19,7 @@ import (
 // text mode who moves also gets the move in words. All of it is private
 // (only the caller sees it) and in the caller's language.
 
-// boardInWords answers /board when the caller wants words: text:true, the
+// BoardInWords answers /board when the caller wants words: text:true, the
 // text-mode setting (unless text:false or public:true), or a question in
 // ask. handled is false when the caller wants the picture.
 func (b *Bot) BoardInWords(ctx context.Context, r *Req, g *Game) (out []view.Reply, handled bool, err error) {

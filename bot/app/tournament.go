@@ -20,20 +20,20 @@ import (
 	"github.com/tankbot/tankbot/store"
 )
 
-// formatName is a format's name in loc.
+// FormatName is a format's name in loc.
 func FormatName(loc string, f tournament.Format) string {
 	return i18n.T(loc, FormatKeyPrefix+string(f))
 }
 
 const FormatKeyPrefix = "tournament.format."
 
-// director runs the tournaments on the bot's store and clock; what an
+// Director runs the tournaments on the bot's store and clock; what an
 // advance does is announced through the outbox (advancePosts).
 func (b *Bot) Director() *director.Director {
 	return &director.Director{Store: b.St, Now: b.Clk.Now, Posts: b.advancePosts, Adjudicated: b.endAdjudicated}
 }
 
-// seedRating is the player's rating in the tournament's game on this
+// SeedRating is the player's rating in the tournament's game on this
 // server (it seeds knockouts and numbers players), the default for one
 // without rated games there.
 func (b *Bot) SeedRating(ctx context.Context, guild, kind, player string) float64 {
@@ -74,7 +74,7 @@ func entrantUser(ev *director.Event, id string) User {
 	return User{ID: id, Name: MarkName(ev.Name(id)), Bot: ev.AILevel(id) > 0}
 }
 
-// startPairings starts the games of a paired round the way an accepted
+// StartPairings starts the games of a paired round the way an accepted
 // challenge starts (thread, first board pinging both players), each
 // claimed on its board; the board's message adds the round's deadline. A
 // board that cannot start is logged and left to the round's deadline
@@ -213,7 +213,7 @@ func (b *Bot) startPairing(ctx context.Context, ev *director.Event, p tournament
 // key reason.forfeit).
 const reasonForfeit engine.Reason = "forfeit"
 
-// endDecided ends the running game of a board the tournament decided
+// EndDecided ends the running game of a board the tournament decided
 // without it (a withdrawal, an adjudication at the round's deadline). With
 // event, the game's final board saying it (pinging both players) is queued
 // with the result; without, the caller tells the players. It returns the
@@ -409,7 +409,7 @@ func (b *Bot) tournamentGameOver(ctx context.Context, g *Game) {
 	b.startWaiting(ctx, g) // a game outside tournaments may have held one up
 }
 
-// announce acts on a director's update: the games of a paired round
+// Announce acts on a director's update: the games of a paired round
 // start, their boards queued in the outbox (the round's announcement and
 // the final standings were queued with the advance itself: advancePosts).
 func (b *Bot) Announce(ctx context.Context, u director.Update) {
@@ -534,7 +534,7 @@ func (b *Bot) StandingsFiles(ev *director.Event, loc string) []view.File {
 	return files
 }
 
-// boardLines are the current round's boards, one line each, names marked
+// BoardLines are the current round's boards, one line each, names marked
 // (escaped at output).
 func (b *Bot) BoardLines(loc string, ev *director.Event) []string {
 	var lines []string
@@ -559,7 +559,7 @@ var TournamentActionNames = []string{"create", "join", "leave", "start", "standi
 // larger one would overflow the stored deadline.
 const maxSpan = 60 * 24 * time.Hour
 
-// parseSpan reads a duration from 1 ns to maxSpan: Go's ("90m", "2h") or
+// ParseSpan reads a duration from 1 ns to maxSpan: Go's ("90m", "2h") or
 // whole days ("3d").
 func ParseSpan(s string) (time.Duration, bool) {
 	if d, ok := strings.CutSuffix(s, "d"); ok {

@@ -9,7 +9,7 @@ import (
 	"github.com/tankbot/tankbot/store"
 )
 
-// watchLink adds the "Watch / Replay" link button to a game message's
+// WatchLink adds the "Watch / Replay" link button to a game message's
 // rows when the web viewer has a base URL and the server keeps links on
 // (docs/web.md), after a Hide page button once the game is over: in the
 // last row if it has room, else in a row of its own. A failure costs only
@@ -41,7 +41,7 @@ func (b *Bot) WatchLink(ctx context.Context, r *Req, g *Game, rows [][]view.Comp
 	return rows
 }
 
-// hideWebPage hides (hide) or shows again a finished game's web page at
+// HideWebPage hides (hide) or shows again a finished game's web page at
 // the request of one of its players (docs/web.md): the page, its images
 // and downloads then answer 404, as for a token that never existed. The
 // confirmation is private and offers the way back.

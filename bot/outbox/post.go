@@ -268,7 +268,7 @@ type editKind struct {
 func (editKind) Name() string { return "edit" }
 func (editKind) Final() bool  { return false }
 
-// deliver edits: an edit lands the same however often it is repeated, so
+// Deliver edits: an edit lands the same however often it is repeated, so
 // it needs no nonce.
 func (k editKind) Deliver(ctx context.Context, e Env, m Msg, r view.Reply) (string, error) {
 	return k.Message, e.Edit(ctx, m.Channel, k.Message, r)

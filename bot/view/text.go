@@ -15,7 +15,7 @@ import (
 	"github.com/tankbot/tankbot/imaging"
 )
 
-// clipRunes shortens s to at most n runes, ending with … when cut.
+// ClipRunes shortens s to at most n runes, ending with … when cut.
 func ClipRunes(s string, n int) string {
 	if utf8.RuneCountInString(s) <= n {
 		return s
@@ -29,7 +29,7 @@ func ClipRunes(s string, n int) string {
 
 func Mention(id string) string { return "<@" + id + ">" }
 
-// gameLabel is a game's human name with its board size when that varies
+// GameLabel is a game's human name with its board size when that varies
 // ("Tank Chess (16×16)"); a custom start says so.
 func GameLabel(loc, game, variant string, pos engine.Position) string {
 	name := game
@@ -54,7 +54,7 @@ func GameLabel(loc, game, variant string, pos engine.Position) string {
 	return name
 }
 
-// labelOf is gameLabel for a stored start position.
+// LabelOf is gameLabel for a stored start position.
 func LabelOf(loc, game, variant, start string) string {
 	var pos engine.Position
 	if rules, ok := lookupRules(game); ok {
@@ -63,7 +63,7 @@ func LabelOf(loc, game, variant, start string) string {
 	return GameLabel(loc, game, variant, pos)
 }
 
-// outcomeWords states a finished game's result: "Black (bob) wins on time".
+// OutcomeWords states a finished game's result: "Black (bob) wins on time".
 func OutcomeWords(loc string, g *game.Game) string {
 	reason := g.Reason
 	if i18n.Has("reason." + g.Reason) {
@@ -80,7 +80,7 @@ func OutcomeWords(loc string, g *game.Game) string {
 	return i18n.T(loc, "end.aborted")
 }
 
-// announceText explains an announcement in words, naming pieces and
+// AnnounceText explains an announcement in words, naming pieces and
 // squares: "CHECK: bob's CLT on H16 is under fire from LT F8." Each game may
 // word it ("announce.<game>.<kind>"), else the generic key is used.
 func AnnounceText(loc string, g *game.Game, pos engine.Position, a engine.Announcement) string {
@@ -128,7 +128,7 @@ func AnnounceText(loc string, g *game.Game, pos engine.Position, a engine.Announ
 	return i18n.T(loc, key, subject.Name, list(to), list(from))
 }
 
-// boardColor is the embed's bar: the side to move, red in check, grey
+// BoardColor is the embed's bar: the side to move, red in check, grey
 // when the game is over.
 func BoardColor(g *game.Game, pos engine.Position) int {
 	if g.Status != game.Active {
@@ -145,7 +145,7 @@ func BoardColor(g *game.Game, pos engine.Position) int {
 	return colorWhite
 }
 
-// moveWords says in words what a move written in notation does, when the
+// MoveWords says in words what a move written in notation does, when the
 // game's catalog can: drops ("*M" then the square) name the piece placed,
 // and actions with a key "movedesc.<game>.<action>" ("ready", the draft's
 // formations) are described. It returns "" otherwise.
@@ -168,7 +168,7 @@ func MoveWords(loc string, pos engine.Position, m engine.Move) string {
 	return ""
 }
 
-// engineErrorTextLoc translates an *engine.Error through the catalog key
+// EngineError translates an *engine.Error through the catalog key
 // "err.<code>"; codes added after the catalog fall back to English.
 func EngineError(loc string, err error) string {
 	var ee *engine.Error
@@ -181,7 +181,7 @@ func EngineError(loc string, err error) string {
 	return ee.Msg
 }
 
-// facts states what the position says beside the board (Camelot castle
+// Facts states what the position says beside the board (Camelot castle
 // moves left, Gungi hands and draft), each through the catalog key
 // "fact.<key>"; side names in the arguments are translated.
 func Facts(loc string, pos engine.Position) []string {
@@ -214,7 +214,7 @@ func Facts(loc string, pos engine.Position) []string {
 	return out
 }
 
-// pieceWords writes a hand in words ("Marshal 1, General 6, Pawn 9") when
+// PieceWords writes a hand in words ("Marshal 1, General 6, Pawn 9") when
 // every letter is a piece the catalog names ("<game>.piece.<letter>").
 func PieceWords(loc, game, s string) (string, bool) {
 	if !pieceCounts.MatchString(s) {
@@ -236,7 +236,7 @@ func PieceWords(loc, game, s string) (string, bool) {
 	return strings.Join(parts, ", "), true
 }
 
-// phase names a stage of the game worth putting in the title (the Gungi
+// Phase names a stage of the game worth putting in the title (the Gungi
 // draft), from the position's facts with a "phase.<key>" catalog entry.
 func Phase(loc string, pos engine.Position) string {
 	d, ok := pos.(engine.Describer)
@@ -251,12 +251,12 @@ func Phase(loc string, pos engine.Position) string {
 	return ""
 }
 
-// resultText is "Game over: Black (bob) wins on time."
+// ResultText is "Game over: Black (bob) wins on time."
 func ResultText(loc string, g *game.Game) string {
 	return i18n.T(loc, "game.over", OutcomeWords(loc, g))
 }
 
-// renderPNG draws pos through the imaging package: last highlighted, Black
+// RenderPNG draws pos through the imaging package: last highlighted, Black
 // at the bottom when flip, every word in loc's language (the message the
 // image goes with), and, for a finished game g (nil: none), the stored
 // result, which may have been decided off the board.
@@ -272,7 +272,7 @@ func RenderPNG(pos engine.Position, last engine.Move, flip bool, loc string, g *
 	return imaging.Render(pos, opt)
 }
 
-// storedOutcome is a finished game's stored result (which may have been
+// StoredOutcome is a finished game's stored result (which may have been
 // decided off the board: a resignation, the clock), nil when unknown.
 func StoredOutcome(g *game.Game) *engine.Outcome {
 	for _, r := range []engine.Result{engine.WhiteWins, engine.BlackWins, engine.Draw} {
@@ -283,7 +283,7 @@ func StoredOutcome(g *game.Game) *engine.Outcome {
 	return nil
 }
 
-// altOr is describe.Alt, or, when the position cannot be described, the
+// AltOr is describe.Alt, or, when the position cannot be described, the
 // game's name and move number (never empty).
 func AltOr(loc string, d a11y.Board) string {
 	s, err := a11y.Alt(loc, d)
@@ -293,14 +293,14 @@ func AltOr(loc string, d a11y.Board) string {
 	return s
 }
 
-// positionAlt is the alt text of a picture of a position outside a game
+// PositionAlt is the alt text of a picture of a position outside a game
 // (a puzzle, the rules' example, a review's board): prev and last, when
 // set, are the move shown.
 func PositionAlt(loc, game string, pos, prev engine.Position, last engine.Move) string {
 	return AltOr(loc, a11y.Board{Game: game, Pos: pos, Prev: prev, Last: last})
 }
 
-// clipAlt keeps s within Discord's limit on a description.
+// ClipAlt keeps s within Discord's limit on a description.
 func ClipAlt(s string) string {
 	if utf8.RuneCountInString(s) <= a11y.AltLimit {
 		return s
@@ -308,7 +308,7 @@ func ClipAlt(s string) string {
 	return string([]rune(s)[:a11y.AltLimit-1]) + "…"
 }
 
-// standingsAlt is the standings pictures' alt text: the table as a
+// StandingsAlt is the standings pictures' alt text: the table as a
 // numbered list (every page's rows: each picture holds a part of it, the
 // list reads the whole).
 func StandingsAlt(loc, title string, pages []imaging.StandingsTable) string {
@@ -326,7 +326,7 @@ func StandingsAlt(loc, title string, pages []imaging.StandingsTable) string {
 	return a11y.Standings(loc, title, rows, a11y.AltLimit)
 }
 
-// replayAlt gives the animated replay among a game's files (gameFiles)
+// ReplayAlt gives the animated replay among a game's files (gameFiles)
 // its alt text in loc: which game, how many moves; the final board it
 // goes with has the position's own.
 func ReplayAlt(loc string, g *game.Game, files []File) {
@@ -337,7 +337,7 @@ func ReplayAlt(loc string, g *game.Game, files []File) {
 	}
 }
 
-// suffix is the record's announcement mark: tank "+", "-", "+-".
+// Suffix is the record's announcement mark: tank "+", "-", "+-".
 func Suffix(p engine.Position) string {
 	s := ""
 	for _, a := range p.Announcements() {
@@ -363,7 +363,7 @@ func announce(loc string, g *game.Game, a engine.Announcement) string {
 	return i18n.T(loc, "announce."+a.Kind, g.User(int(a.Side)).Name)
 }
 
-// words translates a value a game's facts or shortcuts carry through its
+// Words translates a value a game's facts or shortcuts carry through its
 // descriptor's Words ("quick" → "quick formation"); other values stay.
 func Words(loc, game, value string) string {
 	if key, ok := describeGame(game).Words[value]; ok && i18n.Has(key) {

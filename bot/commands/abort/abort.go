@@ -1,3 +1,4 @@
+// Package abort holds /abort: ends a game that has barely started, without result.
 package abort
 
 import (
@@ -9,8 +10,6 @@ import (
 	"github.com/tankbot/tankbot/bot/i18n"
 	"github.com/tankbot/tankbot/engine"
 )
-
-// /abort: ends a game that has barely started, without result.
 
 var Command = app.CommandDef{
 	Name: "abort",

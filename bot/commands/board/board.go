@@ -1,3 +1,4 @@
+// Package board holds /board and the board's Flip button: looks at a game, now or at any ply.
 package board
 
 import (
@@ -8,8 +9,6 @@ import (
 	"github.com/tankbot/tankbot/bot/app"
 	"github.com/tankbot/tankbot/bot/view"
 )
-
-// /board and the board's Flip button: looks at a game, now or at any ply.
 
 var Command = app.CommandDef{
 	Name:    "board",

@@ -1,3 +1,5 @@
+// Package challenge holds /challenge, /accept and /rematch, which share
+// the challenge message and its Accept, Decline and Cancel buttons.
 package challenge
 
 import (

@@ -1,3 +1,8 @@
+// Package data holds /data: a player's own data (README, Privacy): export sends everything
+// stored about them as a JSON file; delete, after a confirmation, erases
+// their profile and ratings and replaces them by "deleted player" in the
+// games others keep (store.DeleteUser). Both answer the caller alone, and
+// act only on the caller: the confirmation buttons carry no user id.
 package data
 
 import (
@@ -12,12 +17,6 @@ import (
 	"github.com/tankbot/tankbot/bot/i18n"
 	"github.com/tankbot/tankbot/store"
 )
-
-// /data: a player's own data (README, Privacy): export sends everything
-// stored about them as a JSON file; delete, after a confirmation, erases
-// their profile and ratings and replaces them by "deleted player" in the
-// games others keep (store.DeleteUser). Both answer the caller alone, and
-// act only on the caller: the confirmation buttons carry no user id.
 
 const dataPrefix = "pd"
 

@@ -1,3 +1,6 @@
+// Package draw holds /draw: a draw offer (offer.go), which lapses when anyone moves. A
+// /draw (or the offer's Accept) from the opponent accepts it; the computer
+// answers at once (ai.go).
 package draw
 
 import (
@@ -9,10 +12,6 @@ import (
 	"github.com/tankbot/tankbot/bot/i18n"
 	"github.com/tankbot/tankbot/engine"
 )
-
-// /draw: a draw offer (offer.go), which lapses when anyone moves. A
-// /draw (or the offer's Accept) from the opponent accepts it; the computer
-// answers at once (ai.go).
 
 var Command = app.CommandDef{
 	Name: "draw",

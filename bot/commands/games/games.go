@@ -1,3 +1,4 @@
+// Package games holds /games: the server's active games, a page at a time.
 package games
 
 import (
@@ -11,8 +12,6 @@ import (
 
 	"github.com/tankbot/tankbot/engine"
 )
-
-// /games: the server's active games, a page at a time.
 
 var Command = app.CommandDef{
 	Name: "games",

@@ -1,3 +1,4 @@
+// Package help holds /help: the guide, with every command of the table.
 package help
 
 import (
@@ -7,8 +8,6 @@ import (
 	"github.com/tankbot/tankbot/bot/app"
 	"github.com/tankbot/tankbot/bot/view"
 )
-
-// /help: the guide, with every command of the table.
 
 var Command = app.CommandDef{
 	Name: "help",

@@ -1,3 +1,4 @@
+// Package history holds /history and the final board's Game record button.
 package history
 
 import (
@@ -7,8 +8,6 @@ import (
 	"github.com/tankbot/tankbot/bot/app"
 	"github.com/tankbot/tankbot/bot/view"
 )
-
-// /history and the final board's Game record button.
 
 var Command = app.CommandDef{
 	Name: "history",

@@ -1,3 +1,4 @@
+// Package leaderboard holds /leaderboard and its page buttons (ratings.go holds the rating math).
 package leaderboard
 
 import (
@@ -11,8 +12,6 @@ import (
 	"github.com/tankbot/tankbot/bot/rating"
 	"github.com/tankbot/tankbot/store"
 )
-
-// /leaderboard and its page buttons (ratings.go holds the rating math).
 
 var Command = app.CommandDef{
 	Name: "leaderboard",

@@ -1,3 +1,6 @@
+// Package move holds /move and the board's move controls: the moves
+// carried by buttons, the typed-move form, and the move picker (Pick a
+// move … Confirm).
 package move
 
 import (

@@ -1,3 +1,4 @@
+// Package profile holds /profile: a player's ratings and recent games here.
 package profile
 
 import (
@@ -9,8 +10,6 @@ import (
 	"github.com/tankbot/tankbot/bot/app"
 	"github.com/tankbot/tankbot/bot/view"
 )
-
-// /profile: a player's ratings and recent games here.
 
 var Command = app.CommandDef{
 	Name: "profile",

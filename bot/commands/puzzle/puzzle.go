@@ -1,3 +1,6 @@
+// Package puzzle holds /puzzle: a puzzle of the shipped collection, solved privately. Every
+// answer is ephemeral; every move goes through the game's engine
+// (ParseMove, Play); the solution is the puzzle's proven line.
 package puzzle
 
 import (
@@ -17,10 +20,6 @@ import (
 	"github.com/tankbot/tankbot/engine/puzzle"
 	"github.com/tankbot/tankbot/store"
 )
-
-// /puzzle: a puzzle of the shipped collection, solved privately. Every
-// answer is ephemeral; every move goes through the game's engine
-// (ParseMove, Play); the solution is the puzzle's proven line.
 
 var Command = app.CommandDef{
 	Name: "puzzle",
@@ -107,7 +106,7 @@ func puzzleStart(b *app.Bot, ctx context.Context, r *app.Req) ([]view.Reply, err
 	if err != nil {
 		return nil, err
 	}
-	return b.PuzzleBoard(r, &app.PuzzleState{A: a, Puzzle: pz, Pos: pos}, nil, "")
+	return b.PuzzleBoard(r, &app.PuzzleState{Active: a, Puzzle: pz, Pos: pos}, nil, "")
 }
 
 func puzzleMove(b *app.Bot, ctx context.Context, r *app.Req, text string) ([]view.Reply, error) {
@@ -124,7 +123,7 @@ func puzzleMove(b *app.Bot, ctx context.Context, r *app.Req, text string) ([]vie
 		return nil, app.Illegal(r, err)
 	}
 	note := st.Pos.FormatMove(m)
-	k := 2 * st.A.Step
+	k := 2 * st.Active.Step
 	_, wantMove, err := app.PlayNote(st.Pos, st.Puzzle.Solution[k])
 	if err != nil {
 		return nil, app.Wrap("puzzle "+st.Puzzle.ID, err)
@@ -156,14 +155,14 @@ func puzzleMove(b *app.Bot, ctx context.Context, r *app.Req, text string) ([]vie
 	if err != nil {
 		return nil, app.Wrap("puzzle "+st.Puzzle.ID, err)
 	}
-	a := *st.A
+	a := *st.Active
 	a.Step++
-	if err := b.St.UpdateActivePuzzle(ctx, st.A, &a); errors.Is(err, store.ErrPuzzleMoved) {
+	if err := b.St.UpdateActivePuzzle(ctx, st.Active, &a); errors.Is(err, store.ErrPuzzleMoved) {
 		return nil, app.Refuse("refuse.puzzle.moved")
 	} else if err != nil {
 		return nil, err
 	}
-	return b.PuzzleBoard(r, &app.PuzzleState{A: &a, Puzzle: st.Puzzle, Pos: after}, rm,
+	return b.PuzzleBoard(r, &app.PuzzleState{Active: &a, Puzzle: st.Puzzle, Pos: after}, rm,
 		r.T("puzzle.right", note)+" "+r.T("puzzle.reply", r.T("game."+next.Turn().String()), next.FormatMove(rm)))
 }
 
@@ -175,18 +174,18 @@ func puzzleEnd(b *app.Bot, ctx context.Context, r *app.Req, st *app.PuzzleState,
 		x := rating.Rating{Rating: pr.Rating, RD: pr.RD, Volatility: pr.Vol}
 		before = &x
 	}
-	pr, first, err := b.St.FinishPuzzle(ctx, st.A, solved, b.Clk.Now(), puzzleRate(st.Puzzle))
+	pr, first, err := b.St.FinishPuzzle(ctx, st.Active, solved, b.Clk.Now(), puzzleRate(st.Puzzle))
 	if errors.Is(err, store.ErrPuzzleMoved) {
 		return nil, app.Refuse("refuse.puzzle.moved")
 	}
 	if err != nil {
 		return nil, err
 	}
-	b.DailyFinished(ctx, st.A, solved)
+	b.DailyFinished(ctx, st.Active, solved)
 	switch {
 	case !first:
 		head += "\n" + r.T("puzzle.unrated")
-	case solved && st.A.Hinted:
+	case solved && st.Active.Hinted:
 		head += "\n" + r.T("puzzle.hinted")
 	default:
 		old := rating.New()
@@ -242,16 +241,16 @@ func puzzleHint(b *app.Bot, ctx context.Context, r *app.Req) ([]view.Reply, erro
 	if err != nil {
 		return nil, err
 	}
-	if st.A.Hinted {
+	if st.Active.Hinted {
 		return nil, app.Refuse("refuse.puzzle.hinted")
 	}
-	m, err := st.Pos.ParseMove(st.Puzzle.Solution[2*st.A.Step])
+	m, err := st.Pos.ParseMove(st.Puzzle.Solution[2*st.Active.Step])
 	if err != nil {
 		return nil, app.Wrap("puzzle "+st.Puzzle.ID, err)
 	}
-	a := *st.A
+	a := *st.Active
 	a.Hinted = true
-	if err := b.St.UpdateActivePuzzle(ctx, st.A, &a); errors.Is(err, store.ErrPuzzleMoved) {
+	if err := b.St.UpdateActivePuzzle(ctx, st.Active, &a); errors.Is(err, store.ErrPuzzleMoved) {
 		return nil, app.Refuse("refuse.puzzle.hinted")
 	} else if err != nil {
 		return nil, err

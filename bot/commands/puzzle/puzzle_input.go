@@ -42,11 +42,11 @@ func puzzleAction(b *app.Bot, ctx context.Context, r *app.Req) ([]view.Reply, er
 	if err != nil {
 		return nil, err
 	}
-	if st.Puzzle.ID != id || st.A.Step != step {
+	if st.Puzzle.ID != id || st.Active.Step != step {
 		return nil, app.Refuse("refuse.puzzle.stale")
 	}
 	ids := func(action string, arg ...string) string {
-		return app.PuzzleID(st.Puzzle.ID, st.A.Step, action, arg...)
+		return app.PuzzleID(st.Puzzle.ID, st.Active.Step, action, arg...)
 	}
 	switch action {
 	case "pick", "picksel", "pickgo":

@@ -1,3 +1,4 @@
+// Package resign holds /resign and its confirmation buttons.
 package resign
 
 import (
@@ -9,8 +10,6 @@ import (
 	"github.com/tankbot/tankbot/bot/i18n"
 	"github.com/tankbot/tankbot/engine"
 )
-
-// /resign and its confirmation buttons.
 
 var Command = app.CommandDef{
 	Name: "resign",

@@ -1,3 +1,11 @@
+// Package review holds /review and the final board's Review button: the AI's review of a
+// finished game (docs/review.md). The review runs inside the interaction:
+// the Discord adapter defers a slow handler (the interaction token lives 15
+// minutes, the handler's context ends with it), so no queued post is
+// needed; a review lost to a restart is simply asked for again. While it
+// runs, a private progress message is edited every few seconds
+// (cmd_review_progress.go). The result is stored by game, so a second
+// request only redraws the graph.
 package review
 
 import (
@@ -15,15 +23,6 @@ import (
 	"github.com/tankbot/tankbot/imaging"
 	"github.com/tankbot/tankbot/store"
 )
-
-// /review and the final board's Review button: the AI's review of a
-// finished game (docs/review.md). The review runs inside the interaction:
-// the Discord adapter defers a slow handler (the interaction token lives 15
-// minutes, the handler's context ends with it), so no queued post is
-// needed; a review lost to a restart is simply asked for again. While it
-// runs, a private progress message is edited every few seconds
-// (cmd_review_progress.go). The result is stored by game, so a second
-// request only redraws the graph.
 
 var Command = app.CommandDef{
 	Name: "review",

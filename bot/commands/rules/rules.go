@@ -1,3 +1,4 @@
+// Package rules holds /rules: a game's summary with a start position drawn.
 package rules
 
 import (
@@ -9,8 +10,6 @@ import (
 
 	"github.com/tankbot/tankbot/bot/i18n"
 )
-
-// /rules: a game's summary with a start position drawn.
 
 var Command = app.CommandDef{
 	Name: "rules",

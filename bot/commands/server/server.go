@@ -1,3 +1,9 @@
+// Package server holds /server: the server's settings, for members with Manage Server (the
+// registration hides the command from the others; the handler checks
+// again, since a server can change who sees it). Without options it shows
+// the settings; each option given changes one. Stored per server
+// (store.GuildSettings; web links in the web viewer's own switch) and
+// read once per interaction into the req.
 package server
 
 import (
@@ -11,13 +17,6 @@ import (
 	"github.com/tankbot/tankbot/bot/i18n"
 	"github.com/tankbot/tankbot/store"
 )
-
-// /server: the server's settings, for members with Manage Server (the
-// registration hides the command from the others; the handler checks
-// again, since a server can change who sees it). Without options it shows
-// the settings; each option given changes one. Stored per server
-// (store.GuildSettings; web links in the web viewer's own switch) and
-// read once per interaction into the req.
 
 var Command = app.CommandDef{
 	Name: "server",

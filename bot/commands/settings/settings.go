@@ -1,3 +1,4 @@
+// Package settings holds /settings: the caller's language and board orientation.
 package settings
 
 import (
@@ -9,8 +10,6 @@ import (
 
 	"github.com/tankbot/tankbot/bot/i18n"
 )
-
-// /settings: the caller's language and board orientation.
 
 var Command = app.CommandDef{
 	Name: "settings",

@@ -1,3 +1,5 @@
+// Package takeback holds /takeback and its Grant and Refuse buttons: a
+// request to take back one's last move, answered by the opponent.
 package takeback
 
 import (

@@ -1,3 +1,6 @@
+// Package tournament holds /tournament and its subcommands (create, join,
+// leave, start, standings, pairings, withdraw, cancel, export); running
+// the tournaments is bot/app's (tournament.go) and the director's.
 package tournament
 
 import (
