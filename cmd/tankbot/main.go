@@ -30,6 +30,7 @@ var commands = []command{
 	{"render", "draw a position as a PNG", runRender},
 	{"loadtest", loadtestSummary, runLoadtest},
 	{"arena", "play AI levels, random and greedy players against each other and measure", runArenaMain},
+	{"engine", "answer move requests as JSON lines on standard input (the arena's ext: player)", runEngine},
 	{"perft", "count leaf positions N moves deep", runPerft},
 	{"moves", "list the legal moves of a position", runMoves},
 	{"check", "say CHECK / ESCAPE for the side that just moved", runCheck},
