@@ -59,3 +59,21 @@ func TestSearcherHashAndFeatures(t *testing.T) {
 		t.Errorf("only %d positions without mop-up checked", linear)
 	}
 }
+
+// attackFrom must hold every square whose pattern can reach the target.
+func TestAttackFromCoversEveryPattern(t *testing.T) {
+	for side := range 2 {
+		for k := Marshal; k < numKinds; k++ {
+			for tier := range 3 {
+				for from := Square(0); from < 81; from++ {
+					m := reaches[side][k][tier][from].mask
+					for to := Square(0); to < 81; to++ {
+						if m.has(to) && !attackFrom[to].has(from) {
+							t.Fatalf("%v tier %d on %v reaches %v, outside attackFrom", k, tier+1, from, to)
+						}
+					}
+				}
+			}
+		}
+	}
+}
