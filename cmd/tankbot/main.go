@@ -31,6 +31,7 @@ var commands = []command{
 	{"loadtest", loadtestSummary, runLoadtest},
 	{"arena", "play AI levels, random and greedy players against each other and measure", runArenaMain},
 	{"engine", "answer move requests as JSON lines on standard input (the arena's ext: player)", runEngine},
+	{"tune", "fit a game's evaluation weights to self-play results: tune gen --game G --games N --seed S --level L --out FILE; tune fit --game G --data FILE,...", runTune},
 	{"perft", "count leaf positions N moves deep", runPerft},
 	{"moves", "list the legal moves of a position", runMoves},
 	{"check", "say CHECK / ESCAPE for the side that just moved", runCheck},

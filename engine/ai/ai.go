@@ -95,8 +95,8 @@ const WinScore = 100000
 const Levels = 5
 
 // LevelLimits returns the budget of a level (clamped to 1..5); the node
-// budgets are scaled per game (NodeScaler: Tank Chess ×3, Camelot ×0.5,
-// Gungi ×0.6):
+// budgets are scaled per game (LevelScaler: Tank Chess ×3, Camelot ×4,
+// Gungi ×4):
 //
 //	level  nodes      depth  noise  time cap
 //	1      300        1      200    0.5 s
@@ -132,6 +132,26 @@ func LevelLimits(level int) Limits {
 // decides the move.
 type NodeScaler interface {
 	NodeScale() float64
+}
+
+// LevelScaler is implemented by searchers whose level budgets grow beyond
+// NodeScale: issue 45 made the Camelot and Gungi searches several times
+// faster, and their levels now spend that speed on more nodes within the
+// same time cap, while callers with budgets of their own (the game
+// review, the puzzle miner: ScaleNodes) keep NodeScale and their cost.
+type LevelScaler interface {
+	LevelScale() float64
+}
+
+// levelScale is the multiplier of the level budgets for searcher s.
+func levelScale(s engine.Searcher) float64 {
+	if sc, ok := s.(LevelScaler); ok {
+		return sc.LevelScale()
+	}
+	if sc, ok := s.(NodeScaler); ok {
+		return sc.NodeScale()
+	}
+	return 1
 }
 
 // ScaleNodes scales a node budget n like the level budgets for pos's game
@@ -204,8 +224,8 @@ func Think(ctx context.Context, pos engine.Position, lim Limits) (Result, error)
 		return Result{}, fmt.Errorf("ai: %s positions cannot be searched", pos.Rules().Name())
 	}
 	sr := sp.NewSearcher()
-	if sc, ok := sr.(NodeScaler); ok && !nodesGiven {
-		lim.Nodes = max(1, int64(float64(lim.Nodes)*sc.NodeScale()))
+	if !nodesGiven {
+		lim.Nodes = max(1, int64(float64(lim.Nodes)*levelScale(sr)))
 	}
 	s := newSearch(ctx, sr, lim, start, now)
 	if _, rep := pos.(engine.Repeatable); rep {
