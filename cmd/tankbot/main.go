@@ -32,6 +32,7 @@ var commands = []command{
 	{"arena", "play AI levels, random and greedy players against each other and measure", runArenaMain},
 	{"engine", "answer move requests as JSON lines on standard input (the arena's ext: player)", runEngine},
 	{"tune", "fit a game's evaluation weights to self-play results: tune gen --game G --games N --seed S --level L --out FILE; tune fit --game G --data FILE,...", runTune},
+	{"book", "build a game's opening book from self-play: book --game G --games N --seed S --level L --plies P --out FILE", runBook},
 	{"perft", "count leaf positions N moves deep", runPerft},
 	{"moves", "list the legal moves of a position", runMoves},
 	{"check", "say CHECK / ESCAPE for the side that just moved", runCheck},

@@ -47,7 +47,8 @@ type Limits struct {
 	// scores a return to any of them as a draw.
 	History []engine.Position
 	// NoPlan searches even where the game would play by plan (the Gungi
-	// draft), so that every position gets a score (the game review).
+	// draft) or from the opening book, so that every position gets a
+	// score (the game review).
 	NoPlan bool
 	// Start is when the think request began (zero: when Think is called):
 	// the time cap counts from it, so that loading the game and building
@@ -67,6 +68,7 @@ type Result struct {
 	PV       []string // principal variation in notation, Move first
 	Elapsed  time.Duration
 	Planned  bool // the move came from the game's plan (Gungi draft), not search
+	Book     bool // the move came from the opening book (levels 3 and up), not search
 	Phases   Phases
 	// Cut says the deadline stopped a phase that is normally complete:
 	// the two-ply safety pass (some moves were not checked against the
@@ -217,6 +219,13 @@ func Think(ctx context.Context, pos engine.Position, lim Limits) (Result, error)
 			n := pos.FormatMove(m)
 			e := now().Sub(start)
 			return Result{Move: m, Notation: n, PV: []string{n}, Elapsed: e, Planned: true, Phases: Phases{Setup: e}}, nil
+		}
+	}
+	if lim.Level >= BookMinLevel && !lim.NoPlan {
+		if m, ok := BookMove(pos, lim.Seed); ok {
+			n := pos.FormatMove(m)
+			e := now().Sub(start)
+			return Result{Move: m, Notation: n, PV: []string{n}, Elapsed: e, Book: true, Phases: Phases{Setup: e}}, nil
 		}
 	}
 	sp, ok := pos.(engine.Searchable)
