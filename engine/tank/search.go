@@ -7,7 +7,6 @@ import "github.com/tankbot/tankbot/engine"
 
 var _ engine.Searchable = (*Position)(nil)
 
-
 // winGain orders game-ending moves before every capture.
 const winGain = 10000
 
