@@ -74,6 +74,18 @@ func (s *searcher) Generate() int {
 	return len(s.lists[ply])
 }
 
+// GenerateGains lists the escapes and shots only, in Generate's order
+// (ai.GainGenerator: quiescence), or -1 when the side to move has no
+// legal move at all (no active piece: it has lost).
+func (s *searcher) GenerateGains() int {
+	ply := len(s.stack)
+	s.lists[ply] = s.b.generateGains(s.lists[ply][:0])
+	if len(s.lists[ply]) == 0 && !s.b.hasActive(s.b.turn) {
+		return -1
+	}
+	return len(s.lists[ply])
+}
+
 // NoMoves: a side without an active piece has lost (only with custom armies).
 func (s *searcher) NoMoves() engine.Result {
 	if s.b.turn == engine.White {
@@ -154,3 +166,4 @@ func (s *searcher) QuiescencePlies() int { return 2 }
 // its 800 000 took 2–4 s, so the cap, not the budget, decided its moves
 // and it searched no deeper than level 4 on a busy machine (docs/ai.md).
 func (s *searcher) NodeScale() float64 { return 3 }
+
