@@ -140,6 +140,7 @@ func runTuneFit(args []string, stdout io.Writer) error {
 	game := fs.String("game", "gungi", "game: "+strings.Join(games.Names(), ", "))
 	epochs := fs.Int("epochs", 600, "passes of gradient descent")
 	data := fs.String("data", "", "comma-separated files that tune gen wrote")
+	fix := fs.String("fix", "", "weights kept at their current value: indices and ranges, e.g. 0-38,42")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -183,7 +184,11 @@ func runTuneFit(args []string, stdout io.Writer) error {
 	if len(samples) == 0 {
 		return fmt.Errorf("no %s position to tune on", *game)
 	}
-	res := ai.Tune(samples, w0, *epochs)
+	fixed, err := parseIndexSet(*fix, len(w0))
+	if err != nil {
+		return usageErrorf(fs, "--fix: %v", err)
+	}
+	res := ai.Tune(samples, w0, fixed, *epochs)
 	fmt.Fprintf(stdout, "%d positions; K %.3f; mean squared error %.5f before, %.5f after\n", len(samples), res.K, res.LossBefore, res.Loss)
 	fmt.Fprintf(stdout, "weights (before -> after):\n")
 	for i := range w0 {
@@ -198,4 +203,32 @@ func runTuneFit(args []string, stdout io.Writer) error {
 	}
 	fmt.Fprintln(stdout, "}")
 	return nil
+}
+
+// parseIndexSet reads "0-3,7" into a mask of n entries.
+func parseIndexSet(s string, n int) ([]bool, error) {
+	out := make([]bool, n)
+	if s == "" {
+		return out, nil
+	}
+	for _, part := range strings.Split(s, ",") {
+		lo, hi, isRange := strings.Cut(part, "-")
+		a, err := strconv.Atoi(strings.TrimSpace(lo))
+		if err != nil {
+			return nil, fmt.Errorf("%q is not an index or a range", part)
+		}
+		b := a
+		if isRange {
+			if b, err = strconv.Atoi(strings.TrimSpace(hi)); err != nil {
+				return nil, fmt.Errorf("%q is not an index or a range", part)
+			}
+		}
+		if a < 0 || b >= n || a > b {
+			return nil, fmt.Errorf("%q is outside 0..%d", part, n-1)
+		}
+		for i := a; i <= b; i++ {
+			out[i] = true
+		}
+	}
+	return out, nil
 }

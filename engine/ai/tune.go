@@ -129,7 +129,10 @@ type TuneResult struct {
 // weights by gradient descent (Adam, full batch, epochs passes) with a
 // small pull towards w0 (prior: features that rarely occur keep their
 // hand-set value).
-func Tune(samples []TuneSample, w0 []int, epochs int) TuneResult {
+//
+// fixed, when not nil, marks the weights that keep their starting value
+// (e.g. the material when the games are too few or too weak to judge it).
+func Tune(samples []TuneSample, w0 []int, fixed []bool, epochs int) TuneResult {
 	n := len(w0)
 	w := make([]float64, n)
 	for i, x := range w0 {
@@ -184,6 +187,9 @@ func Tune(samples []TuneSample, w0 []int, epochs int) TuneResult {
 			}
 		}
 		for j := range g {
+			if j < len(fixed) && fixed[j] {
+				continue
+			}
 			g[j] = g[j]/float64(max(1, len(samples))) + 2*prior*(w[j]-float64(w0[j]))
 			m[j] = beta1*m[j] + (1-beta1)*g[j]
 			v[j] = beta2*v[j] + (1-beta2)*g[j]*g[j]

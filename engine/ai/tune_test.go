@@ -26,7 +26,7 @@ func TestTuneRecoversWeights(t *testing.T) {
 		}
 		samples = append(samples, TuneSample{F: f, Result: r})
 	}
-	res := Tune(samples, []int{50, 150, 0}, 800)
+	res := Tune(samples, []int{50, 150, 0}, nil, 800)
 	if res.Loss >= res.LossBefore {
 		t.Errorf("loss %.5f after, %.5f before", res.Loss, res.LossBefore)
 	}
@@ -35,6 +35,15 @@ func TestTuneRecoversWeights(t *testing.T) {
 		if got := res.K * float64(w); math.Abs(got-truth[i]) > 0.25*math.Abs(truth[i])+10 {
 			t.Errorf("weight %d: K·w = %.1f, truth %.0f (K %.3f, w %d)", i, got, truth[i], res.K, w)
 		}
+	}
+}
+
+// A fixed weight keeps its starting value.
+func TestTuneFixed(t *testing.T) {
+	samples := []TuneSample{{F: []float64{1, 1}, Result: 1}, {F: []float64{-1, -1}, Result: 0}}
+	res := Tune(samples, []int{10, 10}, []bool{true, false}, 100)
+	if res.Weights[0] != 10 || res.Weights[1] <= 10 {
+		t.Errorf("weights %v: want the first kept at 10, the second raised", res.Weights)
 	}
 }
 
