@@ -25,6 +25,9 @@ import (
 func runTune(args []string, stdout, stderr io.Writer) error {
 	if len(args) == 0 || (args[0] != "gen" && args[0] != "fit") {
 		fs := newFlags("tune")
+		if err := parseFlags(fs, args); err != nil {
+			return err // -h, or a flag before the subcommand
+		}
 		return usageErrorf(fs, "want tune gen --game G --games N --seed S --level L --out FILE, or tune fit --game G --data FILE,...")
 	}
 	if args[0] == "gen" {
