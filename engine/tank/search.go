@@ -166,4 +166,3 @@ func (s *searcher) QuiescencePlies() int { return 2 }
 // its 800 000 took 2–4 s, so the cap, not the budget, decided its moves
 // and it searched no deeper than level 4 on a busy machine (docs/ai.md).
 func (s *searcher) NodeScale() float64 { return 3 }
-
