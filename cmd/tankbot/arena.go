@@ -25,7 +25,7 @@ func runArena(ctx context.Context, args []string, stdout, stderr io.Writer) (err
 	fs := newFlags("arena")
 	game := fs.String("game", "tank", "game: "+strings.Join(games.Names(), ", "))
 	variant := fs.String("map", "", "map or start position (default: the game's first)")
-	white := fs.String("white", "ai:3", "player A, White in odd games: ai:1..ai:5, random or greedy")
+	white := fs.String("white", "ai:3", "player A, White in odd games: ai:1..ai:5, random, greedy or ext:N:PATH (level N of the tankbot binary at PATH, over its engine protocol)")
 	black := fs.String("black", "random", "player B, Black in odd games")
 	n := fs.Int("games", 10, "number of games (colours alternate)")
 	moveTime := fs.Duration("movetime", 0, "time cap per AI move (0: the level's own)")
@@ -67,13 +67,18 @@ func runArena(ctx context.Context, args []string, stdout, stderr io.Writer) (err
 		// level's node budget, so the budget decides every move.
 		playTime = time.Hour
 	}
-	a, err := ai.ParsePlayer(*white, *nodes, playTime)
+	a, err := parseArenaPlayer(*white, *nodes, playTime)
 	if err != nil {
 		return err
 	}
-	b, err := ai.ParsePlayer(*black, *nodes, playTime)
+	b, err := parseArenaPlayer(*black, *nodes, playTime)
 	if err != nil {
 		return err
+	}
+	for _, p := range []ai.Player{a, b} {
+		if c, ok := p.(interface{ Close() }); ok {
+			defer c.Close()
+		}
 	}
 	start := time.Now()
 	m := ai.Match{Rules: rules, Variant: *variant, A: a, B: b, Games: *n, Seed: *seed, OpeningPlies: *opening, MaxPly: *maxPly, Concurrent: *concurrent}
@@ -255,11 +260,25 @@ func formatArena(game, a, b string, r ai.MatchResult, wall time.Duration) string
 	return sb.String()
 }
 
-// thinkCap is the time cap an AI player spec promises (0 for the others).
+// parseArenaPlayer is ai.ParsePlayer plus the external player ext:N:PATH.
+func parseArenaPlayer(spec string, nodes int64, moveTime time.Duration) (ai.Player, error) {
+	if p, ok, err := parseExtPlayer(spec, nodes, moveTime); ok {
+		if err != nil {
+			return nil, err
+		}
+		return p, nil
+	}
+	return ai.ParsePlayer(spec, nodes, moveTime)
+}
+
+// thinkCap is the time cap an AI player spec promises (0 for the others;
+// an external player's is taken to be this build's for its level).
 func thinkCap(spec string, moveTime time.Duration) time.Duration {
 	level, ok := strings.CutPrefix(spec, "ai:")
 	if !ok {
-		return 0
+		if level, ok = strings.CutPrefix(spec, "ext:"); !ok {
+			return 0
+		}
 	}
 	if moveTime > 0 {
 		return moveTime

@@ -47,7 +47,8 @@ type Limits struct {
 	// scores a return to any of them as a draw.
 	History []engine.Position
 	// NoPlan searches even where the game would play by plan (the Gungi
-	// draft), so that every position gets a score (the game review).
+	// draft) or from the opening book, so that every position gets a
+	// score (the game review).
 	NoPlan bool
 	// Start is when the think request began (zero: when Think is called):
 	// the time cap counts from it, so that loading the game and building
@@ -67,6 +68,7 @@ type Result struct {
 	PV       []string // principal variation in notation, Move first
 	Elapsed  time.Duration
 	Planned  bool // the move came from the game's plan (Gungi draft), not search
+	Book     bool // the move came from the opening book (levels 3 and up), not search
 	Phases   Phases
 	// Cut says the deadline stopped a phase that is normally complete:
 	// the two-ply safety pass (some moves were not checked against the
@@ -95,8 +97,8 @@ const WinScore = 100000
 const Levels = 5
 
 // LevelLimits returns the budget of a level (clamped to 1..5); the node
-// budgets are scaled per game (NodeScaler: Tank Chess ×3, Camelot ×0.5,
-// Gungi ×0.6):
+// budgets are scaled per game (LevelScaler: Tank Chess ×3, Camelot ×4,
+// Gungi ×4):
 //
 //	level  nodes      depth  noise  time cap
 //	1      300        1      200    0.5 s
@@ -132,6 +134,26 @@ func LevelLimits(level int) Limits {
 // decides the move.
 type NodeScaler interface {
 	NodeScale() float64
+}
+
+// LevelScaler is implemented by searchers whose level budgets grow beyond
+// NodeScale: issue 45 made the Camelot and Gungi searches several times
+// faster, and their levels now spend that speed on more nodes within the
+// same time cap, while callers with budgets of their own (the game
+// review, the puzzle miner: ScaleNodes) keep NodeScale and their cost.
+type LevelScaler interface {
+	LevelScale() float64
+}
+
+// levelScale is the multiplier of the level budgets for searcher s.
+func levelScale(s engine.Searcher) float64 {
+	if sc, ok := s.(LevelScaler); ok {
+		return sc.LevelScale()
+	}
+	if sc, ok := s.(NodeScaler); ok {
+		return sc.NodeScale()
+	}
+	return 1
 }
 
 // ScaleNodes scales a node budget n like the level budgets for pos's game
@@ -199,13 +221,20 @@ func Think(ctx context.Context, pos engine.Position, lim Limits) (Result, error)
 			return Result{Move: m, Notation: n, PV: []string{n}, Elapsed: e, Planned: true, Phases: Phases{Setup: e}}, nil
 		}
 	}
+	if lim.Level >= BookMinLevel && !lim.NoPlan {
+		if m, ok := BookMove(pos, lim.Seed); ok {
+			n := pos.FormatMove(m)
+			e := now().Sub(start)
+			return Result{Move: m, Notation: n, PV: []string{n}, Elapsed: e, Book: true, Phases: Phases{Setup: e}}, nil
+		}
+	}
 	sp, ok := pos.(engine.Searchable)
 	if !ok {
 		return Result{}, fmt.Errorf("ai: %s positions cannot be searched", pos.Rules().Name())
 	}
 	sr := sp.NewSearcher()
-	if sc, ok := sr.(NodeScaler); ok && !nodesGiven {
-		lim.Nodes = max(1, int64(float64(lim.Nodes)*sc.NodeScale()))
+	if !nodesGiven {
+		lim.Nodes = max(1, int64(float64(lim.Nodes)*levelScale(sr)))
 	}
 	s := newSearch(ctx, sr, lim, start, now)
 	if _, rep := pos.(engine.Repeatable); rep {

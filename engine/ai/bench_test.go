@@ -7,6 +7,7 @@ import (
 	"runtime"
 	"slices"
 	"strconv"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -15,24 +16,63 @@ import (
 	"github.com/tankbot/tankbot/engine/games"
 )
 
-// BenchmarkSearch reports nodes per second of a fixed 20 000-node search.
+// BenchmarkSearch reports nodes per second of a fixed 20 000-node level-5
+// search (two-ply pass included) in each of its game's positions of
+// testdata/bench_positions.txt: per wall second and per CPU second of the
+// searching thread (on a shared machine the wall clock also counts the
+// waits for a core).
 func BenchmarkSearch(b *testing.B) {
 	for _, game := range games.Names() {
 		b.Run(game, func(b *testing.B) {
-			r, _ := games.Lookup(game)
-			p := midgame(b, r)
+			ps := benchPositions(b, game)
+			runtime.LockOSThread()
+			defer runtime.UnlockOSThread()
 			var nodes int64
 			b.ResetTimer()
+			c0 := threadCPU()
 			for b.Loop() {
-				res, err := Think(context.Background(), p, Limits{Level: 5, Nodes: 20000, MoveTime: 1 << 40})
-				if err != nil {
-					b.Fatal(err)
+				for _, p := range ps {
+					res, err := Think(context.Background(), p, Limits{Level: 5, Nodes: 20000, MoveTime: 1 << 40})
+					if err != nil {
+						b.Fatal(err)
+					}
+					nodes += res.Nodes
 				}
-				nodes += res.Nodes
 			}
 			b.ReportMetric(float64(nodes)/b.Elapsed().Seconds(), "nodes/s")
+			if c := threadCPU() - c0; c > 0 {
+				b.ReportMetric(float64(nodes)/c.Seconds(), "nodes/cpu-s")
+			}
 		})
 	}
+}
+
+// benchPositions reads game's positions from testdata/bench_positions.txt.
+func benchPositions(t testing.TB, game string) []engine.Position {
+	data, err := os.ReadFile("testdata/bench_positions.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := games.Lookup(game)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []engine.Position
+	for _, line := range strings.Split(string(data), "\n") {
+		g, enc, ok := strings.Cut(line, "\t")
+		if !ok || g != game || strings.HasPrefix(line, "#") {
+			continue
+		}
+		p, err := r.Decode(enc)
+		if err != nil {
+			t.Fatalf("%s: %v", enc, err)
+		}
+		out = append(out, p)
+	}
+	if len(out) == 0 {
+		t.Fatalf("no %s position in testdata/bench_positions.txt", game)
+	}
+	return out
 }
 
 // BenchmarkThinkCap plays level-5 self-play in every game, two games at a

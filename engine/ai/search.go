@@ -14,6 +14,10 @@ const (
 	ttBits  = 16
 	qsDepth = 4 // plies of captures after the horizon
 	winMin  = WinScore - 1000
+	// deltaMargin is how much more than a capture's gain the position
+	// may swing besides (positional terms) before quiescence gives the
+	// capture up as unable to reach alpha.
+	deltaMargin = 200
 )
 
 // Quiescer is implemented by searchers whose captures are too costly to
@@ -545,6 +549,12 @@ func (s *search) quiesce(ply, alpha, beta, left int) int {
 	best := stand
 	for k := range ms {
 		i := pick(ms, k)
+		if stand+ms[k].score+deltaMargin < alpha {
+			// Delta pruning: even this capture, the largest left, cannot
+			// bring the score up to alpha (game-ending moves have gains far
+			// beyond any margin and are never cut).
+			break
+		}
 		s.s.Make(i)
 		s.nodes++
 		var v int

@@ -148,66 +148,11 @@ func (s *searcher) Move(i int) engine.Move {
 	return m
 }
 
-// Evaluate scores the position for the side to move: material, each
-// piece's progress towards the enemy castle, pieces on and next to the
-// enemy castle, and a tempo. A side reduced to one piece cannot win, so its
-// attacking terms vanish.
-func (s *searcher) Evaluate() int {
-	p := s.pos()
-	var score [2]int
-	var count [2]int
-	var attack [2]int
-	occ := s.occ[s.Ply]
-	for word := 0; word < len(occ); word++ {
-		for occ[word] != 0 {
-			sq := word*64 + bits.TrailingZeros64(occ[word])
-			occ[word] &= occ[word] - 1
-			s.evalPiece(sq, &score, &count, &attack)
-		}
-	}
-	for side := range 2 {
-		if count[side] >= 2 {
-			score[side] += attack[side]
-		}
-	}
-	t := p.turn
-	return score[t] - score[t.Opponent()] + 8
-}
-
-// evalPiece adds the piece on sq to Evaluate's sums.
-func (s *searcher) evalPiece(sq int, score, count, attack *[2]int) {
-	c := s.pos().board[sq]
-	side := pieceSide(c)
-	count[side]++
-	if isKnight(c) {
-		score[side] += knightValue
-	} else {
-		score[side] += manValue
-	}
-	attack[side] += attackBonus[side][sq]
-}
-
-// attackBonus is a piece's attacking term by side and square: inside the
-// enemy castle, next to it, or its progress towards it.
-var attackBonus = func() (t [2][numSq]int) {
-	for side := engine.White; side <= engine.Black; side++ {
-		target := castleOf[side.Opponent()][0]
-		for sq := range numSq {
-			dr := abs(sq/files - target/files)
-			df := min(abs(sq%files-5), abs(sq%files-6))
-			d := max(dr, df)
-			switch {
-			case inCastle(sq, side.Opponent()):
-				t[side][sq] = 160
-			case d <= 2:
-				t[side][sq] = 60 - d*15
-			default:
-				t[side][sq] = (15 - d) * 3
-			}
-		}
-	}
-	return t
-}()
-
-// NodeScale scales the AI's level budgets: copy-make with an allocating generator: tens of thousands of nodes a second.
+// NodeScale scales budgets given in nodes (ai.ScaleNodes: the game
+// review, the puzzle miner) as before issue 45.
 func (s *searcher) NodeScale() float64 { return 0.5 }
+
+// LevelScale scales the AI's level budgets: about a million nodes a second
+// since issue 45, so level 5's 400 000 nodes take about half a second on
+// an idle core in a middle game, well inside its time cap.
+func (s *searcher) LevelScale() float64 { return 4 }

@@ -170,6 +170,7 @@ func reachIn(p *Position, r *reach, to Square) bool {
 // attackedBy reports whether a top piece of side by can attack sq.
 func (p *Position) attackedBy(sq Square, by engine.Side) bool {
 	for w, word := range p.tops[by] {
+		word &= attackFrom[sq][w] // the rest cannot reach sq
 		for word != 0 {
 			i := trailingZeros(word)
 			word &= word - 1

@@ -29,6 +29,9 @@ type searcher struct {
 	// check caches InCheck at each ply (0 not yet known, 1 no, 2 yes):
 	// Over, Evaluate and NoMoves all ask it of the same node.
 	check [engine.SearchPlies]int8
+	// hash is each ply's Zobrist key, updated by Make from the move
+	// (fullHash computes it from scratch: the same value).
+	hash [engine.SearchPlies]uint64
 }
 
 // inCheck is the current node's InCheck, computed once.
@@ -47,6 +50,7 @@ func (s *searcher) inCheck() bool {
 func (p *Position) NewSearcher() engine.Searcher {
 	s := &searcher{}
 	s.Stack[0] = *p
+	s.hash[0] = p.fullHash()
 	return s
 }
 
@@ -118,125 +122,95 @@ func (s *searcher) Key(i int) uint32 {
 
 func (s *searcher) Make(i int) {
 	m := s.cur(i)
-	s.Push().apply(m)
+	p := s.pos()
+	h := s.hash[s.Ply] ^ p.stateKey()
+	us := p.turn
+	switch m.Kind {
+	case KindDrop:
+		c := p.hand[us][m.Piece]
+		h ^= zHand[us][m.Piece][c] ^ zHand[us][m.Piece][c-1] ^ zBoard[m.To][p.h[m.To]][mkPiece(m.Piece, us)]
+	case KindMove, KindStack:
+		pc := p.top(m.From)
+		h ^= zBoard[m.From][p.h[m.From]-1][pc] ^ zBoard[m.To][p.h[m.To]][pc]
+	case KindAttack:
+		pc, victim, t := p.top(m.From), p.top(m.To), p.h[m.To]-1
+		h ^= zBoard[m.From][p.h[m.From]-1][pc] ^ zBoard[m.To][t][victim] ^ zBoard[m.To][t][pc]
+	}
+	next := s.Push()
+	next.apply(m)
+	s.hash[s.Ply] = h ^ next.stateKey()
 	s.check[s.Ply] = 0
 }
 
 // Hash covers what the repetition rule counts: board, hands, side to act
 // and the draft state (never the turn number).
-func (s *searcher) Hash() uint64 {
-	p := s.pos()
-	h := uint64(14695981039346656037)
-	mix := func(v uint64) {
-		h ^= v
-		h *= 1099511628211
+func (s *searcher) Hash() uint64 { return s.hash[s.Ply] }
+
+// Zobrist keys: a piece (packed byte) on a square at a tier, a count of a
+// kind in a side's hand, and the side to act with the draft flags.
+var zBoard, zHand, zState = zobristKeys()
+
+func zobristKeys() (b *[81][3][32]uint64, h *[2][numKinds][16]uint64, st *[2][4]uint64) {
+	b, h, st = new([81][3][32]uint64), new([2][numKinds][16]uint64), new([2][4]uint64)
+	x := uint64(0x9e3779b97f4a7c15)
+	next := func() uint64 { // splitmix64: fixed keys, the same in every build
+		x += 0x9e3779b97f4a7c15
+		z := x
+		z = (z ^ z>>30) * 0xbf58476d1ce4e5b9
+		z = (z ^ z>>27) * 0x94d049bb133111eb
+		return z ^ z>>31
 	}
+	for sq := range b {
+		for t := range b[sq] {
+			for pc := range b[sq][t] {
+				b[sq][t][pc] = next()
+			}
+		}
+	}
+	for side := range h {
+		for k := range h[side] {
+			for c := range h[side][k] {
+				h[side][k][c] = next()
+			}
+		}
+	}
+	for t := range st {
+		for f := range st[t] {
+			st[t][f] = next()
+		}
+	}
+	return b, h, st
+}
+
+// stateKey is the Zobrist key of the side to act and the draft flags.
+func (p *Position) stateKey() uint64 {
+	f := 0
+	if p.ready[0] {
+		f |= 1
+	}
+	if p.ready[1] {
+		f |= 2
+	}
+	return zState[p.turn][f]
+}
+
+// fullHash is the Zobrist key computed from scratch.
+func (p *Position) fullHash() uint64 {
+	h := p.stateKey()
 	for sq := range 81 {
-		if n := p.h[sq]; n > 0 {
-			c := p.cell[sq]
-			mix(uint64(sq) | uint64(c[0])<<8 | uint64(c[1])<<16 | uint64(c[2])<<24)
+		for t := 0; t < int(p.h[sq]); t++ {
+			h ^= zBoard[sq][t][p.cell[sq][t]]
 		}
 	}
 	for side := range 2 {
 		for k := range numKinds {
-			mix(uint64(p.hand[side][k]) | uint64(k)<<8 | uint64(side)<<16 | 1<<20)
+			h ^= zHand[side][k][p.hand[side][k]]
 		}
 	}
-	var flags uint64
-	if p.ready[0] {
-		flags |= 2
-	}
-	if p.ready[1] {
-		flags |= 4
-	}
-	mix(uint64(p.turn) | flags | 1<<30)
-	h ^= h >> 29
-	h *= 0xbf58476d1ce4e5b9
-	return h ^ h>>32
+	return h
 }
 
 func (s *searcher) Move(i int) engine.Move { return s.cur(i) }
-
-// Evaluate scores the position for the side to act: material on the board
-// (a piece on a higher tier moves further, so it gets a bonus) and in hand
-// (a little less: it still has to be dropped), advancement, the Marshal's
-// guard and the enemies around it, being in check, and a tempo.
-func (s *searcher) Evaluate() int {
-	p := s.pos()
-	var score, mat [2]int // mat: material at full value, for mopUp
-	for side := range 2 {
-		for k := Marshal; k < numKinds; k++ {
-			score[side] += int(p.hand[side][k]) * kindValue[k] * 8 / 10
-			mat[side] += int(p.hand[side][k]) * kindValue[k]
-		}
-	}
-	// One pass over the occupied squares (the tops of both sides) gives
-	// the material, the tiers and advancement, and the Marshals'
-	// neighbourhoods.
-	for w := range 2 {
-		word := p.tops[0][w] | p.tops[1][w]
-		for word != 0 {
-			sq := Square(w*64 + trailingZeros(word))
-			word &= word - 1
-			n := int(p.h[sq])
-			for t := 0; t < n; t++ {
-				pc := p.cell[sq][t]
-				side := pc.side()
-				v := kindValue[pc.kind()]
-				mat[side] += v
-				if t == n-1 {
-					v += t * 40 // the top acts with its tier's reach
-					r := sq.Rank()
-					if side == engine.Black {
-						r = 8 - r
-					}
-					if pc.kind() != Marshal {
-						v += r * 4
-					}
-				} else {
-					v = v * 9 / 10 // buried: inactive until uncovered
-				}
-				score[side] += v
-			}
-			top := p.cell[sq][n-1].side()
-			for side := engine.White; side <= engine.Black; side++ {
-				m := p.marshal[side]
-				if m == NoSquare || sq == m {
-					continue
-				}
-				d := max(absInt(sq.File()-m.File()), absInt(sq.Rank()-m.Rank()))
-				if top == side {
-					if d == 1 {
-						score[side] += 15
-					}
-				} else if d <= 2 {
-					score[side] -= 30 / d
-				}
-			}
-		}
-	}
-	for side := engine.White; side <= engine.Black; side++ {
-		m := p.marshal[side]
-		if m == NoSquare {
-			continue
-		}
-		// The Marshal is safer at home than in the middle of the board.
-		r := m.Rank()
-		if side == engine.Black {
-			r = 8 - r
-		}
-		score[side] -= r * 10
-	}
-	if !p.InDraft() {
-		mopUp(p, &mat, &score)
-	}
-	t := p.turn
-	v := score[t] - score[t.Opponent()] + 10
-	if !p.InDraft() && s.inCheck() {
-		v -= 40
-	}
-	return v
-}
 
 // mopUpMargin is the material lead (board and hand) from which a side is
 // decisively ahead and mopUp drives the enemy Marshal into a mating net.
@@ -410,5 +384,11 @@ func (p *Position) PlanMove(seed int64) (engine.Move, bool) {
 	return pick, true
 }
 
-// NodeScale scales the AI's level budgets: copy-make and legality tests by trial: tens of thousands of nodes a second.
+// NodeScale scales budgets given in nodes (ai.ScaleNodes: the game
+// review, the puzzle miner) as before issue 45.
 func (s *searcher) NodeScale() float64 { return 0.6 }
+
+// LevelScale scales the AI's level budgets: about a million nodes a second
+// since issue 45, so level 5's 400 000 nodes take about half a second on
+// an idle core in a middle game, well inside its time cap.
+func (s *searcher) LevelScale() float64 { return 4 }

@@ -174,3 +174,20 @@ var aligned = func() [81]bits {
 	}
 	return t
 }()
+
+// attackFrom[a] is every square from which some pattern may reach a: the
+// lines through a (slides) and the squares within three steps (every step
+// pattern, Archer's ring of three the widest). attackedBy looks at the
+// enemy pieces there only.
+var attackFrom = func() [81]bits {
+	var t [81]bits
+	for a := Square(0); a < 81; a++ {
+		t[a] = aligned[a]
+		for b := Square(0); b < 81; b++ {
+			if a != b && max(abs(a.File()-b.File()), abs(a.Rank()-b.Rank())) <= 3 {
+				t[a].set(b)
+			}
+		}
+	}
+	return t
+}()

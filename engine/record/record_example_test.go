@@ -26,8 +26,8 @@ func ExampleParse() {
 	last := len(moves) - 1
 	fmt.Println("last:", record.MoveLabel(last, positions[last].Turn()), positions[last].FormatMove(moves[last]))
 	// Output:
-	// camelot, ai:5 vs ai:4: 75 moves, 1-0 by castle-occupied
-	// last: 38. F15-G16
+	// camelot, ai:5 vs ai:4: 72 moves, 0-1 by castle-occupied
+	// last: 36... F2-G1
 }
 
 // Write a record from the moves of a game.

@@ -298,8 +298,26 @@ func (b *board) generate(buf []imove) []imove {
 	return buf
 }
 
+// generateGains appends, in generate's order, only the moves that escape
+// or shoot (the search's quiescence: most moves are quiet drives).
+func (b *board) generateGains(buf []imove) []imove {
+	sc := b.sc()
+	for from, c := range b.cells {
+		if isActive(c, b.turn) {
+			buf = b.generatePieceSome(sc, buf, from, c, true)
+		}
+	}
+	return buf
+}
+
 // generatePiece appends the legal moves of the active piece c on from.
 func (b *board) generatePiece(sc *genScratch, buf []imove, from int, c byte) []imove {
+	return b.generatePieceSome(sc, buf, from, c, false)
+}
+
+// generatePieceSome is generatePiece; with gainsOnly it leaves out the
+// drives without a shot.
+func (b *board) generatePieceSome(sc *genScratch, buf []imove, from int, c byte, gainsOnly bool) []imove {
 	k := cellKind(c)
 	st := &kindStats[k]
 	b.cells[from] = cellEmpty
@@ -310,7 +328,9 @@ func (b *board) generatePiece(sc *genScratch, buf []imove, from int, c byte) []i
 	for _, p := range sc.queue[1:] {
 		sq, d := int(p>>3), Dir(p&7)
 		m := imove{from: int16(from), to: int16(sq), tgt: -1, face: uint8(d)}
-		buf = append(buf, m)
+		if !gainsOnly {
+			buf = append(buf, m)
+		}
 		switch {
 		case st.Indirect:
 			df, dr := d.Delta()

@@ -7,10 +7,6 @@ import "github.com/tankbot/tankbot/engine"
 
 var _ engine.Searchable = (*Position)(nil)
 
-// pieceValue is the material scale of the evaluation (an LT is 100). The
-// CLT has none: losing it loses the game, which the search sees directly.
-var pieceValue = [8]int{CLT: 0, LT: 100, MT: 180, HT: 260, TD: 220, HM: 240}
-
 // winGain orders game-ending moves before every capture.
 const winGain = 10000
 
@@ -75,6 +71,18 @@ func (s *searcher) Over() engine.Result {
 func (s *searcher) Generate() int {
 	ply := len(s.stack)
 	s.lists[ply] = s.b.generate(s.lists[ply][:0])
+	return len(s.lists[ply])
+}
+
+// GenerateGains lists the escapes and shots only, in Generate's order
+// (ai.GainGenerator: quiescence), or -1 when the side to move has no
+// legal move at all (no active piece: it has lost).
+func (s *searcher) GenerateGains() int {
+	ply := len(s.stack)
+	s.lists[ply] = s.b.generateGains(s.lists[ply][:0])
+	if len(s.lists[ply]) == 0 && !s.b.hasActive(s.b.turn) {
+		return -1
+	}
 	return len(s.lists[ply])
 }
 
@@ -151,61 +159,6 @@ func (s *searcher) Move(i int) engine.Move { return s.b.export(s.cur(i)) }
 // Each quiescence node costs a full generation (hundreds of poses), but
 // only leaves that do not stand pat pay for it.
 func (s *searcher) QuiescencePlies() int { return 2 }
-
-// Evaluate scores the board for the side to move: material; the CLT's
-// distance to its escape edge (a CLT within one drive of the edge is close
-// to winning); enemy tanks near one's CLT and friends beside it; a tempo.
-func (s *searcher) Evaluate() int {
-	b := s.b
-	var score [2]int
-	var clt [2]int
-	clt[0], clt[1] = -1, -1
-	for i, c := range b.cells {
-		if !isPiece(c) || c&wreckBit != 0 {
-			continue
-		}
-		side := cellSide(c)
-		k := cellKind(c)
-		if k == CLT {
-			clt[side] = i
-		}
-		score[side] += pieceValue[k]
-	}
-	for side := engine.White; side <= engine.Black; side++ {
-		ci := clt[side]
-		if ci < 0 {
-			continue
-		}
-		sq := squareOf[b.stride][ci]
-		f, r := int(sq[0]), int(sq[1])
-		dist := b.h - 1 - r // rows to cross before the step off the edge
-		if side == engine.Black {
-			dist = r
-		}
-		adv := b.h - 1 - dist
-		score[side] += adv * 6
-		if dist < 5 {
-			score[side] += (5 - dist) * 40
-		}
-		// Tanks around the CLT: enemies threaten it, friends screen it.
-		for j, c := range b.cells {
-			if !isPiece(c) || c&wreckBit != 0 || j == ci {
-				continue
-			}
-			q := squareOf[b.stride][j]
-			d := max(abs(int(q[0])-f), abs(int(q[1])-r))
-			if cellSide(c) != side {
-				if d <= 6 {
-					score[side] -= (7 - d) * 6
-				}
-			} else if d == 1 {
-				score[side] += 8
-			}
-		}
-	}
-	v := score[b.turn] - score[b.turn.Opponent()] + 10
-	return v
-}
 
 // NodeScale scales the AI's level budgets: leaves are evaluated without
 // generation, so nodes are cheap. ×3, not more: level 5's 300 000 nodes
