@@ -91,7 +91,14 @@ type genRun struct {
 	keepTrivial bool
 	perGame     int
 	minPly      int
-	peek        int64           // nodes of the quick ai look at a deviation
+	peek        int64 // nodes of the quick ai look at a deviation
+	// screen, when above 0, replaces the ai look by the prover's own
+	// bounded search (puzzle.ScreenDeviations) within this many moves and
+	// move lists per deviation, trying tries moves a position.
+	screen      int64
+	screenDepth int
+	tries       int
+	cutLine     bool            // --resume: the file's last line has no newline
 	dedup       map[string]bool // DedupKey of kept puzzles
 	fromGame    map[string]int  // puzzles kept per game of origin
 }
@@ -134,6 +141,10 @@ func runPuzzlesGenerate(args []string, stdout, stderr io.Writer) error {
 	perGame := fs.Int("per-game", 3, "with --ai: at most this many puzzles from one game")
 	keepTrivial := fs.Bool("keep-trivial", false, "with --ai: keep puzzles the triviality filter refuses")
 	peek := fs.Int64("peek", 20000, "with --ai: nodes of the quick search that picks which deviations to prove")
+	screen := fs.Int64("screen", 0, "with --ai: screen deviations with the prover's own search within this many moves and move lists each instead of the ai look (0: the ai look, --peek)")
+	screenDepth := fs.Int("screen-depth", 2, "with --screen: the deepest win the screen looks for")
+	tries := fs.Int("tries", 8, "with --screen: moves tried per position")
+	resume := fs.Bool("resume", false, "with --ai: continue the run in --out (games it finished are skipped, its puzzles count for the duplicate and per-game rules) instead of starting the file again")
 	devs := fs.Int("deviations", 3, "other moves tried per position without a puzzle of its own: blunders, or in runs for deeper puzzles moves drawn at random (0: only the games' positions)")
 	if err := parseFlags(fs, args); err != nil {
 		return err
@@ -151,8 +162,11 @@ func runPuzzlesGenerate(args []string, stdout, stderr io.Writer) error {
 	if *archive != "" && *guilds == "" {
 		return errors.New("--from-archive needs --guild (the archive is kept per server)")
 	}
-	if *aiGames < 0 || *minPly < 0 || *perGame < 0 || *peek < 1 {
-		return errors.New("--ai, --min-ply and --per-game must be >= 0, --peek >= 1")
+	if *aiGames < 0 || *minPly < 0 || *perGame < 0 || *peek < 1 || *screen < 0 || *tries < 0 || *screenDepth < 2 || *screenDepth > puzzle.MaxDepth {
+		return fmt.Errorf("--ai, --min-ply, --per-game, --screen and --tries must be >= 0, --peek >= 1, --screen-depth 2..%d", puzzle.MaxDepth)
+	}
+	if *resume && *aiGames <= 0 {
+		return errors.New("--resume goes with --ai")
 	}
 	if *selfplay < 0 || *first < 0 || *plies < 1 || *limit < 0 || *devs < 0 || *fromPly < 0 || *depth < 0 || *depth > puzzle.MaxDepth || *budget < 0 || *verifyBudget < 0 {
 		return fmt.Errorf("--selfplay, --first, --limit, --from-ply, --budget, --verify-budget must be >= 0, --max-plies >= 1, --depth 0..%d", puzzle.MaxDepth)
@@ -185,19 +199,41 @@ func runPuzzlesGenerate(args []string, stdout, stderr io.Writer) error {
 	if *forcing >= 0 {
 		set.Forcing = *forcing
 	}
-	f, err := os.Create(*out)
+	g := &genRun{game: r.Name(), set: set, stderr: stderr, seen: map[string]bool{}, limit: *limit, deviations: *devs, forced: *forced, start: puzzleClock(),
+		keepTrivial: *keepTrivial, perGame: *perGame, minPly: *minPly, peek: *peek, screen: *screen, screenDepth: *screenDepth, tries: *tries}
+	g.lastShow = g.start
+	var done map[int]bool
+	if *resume {
+		g.dedup, g.fromGame = map[string]bool{}, map[string]int{}
+		if done, err = g.resume(r.Name(), *out); err != nil {
+			return err
+		}
+	}
+	flag := os.O_CREATE | os.O_WRONLY | os.O_TRUNC
+	if *resume {
+		flag = os.O_CREATE | os.O_WRONLY | os.O_APPEND
+	}
+	f, err := os.OpenFile(*out, flag, 0o644)
 	if err != nil {
 		return err
 	}
 	defer f.Close()
-	g := &genRun{game: r.Name(), set: set, out: bufio.NewWriter(f), stderr: stderr, seen: map[string]bool{}, limit: *limit, deviations: *devs, forced: *forced, start: puzzleClock(),
-		keepTrivial: *keepTrivial, perGame: *perGame, minPly: *minPly, peek: *peek}
-	g.lastShow = g.start
+	g.out = bufio.NewWriter(f)
+	if g.cutLine {
+		g.out.WriteString("\n") // a killed run's last line ends here
+	}
 	if *aiGames > 0 {
-		g.dedup, g.fromGame = map[string]bool{}, map[string]int{}
-		fmt.Fprintf(g.out, "# tankbot puzzles generate --game %s --seed %d --first %d --ai %d --max-plies %d --min-ply %d --per-game %d --keep-trivial=%t --peek %d --min-depth %d --depth %d --budget %d --verify-budget %d --deviations %d\n%s\n",
-			r.Name(), *seed, *first, *aiGames, *plies, *minPly, *perGame, *keepTrivial, *peek, set.MinDepth, set.MaxDepth, set.Budget, set.VerifyBudget, *devs, puzzle.Header)
+		if g.dedup == nil {
+			g.dedup, g.fromGame = map[string]bool{}, map[string]int{}
+		}
+		if done == nil {
+			fmt.Fprintf(g.out, "# tankbot puzzles generate --game %s --seed %d --first %d --ai %d --max-plies %d --min-ply %d --per-game %d --keep-trivial=%t --peek %d --screen %d --screen-depth %d --tries %d --min-depth %d --depth %d --budget %d --verify-budget %d --deviations %d\n%s\n",
+				r.Name(), *seed, *first, *aiGames, *plies, *minPly, *perGame, *keepTrivial, *peek, *screen, *screenDepth, *tries, set.MinDepth, set.MaxDepth, set.Budget, set.VerifyBudget, *devs, puzzle.Header)
+		}
 		for k := *first; k < *first+*aiGames && !g.full(); k++ {
+			if done[k] {
+				continue
+			}
 			source := fmt.Sprintf("aiplay:%d:%d", *seed, k)
 			ag, err := puzzle.AISelfPlayFunc(context.Background(), r, *seed, k, *plies, func(ply int, pos engine.Position, score int) bool {
 				g.mineAI(pos, ply, score, source)
@@ -205,6 +241,11 @@ func runPuzzlesGenerate(args []string, stdout, stderr io.Writer) error {
 			})
 			if err != nil {
 				return fmt.Errorf("strong self-play game %d: %w", k, err)
+			}
+			// The marker makes the run resumable: --resume skips this game.
+			fmt.Fprintf(g.out, "%s%d\n", gameDoneMarker, k)
+			if err := g.out.Flush(); err != nil {
+				return err
 			}
 			g.progress(fmt.Sprintf("strong self-play game %d/%d (levels %d-%d)", k-*first+1, *aiGames, ag.White, ag.Black), false)
 		}
@@ -244,6 +285,48 @@ func (g *genRun) finish(f *os.File, out string, stdout io.Writer) error {
 	return nil
 }
 
+// gameDoneMarker starts the comment line a strong self-play run writes
+// after each game it finished.
+const gameDoneMarker = "# done game "
+
+// resume reads a run's output file so far: the games it finished, and
+// its puzzles for the duplicate and per-game rules. A missing file is a
+// run not started yet.
+func (g *genRun) resume(game, name string) (map[int]bool, error) {
+	b, err := os.ReadFile(name)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	done := map[int]bool{}
+	g.cutLine = len(b) > 0 && b[len(b)-1] != '\n'
+	for _, l := range strings.Split(string(b), "\n") {
+		if k, ok := strings.CutPrefix(l, gameDoneMarker); ok {
+			var n int
+			if _, err := fmt.Sscan(k, &n); err != nil {
+				return nil, fmt.Errorf("%s: bad line %q", name, l)
+			}
+			done[n] = true
+			continue
+		}
+		if l == "" || strings.HasPrefix(l, "#") {
+			continue
+		}
+		pz, err := puzzle.ParseLine(game, l)
+		if err != nil {
+			// a line cut short by a killed run: the rest is whole
+			fmt.Fprintf(g.stderr, "%s: skipping a damaged line: %v\n", name, err)
+			continue
+		}
+		g.seen[pz.ID] = true
+		g.dedup[puzzle.DedupKey(pz)] = true
+		g.fromGame[puzzle.OriginGame(pz.Source)]++
+	}
+	return done, nil
+}
+
 // mineAI mines one position of a game of strong self-play (from minPly
 // on): the position itself when its mover's search saw a forced win
 // within the depth, and positions other moves would have given (a
@@ -264,13 +347,33 @@ func (g *genRun) mineAI(pos engine.Position, ply, score int, source string) {
 	// at once: a position one move away from the game's is kept only
 	// with a win of two moves or more (the commander driving into fire
 	// is not a puzzle).
+	deep := g.set
+	deep.MinDepth = max(2, deep.MinDepth)
+	if g.screen > 0 {
+		// The prover's own bounded search picks the candidates: cheaper
+		// than an ai look, and it answers exactly the question the proof
+		// asks (a win of two moves or more, none in one).
+		sc, err := puzzle.ScreenDeviations(pos, hashString(where), g.tries, 2, min(g.screenDepth, g.set.MaxDepth), g.screen)
+		if err != nil {
+			return
+		}
+		for _, d := range sc {
+			if g.full() || g.gameFull(source) {
+				return
+			}
+			set := deep
+			set.MaxDepth = max(d.Win, set.MinDepth)
+			if g.tryWith(d.Position, where+":"+d.Move, set) {
+				return
+			}
+		}
+		return
+	}
 	devs, err := puzzle.Deviations(pos, hashString(where), g.deviations, 0)
 	if err != nil {
 		return
 	}
 	ctx := context.Background()
-	deep := g.set
-	deep.MinDepth = max(2, deep.MinDepth)
 	for _, d := range devs {
 		if g.full() || g.gameFull(source) {
 			return
@@ -523,8 +626,25 @@ func runPuzzlesBuild(args []string, stdout, stderr io.Writer) error {
 	perGame := fs.Int("per-game", 3, "at most this many puzzles from one game")
 	from := fs.String("from", "", "comma-separated generated files to build from, in order (earlier ones win a shared solution)")
 	measure := fs.Bool("measure", true, "rate each puzzle by the difficulty ladder (off: keep the files' ratings)")
+	rated := fs.String("rated", "", "comma-separated collection files built by this version whose ladder ratings are reused for the same puzzle (id and line), instead of measuring it again")
 	if err := parseFlags(fs, args); err != nil {
 		return err
+	}
+	known := map[string]int{} // a built line (rating cleared) -> its rating
+	if *rated != "" {
+		for _, name := range strings.Split(*rated, ",") {
+			b, err := os.ReadFile(name)
+			if err != nil {
+				return err
+			}
+			ps, err := puzzle.ParseFile(*game, string(b))
+			if err != nil {
+				return fmt.Errorf("%s: %w", name, err)
+			}
+			for _, p := range ps {
+				known[ratingKey(p)] = p.Rating
+			}
+		}
 	}
 	r, err := games.Lookup(*game)
 	if err != nil {
@@ -568,6 +688,7 @@ func runPuzzlesBuild(args []string, stdout, stderr io.Writer) error {
 				return fmt.Errorf("%s: %w", name, err)
 			}
 			total++
+			fileRating := pz.Rating // Admit describes the puzzle again, which resets it
 			ok, _, err := c.Admit(pz)
 			if err != nil {
 				return fmt.Errorf("puzzle %s: %w", pz.ID, err)
@@ -575,12 +696,16 @@ func runPuzzlesBuild(args []string, stdout, stderr io.Writer) error {
 			if !ok {
 				continue
 			}
-			if *measure {
+			if rt, ok := known[ratingKey(pz)]; ok && *measure {
+				pz.Rating = rt
+			} else if *measure {
 				_, rt, err := puzzle.Measure(ctx, pz)
 				if err != nil {
 					return fmt.Errorf("puzzle %s: %w", pz.ID, err)
 				}
 				pz.Rating = rt
+			} else {
+				pz.Rating = fileRating
 			}
 			pz.Difficulty = puzzle.DifficultyOfRating(pz.Rating)
 			sb.WriteString(pz.Line() + "\n")
@@ -609,6 +734,12 @@ func runPuzzlesBuild(args []string, stdout, stderr io.Writer) error {
 	}
 	fmt.Fprintf(stdout, "%s: kept %d of %d (by depth %s) -> %s\nrefused: %s\n", r.Name(), kept, total, strings.Join(dp, ", "), *out, strings.Join(parts, ", "))
 	return nil
+}
+
+// ratingKey is what a ladder rating depends on: the game, the position
+// and the solution.
+func ratingKey(p *puzzle.Puzzle) string {
+	return p.Game + "\t" + p.Position + "\t" + strings.Join(p.Solution, puzzle.MoveSep)
 }
 
 // runPuzzlesRates prints, for the shipped puzzles of a game, how often

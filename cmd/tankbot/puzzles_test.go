@@ -376,3 +376,34 @@ func TestPuzzlesGenerateStrongSelfPlay(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// generate --ai --resume continues a run's file: the games it marked done
+// are skipped (nothing is played again), its lines stay, and new ones are
+// appended; a damaged last line of a killed run is skipped, not fatal.
+func TestPuzzlesGenerateResume(t *testing.T) {
+	ps, err := puzzle.Shipped("camelot")
+	if err != nil || len(ps) == 0 {
+		t.Fatal(err)
+	}
+	pz := *ps[0]
+	pz.Source = "aiplay:9:0:30"
+	head := "# tankbot puzzles generate --game camelot --seed 9 --first 0 --ai 2\n" + puzzle.Header + "\n" + pz.Line() + "\n# done game 0\n# done game 1\n"
+	out := filepath.Join(t.TempDir(), "c.tsv")
+	if err := os.WriteFile(out, []byte(head+"c0bad\t2"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	stdout, errs, code := runCmd(t, "puzzles", "generate", "--game", "camelot", "--seed", "9", "--ai", "2", "--resume", "--out", out)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	if !strings.Contains(stdout, "camelot: 0 puzzles from 0 positions") || !strings.Contains(errs, "skipping a damaged line") {
+		t.Fatalf("stdout %q, stderr %q", stdout, errs)
+	}
+	b, err := os.ReadFile(out)
+	if err != nil || string(b) != head+"c0bad\t2\n" {
+		t.Fatalf("the run's file was not kept: %q, %v", b, err)
+	}
+	if _, _, code := runCmd(t, "puzzles", "generate", "--game", "camelot", "--selfplay", "1", "--resume", "--out", out); code == 0 {
+		t.Fatal("--resume without --ai accepted")
+	}
+}

@@ -443,3 +443,38 @@ func TestVerifyBudget(t *testing.T) {
 		t.Fatalf("half its cost: %v, want ErrBudget", err)
 	}
 }
+
+// ScreenDeviations keeps a deviation only with a win of its shortest
+// length within the bounds, and ShortestWin agrees with the prover.
+func TestScreenDeviations(t *testing.T) {
+	ps, err := SelfPlay(camelot.Rules, 11, 0, 80)
+	if err != nil {
+		t.Fatal(err)
+	}
+	found := 0
+	for i, pos := range ps[len(ps)-8:] {
+		sc, err := ScreenDeviations(pos, uint64(i), 40, 2, 2, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, d := range sc {
+			q, _ := newSearch(d.Position, 0)
+			if d.Win != 2 || q.win(1) || !q.win(2) {
+				t.Fatalf("deviation %s of %s: screen says %d", d.Move, pos.Encode(), d.Win)
+			}
+			if got := ShortestWin(d.Position, 3, 0); got != 2 {
+				t.Fatalf("ShortestWin %d, want 2", got)
+			}
+			found++
+		}
+	}
+	if found == 0 {
+		t.Fatal("no deviation with a win in two in the last 8 positions of the game")
+	}
+	// A budget too small to prove anything answers "none", never a win.
+	for _, pos := range ps[len(ps)-8:] {
+		if sc, _ := ScreenDeviations(pos, 1, 40, 2, 2, 3); len(sc) > 0 {
+			t.Fatalf("a screen within 3 moves and move lists found %d", len(sc))
+		}
+	}
+}
