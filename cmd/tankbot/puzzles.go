@@ -139,7 +139,7 @@ func runPuzzlesGenerate(args []string, stdout, stderr io.Writer) error {
 	aiGames := fs.Int("ai", 0, "number of strong self-play games to mine (engine/ai, level 4-5 against 3-5), from --first")
 	minPly := fs.Int("min-ply", 10, "with --ai: mine positions from this ply of each game on (never its opening)")
 	perGame := fs.Int("per-game", 3, "with --ai: at most this many puzzles from one game")
-	keepTrivial := fs.Bool("keep-trivial", false, "with --ai: keep puzzles the triviality filter refuses")
+	keepTrivial := fs.Bool("keep-trivial", false, "keep puzzles the triviality filter refuses")
 	peek := fs.Int64("peek", 20000, "with --ai: nodes of the quick search that picks which deviations to prove")
 	screen := fs.Int64("screen", 0, "with --ai: screen deviations with the prover's own search within this many moves and move lists each instead of the ai look (0: the ai look, --peek)")
 	screenDepth := fs.Int("screen-depth", 2, "with --screen: the deepest win the screen looks for")
@@ -251,8 +251,8 @@ func runPuzzlesGenerate(args []string, stdout, stderr io.Writer) error {
 		}
 		return g.finish(f, *out, stdout)
 	}
-	fmt.Fprintf(g.out, "# tankbot puzzles generate --game %s --seed %d --first %d --selfplay %d --max-plies %d --min-depth %d --depth %d --budget %d --verify-budget %d --forcing %d --forced-blunders=%t --deviations %d\n%s\n",
-		r.Name(), *seed, *first, *selfplay, *plies, set.MinDepth, set.MaxDepth, set.Budget, set.VerifyBudget, set.Forcing, *forced, *devs, puzzle.Header)
+	fmt.Fprintf(g.out, "# tankbot puzzles generate --game %s --seed %d --first %d --selfplay %d --max-plies %d --from-ply %d --keep-trivial=%t --min-depth %d --depth %d --budget %d --verify-budget %d --forcing %d --forced-blunders=%t --deviations %d\n%s\n",
+		r.Name(), *seed, *first, *selfplay, *plies, *fromPly, *keepTrivial, set.MinDepth, set.MaxDepth, set.Budget, set.VerifyBudget, set.Forcing, *forced, *devs, puzzle.Header)
 	if *archive != "" {
 		if err := g.mineArchive(r, *archive, strings.Split(*guilds, ",")); err != nil {
 			return err
@@ -478,7 +478,7 @@ func (g *genRun) try(pos engine.Position, source string) bool {
 // tryWith is try with other settings.
 func (g *genRun) tryWith(pos engine.Position, source string, set puzzle.Settings) bool {
 	g.positions++
-	pz, err := puzzle.Accept(pos, set)
+	pz, err := g.accept(pos, set)
 	switch {
 	case errors.Is(err, puzzle.ErrBudget):
 		g.budget++
@@ -491,24 +491,14 @@ func (g *genRun) tryWith(pos engine.Position, source string, set puzzle.Settings
 	case err != nil && !errors.Is(err, puzzle.ErrNoWin) && !errors.Is(err, puzzle.ErrDraft):
 		g.refuse("verification")
 	}
+	if errors.Is(err, errTrivial) {
+		return false
+	}
 	if err != nil || g.seen[pz.ID] {
 		return false
 	}
 	if g.dedup != nil {
-		// strong self-play runs: the triviality filter and de-duplication
-		if !g.keepTrivial {
-			why, err := puzzle.Trivial(pz)
-			if err != nil {
-				g.refuse("verification")
-				return false
-			}
-			if len(why) > 0 {
-				for _, w := range why {
-					g.refuse("trivial: " + strings.ReplaceAll(w, "-", " "))
-				}
-				return false
-			}
-		}
+		// strong self-play runs: de-duplication
 		k := puzzle.DedupKey(pz)
 		if g.dedup[k] {
 			g.refuse("same solution")
@@ -524,6 +514,37 @@ func (g *genRun) tryWith(pos engine.Position, source string, set puzzle.Settings
 	fmt.Fprintln(g.out, pz.Line())
 	g.out.Flush() // a long run killed midway keeps what it found
 	return true
+}
+
+// errTrivial marks a candidate the triviality filter refused (counted
+// by reason).
+var errTrivial = errors.New("trivial")
+
+// accept is puzzle.Accept with the triviality filter (unless the run
+// keeps trivial puzzles) between the proof and the deeper verification:
+// the filter is cheap, and in Tank Chess most wins in one are the only
+// shot on the board, whose verification would be wasted.
+func (g *genRun) accept(pos engine.Position, set puzzle.Settings) (*puzzle.Puzzle, error) {
+	pz, err := puzzle.Find(pos, puzzle.Options{MinDepth: set.MinDepth, MaxDepth: set.MaxDepth, Budget: set.Budget, Forcing: set.Forcing})
+	if err != nil {
+		return nil, err
+	}
+	if !g.keepTrivial {
+		why, err := puzzle.Trivial(pz)
+		if err != nil {
+			return nil, err
+		}
+		if len(why) > 0 {
+			for _, w := range why {
+				g.refuse("trivial: " + strings.ReplaceAll(w, "-", " "))
+			}
+			return nil, errTrivial
+		}
+	}
+	if err := puzzle.Verify(pz, 1, set.VerifyBudget); err != nil {
+		return nil, err
+	}
+	return pz, nil
 }
 
 func (g *genRun) refuse(why string) {
