@@ -99,6 +99,7 @@ type genRun struct {
 	screenDepth int
 	tries       int
 	cutLine     bool            // --resume: the file's last line has no newline
+	noCommander bool            // quick runs: no blunder that moves the commander
 	dedup       map[string]bool // DedupKey of kept puzzles
 	fromGame    map[string]int  // puzzles kept per game of origin
 }
@@ -144,6 +145,7 @@ func runPuzzlesGenerate(args []string, stdout, stderr io.Writer) error {
 	screen := fs.Int64("screen", 0, "with --ai: screen deviations with the prover's own search within this many moves and move lists each instead of the ai look (0: the ai look, --peek)")
 	screenDepth := fs.Int("screen-depth", 2, "with --screen: the deepest win the screen looks for")
 	tries := fs.Int("tries", 8, "with --screen: moves tried per position")
+	noCommander := fs.Bool("no-commander-blunders", false, "quick runs: leave out blunders that move the commander (Tank Chess: a CLT driving into fire)")
 	resume := fs.Bool("resume", false, "with --ai: continue the run in --out (games it finished are skipped, its puzzles count for the duplicate and per-game rules) instead of starting the file again")
 	devs := fs.Int("deviations", 3, "other moves tried per position without a puzzle of its own: blunders, or in runs for deeper puzzles moves drawn at random (0: only the games' positions)")
 	if err := parseFlags(fs, args); err != nil {
@@ -200,7 +202,7 @@ func runPuzzlesGenerate(args []string, stdout, stderr io.Writer) error {
 		set.Forcing = *forcing
 	}
 	g := &genRun{game: r.Name(), set: set, stderr: stderr, seen: map[string]bool{}, limit: *limit, deviations: *devs, forced: *forced, start: puzzleClock(),
-		keepTrivial: *keepTrivial, perGame: *perGame, minPly: *minPly, peek: *peek, screen: *screen, screenDepth: *screenDepth, tries: *tries}
+		keepTrivial: *keepTrivial, perGame: *perGame, minPly: *minPly, peek: *peek, screen: *screen, screenDepth: *screenDepth, tries: *tries, noCommander: *noCommander}
 	g.lastShow = g.start
 	var done map[int]bool
 	if *resume {
@@ -251,8 +253,8 @@ func runPuzzlesGenerate(args []string, stdout, stderr io.Writer) error {
 		}
 		return g.finish(f, *out, stdout)
 	}
-	fmt.Fprintf(g.out, "# tankbot puzzles generate --game %s --seed %d --first %d --selfplay %d --max-plies %d --from-ply %d --keep-trivial=%t --min-depth %d --depth %d --budget %d --verify-budget %d --forcing %d --forced-blunders=%t --deviations %d\n%s\n",
-		r.Name(), *seed, *first, *selfplay, *plies, *fromPly, *keepTrivial, set.MinDepth, set.MaxDepth, set.Budget, set.VerifyBudget, set.Forcing, *forced, *devs, puzzle.Header)
+	fmt.Fprintf(g.out, "# tankbot puzzles generate --game %s --seed %d --first %d --selfplay %d --max-plies %d --from-ply %d --keep-trivial=%t --no-commander-blunders=%t --min-depth %d --depth %d --budget %d --verify-budget %d --forcing %d --forced-blunders=%t --deviations %d\n%s\n",
+		r.Name(), *seed, *first, *selfplay, *plies, *fromPly, *keepTrivial, *noCommander, set.MinDepth, set.MaxDepth, set.Budget, set.VerifyBudget, set.Forcing, *forced, *devs, puzzle.Header)
 	if *archive != "" {
 		if err := g.mineArchive(r, *archive, strings.Split(*guilds, ",")); err != nil {
 			return err
@@ -458,7 +460,11 @@ func (g *genRun) mine(ps []engine.Position, source string, from int) {
 		if g.set.MinDepth > 1 {
 			blunders, quiet = 0, g.deviations
 		}
-		devs, err := puzzle.Deviations(pos, hashString(where), quiet, blunders)
+		var skip func(engine.Position, engine.Move) bool
+		if g.noCommander {
+			skip = puzzle.MovesCommander
+		}
+		devs, err := puzzle.DeviationsExcept(pos, hashString(where), quiet, blunders, skip)
 		if err != nil {
 			continue
 		}

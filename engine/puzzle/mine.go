@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 
 	"github.com/tankbot/tankbot/engine"
+	"github.com/tankbot/tankbot/engine/tank"
 )
 
 // Settings are the generator's per-game search bounds: the depths of the
@@ -221,6 +222,12 @@ type Deviation struct {
 // where puzzles hide. The order is shuffled by seed; at most max are
 // returned.
 func Deviations(pos engine.Position, seed uint64, quiet, max int) ([]Deviation, error) {
+	return DeviationsExcept(pos, seed, quiet, max, nil)
+}
+
+// DeviationsExcept is Deviations leaving out the blunders skip reports
+// (nil: none), before they are drawn.
+func DeviationsExcept(pos engine.Position, seed uint64, quiet, max int, skip func(engine.Position, engine.Move) bool) ([]Deviation, error) {
 	p, err := newSearch(pos, 0)
 	if err != nil {
 		return nil, err
@@ -233,10 +240,13 @@ func Deviations(pos engine.Position, seed uint64, quiet, max int) ([]Deviation, 
 	rng := rand.New(rand.NewPCG(seed, 0xd1b54a32d192ed03))
 	var blunders, others []int
 	for i := range n {
+		skipped := skip != nil && skip(pos, s.Move(i))
 		p.make(i)
 		if p.s.Over() == engine.Ongoing {
 			if p.win(1) {
-				blunders = append(blunders, i)
+				if !skipped {
+					blunders = append(blunders, i)
+				}
 			} else {
 				others = append(others, i)
 			}
@@ -295,4 +305,15 @@ func DeepDeviations(pos engine.Position, seed uint64, depth, forcing, max int, b
 		out = append(out, Deviation{Move: pos.FormatMove(m), Position: next})
 	}
 	return out, nil
+}
+
+// MovesCommander reports whether m moves the side's commander (Tank
+// Chess: its CLT). A blunder that drives the commander into fire makes a
+// puzzle whose answer is "shoot the piece that just arrived", the
+// pattern the earlier collections were full of; runs can leave such
+// blunders out (generate --no-commander-blunders).
+func MovesCommander(pos engine.Position, m engine.Move) bool {
+	tp, ok := pos.(*tank.Position)
+	tm, ok2 := m.(tank.Move)
+	return ok && ok2 && tp.At(tm.From).Piece.Kind == tank.CLT
 }

@@ -478,3 +478,43 @@ func TestScreenDeviations(t *testing.T) {
 		}
 	}
 }
+
+// DeviationsExcept leaves out the blunders its filter names: no Tank
+// Chess deviation drives the CLT when MovesCommander skips them, while
+// plain Deviations offers such blunders in the same game.
+func TestDeviationsWithoutCommanderBlunders(t *testing.T) {
+	ps, err := SelfPlay(tank.Rules, 2026, 0, 60)
+	if err != nil {
+		t.Fatal(err)
+	}
+	commander, others := 0, 0
+	for i, pos := range ps[10:] {
+		all, err := Deviations(pos, uint64(i), 0, 50)
+		if err != nil {
+			t.Fatal(err)
+		}
+		kept, err := DeviationsExcept(pos, uint64(i), 0, 50, MovesCommander)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, d := range all {
+			m, err := pos.ParseMove(d.Move)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if MovesCommander(pos, m) {
+				commander++
+			}
+		}
+		for _, d := range kept {
+			m, _ := pos.ParseMove(d.Move)
+			if MovesCommander(pos, m) {
+				t.Fatalf("%s: the commander's blunder %s kept", pos.Encode(), d.Move)
+			}
+			others++
+		}
+	}
+	if commander == 0 || others == 0 {
+		t.Fatalf("%d commander blunders, %d others: the game shows neither kind", commander, others)
+	}
+}
