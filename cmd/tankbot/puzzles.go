@@ -653,6 +653,7 @@ func runPuzzlesBuild(args []string, stdout, stderr io.Writer) error {
 	perGame := fs.Int("per-game", 3, "at most this many puzzles from one game")
 	from := fs.String("from", "", "comma-separated generated files to build from, in order (earlier ones win a shared solution)")
 	measure := fs.Bool("measure", true, "rate each puzzle by the difficulty ladder (off: keep the files' ratings)")
+	deepShare := fs.Float64("deep-share", 0, "at least this share of the kept puzzles deeper than one move (0 to 0.9): wins in one past the share are refused, the last ones in file order first (0: no share)")
 	rated := fs.String("rated", "", "comma-separated collection files built by this version whose ladder ratings are reused for the same puzzle (id and line), instead of measuring it again")
 	if err := parseFlags(fs, args); err != nil {
 		return err
@@ -683,6 +684,36 @@ func runPuzzlesBuild(args []string, stdout, stderr io.Writer) error {
 	if *minPly < 0 || *perGame < 0 {
 		return errors.New("--min-ply and --per-game must be >= 0")
 	}
+	if *deepShare < 0 || *deepShare > 0.9 {
+		return errors.New("--deep-share must be 0 to 0.9")
+	}
+	// A share of deep puzzles: a first pass counts the deep puzzles the
+	// curator admits, which allows so many wins in one; the real pass
+	// refuses the wins in one past it before the curator sees them, so
+	// they take no puzzle's place (of its game, of its solution).
+	shallowLeft := -1 // wins in one still allowed (-1: any)
+	if *deepShare > 0 {
+		pre := &puzzle.Curator{MinPly: *minPly, PerGame: *perGame}
+		deep := 0
+		for _, name := range strings.Split(*from, ",") {
+			b, err := os.ReadFile(name)
+			if err != nil {
+				return err
+			}
+			ps, err := puzzle.ParseFile(*game, string(b))
+			if err != nil {
+				return fmt.Errorf("%s: %w", name, err)
+			}
+			for _, pz := range ps {
+				if ok, _, err := pre.Admit(pz); err != nil {
+					return fmt.Errorf("puzzle %s: %w", pz.ID, err)
+				} else if ok && pz.Depth > 1 {
+					deep++
+				}
+			}
+		}
+		shallowLeft = int(float64(deep) * (1 - *deepShare) / *deepShare)
+	}
 	// The output keeps the inputs' layout: each run's command line, then
 	// the puzzles of that run that were kept.
 	var sb strings.Builder
@@ -690,8 +721,8 @@ func runPuzzlesBuild(args []string, stdout, stderr io.Writer) error {
 	for _, name := range strings.Split(*from, ",") {
 		bases = append(bases, filepath.Base(name))
 	}
-	fmt.Fprintf(&sb, "# tankbot puzzles build --game %s --min-ply %d --per-game %d --measure=%t --from %s\n%s\n", r.Name(), *minPly, *perGame, *measure, strings.Join(bases, ","), puzzle.Header)
-	c := &puzzle.Curator{MinPly: *minPly, PerGame: *perGame}
+	fmt.Fprintf(&sb, "# tankbot puzzles build --game %s --min-ply %d --per-game %d --deep-share %g --measure=%t --from %s\n%s\n", r.Name(), *minPly, *perGame, *deepShare, *measure, strings.Join(bases, ","), puzzle.Header)
+	c := &puzzle.Curator{MinPly: *minPly, PerGame: *perGame, Refused: map[string]int{}}
 	ctx := context.Background()
 	depths := map[int]int{}
 	total, kept := 0, 0
@@ -715,6 +746,10 @@ func runPuzzlesBuild(args []string, stdout, stderr io.Writer) error {
 				return fmt.Errorf("%s: %w", name, err)
 			}
 			total++
+			if pz.Depth == 1 && shallowLeft == 0 {
+				c.Refused[refuseShare]++
+				continue
+			}
 			fileRating := pz.Rating // Admit describes the puzzle again, which resets it
 			ok, _, err := c.Admit(pz)
 			if err != nil {
@@ -722,6 +757,9 @@ func runPuzzlesBuild(args []string, stdout, stderr io.Writer) error {
 			}
 			if !ok {
 				continue
+			}
+			if pz.Depth == 1 && shallowLeft > 0 {
+				shallowLeft--
 			}
 			if rt, ok := known[ratingKey(pz)]; ok && *measure {
 				pz.Rating = rt
@@ -763,6 +801,10 @@ func runPuzzlesBuild(args []string, stdout, stderr io.Writer) error {
 	return nil
 }
 
+// refuseShare counts the wins in one refused for the share of deep
+// puzzles (build --deep-share).
+const refuseShare = "deep-share"
+
 // ratingKey is what a ladder rating depends on: the game, the position
 // and the solution.
 func ratingKey(p *puzzle.Puzzle) string {
@@ -777,6 +819,7 @@ func runPuzzlesRates(args []string, stdout io.Writer) error {
 	game := fs.String("game", "", "game: "+strings.Join(games.Names(), ", "))
 	every := fs.Int("every", 1, "try every n-th puzzle (a sample; 1: all)")
 	seeds := fs.Int("seeds", 1, "tries per level and puzzle, each with its own noise seed")
+	file := fs.String("file", "", "collection file to measure (default: the shipped collection)")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -787,8 +830,16 @@ func runPuzzlesRates(args []string, stdout io.Writer) error {
 	if *every < 1 || *seeds < 1 {
 		return errors.New("--every and --seeds must be >= 1")
 	}
-	ps, err := puzzle.Shipped(r.Name())
-	if err != nil {
+	var ps []*puzzle.Puzzle
+	if *file != "" {
+		b, err := os.ReadFile(*file)
+		if err != nil {
+			return err
+		}
+		if ps, err = puzzle.ParseFile(r.Name(), string(b)); err != nil {
+			return fmt.Errorf("%s: %w", *file, err)
+		}
+	} else if ps, err = puzzle.Shipped(r.Name()); err != nil {
 		return err
 	}
 	ctx := context.Background()
