@@ -142,7 +142,7 @@ func runPuzzlesGenerate(args []string, stdout, stderr io.Writer) error {
 	perGame := fs.Int("per-game", 3, "with --ai: at most this many puzzles from one game")
 	keepTrivial := fs.Bool("keep-trivial", false, "keep puzzles the triviality filter refuses")
 	peek := fs.Int64("peek", 20000, "with --ai: nodes of the quick search that picks which deviations to prove")
-	screen := fs.Int64("screen", 0, "with --ai: screen deviations with the prover's own search within this many moves and move lists each instead of the ai look (0: the ai look, --peek)")
+	screen := fs.Int64("screen", 0, "screen deviations with the prover's own search within this many moves and move lists each instead of the ai look (0: the ai look, --peek)")
 	screenDepth := fs.Int("screen-depth", 2, "with --screen: the deepest win the screen looks for")
 	tries := fs.Int("tries", 8, "with --screen: moves tried per position")
 	noCommander := fs.Bool("no-commander-blunders", false, "quick runs: leave out blunders that move the commander (Tank Chess: a CLT driving into fire)")
@@ -253,8 +253,8 @@ func runPuzzlesGenerate(args []string, stdout, stderr io.Writer) error {
 		}
 		return g.finish(f, *out, stdout)
 	}
-	fmt.Fprintf(g.out, "# tankbot puzzles generate --game %s --seed %d --first %d --selfplay %d --max-plies %d --from-ply %d --keep-trivial=%t --no-commander-blunders=%t --min-depth %d --depth %d --budget %d --verify-budget %d --forcing %d --forced-blunders=%t --deviations %d\n%s\n",
-		r.Name(), *seed, *first, *selfplay, *plies, *fromPly, *keepTrivial, *noCommander, set.MinDepth, set.MaxDepth, set.Budget, set.VerifyBudget, set.Forcing, *forced, *devs, puzzle.Header)
+	fmt.Fprintf(g.out, "# tankbot puzzles generate --game %s --seed %d --first %d --selfplay %d --max-plies %d --from-ply %d --keep-trivial=%t --no-commander-blunders=%t --screen %d --screen-depth %d --tries %d --min-depth %d --depth %d --budget %d --verify-budget %d --forcing %d --forced-blunders=%t --deviations %d\n%s\n",
+		r.Name(), *seed, *first, *selfplay, *plies, *fromPly, *keepTrivial, *noCommander, *screen, *screenDepth, *tries, set.MinDepth, set.MaxDepth, set.Budget, set.VerifyBudget, set.Forcing, *forced, *devs, puzzle.Header)
 	if *archive != "" {
 		if err := g.mineArchive(r, *archive, strings.Split(*guilds, ",")); err != nil {
 			return err
@@ -435,6 +435,23 @@ func (g *genRun) mine(ps []engine.Position, source string, from int) {
 		}
 		where := fmt.Sprintf("%s:%d", source, ply)
 		if g.try(pos, where) || g.deviations == 0 {
+			continue
+		}
+		if g.screen > 0 {
+			// The prover's screen picks the deviations with a win of two
+			// moves or more (see mineAI); each is proven with the bound it
+			// found, and at most one is kept a position.
+			sc, err := puzzle.ScreenDeviations(pos, hashString(where), g.tries, max(2, g.set.MinDepth), min(g.screenDepth, g.set.MaxDepth), g.screen)
+			if err != nil {
+				continue
+			}
+			for _, d := range sc {
+				set := g.set
+				set.MinDepth, set.MaxDepth = max(2, set.MinDepth), d.Win
+				if g.full() || g.tryWith(d.Position, where+":"+d.Move, set) {
+					break
+				}
+			}
 			continue
 		}
 		if g.forced && g.set.MinDepth > 1 {

@@ -2,8 +2,8 @@ package main
 
 import (
 	"bytes"
-	"fmt"
 	"context"
+	"fmt"
 	"github.com/tankbot/tankbot/engine/tank"
 	"github.com/tankbot/tankbot/store"
 	"maps"
