@@ -69,6 +69,24 @@ func StrongSettings(game string) Settings {
 	return Settings{MinDepth: 1, MaxDepth: 3, Budget: 300_000, VerifyBudget: 800_000}
 }
 
+// DeepVerifyBudget bounds the deeper verification of a win in three or
+// more: proving that no other first move wins within four costs far
+// more than a win in two's check (the shipped Camelot wins in three were
+// verified within it when mined).
+const DeepVerifyBudget = 3_000_000
+
+// VerifyBound is what the collection test (and the benchmark) allows the
+// deeper verification of a shipped puzzle of the game and depth: the
+// larger of the game's depth-1 and strong self-play bounds, and for a
+// win in three or more DeepVerifyBudget.
+func VerifyBound(game string, depth int) int64 {
+	b := max(DefaultSettings(game).VerifyBudget, StrongSettings(game).VerifyBudget)
+	if depth >= 3 {
+		b = max(b, DeepVerifyBudget)
+	}
+	return b
+}
+
 // Accept runs Find on pos and, when it yields a puzzle, the deeper Verify:
 // the generator keeps only what passes both.
 func Accept(pos engine.Position, set Settings) (*Puzzle, error) {

@@ -257,7 +257,6 @@ func checkCollection(t *testing.T, g string) {
 	if wide < 5 {
 		t.Errorf("%s: %d themes on 20 puzzles or more (%v), want at least 5", g, wide, themes)
 	}
-	budget := max(DefaultSettings(g).VerifyBudget, StrongSettings(g).VerifyBudget)
 	var mu sync.Mutex
 	var fails []string
 	var cost int64
@@ -268,7 +267,7 @@ func checkCollection(t *testing.T, g string) {
 		go func() {
 			defer wg.Done()
 			for pz := range work {
-				n, err := checkShipped(pz, budget)
+				n, err := checkShipped(pz, VerifyBound(g, pz.Depth))
 				mu.Lock()
 				cost += n
 				if err != nil {
