@@ -91,7 +91,15 @@ type genRun struct {
 	keepTrivial bool
 	perGame     int
 	minPly      int
-	peek        int64           // nodes of the quick ai look at a deviation
+	peek        int64 // nodes of the quick ai look at a deviation
+	// screen, when above 0, replaces the ai look by the prover's own
+	// bounded search (puzzle.ScreenDeviations) within this many moves and
+	// move lists per deviation, trying tries moves a position.
+	screen      int64
+	screenDepth int
+	tries       int
+	cutLine     bool            // --resume: the file's last line has no newline
+	noCommander bool            // quick runs: no blunder that moves the commander
 	dedup       map[string]bool // DedupKey of kept puzzles
 	fromGame    map[string]int  // puzzles kept per game of origin
 }
@@ -132,8 +140,13 @@ func runPuzzlesGenerate(args []string, stdout, stderr io.Writer) error {
 	aiGames := fs.Int("ai", 0, "number of strong self-play games to mine (engine/ai, level 4-5 against 3-5), from --first")
 	minPly := fs.Int("min-ply", 10, "with --ai: mine positions from this ply of each game on (never its opening)")
 	perGame := fs.Int("per-game", 3, "with --ai: at most this many puzzles from one game")
-	keepTrivial := fs.Bool("keep-trivial", false, "with --ai: keep puzzles the triviality filter refuses")
+	keepTrivial := fs.Bool("keep-trivial", false, "keep puzzles the triviality filter refuses")
 	peek := fs.Int64("peek", 20000, "with --ai: nodes of the quick search that picks which deviations to prove")
+	screen := fs.Int64("screen", 0, "screen deviations with the prover's own search within this many moves and move lists each instead of the ai look (0: the ai look, --peek)")
+	screenDepth := fs.Int("screen-depth", 2, "with --screen: the deepest win the screen looks for")
+	tries := fs.Int("tries", 8, "with --screen: moves tried per position")
+	noCommander := fs.Bool("no-commander-blunders", false, "quick runs: leave out blunders that move the commander (Tank Chess: a CLT driving into fire)")
+	resume := fs.Bool("resume", false, "with --ai: continue the run in --out (games it finished are skipped, its puzzles count for the duplicate and per-game rules) instead of starting the file again")
 	devs := fs.Int("deviations", 3, "other moves tried per position without a puzzle of its own: blunders, or in runs for deeper puzzles moves drawn at random (0: only the games' positions)")
 	if err := parseFlags(fs, args); err != nil {
 		return err
@@ -151,8 +164,11 @@ func runPuzzlesGenerate(args []string, stdout, stderr io.Writer) error {
 	if *archive != "" && *guilds == "" {
 		return errors.New("--from-archive needs --guild (the archive is kept per server)")
 	}
-	if *aiGames < 0 || *minPly < 0 || *perGame < 0 || *peek < 1 {
-		return errors.New("--ai, --min-ply and --per-game must be >= 0, --peek >= 1")
+	if *aiGames < 0 || *minPly < 0 || *perGame < 0 || *peek < 1 || *screen < 0 || *tries < 0 || *screenDepth < 2 || *screenDepth > puzzle.MaxDepth {
+		return fmt.Errorf("--ai, --min-ply, --per-game, --screen and --tries must be >= 0, --peek >= 1, --screen-depth 2..%d", puzzle.MaxDepth)
+	}
+	if *resume && *aiGames <= 0 {
+		return errors.New("--resume goes with --ai")
 	}
 	if *selfplay < 0 || *first < 0 || *plies < 1 || *limit < 0 || *devs < 0 || *fromPly < 0 || *depth < 0 || *depth > puzzle.MaxDepth || *budget < 0 || *verifyBudget < 0 {
 		return fmt.Errorf("--selfplay, --first, --limit, --from-ply, --budget, --verify-budget must be >= 0, --max-plies >= 1, --depth 0..%d", puzzle.MaxDepth)
@@ -185,19 +201,41 @@ func runPuzzlesGenerate(args []string, stdout, stderr io.Writer) error {
 	if *forcing >= 0 {
 		set.Forcing = *forcing
 	}
-	f, err := os.Create(*out)
+	g := &genRun{game: r.Name(), set: set, stderr: stderr, seen: map[string]bool{}, limit: *limit, deviations: *devs, forced: *forced, start: puzzleClock(),
+		keepTrivial: *keepTrivial, perGame: *perGame, minPly: *minPly, peek: *peek, screen: *screen, screenDepth: *screenDepth, tries: *tries, noCommander: *noCommander}
+	g.lastShow = g.start
+	var done map[int]bool
+	if *resume {
+		g.dedup, g.fromGame = map[string]bool{}, map[string]int{}
+		if done, err = g.resume(r.Name(), *out); err != nil {
+			return err
+		}
+	}
+	flag := os.O_CREATE | os.O_WRONLY | os.O_TRUNC
+	if *resume {
+		flag = os.O_CREATE | os.O_WRONLY | os.O_APPEND
+	}
+	f, err := os.OpenFile(*out, flag, 0o644)
 	if err != nil {
 		return err
 	}
 	defer f.Close()
-	g := &genRun{game: r.Name(), set: set, out: bufio.NewWriter(f), stderr: stderr, seen: map[string]bool{}, limit: *limit, deviations: *devs, forced: *forced, start: puzzleClock(),
-		keepTrivial: *keepTrivial, perGame: *perGame, minPly: *minPly, peek: *peek}
-	g.lastShow = g.start
+	g.out = bufio.NewWriter(f)
+	if g.cutLine {
+		g.out.WriteString("\n") // a killed run's last line ends here
+	}
 	if *aiGames > 0 {
-		g.dedup, g.fromGame = map[string]bool{}, map[string]int{}
-		fmt.Fprintf(g.out, "# tankbot puzzles generate --game %s --seed %d --first %d --ai %d --max-plies %d --min-ply %d --per-game %d --keep-trivial=%t --peek %d --min-depth %d --depth %d --budget %d --verify-budget %d --deviations %d\n%s\n",
-			r.Name(), *seed, *first, *aiGames, *plies, *minPly, *perGame, *keepTrivial, *peek, set.MinDepth, set.MaxDepth, set.Budget, set.VerifyBudget, *devs, puzzle.Header)
+		if g.dedup == nil {
+			g.dedup, g.fromGame = map[string]bool{}, map[string]int{}
+		}
+		if done == nil {
+			fmt.Fprintf(g.out, "# tankbot puzzles generate --game %s --seed %d --first %d --ai %d --max-plies %d --min-ply %d --per-game %d --keep-trivial=%t --peek %d --screen %d --screen-depth %d --tries %d --min-depth %d --depth %d --budget %d --verify-budget %d --deviations %d\n%s\n",
+				r.Name(), *seed, *first, *aiGames, *plies, *minPly, *perGame, *keepTrivial, *peek, *screen, *screenDepth, *tries, set.MinDepth, set.MaxDepth, set.Budget, set.VerifyBudget, *devs, puzzle.Header)
+		}
 		for k := *first; k < *first+*aiGames && !g.full(); k++ {
+			if done[k] {
+				continue
+			}
 			source := fmt.Sprintf("aiplay:%d:%d", *seed, k)
 			ag, err := puzzle.AISelfPlayFunc(context.Background(), r, *seed, k, *plies, func(ply int, pos engine.Position, score int) bool {
 				g.mineAI(pos, ply, score, source)
@@ -206,12 +244,17 @@ func runPuzzlesGenerate(args []string, stdout, stderr io.Writer) error {
 			if err != nil {
 				return fmt.Errorf("strong self-play game %d: %w", k, err)
 			}
+			// The marker makes the run resumable: --resume skips this game.
+			fmt.Fprintf(g.out, "%s%d\n", gameDoneMarker, k)
+			if err := g.out.Flush(); err != nil {
+				return err
+			}
 			g.progress(fmt.Sprintf("strong self-play game %d/%d (levels %d-%d)", k-*first+1, *aiGames, ag.White, ag.Black), false)
 		}
 		return g.finish(f, *out, stdout)
 	}
-	fmt.Fprintf(g.out, "# tankbot puzzles generate --game %s --seed %d --first %d --selfplay %d --max-plies %d --min-depth %d --depth %d --budget %d --verify-budget %d --forcing %d --forced-blunders=%t --deviations %d\n%s\n",
-		r.Name(), *seed, *first, *selfplay, *plies, set.MinDepth, set.MaxDepth, set.Budget, set.VerifyBudget, set.Forcing, *forced, *devs, puzzle.Header)
+	fmt.Fprintf(g.out, "# tankbot puzzles generate --game %s --seed %d --first %d --selfplay %d --max-plies %d --from-ply %d --keep-trivial=%t --no-commander-blunders=%t --screen %d --screen-depth %d --tries %d --min-depth %d --depth %d --budget %d --verify-budget %d --forcing %d --forced-blunders=%t --deviations %d\n%s\n",
+		r.Name(), *seed, *first, *selfplay, *plies, *fromPly, *keepTrivial, *noCommander, *screen, *screenDepth, *tries, set.MinDepth, set.MaxDepth, set.Budget, set.VerifyBudget, set.Forcing, *forced, *devs, puzzle.Header)
 	if *archive != "" {
 		if err := g.mineArchive(r, *archive, strings.Split(*guilds, ",")); err != nil {
 			return err
@@ -244,6 +287,48 @@ func (g *genRun) finish(f *os.File, out string, stdout io.Writer) error {
 	return nil
 }
 
+// gameDoneMarker starts the comment line a strong self-play run writes
+// after each game it finished.
+const gameDoneMarker = "# done game "
+
+// resume reads a run's output file so far: the games it finished, and
+// its puzzles for the duplicate and per-game rules. A missing file is a
+// run not started yet.
+func (g *genRun) resume(game, name string) (map[int]bool, error) {
+	b, err := os.ReadFile(name)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	done := map[int]bool{}
+	g.cutLine = len(b) > 0 && b[len(b)-1] != '\n'
+	for _, l := range strings.Split(string(b), "\n") {
+		if k, ok := strings.CutPrefix(l, gameDoneMarker); ok {
+			var n int
+			if _, err := fmt.Sscan(k, &n); err != nil {
+				return nil, fmt.Errorf("%s: bad line %q", name, l)
+			}
+			done[n] = true
+			continue
+		}
+		if l == "" || strings.HasPrefix(l, "#") {
+			continue
+		}
+		pz, err := puzzle.ParseLine(game, l)
+		if err != nil {
+			// a line cut short by a killed run: the rest is whole
+			fmt.Fprintf(g.stderr, "%s: skipping a damaged line: %v\n", name, err)
+			continue
+		}
+		g.seen[pz.ID] = true
+		g.dedup[puzzle.DedupKey(pz)] = true
+		g.fromGame[puzzle.OriginGame(pz.Source)]++
+	}
+	return done, nil
+}
+
 // mineAI mines one position of a game of strong self-play (from minPly
 // on): the position itself when its mover's search saw a forced win
 // within the depth, and positions other moves would have given (a
@@ -264,13 +349,33 @@ func (g *genRun) mineAI(pos engine.Position, ply, score int, source string) {
 	// at once: a position one move away from the game's is kept only
 	// with a win of two moves or more (the commander driving into fire
 	// is not a puzzle).
+	deep := g.set
+	deep.MinDepth = max(2, deep.MinDepth)
+	if g.screen > 0 {
+		// The prover's own bounded search picks the candidates: cheaper
+		// than an ai look, and it answers exactly the question the proof
+		// asks (a win of two moves or more, none in one).
+		sc, err := puzzle.ScreenDeviations(pos, hashString(where), g.tries, 2, min(g.screenDepth, g.set.MaxDepth), g.screen)
+		if err != nil {
+			return
+		}
+		for _, d := range sc {
+			if g.full() || g.gameFull(source) {
+				return
+			}
+			set := deep
+			set.MaxDepth = max(d.Win, set.MinDepth)
+			if g.tryWith(d.Position, where+":"+d.Move, set) {
+				return
+			}
+		}
+		return
+	}
 	devs, err := puzzle.Deviations(pos, hashString(where), g.deviations, 0)
 	if err != nil {
 		return
 	}
 	ctx := context.Background()
-	deep := g.set
-	deep.MinDepth = max(2, deep.MinDepth)
 	for _, d := range devs {
 		if g.full() || g.gameFull(source) {
 			return
@@ -332,6 +437,23 @@ func (g *genRun) mine(ps []engine.Position, source string, from int) {
 		if g.try(pos, where) || g.deviations == 0 {
 			continue
 		}
+		if g.screen > 0 {
+			// The prover's screen picks the deviations with a win of two
+			// moves or more (see mineAI); each is proven with the bound it
+			// found, and at most one is kept a position.
+			sc, err := puzzle.ScreenDeviations(pos, hashString(where), g.tries, max(2, g.set.MinDepth), min(g.screenDepth, g.set.MaxDepth), g.screen)
+			if err != nil {
+				continue
+			}
+			for _, d := range sc {
+				set := g.set
+				set.MinDepth, set.MaxDepth = max(2, set.MinDepth), d.Win
+				if g.full() || g.tryWith(d.Position, where+":"+d.Move, set) {
+					break
+				}
+			}
+			continue
+		}
 		if g.forced && g.set.MinDepth > 1 {
 			devs, err := puzzle.DeepDeviations(pos, hashString(where), g.set.MaxDepth, max(g.set.Forcing, 1), g.deviations, g.set.Budget)
 			if err != nil {
@@ -355,7 +477,11 @@ func (g *genRun) mine(ps []engine.Position, source string, from int) {
 		if g.set.MinDepth > 1 {
 			blunders, quiet = 0, g.deviations
 		}
-		devs, err := puzzle.Deviations(pos, hashString(where), quiet, blunders)
+		var skip func(engine.Position, engine.Move) bool
+		if g.noCommander {
+			skip = puzzle.MovesCommander
+		}
+		devs, err := puzzle.DeviationsExcept(pos, hashString(where), quiet, blunders, skip)
 		if err != nil {
 			continue
 		}
@@ -375,7 +501,7 @@ func (g *genRun) try(pos engine.Position, source string) bool {
 // tryWith is try with other settings.
 func (g *genRun) tryWith(pos engine.Position, source string, set puzzle.Settings) bool {
 	g.positions++
-	pz, err := puzzle.Accept(pos, set)
+	pz, err := g.accept(pos, set)
 	switch {
 	case errors.Is(err, puzzle.ErrBudget):
 		g.budget++
@@ -388,24 +514,14 @@ func (g *genRun) tryWith(pos engine.Position, source string, set puzzle.Settings
 	case err != nil && !errors.Is(err, puzzle.ErrNoWin) && !errors.Is(err, puzzle.ErrDraft):
 		g.refuse("verification")
 	}
+	if errors.Is(err, errTrivial) {
+		return false
+	}
 	if err != nil || g.seen[pz.ID] {
 		return false
 	}
 	if g.dedup != nil {
-		// strong self-play runs: the triviality filter and de-duplication
-		if !g.keepTrivial {
-			why, err := puzzle.Trivial(pz)
-			if err != nil {
-				g.refuse("verification")
-				return false
-			}
-			if len(why) > 0 {
-				for _, w := range why {
-					g.refuse("trivial: " + strings.ReplaceAll(w, "-", " "))
-				}
-				return false
-			}
-		}
+		// strong self-play runs: de-duplication
 		k := puzzle.DedupKey(pz)
 		if g.dedup[k] {
 			g.refuse("same solution")
@@ -421,6 +537,37 @@ func (g *genRun) tryWith(pos engine.Position, source string, set puzzle.Settings
 	fmt.Fprintln(g.out, pz.Line())
 	g.out.Flush() // a long run killed midway keeps what it found
 	return true
+}
+
+// errTrivial marks a candidate the triviality filter refused (counted
+// by reason).
+var errTrivial = errors.New("trivial")
+
+// accept is puzzle.Accept with the triviality filter (unless the run
+// keeps trivial puzzles) between the proof and the deeper verification:
+// the filter is cheap, and in Tank Chess most wins in one are the only
+// shot on the board, whose verification would be wasted.
+func (g *genRun) accept(pos engine.Position, set puzzle.Settings) (*puzzle.Puzzle, error) {
+	pz, err := puzzle.Find(pos, puzzle.Options{MinDepth: set.MinDepth, MaxDepth: set.MaxDepth, Budget: set.Budget, Forcing: set.Forcing})
+	if err != nil {
+		return nil, err
+	}
+	if !g.keepTrivial {
+		why, err := puzzle.Trivial(pz)
+		if err != nil {
+			return nil, err
+		}
+		if len(why) > 0 {
+			for _, w := range why {
+				g.refuse("trivial: " + strings.ReplaceAll(w, "-", " "))
+			}
+			return nil, errTrivial
+		}
+	}
+	if err := puzzle.Verify(pz, 1, set.VerifyBudget); err != nil {
+		return nil, err
+	}
+	return pz, nil
 }
 
 func (g *genRun) refuse(why string) {
@@ -523,8 +670,26 @@ func runPuzzlesBuild(args []string, stdout, stderr io.Writer) error {
 	perGame := fs.Int("per-game", 3, "at most this many puzzles from one game")
 	from := fs.String("from", "", "comma-separated generated files to build from, in order (earlier ones win a shared solution)")
 	measure := fs.Bool("measure", true, "rate each puzzle by the difficulty ladder (off: keep the files' ratings)")
+	deepShare := fs.Float64("deep-share", 0, "at least this share of the kept puzzles deeper than one move (0 to 0.9): wins in one past the share are refused, the last ones in file order first (0: no share)")
+	rated := fs.String("rated", "", "comma-separated collection files built by this version whose ladder ratings are reused for the same puzzle (id and line), instead of measuring it again")
 	if err := parseFlags(fs, args); err != nil {
 		return err
+	}
+	known := map[string]int{} // a built line (rating cleared) -> its rating
+	if *rated != "" {
+		for _, name := range strings.Split(*rated, ",") {
+			b, err := os.ReadFile(name)
+			if err != nil {
+				return err
+			}
+			ps, err := puzzle.ParseFile(*game, string(b))
+			if err != nil {
+				return fmt.Errorf("%s: %w", name, err)
+			}
+			for _, p := range ps {
+				known[ratingKey(p)] = p.Rating
+			}
+		}
 	}
 	r, err := games.Lookup(*game)
 	if err != nil {
@@ -536,6 +701,36 @@ func runPuzzlesBuild(args []string, stdout, stderr io.Writer) error {
 	if *minPly < 0 || *perGame < 0 {
 		return errors.New("--min-ply and --per-game must be >= 0")
 	}
+	if *deepShare < 0 || *deepShare > 0.9 {
+		return errors.New("--deep-share must be 0 to 0.9")
+	}
+	// A share of deep puzzles: a first pass counts the deep puzzles the
+	// curator admits, which allows so many wins in one; the real pass
+	// refuses the wins in one past it before the curator sees them, so
+	// they take no puzzle's place (of its game, of its solution).
+	shallowLeft := -1 // wins in one still allowed (-1: any)
+	if *deepShare > 0 {
+		pre := &puzzle.Curator{MinPly: *minPly, PerGame: *perGame}
+		deep := 0
+		for _, name := range strings.Split(*from, ",") {
+			b, err := os.ReadFile(name)
+			if err != nil {
+				return err
+			}
+			ps, err := puzzle.ParseFile(*game, string(b))
+			if err != nil {
+				return fmt.Errorf("%s: %w", name, err)
+			}
+			for _, pz := range ps {
+				if ok, _, err := pre.Admit(pz); err != nil {
+					return fmt.Errorf("puzzle %s: %w", pz.ID, err)
+				} else if ok && pz.Depth > 1 {
+					deep++
+				}
+			}
+		}
+		shallowLeft = int(float64(deep) * (1 - *deepShare) / *deepShare)
+	}
 	// The output keeps the inputs' layout: each run's command line, then
 	// the puzzles of that run that were kept.
 	var sb strings.Builder
@@ -543,8 +738,8 @@ func runPuzzlesBuild(args []string, stdout, stderr io.Writer) error {
 	for _, name := range strings.Split(*from, ",") {
 		bases = append(bases, filepath.Base(name))
 	}
-	fmt.Fprintf(&sb, "# tankbot puzzles build --game %s --min-ply %d --per-game %d --measure=%t --from %s\n%s\n", r.Name(), *minPly, *perGame, *measure, strings.Join(bases, ","), puzzle.Header)
-	c := &puzzle.Curator{MinPly: *minPly, PerGame: *perGame}
+	fmt.Fprintf(&sb, "# tankbot puzzles build --game %s --min-ply %d --per-game %d --deep-share %g --measure=%t --from %s\n%s\n", r.Name(), *minPly, *perGame, *deepShare, *measure, strings.Join(bases, ","), puzzle.Header)
+	c := &puzzle.Curator{MinPly: *minPly, PerGame: *perGame, Refused: map[string]int{}}
 	ctx := context.Background()
 	depths := map[int]int{}
 	total, kept := 0, 0
@@ -568,6 +763,11 @@ func runPuzzlesBuild(args []string, stdout, stderr io.Writer) error {
 				return fmt.Errorf("%s: %w", name, err)
 			}
 			total++
+			if pz.Depth == 1 && shallowLeft == 0 {
+				c.Refused[refuseShare]++
+				continue
+			}
+			fileRating := pz.Rating // Admit describes the puzzle again, which resets it
 			ok, _, err := c.Admit(pz)
 			if err != nil {
 				return fmt.Errorf("puzzle %s: %w", pz.ID, err)
@@ -575,12 +775,19 @@ func runPuzzlesBuild(args []string, stdout, stderr io.Writer) error {
 			if !ok {
 				continue
 			}
-			if *measure {
+			if pz.Depth == 1 && shallowLeft > 0 {
+				shallowLeft--
+			}
+			if rt, ok := known[ratingKey(pz)]; ok && *measure {
+				pz.Rating = rt
+			} else if *measure {
 				_, rt, err := puzzle.Measure(ctx, pz)
 				if err != nil {
 					return fmt.Errorf("puzzle %s: %w", pz.ID, err)
 				}
 				pz.Rating = rt
+			} else {
+				pz.Rating = fileRating
 			}
 			pz.Difficulty = puzzle.DifficultyOfRating(pz.Rating)
 			sb.WriteString(pz.Line() + "\n")
@@ -611,6 +818,16 @@ func runPuzzlesBuild(args []string, stdout, stderr io.Writer) error {
 	return nil
 }
 
+// refuseShare counts the wins in one refused for the share of deep
+// puzzles (build --deep-share).
+const refuseShare = "deep-share"
+
+// ratingKey is what a ladder rating depends on: the game, the position
+// and the solution.
+func ratingKey(p *puzzle.Puzzle) string {
+	return p.Game + "\t" + p.Position + "\t" + strings.Join(p.Solution, puzzle.MoveSep)
+}
+
 // runPuzzlesRates prints, for the shipped puzzles of a game, how often
 // each ai level (its own node budget and noise, never a clock) solves the
 // puzzles of each starting rating: the check that ratings mean something.
@@ -619,6 +836,7 @@ func runPuzzlesRates(args []string, stdout io.Writer) error {
 	game := fs.String("game", "", "game: "+strings.Join(games.Names(), ", "))
 	every := fs.Int("every", 1, "try every n-th puzzle (a sample; 1: all)")
 	seeds := fs.Int("seeds", 1, "tries per level and puzzle, each with its own noise seed")
+	file := fs.String("file", "", "collection file to measure (default: the shipped collection)")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -629,8 +847,16 @@ func runPuzzlesRates(args []string, stdout io.Writer) error {
 	if *every < 1 || *seeds < 1 {
 		return errors.New("--every and --seeds must be >= 1")
 	}
-	ps, err := puzzle.Shipped(r.Name())
-	if err != nil {
+	var ps []*puzzle.Puzzle
+	if *file != "" {
+		b, err := os.ReadFile(*file)
+		if err != nil {
+			return err
+		}
+		if ps, err = puzzle.ParseFile(r.Name(), string(b)); err != nil {
+			return fmt.Errorf("%s: %w", *file, err)
+		}
+	} else if ps, err = puzzle.Shipped(r.Name()); err != nil {
 		return err
 	}
 	ctx := context.Background()

@@ -104,7 +104,6 @@ func BenchmarkPuzzleVerify(b *testing.B) {
 			if err != nil || len(ps) == 0 {
 				b.Fatalf("%s: %d puzzles, %v", g, len(ps), err)
 			}
-			budget := max(puzzle.DefaultSettings(g).VerifyBudget, puzzle.StrongSettings(g).VerifyBudget)
 			var mu sync.Mutex
 			var spent [puzzle.MaxDepth + 1]time.Duration
 			var count [puzzle.MaxDepth + 1]int
@@ -119,7 +118,7 @@ func BenchmarkPuzzleVerify(b *testing.B) {
 						defer wg.Done()
 						for pz := range work {
 							st := time.Now()
-							n, err := puzzle.VerifyCost(pz, 1, budget)
+							n, err := puzzle.VerifyCost(pz, 1, puzzle.VerifyBound(g, pz.Depth))
 							el := time.Since(st)
 							mu.Lock()
 							spent[pz.Depth] += el

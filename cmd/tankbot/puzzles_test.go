@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"github.com/tankbot/tankbot/engine/tank"
 	"github.com/tankbot/tankbot/store"
 	"maps"
@@ -375,4 +376,104 @@ func TestPuzzlesGenerateStrongSelfPlay(t *testing.T) {
 	if _, err := puzzle.ParseFile("camelot", string(b)); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// generate --ai --resume continues a run's file: the games it marked done
+// are skipped (nothing is played again), its lines stay, and new ones are
+// appended; a damaged last line of a killed run is skipped, not fatal.
+func TestPuzzlesGenerateResume(t *testing.T) {
+	ps, err := puzzle.Shipped("camelot")
+	if err != nil || len(ps) == 0 {
+		t.Fatal(err)
+	}
+	pz := *ps[0]
+	pz.Source = "aiplay:9:0:30"
+	head := "# tankbot puzzles generate --game camelot --seed 9 --first 0 --ai 2\n" + puzzle.Header + "\n" + pz.Line() + "\n# done game 0\n# done game 1\n"
+	out := filepath.Join(t.TempDir(), "c.tsv")
+	if err := os.WriteFile(out, []byte(head+"c0bad\t2"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	stdout, errs, code := runCmd(t, "puzzles", "generate", "--game", "camelot", "--seed", "9", "--ai", "2", "--resume", "--out", out)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	if !strings.Contains(stdout, "camelot: 0 puzzles from 0 positions") || !strings.Contains(errs, "skipping a damaged line") {
+		t.Fatalf("stdout %q, stderr %q", stdout, errs)
+	}
+	b, err := os.ReadFile(out)
+	if err != nil || string(b) != head+"c0bad\t2\n" {
+		t.Fatalf("the run's file was not kept: %q, %v", b, err)
+	}
+	if _, _, code := runCmd(t, "puzzles", "generate", "--game", "camelot", "--selfplay", "1", "--resume", "--out", out); code == 0 {
+		t.Fatal("--resume without --ai accepted")
+	}
+}
+
+// build --deep-share refuses wins in one past the share, the last ones
+// first, and keeps every deeper puzzle.
+func TestPuzzlesBuildDeepShare(t *testing.T) {
+	src := filepath.Join("..", "..", "engine", "puzzle", "data", "camelot.tsv")
+	all, err := os.ReadFile(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ps, err := puzzle.ParseFile("camelot", string(all))
+	if err != nil {
+		t.Fatal(err)
+	}
+	deep := 0
+	for _, p := range ps {
+		if p.Depth > 1 {
+			deep++
+		}
+	}
+	out := filepath.Join(t.TempDir(), "camelot.tsv")
+	stdout, errs, code := runCmd(t, "puzzles", "build", "--game", "camelot", "--measure=false", "--deep-share", "0.5", "--from", src, "--out", out)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	b, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := puzzle.ParseFile("camelot", string(b))
+	if err != nil {
+		t.Fatal(err)
+	}
+	shallow, kept := 0, 0
+	for _, p := range got {
+		if p.Depth == 1 {
+			shallow++
+		} else {
+			kept++
+		}
+	}
+	if kept != deep || shallow != deep || !strings.Contains(stdout, fmt.Sprintf("deep share %d", len(ps)-2*deep)) {
+		t.Fatalf("%d deep of %d, %d wins in one kept; stdout %q", kept, deep, shallow, stdout)
+	}
+	// The wins in one kept are the first ones of the file.
+	i := 0
+	for _, p := range got {
+		if p.Depth == 1 {
+			if p.ID != firstShallow(ps, i) {
+				t.Fatalf("win in one %d is %s, not the file's", i, p.ID)
+			}
+			i++
+		}
+	}
+	if _, _, code := runCmd(t, "puzzles", "build", "--game", "camelot", "--deep-share", "1", "--from", src, "--out", out); code == 0 {
+		t.Fatal("--deep-share 1 accepted")
+	}
+}
+
+func firstShallow(ps []*puzzle.Puzzle, i int) string {
+	for _, p := range ps {
+		if p.Depth == 1 {
+			if i == 0 {
+				return p.ID
+			}
+			i--
+		}
+	}
+	return ""
 }

@@ -30,7 +30,10 @@ const (
 // whether it joins the collection; when not, the reasons why.
 func (c *Curator) Admit(pz *Puzzle) (bool, []string, error) {
 	if c.keys == nil {
-		c.keys, c.origins, c.Refused = map[string]bool{}, map[string]int{}, map[string]int{}
+		c.keys, c.origins = map[string]bool{}, map[string]int{}
+	}
+	if c.Refused == nil {
+		c.Refused = map[string]int{}
 	}
 	refuse := func(why ...string) (bool, []string, error) {
 		for _, w := range why {

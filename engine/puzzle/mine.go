@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 
 	"github.com/tankbot/tankbot/engine"
+	"github.com/tankbot/tankbot/engine/tank"
 )
 
 // Settings are the generator's per-game search bounds: the depths of the
@@ -66,6 +67,24 @@ func StrongSettings(game string) Settings {
 		return Settings{MinDepth: 1, MaxDepth: 3, Budget: 300_000, VerifyBudget: 800_000}
 	}
 	return Settings{MinDepth: 1, MaxDepth: 3, Budget: 300_000, VerifyBudget: 800_000}
+}
+
+// DeepVerifyBudget bounds the deeper verification of a win in three or
+// more: proving that no other first move wins within four costs far
+// more than a win in two's check (the shipped Camelot wins in three were
+// verified within it when mined).
+const DeepVerifyBudget = 3_000_000
+
+// VerifyBound is what the collection test (and the benchmark) allows the
+// deeper verification of a shipped puzzle of the game and depth: the
+// larger of the game's depth-1 and strong self-play bounds, and for a
+// win in three or more DeepVerifyBudget.
+func VerifyBound(game string, depth int) int64 {
+	b := max(DefaultSettings(game).VerifyBudget, StrongSettings(game).VerifyBudget)
+	if depth >= 3 {
+		b = max(b, DeepVerifyBudget)
+	}
+	return b
 }
 
 // Accept runs Find on pos and, when it yields a puzzle, the deeper Verify:
@@ -221,6 +240,12 @@ type Deviation struct {
 // where puzzles hide. The order is shuffled by seed; at most max are
 // returned.
 func Deviations(pos engine.Position, seed uint64, quiet, max int) ([]Deviation, error) {
+	return DeviationsExcept(pos, seed, quiet, max, nil)
+}
+
+// DeviationsExcept is Deviations leaving out the blunders skip reports
+// (nil: none), before they are drawn.
+func DeviationsExcept(pos engine.Position, seed uint64, quiet, max int, skip func(engine.Position, engine.Move) bool) ([]Deviation, error) {
 	p, err := newSearch(pos, 0)
 	if err != nil {
 		return nil, err
@@ -233,10 +258,13 @@ func Deviations(pos engine.Position, seed uint64, quiet, max int) ([]Deviation, 
 	rng := rand.New(rand.NewPCG(seed, 0xd1b54a32d192ed03))
 	var blunders, others []int
 	for i := range n {
+		skipped := skip != nil && skip(pos, s.Move(i))
 		p.make(i)
 		if p.s.Over() == engine.Ongoing {
 			if p.win(1) {
-				blunders = append(blunders, i)
+				if !skipped {
+					blunders = append(blunders, i)
+				}
 			} else {
 				others = append(others, i)
 			}
@@ -295,4 +323,15 @@ func DeepDeviations(pos engine.Position, seed uint64, depth, forcing, max int, b
 		out = append(out, Deviation{Move: pos.FormatMove(m), Position: next})
 	}
 	return out, nil
+}
+
+// MovesCommander reports whether m moves the side's commander (Tank
+// Chess: its CLT). A blunder that drives the commander into fire makes a
+// puzzle whose answer is "shoot the piece that just arrived", the
+// pattern the earlier collections were full of; runs can leave such
+// blunders out (generate --no-commander-blunders).
+func MovesCommander(pos engine.Position, m engine.Move) bool {
+	tp, ok := pos.(*tank.Position)
+	tm, ok2 := m.(tank.Move)
+	return ok && ok2 && tp.At(tm.From).Piece.Kind == tank.CLT
 }

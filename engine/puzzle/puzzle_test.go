@@ -209,7 +209,7 @@ func TestChooseNearRating(t *testing.T) {
 
 // minShipped is what the collection holds per game (issue 44 asks for
 // 300 each; docs/puzzles.md says why it holds fewer): a smaller file fails.
-var minShipped = map[string]int{"tank": 55, "camelot": 219, "gungi": 165}
+var minShipped = map[string]int{"tank": 300, "camelot": 300, "gungi": 300}
 
 // TestShippedCollection re-verifies every shipped puzzle from scratch,
 // one solver move deeper than the generator's uniqueness test (Verify with
@@ -241,7 +241,22 @@ func checkCollection(t *testing.T, g string) {
 		t.Errorf("%s: %d puzzles shipped, want at least %d", g, len(ps), minShipped[g])
 	}
 	checkCurated(t, ps)
-	budget := max(DefaultSettings(g).VerifyBudget, StrongSettings(g).VerifyBudget)
+	// Issue 44: at least five themes, each on at least 20 puzzles.
+	themes := map[string]int{}
+	for _, pz := range ps {
+		for _, th := range pz.Themes {
+			themes[th]++
+		}
+	}
+	wide := 0
+	for _, n := range themes {
+		if n >= 20 {
+			wide++
+		}
+	}
+	if wide < 5 {
+		t.Errorf("%s: %d themes on 20 puzzles or more (%v), want at least 5", g, wide, themes)
+	}
 	var mu sync.Mutex
 	var fails []string
 	var cost int64
@@ -252,7 +267,7 @@ func checkCollection(t *testing.T, g string) {
 		go func() {
 			defer wg.Done()
 			for pz := range work {
-				n, err := checkShipped(pz, budget)
+				n, err := checkShipped(pz, VerifyBound(g, pz.Depth))
 				mu.Lock()
 				cost += n
 				if err != nil {
@@ -441,5 +456,80 @@ func TestVerifyBudget(t *testing.T) {
 	}
 	if err := Verify(deep, 1, cost/2); !errors.Is(err, ErrBudget) {
 		t.Fatalf("half its cost: %v, want ErrBudget", err)
+	}
+}
+
+// ScreenDeviations keeps a deviation only with a win of its shortest
+// length within the bounds, and ShortestWin agrees with the prover.
+func TestScreenDeviations(t *testing.T) {
+	ps, err := SelfPlay(camelot.Rules, 11, 0, 80)
+	if err != nil {
+		t.Fatal(err)
+	}
+	found := 0
+	for i, pos := range ps[len(ps)-8:] {
+		sc, err := ScreenDeviations(pos, uint64(i), 40, 2, 2, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, d := range sc {
+			q, _ := newSearch(d.Position, 0)
+			if d.Win != 2 || q.win(1) || !q.win(2) {
+				t.Fatalf("deviation %s of %s: screen says %d", d.Move, pos.Encode(), d.Win)
+			}
+			if got := ShortestWin(d.Position, 3, 0); got != 2 {
+				t.Fatalf("ShortestWin %d, want 2", got)
+			}
+			found++
+		}
+	}
+	if found == 0 {
+		t.Fatal("no deviation with a win in two in the last 8 positions of the game")
+	}
+	// A budget too small to prove anything answers "none", never a win.
+	for _, pos := range ps[len(ps)-8:] {
+		if sc, _ := ScreenDeviations(pos, 1, 40, 2, 2, 3); len(sc) > 0 {
+			t.Fatalf("a screen within 3 moves and move lists found %d", len(sc))
+		}
+	}
+}
+
+// DeviationsExcept leaves out the blunders its filter names: no Tank
+// Chess deviation drives the CLT when MovesCommander skips them, while
+// plain Deviations offers such blunders in the same game.
+func TestDeviationsWithoutCommanderBlunders(t *testing.T) {
+	ps, err := SelfPlay(tank.Rules, 2026, 0, 60)
+	if err != nil {
+		t.Fatal(err)
+	}
+	commander, others := 0, 0
+	for i, pos := range ps[10:] {
+		all, err := Deviations(pos, uint64(i), 0, 50)
+		if err != nil {
+			t.Fatal(err)
+		}
+		kept, err := DeviationsExcept(pos, uint64(i), 0, 50, MovesCommander)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, d := range all {
+			m, err := pos.ParseMove(d.Move)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if MovesCommander(pos, m) {
+				commander++
+			}
+		}
+		for _, d := range kept {
+			m, _ := pos.ParseMove(d.Move)
+			if MovesCommander(pos, m) {
+				t.Fatalf("%s: the commander's blunder %s kept", pos.Encode(), d.Move)
+			}
+			others++
+		}
+	}
+	if commander == 0 || others == 0 {
+		t.Fatalf("%d commander blunders, %d others: the game shows neither kind", commander, others)
 	}
 }

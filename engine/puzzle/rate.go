@@ -65,9 +65,16 @@ type Rung struct {
 // Ladder is the difficulty ladder, weakest search first. A puzzle's
 // difficulty step is the first rung that solves it; its starting rating
 // is RatingFloor + RatingStep × step, and a puzzle no rung solves gets the
-// step past the last. The first rungs grow the depth (a win in two needs
-// three plies seen), the last ones the nodes.
-var Ladder = []Rung{{1, 100_000}, {2, 2_000}, {3, 2_000}, {3, 20_000}, {4, 20_000}, {5, 60_000}, {63, 150_000}, {63, 400_000}}
+// step past the last. The first rung sees every win in one; the next
+// ones search two plies with a growing node budget (the budget binds
+// only after the first ply, so it decides how far down the one-ply
+// ranking of the moves the second ply gets: a key move a shallow look
+// ranks low is harder to find), then the depth grows, then the nodes.
+var Ladder = []Rung{
+	{1, 100_000},
+	{2, 100}, {2, 200}, {2, 300}, {2, 400}, {2, 600}, {2, 1_000}, {2, 2_000},
+	{3, 2_000}, {3, 20_000}, {4, 20_000}, {5, 60_000}, {63, 150_000}, {63, 400_000},
+}
 
 const (
 	RatingFloor = 900

@@ -30,7 +30,12 @@ import (
 //     "mortar" (a solver shot is a mortar's indirect fire, over whatever
 //     stands between), "discovered-shot" (the winning shot comes from a
 //     piece the solver did not move, on a line its earlier moves opened:
-//     the shot was not playable at the start);
+//     the shot was not playable at the start), "rear-armour" (a solver
+//     shot comes straight at the target's back), "turn-and-fire" (the
+//     shooter only turns on its square), "commander-fires" (the solver's
+//     CLT fires a shot), "reverse" (a solver move is a reverse),
+//     "point-blank" (a solver shot at a target two steps away, the
+//     closest a gun fires), "long-shot" (six steps or more);
 //   - Camelot: "multi-jump" (a solver move jumps two or more pieces),
 //     "charge" (a Knight's charge: canters, then jumps), "castle-entry"
 //     (a solver move lands in the enemy castle), "forced-capture" (the
@@ -134,17 +139,36 @@ func squareOf(s tank.Square) string {
 
 // tankThemes adds the Tank Chess themes of one solver move.
 func tankThemes(set map[string]bool, st stepInfo, m tank.Move, final bool, moved map[string]bool, start engine.Position) {
-	if !m.HasTarget {
-		return
-	}
 	before, ok := st.before.(*tank.Position)
 	if !ok {
 		return
 	}
 	shooter := before.At(m.From).Piece
+	// A reverse: one square straight back, the facing kept.
+	if df, dr := shooter.Facing.Delta(); !m.Escape && m.Facing == shooter.Facing && m.To.File == m.From.File-df && m.To.Rank == m.From.Rank-dr {
+		set["reverse"] = true
+	}
+	if !m.HasTarget {
+		return
+	}
 	target := before.At(m.Target).Piece
 	if shooter.Kind.Stats().Indirect {
 		set["mortar"] = true
+	}
+	if m.To == m.From {
+		set["turn-and-fire"] = true // the shooter only turns on its square
+	}
+	if shooter.Kind == tank.CLT {
+		set["commander-fires"] = true
+	}
+	// How far the shot flies, in steps along its ray (a diagonal step
+	// counts one): 2 is the closest a gun may fire (one empty square
+	// between); 6 or more crosses most of a board's quarter.
+	switch dist := max(abs(m.Target.File-m.To.File), abs(m.Target.Rank-m.To.Rank)); {
+	case dist == 2:
+		set["point-blank"] = true
+	case dist >= 6:
+		set["long-shot"] = true
 	}
 	// Side armour: the shot hits the side or rear, and the target's front
 	// would have stopped it.
@@ -153,12 +177,22 @@ func tankThemes(set map[string]bool, st stepInfo, m tank.Move, final bool, moved
 		if df, dr := d.Delta(); df == sgn(dx) && dr == sgn(dy) && d != target.Facing.Opposite() && shooter.Kind.Stats().Gun <= target.Kind.Stats().Front {
 			set["side-armour"] = true
 		}
+		if df, dr := d.Delta(); df == sgn(dx) && dr == sgn(dy) && d == target.Facing {
+			set["rear-armour"] = true // straight at its back
+		}
 	}
 	if final && st.before != start && !moved[squareOf(m.From)] {
 		if _, err := start.ParseMove(st.before.FormatMove(m)); err != nil {
 			set["discovered-shot"] = true
 		}
 	}
+}
+
+func abs(x int) int {
+	if x < 0 {
+		return -x
+	}
+	return x
 }
 
 func sgn(x int) int {

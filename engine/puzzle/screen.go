@@ -1,0 +1,70 @@
+package puzzle
+
+import (
+	"fmt"
+	"math/rand/v2"
+
+	"github.com/tankbot/tankbot/engine"
+)
+
+// ShortestWin is the miner's cheap screen before a proof: the shortest
+// forced win of the side to move within max of its moves (0: none seen),
+// searched within budget moves and move lists. Running out of budget
+// answers 0: a screen may miss a win, never invent one (the candidate
+// still goes through Accept).
+func ShortestWin(pos engine.Position, max int, budget int64) int {
+	if pos.Status().Over() {
+		return 0
+	}
+	p, err := newSearch(pos, budget)
+	if err != nil {
+		return 0
+	}
+	n := p.minWin(max)
+	if p.aborted {
+		return 0
+	}
+	return n
+}
+
+// Screened is a deviation that passed the screen, with the shortest win
+// the screen saw for the opponent.
+type Screened struct {
+	Deviation
+	Win int
+}
+
+// ScreenDeviations tries up to tries moves of pos drawn at random by
+// seed (never a move that ends the game) and returns those after which
+// the opponent has a forced win of at least minDepth and at most maxDepth
+// moves, as ShortestWin sees it within budget: positions one plausible
+// mistake away from the game's, where deep puzzles hide.
+func ScreenDeviations(pos engine.Position, seed uint64, tries, minDepth, maxDepth int, budget int64) ([]Screened, error) {
+	p, err := newSearch(pos, 0)
+	if err != nil {
+		return nil, err
+	}
+	s := p.s
+	n := s.Generate()
+	idx := make([]int, n)
+	for i := range idx {
+		idx[i] = i
+	}
+	rng := rand.New(rand.NewPCG(seed, 0x2545f4914f6cdd1d))
+	rng.Shuffle(n, func(a, b int) { idx[a], idx[b] = idx[b], idx[a] })
+	var out []Screened
+	for _, i := range idx[:min(n, tries)] {
+		m := s.Move(i)
+		next, err := pos.Play(m)
+		if err != nil {
+			return nil, fmt.Errorf("puzzle: the engine refused its own move %s: %w", pos.FormatMove(m), err)
+		}
+		if next.Status().Over() {
+			continue
+		}
+		if w := ShortestWin(next, maxDepth, budget); w >= minDepth {
+			out = append(out, Screened{Deviation{Move: pos.FormatMove(m), Position: next}, w})
+		}
+	}
+	return out, nil
+}
