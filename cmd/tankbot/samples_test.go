@@ -18,7 +18,11 @@ var sampleSeeds = map[string]string{"tank": "1", "camelot": "1", "gungi": "1"}
 // testdata/records/README.md writes.
 func TestSampleRecordsAreReproducible(t *testing.T) {
 	if testing.Short() {
-		t.Skip("long tier: three level 5 vs level 4 games on full node budgets (minutes each)")
+		// Pure engine work, one game at a time: the long tier runs it
+		// without the race detector, which slows search about twentyfold;
+		// the arena's concurrency is raced by TestArenaCommand (here) and
+		// engine/ai's TestMatchTiny.
+		t.Skip("long tier (no -race): three level 5 vs level 4 games on full node budgets (minutes each)")
 	}
 	dir := t.TempDir()
 	for _, g := range sampleGames {
