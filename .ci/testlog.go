@@ -47,7 +47,7 @@ func main() {
 	flag.Parse()
 
 	buf := map[string][]string{} // package + test → output so far
-	long := map[string]bool{} // package TAB test → without the race detector
+	long := map[string]bool{}    // package TAB test → without the race detector
 	var tests, pkgs []timed
 	failed := false
 	sc := bufio.NewScanner(os.Stdin)
