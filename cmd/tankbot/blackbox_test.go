@@ -83,7 +83,13 @@ type bbWorld struct {
 
 func newBBWorld(t testing.TB, db string) *bbWorld {
 	t.Helper()
-	w, err := newFleet(tankbotBinary(t), db, discordtest.New(t, bbApp))
+	f := discordtest.New(t, bbApp)
+	// The fake takes a first answer for a minute: the binary keeps
+	// Discord's 3 s (deferring after 2 s), and a starved CPU must not turn
+	// its answer into a failed interaction here. Before any serve talks to
+	// the fake, so no handler reads it meanwhile.
+	f.Configure(func(f *discordtest.Fake) { f.ResponseWindow = time.Minute })
+	w, err := newFleet(tankbotBinary(t), db, f)
 	if err != nil {
 		t.Fatal(err)
 	}
