@@ -18,33 +18,38 @@ var sampleSeeds = map[string]string{"tank": "1", "camelot": "1", "gungi": "1"}
 // testdata/records/README.md writes.
 func TestSampleRecordsAreReproducible(t *testing.T) {
 	if testing.Short() {
-		// Pure engine work, one game at a time: the long tier runs it
-		// without the race detector, which slows search about twentyfold;
-		// the arena's concurrency is raced by TestArenaCommand (here) and
-		// engine/ai's TestMatchTiny.
+		// Pure engine work, each game one search on one goroutine: the
+		// long tier runs it without the race detector, which slows search
+		// about twentyfold; the arena's concurrency is raced by
+		// TestArenaCommand (here) and engine/ai's TestMatchTiny.
 		t.Skip("long tier (no -race): three level 5 vs level 4 games on full node budgets (minutes each)")
 	}
-	dir := t.TempDir()
+	// The three games side by side: each is one search on one goroutine,
+	// minutes long, and independent of the others.
 	for _, g := range sampleGames {
-		var out, errb bytes.Buffer
-		args := []string{"arena", "--game", g, "--white", "ai:5", "--black", "ai:4", "--games", "1", "--seed", sampleSeeds[g], "--nocap", "--quiet", "--records", dir}
-		if g == "gungi" {
-			args = append(args, "--maxply", "1000") // the game outlasts the default cap
-		}
-		if code := runMain(args, &out, &errb); code != 0 {
-			t.Fatalf("arena %s: exit %d: %s", g, code, errb.String())
-		}
-		got, err := os.ReadFile(filepath.Join(dir, g+"-seed"+sampleSeeds[g]+"-1.rec"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		want, err := os.ReadFile(filepath.Join("..", "..", "testdata", "records", g+".rec"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if !bytes.Equal(got, want) {
-			t.Errorf("%s: the arena wrote\n%s\nbut testdata/records/%s.rec holds\n%s", g, got, g, want)
-		}
+		t.Run(g, func(t *testing.T) {
+			t.Parallel()
+			dir := t.TempDir()
+			var out, errb bytes.Buffer
+			args := []string{"arena", "--game", g, "--white", "ai:5", "--black", "ai:4", "--games", "1", "--seed", sampleSeeds[g], "--nocap", "--quiet", "--records", dir}
+			if g == "gungi" {
+				args = append(args, "--maxply", "1000") // the game outlasts the default cap
+			}
+			if code := runMain(args, &out, &errb); code != 0 {
+				t.Fatalf("arena %s: exit %d: %s", g, code, errb.String())
+			}
+			got, err := os.ReadFile(filepath.Join(dir, g+"-seed"+sampleSeeds[g]+"-1.rec"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			want, err := os.ReadFile(filepath.Join("..", "..", "testdata", "records", g+".rec"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Equal(got, want) {
+				t.Errorf("%s: the arena wrote\n%s\nbut testdata/records/%s.rec holds\n%s", g, got, g, want)
+			}
+		})
 	}
 }
 
