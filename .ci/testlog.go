@@ -4,7 +4,10 @@
 // `go test` prints (a line per package; the whole output of a failed test,
 // build errors), then the slowest tests. With -long FILE it writes the
 // tests the run skipped with "long tier:" (testing.Short), one
-// "package<TAB>TopLevelTest" a line: the long tier runs exactly those.
+// "package<TAB>TopLevelTest" a line: the long tier runs exactly those. A
+// test that said "long tier (no -race):" instead (pure engine work, whose
+// concurrency another test covers under the race detector) gets a third
+// field, "no-race": the long tier runs it without the race detector.
 // With -times FILE it writes every package's and top-level test's elapsed
 // seconds, for docs/testing.md.
 //
@@ -44,7 +47,7 @@ func main() {
 	flag.Parse()
 
 	buf := map[string][]string{} // package + test → output so far
-	long := map[string]bool{}
+	long := map[string]bool{}    // package TAB test → without the race detector
 	var tests, pkgs []timed
 	failed := false
 	sc := bufio.NewScanner(os.Stdin)
@@ -71,9 +74,10 @@ func main() {
 				continue
 			}
 			buf[key] = append(buf[key], e.Output)
-			if strings.Contains(e.Output, "long tier:") {
+			if noRace := strings.Contains(e.Output, "long tier (no -race):"); noRace || strings.Contains(e.Output, "long tier:") {
 				top, _, _ := strings.Cut(e.Test, "/")
-				long[e.Package+"\t"+top] = true
+				k := e.Package + "\t" + top
+				long[k] = long[k] || noRace
 			}
 		case "fail":
 			failed = true
@@ -104,14 +108,17 @@ func main() {
 		}
 	}
 	var lines []string
-	for l := range long {
+	for l, noRace := range long {
+		if noRace {
+			l += "\tno-race"
+		}
 		lines = append(lines, l)
 	}
 	sort.Strings(lines)
 	if len(lines) > 0 {
 		fmt.Printf("-- %d tests skipped or sampled here run in full in the long tier (.ci/test --long):\n", len(lines))
 		for _, l := range lines {
-			fmt.Println("  ", strings.Replace(l, "\t", " ", 1))
+			fmt.Println("  ", strings.ReplaceAll(l, "\t", " "))
 		}
 	}
 	if *longFile != "" {

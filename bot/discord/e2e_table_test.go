@@ -1,6 +1,9 @@
 package discord
 
-import "testing"
+import (
+	"os"
+	"testing"
+)
 
 // scenarios are every end-to-end test of the adapter with the real bot
 // and a real SQLite file against the fake Discord. TestE2E runs each in
@@ -56,11 +59,15 @@ func TestE2E(t *testing.T) {
 			t.Parallel()
 			for si, sc := range scenarios {
 				// The fast tier runs each scenario in one transport, in
-				// turn, and its held (deferred) run in the other.
-				other := testing.Short() && (mi+si)%2 == 1
+				// turn, and its held (deferred) run in the other; the
+				// long tier after it runs the rest.
+				fastPlain := (mi+si)%2 == 0
 				t.Run(sc.name, func(t *testing.T) {
-					if other {
+					if testing.Short() && !fastPlain {
 						t.Skip("long tier: every scenario in both transports")
+					}
+					if longOnly() && fastPlain {
+						t.Skip("run by the fast tier")
 					}
 					t.Parallel()
 					sc.run(t, newWorld(t, m))
@@ -71,8 +78,11 @@ func TestE2E(t *testing.T) {
 				slow := m
 				slow.slow = true
 				t.Run(sc.name+"/slow", func(t *testing.T) {
-					if testing.Short() && !other {
+					if testing.Short() && fastPlain {
 						t.Skip("long tier: every held scenario in both transports")
+					}
+					if longOnly() && !fastPlain {
+						t.Skip("run by the fast tier")
 					}
 					t.Parallel()
 					sc.run(t, newWorld(t, slow))
@@ -81,3 +91,9 @@ func TestE2E(t *testing.T) {
 		})
 	}
 }
+
+// longOnly tells that the long tier runs after the fast tier in the same
+// run (.ci/test --long sets TANKBOT_TEST_LONG_ONLY): a test that ran a
+// sample under -short then runs only what the sample left out, instead of
+// the whole again. Without it a test runs whole.
+func longOnly() bool { return !testing.Short() && os.Getenv("TANKBOT_TEST_LONG_ONLY") != "" }

@@ -45,6 +45,10 @@ func statuses(calls []*call, method, path string) []int {
 func TestRateLimitsAreBounded(t *testing.T) {
 	t.Parallel()
 	f := newFakeDiscord(t)
+	// A first-answer window shorter than the longest wait below, and long
+	// enough that a slow machine still answers within it (the sleeps are
+	// recorded, not slept).
+	f.ResponseWindow = 8 * time.Second
 	core := &scriptCore{handle: func(bot.Command) []bot.Reply { return []bot.Reply{{Content: "ok"}} }}
 	h := newHarness(t, f, newMemStore(), nil, time.Second)
 	sl := &sleeps{}
@@ -72,9 +76,9 @@ func TestRateLimitsAreBounded(t *testing.T) {
 	}
 
 	// A wait longer than the interaction's first window: no retry (an
-	// answer after 3 s would be refused), and nothing else is sent on the
-	// dead token.
-	f.rateLimitNext("POST", "/callback", 5, 1)
+	// answer after the window would be refused), and nothing else is sent
+	// on the dead token.
+	f.rateLimitNext("POST", "/callback", 9, 1)
 	n := len(sl.list())
 	calls = h.interact(h.slash(alice, "300", "move", "move", "x"))
 	if got := statuses(calls, "POST", "/callback"); len(got) != 1 || got[0] != 429 {

@@ -184,7 +184,9 @@ func (h *harness) start(core Core) {
 }
 
 func (h *harness) close() error {
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	// A hang guard: Close waits for the handlers in flight, however long a
+	// busy CPU makes them.
+	ctx, cancel := context.WithTimeout(context.Background(), eventWait)
 	defer cancel()
 	return h.a.Close(ctx)
 }

@@ -4,27 +4,44 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/http"
+	"strconv"
+	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/tankbot/tankbot/bot"
 	"github.com/tankbot/tankbot/bot/discord/discordtest"
+	"github.com/tankbot/tankbot/store/clock"
 )
 
 // TestLimiterAvoids429: discordgo's rate limiter reads the fake's
 // X-RateLimit headers, so the adapter posting and editing in bursts (from
 // several goroutines) into one channel waits for its buckets instead of
-// being answered 429. Small windows on the real clock keep it short.
+// being answered 429.
+//
+// The fake counts its windows on a clock of its own that stands still, so
+// a slow machine cannot end a window early or late: each answer says
+// exactly how long the client must wait. The clock moves on an event: the
+// client's next request on a spent bucket, once the client has waited what
+// it was told (measured on the real clock, which a slow machine can only
+// lengthen). A client that did not wait meets the same window: a 429.
 func TestLimiterAvoids429(t *testing.T) {
 	t.Parallel()
 	f := newFakeDiscord(t)
+	clk := clock.NewFake(time.Unix(5000, 0))
+	f.Now = clk.Now
+	const window = 300 * time.Millisecond
 	f.SetRouteLimits([]discordtest.RouteLimit{
-		{Method: "POST", Route: "channels/{channel}/messages", Limit: 3, Window: 300 * time.Millisecond},
-		{Method: "PATCH", Route: "channels/{channel}/messages/{message}", Limit: 3, Window: 300 * time.Millisecond},
+		{Method: "POST", Route: "channels/{channel}/messages", Limit: 3, Window: window},
+		{Method: "PATCH", Route: "channels/{channel}/messages/{message}", Limit: 3, Window: window},
 		{Limit: 50, Window: time.Second},
 	})
 	h := newHarness(t, f, newMemStore(), nil, time.Second)
+	bw := &bucketWaits{next: h.a.s.Client.Transport, clk: clk, window: window, spent: map[string]spentBucket{}}
+	h.a.s.Client.Transport = bw
 	var wg sync.WaitGroup
 	ids := make(chan string, 12)
 	for k := range 12 {
@@ -50,6 +67,66 @@ func TestLimiterAvoids429(t *testing.T) {
 	if len(f.Messages("320")) != 12 {
 		t.Errorf("%d messages, want 12", len(f.Messages("320")))
 	}
+	// 12 posts and 12 edits at 3 a window: each burst waited three times.
+	if got := bw.waited.Load(); got != 6 {
+		t.Errorf("the client waited out a spent bucket %d times, want 6", got)
+	}
+}
+
+// bucketWaits is the client's transport in TestLimiterAvoids429: it moves
+// the fake's clock past a spent bucket's window when the client comes back
+// to that bucket after waiting the Reset-After it was given.
+type bucketWaits struct {
+	next   http.RoundTripper
+	clk    *clock.Fake
+	window time.Duration
+	waited atomic.Int32
+
+	mu    sync.Mutex
+	spent map[string]spentBucket // method and route → when it was spent
+}
+
+type spentBucket struct {
+	at    time.Time     // when the answer with Remaining 0 arrived
+	after time.Duration // its Reset-After
+}
+
+// bucketOf is the bucket key of a request: its method and route, message
+// ids left out (the fake's routes are per channel).
+func bucketOf(r *http.Request) string {
+	p := strings.Split(r.URL.Path, "/")
+	for k := range p {
+		if k > 0 && p[k-1] == "messages" {
+			p[k] = "{message}"
+		}
+	}
+	return r.Method + " " + strings.Join(p, "/")
+}
+
+func (b *bucketWaits) RoundTrip(r *http.Request) (*http.Response, error) {
+	key := bucketOf(r)
+	b.mu.Lock()
+	if sp, ok := b.spent[key]; ok {
+		delete(b.spent, key)
+		// discordgo reads Reset-After to the millisecond, rounding down:
+		// a millisecond's grace.
+		if time.Since(sp.at) >= sp.after-time.Millisecond {
+			b.clk.Advance(b.window)
+			b.waited.Add(1)
+		}
+	}
+	b.mu.Unlock()
+	resp, err := b.next.RoundTrip(r)
+	if err != nil || resp.Header.Get("X-RateLimit-Remaining") != "0" {
+		return resp, err
+	}
+	after, perr := strconv.ParseFloat(resp.Header.Get("X-RateLimit-Reset-After"), 64)
+	if perr == nil {
+		b.mu.Lock()
+		b.spent[key] = spentBucket{at: time.Now(), after: time.Duration(after * float64(time.Second))}
+		b.mu.Unlock()
+	}
+	return resp, err
 }
 
 // TestRateLimitReported: a post still refused after the adapter's tries

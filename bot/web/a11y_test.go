@@ -157,7 +157,7 @@ func TestViewerAccessible(t *testing.T) {
 	}
 	wait := func(what, cond string) {
 		t.Helper()
-		for deadline := time.Now().Add(15 * time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
+		for deadline := time.Now().Add(2 * time.Minute); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) { // a hang guard, not a budget
 			if ok, err := chromedp.Run(ctx, chromedp.Evaluate[bool](cond)); err == nil && ok {
 				return
 			}

@@ -93,14 +93,20 @@ func playTankServe(t *testing.T, db string) {
 	}
 
 	// The challenge pings bob alone.
-	cb, err := w.answer(p, w.slash(alice, channel, "challenge", "opponent", bob, "game", "tank", "color", "white", "thread", false, "clock", "30m"))
+	chFrom, chEv := w.f.Count(), w.slash(alice, channel, "challenge", "opponent", bob, "game", "tank", "color", "white", "thread", false, "clock", "30m")
+	cb, err := w.answer(p, chEv)
 	if err != nil {
 		t.Fatalf("challenge: %v\n%s", err, p.logs.String())
 	}
-	if cb.Ephemeral || !cb.Created {
-		t.Fatalf("challenge refused or not a new message: %v", cb.Payload)
+	var chal msg
+	if deferred(cb.Payload) { // a busy machine's deferral: the follow-up answers
+		chal = w.followUp(t, chFrom, chEv["token"].(string))
+	} else {
+		if cb.Ephemeral || !cb.Created {
+			t.Fatalf("challenge refused or not a new message: %v", cb.Payload)
+		}
+		chal = msg{id: cb.MsgID, payload: cb.Payload["data"].(map[string]any), call: cb}
 	}
-	chal := msg{id: cb.MsgID, payload: cb.Payload["data"].(map[string]any), call: cb}
 	wantPings(t, chal, "the challenge", bob.id)
 
 	// bob accepts: the first board pings both.

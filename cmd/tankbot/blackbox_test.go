@@ -83,7 +83,13 @@ type bbWorld struct {
 
 func newBBWorld(t testing.TB, db string) *bbWorld {
 	t.Helper()
-	w, err := newFleet(tankbotBinary(t), db, discordtest.New(t, bbApp))
+	f := discordtest.New(t, bbApp)
+	// The fake takes a first answer for a minute: the binary keeps
+	// Discord's 3 s (deferring after 2 s), and a starved CPU must not turn
+	// its answer into a failed interaction here. Before any serve talks to
+	// the fake, so no handler reads it meanwhile.
+	f.Configure(func(f *discordtest.Fake) { f.ResponseWindow = time.Minute })
+	w, err := newFleet(tankbotBinary(t), db, f)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -159,6 +165,32 @@ func wantPings(t testing.TB, m msg, what string, ids ...string) {
 	}
 }
 
+// followUp is the message that completed a deferred interaction: the
+// first follow-up posted on its token's webhook (awaited: eventWait is a
+// hang guard, not a budget).
+func (w *bbWorld) followUp(t testing.TB, from int, token string) msg {
+	t.Helper()
+	c := w.f.Await(from, eventWait, func(c *discordtest.Call) bool {
+		return c.Method == "POST" && c.Status < 300 && strings.Contains(c.Path, "/webhooks/") && strings.HasSuffix(c.Path, "/"+token)
+	})
+	if c == nil {
+		t.Fatal("no follow-up after a deferral")
+	}
+	return msg{id: c.MsgID, payload: c.Payload, call: c}
+}
+
+// answerOf is the message that answered interaction ev, whose first
+// response was resp: its data for a direct answer, the follow-up after a
+// deferral (a busy machine's: a deferred answer is an answer).
+func (w *bbWorld) answerOf(t testing.TB, from int, ev, resp map[string]any) msg {
+	t.Helper()
+	if deferred(resp) {
+		return w.followUp(t, from, ev["token"].(string))
+	}
+	d, _ := resp["data"].(map[string]any)
+	return msg{payload: d}
+}
+
 // retiredBy waits for the edit that removes the buttons of message id.
 func (w *bbWorld) retired(from int, id string, timeout time.Duration) bool {
 	return w.f.Await(from, timeout, func(c *discordtest.Call) bool {
@@ -202,14 +234,23 @@ func TestBlackBoxGame(t *testing.T) {
 	}
 
 	// The challenge: a type 4 answer in the POST's body, pinging bob alone.
-	cb, err := w.answer(p, w.slash(alice, channel, "challenge", "opponent", bob, "game", "gungi", "color", "white", "thread", false, "clock", "30m"))
+	// (On a busy machine the binary may defer it: a deferred answer is an
+	// answer, and the challenge is then its follow-up.)
+	from := w.f.Count()
+	ev := w.slash(alice, channel, "challenge", "opponent", bob, "game", "gungi", "color", "white", "thread", false, "clock", "30m")
+	cb, err := w.answer(p, ev)
 	if err != nil {
 		t.Fatalf("challenge: %v\n%s", err, p.logs.String())
 	}
-	if typ, _ := cb.Payload["type"].(float64); typ != 4 {
-		t.Fatalf("challenge answered with %v, want a type 4 message", cb.Payload)
+	var chal msg
+	switch typ, _ := cb.Payload["type"].(float64); typ {
+	case 4:
+		chal = msg{id: cb.MsgID, payload: cb.Payload["data"].(map[string]any), call: cb}
+	case 5:
+		chal = w.followUp(t, from, ev["token"].(string))
+	default:
+		t.Fatalf("challenge answered with %v, want a type 4 message (or a deferral)", cb.Payload)
 	}
-	chal := msg{id: cb.MsgID, payload: cb.Payload["data"].(map[string]any), call: cb}
 	if fl, _ := chal.payload["flags"].(float64); int(fl)&64 != 0 {
 		t.Fatalf("challenge refused: %q", chal.text())
 	}
@@ -250,7 +291,13 @@ func TestBlackBoxGame(t *testing.T) {
 		if err != nil || !answered(code) {
 			t.Fatalf("move %d: %d %v", i+1, code, err)
 		}
-		if d, _ := resp["data"].(map[string]any); d != nil && int(num(d["flags"]))&64 != 0 {
+		if deferred(resp) {
+			// A busy machine made the binary defer: the answer is the
+			// follow-up, the board.
+			if fu := w.followUp(t, from, ev["token"].(string)); int(num(fu.payload["flags"]))&64 != 0 {
+				t.Fatalf("move %d %q refused: %q", i+1, mv, fu.text())
+			}
+		} else if d, _ := resp["data"].(map[string]any); d != nil && int(num(d["flags"]))&64 != 0 {
 			t.Fatalf("move %d %q refused: %v", i+1, mv, resp)
 		}
 		next, ok := w.board(from, ev["token"].(string), channel, eventWait)

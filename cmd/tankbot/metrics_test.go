@@ -101,11 +101,12 @@ func TestMetricsAfterGame(t *testing.T) {
 	}
 	alice, bob := bbUser{"710000000000000011", "alice"}, bbUser{"710000000000000012", "bob"}
 	const channel = "720000000000000011"
-	code, resp, err := w.post(p, w.slash(alice, channel, "challenge", "opponent", bob, "game", "gungi", "color", "white", "thread", false))
+	chFrom, chEv := w.f.Count(), w.slash(alice, channel, "challenge", "opponent", bob, "game", "gungi", "color", "white", "thread", false)
+	code, resp, err := w.post(p, chEv)
 	if err != nil || !answered(code) {
 		t.Fatalf("challenge: %d %v\n%s", code, err, p.logs.String())
 	}
-	w.accept(t, p, channel, msg{payload: resp["data"].(map[string]any)}, bob)
+	w.accept(t, p, channel, w.answerOf(t, chFrom, chEv, resp), bob)
 	// Black places first in Gungi; "ready" ends each side's draft.
 	for i, mv := range []struct {
 		who bbUser
@@ -117,7 +118,7 @@ func TestMetricsAfterGame(t *testing.T) {
 		if err != nil || !answered(code) {
 			t.Fatalf("move %d: %d %v", i+1, code, err)
 		}
-		if d, _ := resp["data"].(map[string]any); d != nil && int(num(d["flags"]))&64 != 0 {
+		if d, _ := resp["data"].(map[string]any); !deferred(resp) && d != nil && int(num(d["flags"]))&64 != 0 {
 			t.Fatalf("move %d %q refused: %v", i+1, mv.mv, resp)
 		}
 		if _, ok := w.board(from, ev["token"].(string), channel, eventWait); !ok {

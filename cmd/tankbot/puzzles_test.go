@@ -351,7 +351,8 @@ func TestPuzzlesBuild(t *testing.T) {
 // Go syntax.
 func TestPuzzlesGenerateStrongSelfPlay(t *testing.T) {
 	if testing.Short() {
-		t.Skip("long tier: plays engine/ai at levels 3-5")
+		// Pure engine work on one goroutine: without the race detector.
+		t.Skip("long tier (no -race): plays engine/ai at levels 3-5")
 	}
 	out := filepath.Join(t.TempDir(), "c.tsv")
 	stdout, errs, code := runCmd(t, "puzzles", "generate", "--game", "camelot", "--ai", "1", "--max-plies", "16", "--min-ply", "10", "--out", out)

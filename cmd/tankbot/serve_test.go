@@ -48,7 +48,7 @@ func TestServeHTTP(t *testing.T) {
 	base := "http://" + ln.Addr().String()
 
 	var resp *http.Response
-	for k := 0; k < 100; k++ {
+	for k := 0; k < 6000; k++ { // two minutes: a hang guard, not a budget
 		if resp, err = http.Get(base + "/healthz"); err == nil {
 			break
 		}

@@ -160,11 +160,12 @@ func TestWebViewerInBrowser(t *testing.T) {
 	alice, bob := bbUser{"711000000000000001", "alice"}, bbUser{"711000000000000002", "bob"}
 	const channel = "721000000000000001"
 
-	code, resp, err := w.post(p, w.slash(alice, channel, "challenge", "opponent", bob, "game", "tank", "color", "white", "thread", false, "clock", "30m"))
+	chFrom, chEv := w.f.Count(), w.slash(alice, channel, "challenge", "opponent", bob, "game", "tank", "color", "white", "thread", false, "clock", "30m")
+	code, resp, err := w.post(p, chEv)
 	if err != nil || (code != 200 && code != 202) {
 		t.Fatalf("challenge: %d %v\n%s", code, err, p.logs.String())
 	}
-	accept := (msg{payload: resp["data"].(map[string]any)}).idWith(t, `^c:\d+:accept$`)
+	accept := w.answerOf(t, chFrom, chEv, resp).idWith(t, `^c:\d+:accept$`)
 	from := w.f.Count()
 	ev := w.click(bob, channel, w.f.NewID(), accept)
 	if code, _, err := w.post(p, ev); err != nil || (code != 200 && code != 202) {
@@ -195,7 +196,7 @@ func TestWebViewerInBrowser(t *testing.T) {
 		if err != nil || (code != 200 && code != 202) {
 			t.Fatalf("move %s: %d %v", mv, code, err)
 		}
-		if data, _ := resp["data"].(map[string]any); data != nil && int(num(data["flags"]))&64 != 0 {
+		if data, _ := resp["data"].(map[string]any); !deferred(resp) && data != nil && int(num(data["flags"]))&64 != 0 {
 			t.Fatalf("move %s refused: %v", mv, data["content"])
 		}
 		if _, ok := w.board(from, ev["token"].(string), channel, eventWait); !ok {

@@ -50,11 +50,12 @@ func TestHideWebPageBlackBox(t *testing.T) {
 	alice, bob, carol := bbUser{"712000000000000001", "alice"}, bbUser{"712000000000000002", "bob"}, bbUser{"712000000000000003", "carol"}
 	const channel = "722000000000000001"
 
-	code, resp, err := w.post(p, w.slash(alice, channel, "challenge", "opponent", bob, "game", "tank", "color", "white", "thread", false, "clock", "30m"))
+	chFrom, chEv := w.f.Count(), w.slash(alice, channel, "challenge", "opponent", bob, "game", "tank", "color", "white", "thread", false, "clock", "30m")
+	code, resp, err := w.post(p, chEv)
 	if err != nil || !answered(code) {
 		t.Fatalf("challenge: %d %v\n%s", code, err, p.logs.String())
 	}
-	w.accept(t, p, channel, msg{payload: resp["data"].(map[string]any)}, bob)
+	w.accept(t, p, channel, w.answerOf(t, chFrom, chEv, resp), bob)
 
 	confirm := privateAnswer(t, w, p, w.slash(bob, channel, "resign"))
 	from := w.f.Count()

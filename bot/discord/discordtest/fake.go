@@ -245,7 +245,9 @@ func (f *Fake) SetOriginal(token, messageID string) {
 // discordgo's endpoints are fixed at init, so the transport rewrites them.
 func (f *Fake) Client() *http.Client {
 	u, _ := url.Parse(f.Server.URL)
-	return &http.Client{Transport: rewrite{host: u.Host}, Timeout: 10 * time.Second}
+	// The timeout is a hang guard, not a budget: a starved CPU must not
+	// turn a slow answer into a failed request.
+	return &http.Client{Transport: rewrite{host: u.Host}, Timeout: hangGuard}
 }
 
 type rewrite struct{ host string }

@@ -355,10 +355,14 @@ func (f *Fake) awaitBody(path string) {
 	if ch != nil {
 		select {
 		case <-ch:
-		case <-time.After(10 * time.Second):
+		case <-time.After(hangGuard):
 		}
 	}
 }
+
+// hangGuard bounds the fake's waits on the bot: far beyond what a starved
+// CPU takes, so only a hang reaches it.
+const hangGuard = 2 * time.Minute
 
 // interactClient delivers interactions; many may be in flight at once.
 var interactClient = &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 64}}
