@@ -38,8 +38,10 @@ func TestTuneGenFitAndBook(t *testing.T) {
 	}
 	dir := t.TempDir()
 	data := filepath.Join(dir, "camelot.txt")
+	// Level-1 Camelot games with the merged engine all run past 200 plies
+	// (cut games give no labels); 600 lets the four games with seed 1 end.
 	var out, errb bytes.Buffer
-	if code := runMain([]string{"tune", "gen", "--game", "camelot", "--games", "4", "--level", "1", "--maxply", "200", "--out", data}, &out, &errb); code != 0 {
+	if code := runMain([]string{"tune", "gen", "--game", "camelot", "--games", "4", "--level", "1", "--maxply", "600", "--out", data}, &out, &errb); code != 0 {
 		t.Fatalf("gen: exit %d: %s", code, errb.String())
 	}
 	out.Reset()
