@@ -12,6 +12,18 @@ import (
 
 // Which game a command means, loading it, and ending it.
 
+// OnGame is the Run of a command that acts on one game: the game FindGame
+// resolves, then f (the game commands all begin the same way).
+func OnGame(f func(b *Bot, ctx context.Context, r *Req, g *Game) ([]view.Reply, error)) func(*Bot, context.Context, *Req) ([]view.Reply, error) {
+	return func(b *Bot, ctx context.Context, r *Req) ([]view.Reply, error) {
+		g, err := b.FindGame(ctx, r)
+		if err != nil {
+			return nil, err
+		}
+		return f(b, ctx, r, g)
+	}
+}
+
 // FindGame resolves which game a command means: the game option (of this
 // server only), else the one game of the current thread, else the caller's
 // only active game in this channel (its threads included), else their only

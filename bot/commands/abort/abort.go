@@ -15,13 +15,7 @@ var Command = app.CommandDef{
 	Name: "abort",
 	Doc:  "Either player, while not both have moved twice. No result.",
 	Opts: []app.OptDef{app.GameOpt},
-	Run: func(b *app.Bot, ctx context.Context, r *app.Req) ([]view.Reply, error) {
-		g, err := b.FindGame(ctx, r)
-		if err != nil {
-			return nil, err
-		}
-		return abort(b, ctx, r, g)
-	},
+	Run:  app.OnGame(abort),
 }
 
 // abort ends a game without result while neither player has moved twice.

@@ -17,13 +17,7 @@ var Command = app.CommandDef{
 	Name: "draw",
 	Doc:  "Offer a draw; the opponent answers with buttons (or `/draw` to accept). The offer lapses when a move is played. The computer answers at once.",
 	Opts: []app.OptDef{app.GameOpt},
-	Run: func(b *app.Bot, ctx context.Context, r *app.Req) ([]view.Reply, error) {
-		g, err := b.FindGame(ctx, r)
-		if err != nil {
-			return nil, err
-		}
-		return draw(b, ctx, r, g)
-	},
+	Run:  app.OnGame(draw),
 	Actions: []app.ActionDef{
 		{Name: "draw", Doc: "Offer draw, on the board.", Run: drawAction},
 		{Name: app.DrawOffer.Yes, Doc: "Accept the draw offered.", Run: drawAction},

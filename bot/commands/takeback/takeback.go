@@ -18,13 +18,7 @@ var Command = app.CommandDef{
 	Name: "takeback",
 	Doc:  "Ask to take back the move you just played, before the opponent replies; they answer with buttons. Time is not refunded. The computer grants it at once.",
 	Opts: []app.OptDef{app.GameOpt},
-	Run: func(b *app.Bot, ctx context.Context, r *app.Req) ([]view.Reply, error) {
-		g, err := b.FindGame(ctx, r)
-		if err != nil {
-			return nil, err
-		}
-		return askTakeback(b, ctx, r, g)
-	},
+	Run:  app.OnGame(askTakeback),
 	Actions: []app.ActionDef{
 		{Name: app.TakebackOffer.Yes, Doc: "Grant the takeback asked for.", Run: acceptTakeback},
 		{Name: app.TakebackOffer.No, Doc: "Refuse the takeback asked for.", Run: app.TakebackOffer.DeclineAction()},
