@@ -52,14 +52,7 @@ func runBook(args []string, stdout, stderr io.Writer) error {
 	score := map[key]float64{}
 	m := ai.Match{Rules: rules, Variant: *variant, A: player, B: player, Games: *n, Seed: *seed, MaxPly: *maxPly, Concurrent: *concurrent,
 		Finished: func(_ int, _, _ string, g *engine.Game) {
-			o := g.Outcome()
-			white := 0.5
-			if w, ok := o.Winner(); ok {
-				white = 0
-				if w == engine.White {
-					white = 1
-				}
-			}
+			white := whiteScore(g.Outcome())
 			pos := g.Start()
 			kept := 0
 			for _, mv := range g.Moves() {

@@ -111,13 +111,7 @@ func writeTuneGame(w io.Writer, g *engine.Game) int {
 	if !o.Over() {
 		return 0
 	}
-	res := 0.5
-	if win, ok := o.Winner(); ok {
-		res = 0
-		if win == engine.White {
-			res = 1
-		}
-	}
+	res := whiteScore(o)
 	n := 0
 	p := g.Start()
 	for i, mv := range g.Moves() {
@@ -234,4 +228,16 @@ func parseIndexSet(s string, n int) ([]bool, error) {
 		}
 	}
 	return out, nil
+}
+
+// whiteScore is a finished game's result for White: 1, 0.5 or 0 (the
+// label tune gen writes and the score book counts).
+func whiteScore(o engine.Outcome) float64 {
+	if w, ok := o.Winner(); ok {
+		if w == engine.White {
+			return 1
+		}
+		return 0
+	}
+	return 0.5
 }
