@@ -25,6 +25,9 @@ type (
 	Modal         = view.Modal
 	Input         = view.Input
 	Choice        = view.Choice
+	Recorder      = view.Recorder
+	Hook          = view.Hook
+	Shown         = view.Shown
 	Notifier      = app.Notifier
 	ThreadRenamer = app.ThreadRenamer
 

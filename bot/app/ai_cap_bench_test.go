@@ -60,8 +60,8 @@ func BenchmarkComputerMoveCap(b *testing.B) {
 					rs := bt.Handle(ctx, Command{Name: "challenge", User: human, GuildID: "g", ChannelID: fmt.Sprintf("c%d", started),
 						Options: opts, Users: map[string]User{tankbot.ID: tankbot}})
 					for _, r := range rs {
-						if r.Board {
-							tables[i] = r.GameID
+						if isBoard(r) {
+							tables[i] = gameOf(r)
 							return
 						}
 					}

@@ -40,11 +40,11 @@ func (h *harness) aiGame(opts ...string) int64 {
 	rs := h.slash(alice, "challenge", opts...)
 	mustNotRefuse(h.t, rs)
 	for _, r := range rs {
-		if r.Board {
+		if isBoard(r) {
 			if slices.Contains(r.Mentions, tankbot.ID) || strings.Contains(r.Content, "<@"+tankbot.ID+">") {
 				h.t.Errorf("the first board pings the bot: %q %v", r.Content, r.Mentions)
 			}
-			return r.GameID
+			return gameOf(r)
 		}
 	}
 	h.t.Fatalf("no board at once: %+v", rs)
@@ -60,7 +60,7 @@ func checkAIPosts(t *testing.T, posts []post, aiMoves int) {
 	}
 	for _, p := range posts {
 		r := p.Reply
-		if !r.Board || r.Ephemeral || r.Embed == nil {
+		if !isBoard(r) || r.Ephemeral || r.Embed == nil {
 			t.Fatalf("a computer move's post is not a public board: %+v", r)
 		}
 		if !slices.Equal(r.Mentions, []string{alice.ID}) || !strings.Contains(r.Content, "<@"+alice.ID+">") {
@@ -213,8 +213,8 @@ func TestAIChallenge(t *testing.T) {
 	mustNotRefuse(t, rs)
 	var id2 int64
 	for _, r := range rs {
-		if r.Board {
-			id2 = r.GameID
+		if isBoard(r) {
+			id2 = gameOf(r)
 		}
 	}
 	g2 := h.game(id2)
@@ -290,8 +290,8 @@ func TestAIRematch(t *testing.T) {
 	mustNotRefuse(t, rs)
 	var id2 int64
 	for _, r := range rs {
-		if r.Board {
-			id2 = r.GameID
+		if isBoard(r) {
+			id2 = gameOf(r)
 		}
 	}
 	if id2 == 0 || id2 == id {
@@ -358,7 +358,7 @@ func TestQueuedBoardShowsLastMove(t *testing.T) {
 	id := h.StartGame()
 	mustNotRefuse(t, h.slash(alice, "move", "move="+h.legalMove(id, nil)))
 	g := h.game(id)
-	r := view.Reply{Board: true, GameID: id, Embed: &view.Embed{Image: "board.png"}}
+	r := view.Reply{Sent: h.b.BoardRecorder(id, 0), Embed: &view.Embed{Image: "board.png"}}
 	h.b.redrawImage(h.ctx, &r, g)
 	if len(r.Files) != 1 {
 		t.Fatalf("no image redrawn: %+v", r)

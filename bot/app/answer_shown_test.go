@@ -50,7 +50,7 @@ func TestShownAnswerNotPostedTwice(t *testing.T) {
 			mustNotRefuse(t, rs)
 			h.lose = false
 			st := h.b.St.(*storeRepo).st
-			if err := st.RecordPendingBoard(h.ctx, id, rs[0].Seq, store.BoardHook{Token: "tok", Message: "@original", Issued: h.clk.Now()}); err != nil {
+			if err := st.RecordPendingBoard(h.ctx, id, moveSeq(rs[0]), store.BoardHook{Token: "tok", Message: "@original", Issued: h.clk.Now()}); err != nil {
 				t.Fatal(err)
 			}
 			for range 3 {
@@ -65,7 +65,7 @@ func TestShownAnswerNotPostedTwice(t *testing.T) {
 			}
 			found := false
 			for _, b := range bs {
-				found = found || b.Message == "m42" && b.Seq == rs[0].Seq
+				found = found || b.Message == "m42" && b.Seq == moveSeq(rs[0])
 			}
 			if found != c.shown {
 				t.Fatalf("boards %+v: the shown answer recorded %v, want %v", bs, found, c.shown)

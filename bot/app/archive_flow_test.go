@@ -19,7 +19,7 @@ import (
 func finalBoard(t *testing.T, rs []view.Reply) view.Reply {
 	t.Helper()
 	for _, r := range rs {
-		if r.Board && !r.Ephemeral {
+		if isBoard(r) && !r.Ephemeral {
 			return r
 		}
 	}
@@ -102,7 +102,7 @@ func TestCasualAndAbortedNotRated(t *testing.T) {
 		t.Fatalf("the challenge should say it is casual:\n%s", text(rs))
 	}
 	rs = h.click(bob, findID(t, rs, "accept"))
-	id := finalBoard(t, rs).GameID
+	id := gameOf(finalBoard(t, rs))
 	if g := h.game(id); g.Rated {
 		t.Fatal("a rated:false challenge made a rated game")
 	}
@@ -214,8 +214,8 @@ func TestNumbersPerGuild(t *testing.T) {
 	}
 	// #1 in B is B's game; #2 does not exist there.
 	b1 := finalBoard(t, h.slashIn("B", carol, "board", "game=#1", "public=true"))
-	if b1.GameID != bBoard.GameID {
-		t.Fatalf("game:#1 in B found game %d, want %d", b1.GameID, bBoard.GameID)
+	if gameOf(b1) != gameOf(bBoard) {
+		t.Fatalf("game:#1 in B found game %d, want %d", gameOf(b1), gameOf(bBoard))
 	}
 	mustRefuse(t, h.slashIn("B", carol, "board", "game=#2"), "no game #2")
 	mustRefuse(t, h.slashIn("B", carol, "board", "game=abc"), "No game #abc")
@@ -253,7 +253,7 @@ func TestBoardAtPly(t *testing.T) {
 	check := func(k int, want string) {
 		t.Helper()
 		rs := h.slash(carol, "board", "game=#1", "ply="+strconv.Itoa(k))
-		if len(rs) != 1 || !rs[0].Ephemeral || len(rs[0].Components) != 0 || rs[0].Board {
+		if len(rs) != 1 || !rs[0].Ephemeral || len(rs[0].Components) != 0 || isBoard(rs[0]) {
 			t.Fatalf("ply %d: %+v", k, rs)
 		}
 		e := rs[0].Embed
@@ -281,7 +281,7 @@ func TestBoardAtPly(t *testing.T) {
 	check(2, log[1])
 	// A public look at the past does not become the game's board.
 	rs := h.slash(alice, "board", "game=#1", "ply=2", "public=true")
-	if len(rs) != 1 || rs[0].Ephemeral || rs[0].Board || len(rs[0].Components) != 0 {
+	if len(rs) != 1 || rs[0].Ephemeral || isBoard(rs[0]) || len(rs[0].Components) != 0 {
 		t.Fatalf("public ply view: %+v", rs)
 	}
 }

@@ -44,8 +44,8 @@ func BenchmarkMove(b *testing.B) {
 		rs := bt.Handle(ctx, c)
 		acc := Command{Kind: KindComponent, CustomID: rs[0].Components[0][0].CustomID, User: k, GuildID: "g", ChannelID: c.ChannelID}
 		for _, r := range bt.Handle(ctx, acc) {
-			if r.Board {
-				tables[i] = &table{id: r.GameID, players: [2]User{w, k}}
+			if isBoard(r) {
+				tables[i] = &table{id: gameOf(r), players: [2]User{w, k}}
 			}
 		}
 	}
@@ -126,8 +126,8 @@ func BenchmarkFinalBoard(b *testing.B) {
 			}
 			var id int64
 			for _, r := range bt.Handle(ctx, Command{Kind: KindComponent, CustomID: rs[0].Components[0][0].CustomID, User: k, GuildID: "g", ChannelID: "c"}) {
-				if r.Board {
-					id = r.GameID
+				if isBoard(r) {
+					id = gameOf(r)
 				}
 			}
 			rng := rand.New(rand.NewPCG(7, 7))

@@ -47,7 +47,7 @@ func (b *Bot) BoardReply(ctx context.Context, r *Req, g *Game, pos engine.Positi
 	}
 	// One numbering everywhere: every action is one move (docs/flow.md).
 	e.Footer = r.T("game.ply", strconv.Itoa(engine.MoveNumber(g.Ply)))
-	reply := view.Reply{Embed: e, GameID: g.ID, Board: true, Position: pos.Encode(), Game: g.Game}
+	reply := view.Reply{Embed: e, Sent: b.BoardRecorder(g.ID, 0), Shows: &view.Shown{Game: g.Game, Position: pos.Encode()}}
 	// flip asks for the other orientation from the public board's.
 	png, err := b.boardImage(ctx, g, pos, last, flip != b.PublicFlip(pos), r.Loc)
 	if err != nil {

@@ -119,12 +119,12 @@ func (s *storeRepo) recordShown(ctx context.Context, bd store.Board, messageID s
 // died before learning the message id. Then the board is recorded (which
 // cancels the ping) and the ping must not post the board a second time.
 // In doubt (no pending board, a spent token, an error) the ping goes.
-func (b *Bot) answerShown(ctx context.Context, r view.Reply) bool {
+func (b *Bot) answerShown(ctx context.Context, m outMsg) bool {
 	ac, ok := b.n.(AnswerChecker)
 	if !ok {
 		return false
 	}
-	bd, err := b.St.pendingBoard(ctx, r.GameID, r.Seq)
+	bd, err := b.St.pendingBoard(ctx, m.Game, m.Seq)
 	if err != nil || bd.Hook.Token == "" || !b.hookFresh(bd.Hook.Issued) {
 		return false
 	}
@@ -133,7 +133,7 @@ func (b *Bot) answerShown(ctx context.Context, r view.Reply) bool {
 		return false
 	}
 	if err := b.St.recordShown(ctx, bd, id); err != nil {
-		b.Log.Warn("record a board found delivered", "game", r.GameID, "err", err)
+		b.Log.Warn("record a board found delivered", "game", m.Game, "err", err)
 	}
 	return true
 }
@@ -157,7 +157,7 @@ func (b *Bot) sweepBoards(ctx context.Context, m outMsg) error {
 	if b.n == nil {
 		return b.St.sent(ctx, m.ID, "")
 	}
-	game := m.Post.Reply.GameID
+	game := m.Game
 	// Two strip posts of a game claimed together take turns here: the
 	// second reads the boards after the first stripped them, instead of
 	// editing them again (each edit spends the bot token's budget).
@@ -235,8 +235,8 @@ func (b *Bot) stripLater(ctx context.Context, m outMsg, wait time.Duration, err 
 	if m.Attempts >= stripLoudAfter {
 		level, log = "error", b.Log.Error
 	}
-	log("strip old board buttons: will retry", "game", m.Post.Reply.GameID, "post", m.ID, "attempts", m.Attempts, "in", pause, "level", level, "err", err)
-	return Wrap("requeue the strip of game "+strconv.FormatInt(m.Post.Reply.GameID, 10),
+	log("strip old board buttons: will retry", "game", m.Game, "post", m.ID, "attempts", m.Attempts, "in", pause, "level", level, "err", err)
+	return Wrap("requeue the strip of game "+strconv.FormatInt(m.Game, 10),
 		b.St.retryAt(ctx, m.ID, b.Clk.Now().Add(pause), err.Error()))
 }
 

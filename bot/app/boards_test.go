@@ -75,7 +75,7 @@ func TestBoardSweep(t *testing.T) {
 	game := h.StartGame()
 	record := func(seq int, id string) {
 		t.Helper()
-		h.b.Delivered(ctx, view.Reply{Board: true, GameID: game, Seq: seq}, id)
+		view.Reply{Sent: h.b.BoardRecorder(game, seq)}.RecordSent(ctx, "", id, view.Hook{})
 	}
 	record(1, "b1")
 	record(3, "b3")
@@ -146,14 +146,14 @@ func TestBoardSeq(t *testing.T) {
 		r    view.Reply
 		want int
 	}{
-		{view.Reply{GameID: 7, Seq: 4, Components: btn(view.GameID(7, 4, "pick"))}, 4},
-		{view.Reply{GameID: 7, Components: btn(view.GameID(7, 0, "resign"))}, 0},
-		{view.Reply{GameID: 7, Components: btn(view.GameID(7, 9, "record"))}, 9},
-		{view.Reply{GameID: 7, Components: btn(view.GameID(8, 9, "record"))}, -1},
-		{view.Reply{GameID: 7}, -1},
+		{view.Reply{Sent: boardRecorder{nil, 7, 4}, Components: btn(view.GameID(7, 4, "pick"))}, 4},
+		{view.Reply{Sent: boardRecorder{nil, 7, 0}, Components: btn(view.GameID(7, 0, "resign"))}, 0},
+		{view.Reply{Sent: boardRecorder{nil, 7, 0}, Components: btn(view.GameID(7, 9, "record"))}, 9},
+		{view.Reply{Sent: boardRecorder{nil, 7, 0}, Components: btn(view.GameID(8, 9, "record"))}, -1},
+		{view.Reply{Sent: boardRecorder{nil, 7, 0}}, -1},
 	} {
-		if got := c.r.BoardSeq(); got != c.want {
-			t.Errorf("%+v: BoardSeq %d, want %d", c.r, got, c.want)
+		if got := c.r.Sent.(boardRecorder).seqOf(c.r); got != c.want {
+			t.Errorf("%+v: board seq %d, want %d", c.r, got, c.want)
 		}
 	}
 }

@@ -18,14 +18,14 @@ import (
 func (h *harness) sent(rs []view.Reply, messageID string) int64 {
 	h.t.Helper()
 	for _, r := range rs {
-		if r.ChallengeID != 0 {
+		if challengeOf(r) != 0 {
 			if !r.Tracked() {
 				h.t.Fatalf("a challenge reply that is not tracked: %+v", r)
 			}
-			if err := h.b.St.setChallengeMessage(h.ctx, r.ChallengeID, messageID); err != nil {
+			if err := h.b.St.setChallengeMessage(h.ctx, challengeOf(r), messageID); err != nil {
 				h.t.Fatal(err)
 			}
-			return r.ChallengeID
+			return challengeOf(r)
 		}
 	}
 	h.t.Fatalf("no reply carries a challenge: %+v", rs)
@@ -151,7 +151,7 @@ func TestTypedAcceptEditsChallenge(t *testing.T) {
 				if r.Update {
 					t.Errorf("a typed /accept answered with an update (of which message?): %+v", r)
 				}
-				if r.Board {
+				if isBoard(r) {
 					board = &rs[i]
 				}
 			}
@@ -214,7 +214,7 @@ func TestRematchOfferLifecycle(t *testing.T) {
 	rs = h.b.Handle(h.ctx, Command{Kind: KindSlash, Name: "rematch", User: alice, GuildID: "guild", ChannelID: "elsewhere",
 		Options: map[string]string{"game": strconv.FormatInt(id, 10)}})
 	mustNotRefuse(t, rs)
-	if len(rs) != 1 || rs[0].ChannelID != "chan" || rs[0].ChallengeID == 0 {
+	if len(rs) != 1 || rs[0].ChannelID != "chan" || challengeOf(rs[0]) == 0 {
 		t.Errorf("a rematch from elsewhere should go to the game's channel, tracked: %+v", rs)
 	}
 }

@@ -63,11 +63,11 @@ func (n *fileNotifier) Post(_ context.Context, ch string, r view.Reply) (string,
 		return "m-" + r.Nonce, nil
 	}
 	kind := "text"
-	if r.Board {
+	if isBoard(r) {
 		kind = "board"
 	}
 	// seq is a move's (its fallback ping); 0 for any other post.
-	if _, err := fmt.Fprintf(n.f, "sent %s %s %d %s %d\n", r.Nonce, ch, r.GameID, kind, r.Seq); err != nil {
+	if _, err := fmt.Fprintf(n.f, "sent %s %s %d %s %d\n", r.Nonce, ch, gameOf(r), kind, moveSeq(r)); err != nil {
 		return "", err
 	}
 	if err := n.f.Sync(); err != nil {
@@ -82,7 +82,7 @@ func (n *fileNotifier) Post(_ context.Context, ch string, r view.Reply) (string,
 func (n *fileNotifier) answer(r view.Reply) error {
 	n.mu.Lock()
 	defer n.mu.Unlock()
-	if _, err := fmt.Fprintf(n.f, "answer %d %d\n", r.GameID, r.Seq); err != nil {
+	if _, err := fmt.Fprintf(n.f, "answer %d %d\n", gameOf(r), moveSeq(r)); err != nil {
 		return err
 	}
 	return n.f.Sync()
@@ -177,17 +177,17 @@ func TestCrashChildBot(t *testing.T) {
 			rs := b.Handle(ctx, Command{Kind: KindSlash, Name: "move", User: who, ChannelID: ch, GuildID: "g",
 				Options: map[string]string{"move": note, "game": strconv.FormatInt(g.ID, 10)}})
 			if len(rs) > 0 && !rs[0].Ephemeral {
-				fmt.Fprintf(out, "ack %d %d %s %d\n", g.ID, g.Ply+1, strings.ReplaceAll(note, " ", "_"), rs[0].Seq)
+				fmt.Fprintf(out, "ack %d %d %s %d\n", g.ID, g.Ply+1, strings.ReplaceAll(note, " ", "_"), moveSeq(rs[0]))
 				out.Flush()
 				// The answer reaches the players and is recorded, as
 				// the adapter does, except one in three that is lost
 				// (Discord refused it): its fallback ping must go.
-				if rs[0].Seq > 0 && rand.IntN(3) != 0 {
+				if moveSeq(rs[0]) > 0 && rand.IntN(3) != 0 {
 					if err := n.answer(rs[0]); err != nil {
 						t.Fatal(err)
 					}
-					b.Delivered(ctx, rs[0], "")
-				} else if rs[0].Seq > 0 && rand.IntN(4) != 0 {
+					rs[0].RecordSent(ctx, rs[0].ChannelID, "", view.Hook{})
+				} else if moveSeq(rs[0]) > 0 && rand.IntN(4) != 0 {
 					// Nobody moves until the fallback is due (else a
 					// newer move supersedes it).
 					clk.Advance(pingFallbackDelay)

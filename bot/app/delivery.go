@@ -72,14 +72,14 @@ func (b *Bot) deliverOne(ctx context.Context, m outMsg) error {
 		return b.St.sent(ctx, m.ID, "") // no transport: dropped by design
 	}
 	if m.Ping {
-		if why := b.needlessPing(ctx, m.Post); why != "" {
+		if why := b.needlessPing(ctx, m); why != "" {
 			return b.St.dropPost(ctx, m.ID, why)
 		}
-		if b.answerShown(ctx, m.Post.Reply) {
+		if b.answerShown(ctx, m) {
 			return b.St.dropPost(ctx, m.ID, "the answer did arrive")
 		}
 	}
-	id, err := m.Post.Kind.Deliver(ctx, outboxEnv{b}, outbox.Msg{Channel: m.Channel, Nonce: m.Nonce}, m.Post.Reply)
+	id, err := m.Post.Kind.Deliver(ctx, outboxEnv{b, m.Seq}, outbox.Msg{Channel: m.Channel, Nonce: m.Nonce}, m.Post.Reply)
 	if err == nil {
 		return b.St.sent(ctx, m.ID, id)
 	}
@@ -126,41 +126,19 @@ func (s *storeRepo) pauseOutbox(ctx context.Context, until time.Time) error {
 // must): the game moved on (a takeback, a newer move) or ended since, so
 // its "your move" would be wrong. (A newer move also cancelled it when
 // queued; this covers takebacks and endings off the board.)
-func (b *Bot) needlessPing(ctx context.Context, p outbox.Post) string {
-	r := p.Reply
-	g, err := b.St.game(ctx, r.GameID)
+func (b *Bot) needlessPing(ctx context.Context, m outMsg) string {
+	g, err := b.St.game(ctx, m.Game)
 	switch {
 	case errors.Is(err, ErrNotFound):
 		return "game gone"
 	case err != nil:
 		return "" // when in doubt, ping
-	case g.Seq != r.Seq:
+	case g.Seq != m.Seq:
 		return "the game moved on"
-	case !p.Kind.Final() && g.Status != GmActive:
+	case !m.Post.Kind.Final() && g.Status != GmActive:
 		return "the game is over"
 	}
 	return ""
-}
-
-// Delivered tells the bot that reply r, returned by Handle, reached the
-// players as message messageID ("" for a transport without message ids,
-// like the console): a game's board is recorded (its move's fallback ping
-// is cancelled) and so is a challenge's message. The Discord adapter
-// records through its own Store (discord.FromStore) to the same effect.
-func (b *Bot) Delivered(ctx context.Context, r view.Reply, messageID string) {
-	if !r.Tracked() {
-		return
-	}
-	if r.Board && r.GameID != 0 && (r.Seq > 0 || messageID != "") {
-		if err := b.St.setBoardMessage(ctx, r.GameID, r.BoardSeq(), messageID); err != nil {
-			b.Log.Warn("record delivered board", "game", r.GameID, "err", err)
-		}
-	}
-	if r.ChallengeID != 0 && messageID != "" {
-		if err := b.St.setChallengeMessage(ctx, r.ChallengeID, messageID); err != nil {
-			b.Log.Warn("record delivered challenge", "challenge", r.ChallengeID, "err", err)
-		}
-	}
 }
 
 // queuedGame is the stored game a queued post of game id draws from; a
@@ -196,7 +174,7 @@ func (b *Bot) redrawImage(ctx context.Context, r *view.Reply, g *Game) {
 		png, err = b.boardImage(ctx, g, pos, last, b.PublicFlip(pos), b.outLocale(g))
 	}
 	if err != nil || png == nil {
-		b.Log.Warn("redraw queued board", "game", r.GameID, "err", err)
+		b.Log.Warn("redraw queued board", "game", g.ID, "err", err)
 		r.Embed.Image = ""
 		return
 	}

@@ -148,7 +148,7 @@ func TestAcceptStartsGame(t *testing.T) {
 	rs = h.click(bob, findID(t, rs, "accept"))
 	var board *view.Reply
 	for i := range rs {
-		if rs[i].Board {
+		if isBoard(rs[i]) {
 			board = &rs[i]
 		}
 	}
@@ -160,7 +160,7 @@ func TestAcceptStartsGame(t *testing.T) {
 	if len(rs) != 2 || len(board.Mentions) != 2 {
 		t.Errorf("accept: %d replies, board mentions %v", len(rs), board.Mentions)
 	}
-	g := h.game(board.GameID)
+	g := h.game(gameOf(*board))
 	if g.White.ID != bob.ID || g.Black.ID != alice.ID {
 		t.Errorf("colours: white %s black %s", g.White.Name, g.Black.Name)
 	}
@@ -204,14 +204,14 @@ func TestMoveFlow(t *testing.T) {
 		t.Errorf("after move: ply %d remaining %v", g.Ply, g.ClockState.Left)
 	}
 	// One message: the board, whose content pings bob.
-	if len(rs) != 1 || !rs[0].Board || len(rs[0].Mentions) != 1 || rs[0].Mentions[0] != bob.ID || !strings.HasPrefix(rs[0].Content, "<@"+bob.ID+">") {
+	if len(rs) != 1 || !isBoard(rs[0]) || len(rs[0].Mentions) != 1 || rs[0].Mentions[0] != bob.ID || !strings.HasPrefix(rs[0].Content, "<@"+bob.ID+">") {
 		t.Errorf("move: %d replies, mentions %v, content %q", len(rs), rs[0].Mentions, rs[0].Content)
 	}
 	// The old board's buttons are stale now.
 	mustRefuse(t, h.click(alice, view.GameID(id, 0, "resign")), "earlier position")
 	// /board shows the position, to the caller only unless asked.
 	rs = h.slash(carol, "board", "game="+strconv.FormatInt(id, 10))
-	if len(rs) != 1 || !rs[0].Board || len(rs[0].Files) != 1 || !rs[0].Ephemeral || len(rs[0].Components) != 0 {
+	if len(rs) != 1 || !isBoard(rs[0]) || len(rs[0].Files) != 1 || !rs[0].Ephemeral || len(rs[0].Components) != 0 {
 		t.Fatalf("board: %d replies", len(rs))
 	}
 	rs = h.slash(carol, "board", "game="+strconv.FormatInt(id, 10), "public=true")
@@ -317,8 +317,8 @@ func TestResignAndFinished(t *testing.T) {
 	mustNotRefuse(t, rs)
 	rs = h.click(bob, findID(t, rs, "accept"))
 	for _, r := range rs {
-		if r.Board {
-			g := h.game(r.GameID)
+		if isBoard(r) {
+			g := h.game(gameOf(r))
 			if g.White.ID != bob.ID {
 				t.Errorf("rematch white = %s", g.White.Name)
 			}

@@ -96,7 +96,7 @@ func (h *harness) handle(c Command) []view.Reply {
 	rs := h.b.Handle(h.ctx, c)
 	if !h.lose {
 		for _, r := range rs {
-			h.b.Delivered(h.ctx, r, "")
+			r.RecordSent(h.ctx, r.ChannelID, "", view.Hook{})
 		}
 	}
 	for i := range rs {
@@ -209,8 +209,8 @@ func (h *harness) StartGame(opts ...string) int64 {
 	rs = h.click(bob, findID(h.t, rs, "accept"))
 	mustNotRefuse(h.t, rs)
 	for _, r := range rs {
-		if r.Board {
-			return r.GameID
+		if isBoard(r) {
+			return gameOf(r)
 		}
 	}
 	h.t.Fatalf("accept posted no board: %+v", rs)

@@ -15,8 +15,8 @@ func TestNamesStoredAndRecordedPlain(t *testing.T) {
 		Options: map[string]string{"level": "3"}, Users: map[string]User{tankbot.ID: tankbot}})
 	var id int64
 	for _, r := range rs {
-		if r.Board {
-			id = r.GameID
+		if isBoard(r) {
+			id = gameOf(r)
 		}
 	}
 	if id == 0 {

@@ -93,7 +93,7 @@ func TestOldDatabase(t *testing.T) {
 
 	// Game #2 plays on: alice moves (answered in her language), bob answers.
 	out := at("alice", "move", "move=F3 > F5N")
-	if len(out) == 0 || out[0].Ephemeral || !out[0].Board {
+	if len(out) == 0 || out[0].Ephemeral || !isBoard(out[0]) {
 		t.Fatalf("alice's move in game #2: %+v", out)
 	}
 	if got := replyText(out); !strings.Contains(got, "jogou F3 > F5N") {

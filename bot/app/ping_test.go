@@ -16,7 +16,7 @@ import (
 func pingPosts(h *harness, id int64) []post {
 	var out []post
 	for _, p := range h.n.all() {
-		if p.Reply.Board && p.Reply.GameID == id {
+		if isBoard(p.Reply) && gameOf(p.Reply) == id {
 			out = append(out, p)
 		}
 	}
@@ -71,8 +71,8 @@ func TestLostAnswerPingsLater(t *testing.T) {
 	rs := h.slash(alice, "move", "move="+h.legalMove(id, nil))
 	mustNotRefuse(t, rs)
 	h.lose = false
-	if len(rs[0].Mentions) != 1 || rs[0].Seq == 0 {
-		t.Fatalf("the answer pings %v at seq %d", rs[0].Mentions, rs[0].Seq)
+	if len(rs[0].Mentions) != 1 || moveSeq(rs[0]) == 0 {
+		t.Fatalf("the answer pings %v at seq %d", rs[0].Mentions, moveSeq(rs[0]))
 	}
 	h.tickAfter(0)
 	h.tickAfter(pingFallbackDelay - time.Second)
@@ -90,8 +90,8 @@ func TestLostAnswerPingsLater(t *testing.T) {
 		!strings.Contains(p.Reply.Content, "<@"+bob.ID+">") || strings.Contains(p.Reply.Content, "<@"+alice.ID+">") {
 		t.Fatalf("fallback in %s pings %v: %q", p.Channel, p.Reply.Mentions, p.Reply.Content)
 	}
-	if p.Reply.Content != rs[0].Content || p.Reply.Seq != h.game(id).Seq || p.Reply.Nonce == "" {
-		t.Fatalf("fallback %q (seq %d, nonce %q) is not the lost answer %q", p.Reply.Content, p.Reply.Seq, p.Reply.Nonce, rs[0].Content)
+	if p.Reply.Content != rs[0].Content || moveSeq(p.Reply) != h.game(id).Seq || p.Reply.Nonce == "" {
+		t.Fatalf("fallback %q (seq %d, nonce %q) is not the lost answer %q", p.Reply.Content, moveSeq(p.Reply), p.Reply.Nonce, rs[0].Content)
 	}
 	if len(p.Reply.Files) != 1 {
 		t.Fatalf("fallback board without its image: %d files", len(p.Reply.Files))
@@ -132,8 +132,8 @@ func TestQuickMovesOneLatePing(t *testing.T) {
 	if len(ps) != 1 {
 		t.Fatalf("%d late pings, want 1", len(ps))
 	}
-	if !slices.Equal(ps[0].Reply.Mentions, []string{alice.ID}) || ps[0].Reply.Seq != h.game(id).Seq {
-		t.Fatalf("the late ping is not the latest move's: mentions %v seq %d", ps[0].Reply.Mentions, ps[0].Reply.Seq)
+	if !slices.Equal(ps[0].Reply.Mentions, []string{alice.ID}) || moveSeq(ps[0].Reply) != h.game(id).Seq {
+		t.Fatalf("the late ping is not the latest move's: mentions %v seq %d", ps[0].Reply.Mentions, moveSeq(ps[0].Reply))
 	}
 }
 

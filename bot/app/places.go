@@ -123,7 +123,7 @@ func (b *Bot) noticeByDM(ctx context.Context, g *Game, r view.Reply) {
 			loc = b.outLocale(g)
 		}
 		n := r
-		n.ChannelID, n.Nonce, n.Board, n.GameID, n.Seq, n.ChallengeID = ch, "", false, 0, 0, 0
+		n.ChannelID, n.Nonce, n.Sent = ch, "", nil
 		n.Components = nil // the buttons belong to the game's conversation
 		n.Content = i18n.T(loc, "place.dm.header", "#"+g.Num()) + "\n" + n.Content
 		if _, err := b.n.Post(ctx, ch, n); err != nil {
@@ -169,7 +169,7 @@ func (b *Bot) WithHeld(ctx context.Context, r *Req, replies []view.Reply) []view
 			continue
 		}
 		var got *view.Reply
-		env := captureEnv{outboxEnv: outboxEnv{b}, show: func(rep view.Reply) { got = &rep }}
+		env := captureEnv{outboxEnv: outboxEnv{b, m.Seq}, show: func(rep view.Reply) { got = &rep }}
 		if _, err := m.Post.Kind.Deliver(ctx, env, outbox.Msg{Channel: m.Channel, Nonce: m.Nonce}, m.Post.Reply); err != nil || got == nil {
 			b.Log.Warn("show a held post", "post", m.ID, "err", err)
 			continue
@@ -204,12 +204,12 @@ type heldPost struct {
 func (b *Bot) staleHeld(ctx context.Context, h heldPost) bool {
 	p := h.Post
 	if h.Ping {
-		return b.needlessPing(ctx, p) != ""
+		return b.needlessPing(ctx, h.outMsg) != ""
 	}
-	if p.Kind.Final() || p.Reply.GameID == 0 {
+	if p.Kind.Final() || p.Kind.Game() == 0 {
 		return false
 	}
-	g, err := b.St.game(ctx, p.Reply.GameID)
+	g, err := b.St.game(ctx, p.Kind.Game())
 	if err != nil {
 		return false // when in doubt, show it
 	}
@@ -257,7 +257,7 @@ func (s *storeRepo) heldPostsIn(ctx context.Context, channel string) ([]heldPost
 			// Unreadable (a newer bot's kind): shown to nobody, kept.
 			continue
 		}
-		m := outMsg{ID: e.ID, Ping: e.Kind == store.OutboxPing, Channel: e.Channel, Nonce: e.Nonce, Post: p, Attempts: e.Attempts}
+		m := outMsg{ID: e.ID, Ping: e.Kind == store.OutboxPing, Game: e.Game, Seq: e.Seq, Channel: e.Channel, Nonce: e.Nonce, Post: p, Attempts: e.Attempts}
 		out = append(out, heldPost{outMsg: m, queued: e.Created})
 	}
 	return out, nil

@@ -70,8 +70,8 @@ func TestNoPostsGameHoldsWhatItCannotPost(t *testing.T) {
 	}
 	var id int64
 	for _, r := range rs {
-		if r.Board {
-			id = r.GameID
+		if isBoard(r) {
+			id = gameOf(r)
 		}
 	}
 	g, err := h.b.St.game(h.ctx, id)
@@ -150,7 +150,7 @@ func TestNoPostsComputerMoveHeld(t *testing.T) {
 		t.Fatalf("the computer's move was posted where the bot is not a member: %+v", ps)
 	}
 	rs = h.in("", "dm", true, Command{Kind: KindSlash, Name: "games", User: alice})
-	if len(rs) != 2 || rs[1].Ephemeral || !rs[1].Board || !strings.HasPrefix(rs[1].Content, i18n.T(i18n.English, "place.held")) {
+	if len(rs) != 2 || rs[1].Ephemeral || !isBoard(rs[1]) || !strings.HasPrefix(rs[1].Content, i18n.T(i18n.English, "place.held")) {
 		t.Fatalf("the held computer move was not shown after the next answer: %+v", rs)
 	}
 }

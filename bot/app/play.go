@@ -110,7 +110,7 @@ func (b *Bot) Play(ctx context.Context, r *Req, g *Game, seq int, text string) (
 		queue = outbox.FinalBoard
 	}
 	reply.Update = false
-	reply.Seq = g.Seq
+	reply.Sent = b.BoardRecorder(g.ID, g.Seq)
 	reply = InGame(r, g, reply)
 	// The board is built before the save so that, out of band, it is
 	// queued in the move's own transaction; in answer to an interaction,
@@ -118,11 +118,11 @@ func (b *Bot) Play(ctx context.Context, r *Req, g *Game, seq int, text string) (
 	// cancelled once the transport records that the answer arrived.
 	eff := turnEffects(g, tc)
 	if r.outOfBand {
-		eff.Posts = []outbox.Post{queue(reply)}
+		eff.Posts = []outbox.Post{queue(g.ID, reply)}
 	} else if len(reply.Mentions) > 0 {
 		fb := reply
 		fb.ChannelID = g.ChannelID
-		p := queue(fb)
+		p := queue(g.ID, fb)
 		eff.ping, eff.pingDue = &p, now.Add(pingFallbackDelay)
 	}
 	ok, err := b.St.saveGameWith(ctx, g, &moveRec{Notation: note, Side: side, Spent: spent, RepKey: repKey}, eff)

@@ -66,8 +66,8 @@ func TestNoTextOutsideCatalog(t *testing.T) {
 	rs = run("accept", h.click(bob, findID(t, rs, "accept")))
 	var id int64
 	for _, r := range rs {
-		if r.Board {
-			id = r.GameID
+		if isBoard(r) {
+			id = gameOf(r)
 		}
 	}
 	run("notturn", h.slash(bob, "move", "move=e1"))

@@ -79,7 +79,7 @@ func (b *Bot) PuzzleBoard(r *Req, st *PuzzleState, last engine.Move, head string
 	}
 	desc += "\n" + r.T("puzzle.howto")
 	e := &view.Embed{Title: r.T("puzzle.title", st.Puzzle.ID, view.GameLabel(r.Loc, st.Puzzle.Game, "", st.Pos)), Description: desc}
-	reply := view.Reply{Ephemeral: true, Embed: e, Components: puzzleButtons(r, st), Game: st.Puzzle.Game, Position: st.Pos.Encode()}
+	reply := view.Reply{Ephemeral: true, Embed: e, Components: puzzleButtons(r, st), Shows: &view.Shown{Game: st.Puzzle.Game, Position: st.Pos.Encode()}}
 	png, err := view.RenderPNG(st.Pos, last, side == engine.Black, r.Loc, nil)
 	if err != nil {
 		b.Log.Warn("render puzzle", "puzzle", st.Puzzle.ID, "err", err)

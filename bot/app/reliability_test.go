@@ -214,8 +214,8 @@ func TestSchedulerRecoversPanics(t *testing.T) {
 	mustNotRefuse(t, rs)
 	var id2 int64
 	for _, r := range rs {
-		if r.Board {
-			id2 = r.GameID
+		if isBoard(r) {
+			id2 = gameOf(r)
 		}
 	}
 	pr := &panicRepo{Storage: h.b.St, victim: id1}

@@ -19,7 +19,7 @@ func TestBoardPerspective(t *testing.T) {
 		mustNotRefuse(t, rs)
 		var public []byte
 		for _, r := range rs {
-			if r.Board && len(r.Files) == 1 {
+			if isBoard(r) && len(r.Files) == 1 {
 				public = r.Files[0].Data
 			}
 		}

@@ -195,7 +195,7 @@ func (b *Bot) fire(ctx context.Context, e Event) ([]outbox.Post, error) {
 				return nil, nil // claimed late: the flag-fall says it, not "0:00 left"
 			}
 			r, err := b.reminder(ctx, g)
-			return []outbox.Post{outbox.QueuedAs(r)}, err
+			return []outbox.Post{queuedAs(r)}, err
 		}
 		if !g.ClockState.Flagged(clockOf(g), b.Clk.Now()) {
 			// Moved by a downtime extension after it was claimed: the
@@ -259,7 +259,7 @@ func (b *Bot) flagFall(ctx context.Context, loc string, g *Game, ply int, outOfB
 	if outOfBand {
 		posts := make([]outbox.Post, len(replies))
 		for i, r := range replies {
-			posts[i] = outbox.FinalBoard(r)
+			posts[i] = outbox.FinalBoard(gameOf(r), r)
 		}
 		if err := b.end(ctx, g, o, posts...); err != nil {
 			return nil, err

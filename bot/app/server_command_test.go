@@ -73,8 +73,8 @@ func TestServerSettings(t *testing.T) {
 	mustNotRefuse(t, rs)
 	var cid int64
 	for _, r := range rs {
-		if r.ChallengeID != 0 {
-			cid = r.ChallengeID
+		if challengeOf(r) != 0 {
+			cid = challengeOf(r)
 			if r.Components[0][0].Label != i18n.T(i18n.Portuguese, "btn.accept") {
 				t.Errorf("challenge button %q, want the server's language", r.Components[0][0].Label)
 			}

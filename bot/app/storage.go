@@ -97,8 +97,12 @@ type Games interface {
 	// setBoardMessage records that the board of game id at sequence seq
 	// was delivered as messageID ("" keeps the stored id: a transport
 	// without ids) and cancels the fallback pings it answers (seq 0:
-	// none), in one transaction.
-	setBoardMessage(ctx context.Context, id int64, seq int, messageID string) error
+	// none), in one transaction; the message was made through
+	// interaction webhook hook (zero: the bot token).
+	setBoardMessage(ctx context.Context, id int64, seq int, messageID string, hook store.BoardHook) error
+	// setPendingBoard records the board of game id at seq as about to be
+	// sent through hook (store.RecordPendingBoard).
+	setPendingBoard(ctx context.Context, id int64, seq int, hook store.BoardHook) error
 
 	// timedGames are all active games with a clock.
 	timedGames(ctx context.Context) ([]*Game, error)
@@ -226,7 +230,8 @@ type Effects struct {
 	Cancel   []CancelSpec
 	Schedule []Event       // Ref 0: the row being written
 	Posts    []outbox.Post // each with ChannelID set; Files are not kept (boards are re-drawn at delivery)
-	// ping, when set, is a move's answer queued as its fallback ping (with
+	// ping, when set, is a move's answer queued as its fallback ping (a
+	// board: its recorder names the game and the move's sequence, and with
 	// GameID, Seq and ChannelID set), first tried at pingDue unless the
 	// answer's board is recorded first (see pingFallbackDelay).
 	ping    *outbox.Post
@@ -242,9 +247,13 @@ type CancelSpec struct {
 
 // outMsg is a queued post as claimed from the outbox.
 type outMsg struct {
-	ID       int64
-	Ping     bool // a move's fallback ping
-	Strip    bool // strips the superseded boards of game Post.reply.GameID (boards.go)
+	ID    int64
+	Ping  bool // a move's fallback ping
+	Strip bool // strips the superseded boards of Game (boards.go)
+	// Game and Seq are a fallback ping's (the move it answers) and a
+	// strip's (Game).
+	Game     int64
+	Seq      int
 	Channel  string
 	Nonce    string
 	Post     outbox.Post

@@ -112,7 +112,8 @@ func toEffects(e Effects) (store.Effects, error) {
 	}
 	if p := e.ping; p != nil {
 		r := p.Reply
-		if r.ChannelID == "" || r.GameID == 0 || r.Seq == 0 {
+		game, seq, _ := boardOf(r)
+		if r.ChannelID == "" || game == 0 || seq == 0 {
 			return out, errors.New("fallback ping without a channel, game or sequence")
 		}
 		body, err := outbox.Encode(*p)
@@ -120,7 +121,7 @@ func toEffects(e Effects) (store.Effects, error) {
 			return out, err
 		}
 		out.Outbox = append(out.Outbox, store.Message{Channel: r.ChannelID, Payload: body, Due: e.pingDue,
-			Kind: store.OutboxPing, Game: r.GameID, Seq: r.Seq})
+			Kind: store.OutboxPing, Game: game, Seq: seq})
 	}
 	return out, nil
 }
@@ -400,8 +401,12 @@ func (s *storeRepo) MoveLog(ctx context.Context, id int64) ([]string, error) {
 	return out, nil
 }
 
-func (s *storeRepo) setBoardMessage(ctx context.Context, id int64, seq int, messageID string) error {
-	return notFound(s.st.RecordBoard(ctx, id, seq, messageID))
+func (s *storeRepo) setBoardMessage(ctx context.Context, id int64, seq int, messageID string, hook store.BoardHook) error {
+	return notFound(s.st.RecordBoardVia(ctx, id, seq, messageID, hook))
+}
+
+func (s *storeRepo) setPendingBoard(ctx context.Context, id int64, seq int, hook store.BoardHook) error {
+	return notFound(s.st.RecordPendingBoard(ctx, id, seq, hook))
 }
 
 func (s *storeRepo) setChallengeMessage(ctx context.Context, id int64, messageID string) error {
@@ -436,7 +441,7 @@ func (s *storeRepo) claimOutbox(ctx context.Context, now time.Time, limit int) (
 	}
 	out := make([]outMsg, 0, len(ms))
 	for _, m := range ms {
-		o := outMsg{ID: m.ID, Ping: m.Kind == store.OutboxPing, Strip: m.Kind == store.OutboxStrip, Channel: m.Channel, Nonce: m.Nonce, Attempts: m.Attempts}
+		o := outMsg{ID: m.ID, Ping: m.Kind == store.OutboxPing, Strip: m.Kind == store.OutboxStrip, Game: m.Game, Seq: m.Seq, Channel: m.Channel, Nonce: m.Nonce, Attempts: m.Attempts}
 		p, err := outbox.Decode(m.Payload)
 		if err != nil {
 			// A row no bot can read is given up at once rather than
@@ -447,9 +452,6 @@ func (s *storeRepo) claimOutbox(ctx context.Context, now time.Time, limit int) (
 			continue
 		}
 		o.Post = p
-		if o.Strip {
-			o.Post.Reply.GameID = m.Game
-		}
 		out = append(out, o)
 	}
 	return out, nil

@@ -189,12 +189,13 @@ func (b *Bot) startPairing(ctx context.Context, ev *director.Event, p tournament
 		return nil, err
 	}
 	for i := range rs {
-		if !rs[i].Board || rs[i].GameID == 0 {
+		game := gameOf(rs[i])
+		if game == 0 {
 			continue
 		}
-		if err := b.Director().SetGame(ctx, row.ID, p.Round, p.Board, rs[i].GameID); err != nil {
+		if err := b.Director().SetGame(ctx, row.ID, p.Round, p.Board, game); err != nil {
 			// Another instance started this board first: its game stands.
-			if g, gerr := b.St.game(ctx, rs[i].GameID); gerr == nil {
+			if g, gerr := b.St.game(ctx, game); gerr == nil {
 				if eerr := b.end(ctx, g, engine.Outcome{Result: engine.Ongoing, Reason: engine.ReasonAborted}); eerr != nil {
 					b.Log.Warn("abort doubled tournament game", "game", g.ID, "err", eerr)
 				}
@@ -279,7 +280,7 @@ func (b *Bot) endWithBoard(ctx context.Context, g *Game, o engine.Outcome, event
 	}
 	reply.Content, reply.Mentions = b.endContent(ctx, g, event)
 	reply.ChannelID = g.ChannelID
-	return b.end(ctx, g, o, outbox.FinalBoard(reply))
+	return b.end(ctx, g, o, outbox.FinalBoard(g.ID, reply))
 }
 
 // judge adjudicates a game unfinished at its round's deadline
@@ -441,7 +442,7 @@ func (b *Bot) queue(ctx context.Context, channel string, rs []view.Reply) {
 		if r.ChannelID == "" {
 			r.ChannelID = channel
 		}
-		body, err := outbox.Encode(outbox.QueuedAs(r))
+		body, err := outbox.Encode(queuedAs(r))
 		if err == nil {
 			_, err = b.St.Enqueue(ctx, store.Message{Channel: r.ChannelID, Payload: body})
 		}

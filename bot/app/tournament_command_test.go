@@ -38,7 +38,7 @@ func TestTournamentRoundRobinToTheEnd(t *testing.T) {
 	mustNotRefuse(t, rs)
 	boards := 0
 	for _, r := range rs {
-		if r.Board {
+		if isBoard(r) {
 			boards++
 			if len(r.Mentions) != 2 || !strings.Contains(r.Content, "round 1") {
 				t.Errorf("board of round 1: mentions %v content %q", r.Mentions, r.Content)
@@ -217,7 +217,7 @@ func TestTournamentRoundResumedAfterRestart(t *testing.T) {
 	}
 	boards := 0
 	for _, p := range h.n.all() {
-		if p.Reply.Board && len(p.Reply.Mentions) == 2 {
+		if isBoard(p.Reply) && len(p.Reply.Mentions) == 2 {
 			boards++
 		}
 	}

@@ -63,7 +63,7 @@ func TestTournamentForfeitsUnratedAndBoardsBeforeStandings(t *testing.T) {
 	}
 	board, over := -1, -1
 	for i, p := range h.n.all() {
-		if isFinalBoard(p.Reply) && p.Reply.GameID == final.GameID && board < 0 {
+		if isFinalBoard(p.Reply) && gameOf(p.Reply) == final.GameID && board < 0 {
 			board = i
 		}
 		if strings.Contains(p.Reply.Content, "is over") {
@@ -125,7 +125,7 @@ func TestTournamentGameWaitsForCasualGame(t *testing.T) {
 	}
 	started := false
 	for _, q := range h.n.all() {
-		if q.Reply.Board && q.Reply.GameID == p.GameID && len(q.Reply.Mentions) == 2 {
+		if isBoard(q.Reply) && gameOf(q.Reply) == p.GameID && len(q.Reply.Mentions) == 2 {
 			started = true
 		}
 	}

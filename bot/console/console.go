@@ -201,7 +201,7 @@ func (c *Console) Exec(ctx context.Context, line string) error {
 		c.print(where, r)
 		// Printed is delivered: the board's fallback ping is cancelled
 		// (the console has no message ids to record).
-		c.Bot.Delivered(ctx, r, "")
+		r.RecordSent(ctx, r.ChannelID, "", bot.Hook{})
 	}
 	if c.AutoTick {
 		return c.settle(ctx)
@@ -396,17 +396,17 @@ func (c *Console) print(where string, r bot.Reply) {
 			sb.WriteString(c.readable(e.Footer) + "\n")
 		}
 	}
-	if r.Position != "" {
-		sb.WriteString(c.boardText(r.Game, r.Position))
+	if s := r.Shows; s != nil {
+		sb.WriteString(c.boardText(s.Game, s.Position))
 		// The key under a game's first text board: once is enough to learn
 		// it. The words of text mode need none.
 		c.mu.Lock()
-		if !c.text.on && !c.keyed[r.Game] {
-			sb.WriteString(Legend(r.Game))
+		if !c.text.on && !c.keyed[s.Game] {
+			sb.WriteString(Legend(s.Game))
 			if c.keyed == nil {
 				c.keyed = map[string]bool{}
 			}
-			c.keyed[r.Game] = true
+			c.keyed[s.Game] = true
 		}
 		c.mu.Unlock()
 	}
@@ -443,7 +443,7 @@ func (c *Console) print(where string, r bot.Reply) {
 		sb.WriteString("(form " + r.Modal.Title + ": submit " + r.Modal.CustomID + " <text>)\n")
 	}
 	// The player a board (or a reminder) pings first is the one to move.
-	if len(r.Mentions) > 0 && r.Board || len(r.Mentions) == 1 && r.ChannelID != "" && r.Embed == nil {
+	if len(r.Mentions) > 0 && r.Shows != nil || len(r.Mentions) == 1 && r.ChannelID != "" && r.Embed == nil {
 		c.mu.Lock()
 		c.next = r.Mentions[0]
 		c.mu.Unlock()

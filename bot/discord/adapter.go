@@ -18,7 +18,6 @@ import (
 	"github.com/bwmarrin/discordgo"
 
 	"github.com/tankbot/tankbot/bot"
-	"github.com/tankbot/tankbot/store"
 )
 
 // Core is what the adapter needs from the handlers; *bot.Bot satisfies it.
@@ -34,32 +33,6 @@ type Store interface {
 	// GetMeta returns "" and no error for a key never set.
 	GetMeta(ctx context.Context, key string) (string, error)
 	SetMeta(ctx context.Context, key, value string) error
-}
-
-// BoardRecorder is implemented by a Store that keeps the id of the message
-// showing each game's board: the one way the adapter records a sent board.
-// It passes the game sequence the board shows (bot.Reply.Seq; 0: none),
-// whose recording cancels the fallback ping of the move that board answers
-// (docs/reliability.md), and the interaction webhook the message can be
-// edited through while its token lives (store.BoardHook; zero: none), so
-// the board sweep strips it off the bot token's global limit.
-type BoardRecorder interface {
-	RecordBoard(ctx context.Context, gameID int64, seq int, channelID, messageID string, hook store.BoardHook) error
-}
-
-// PendingBoardRecorder is a BoardHookRecorder that can also record a board
-// before its answer is sent (store.RecordPendingBoard): a process killed
-// between Discord taking the answer and recording its id leaves a board
-// the sweep can still strip through the hook.
-type PendingBoardRecorder interface {
-	RecordPendingBoard(ctx context.Context, gameID int64, seq int, hook store.BoardHook) error
-}
-
-// ChallengeRecorder is implemented by a Store that keeps the id of the
-// message carrying each challenge; the adapter records it after sending a
-// reply marked with a ChallengeID, so the challenge's end can edit it.
-type ChallengeRecorder interface {
-	SetChallengeMessage(ctx context.Context, challengeID int64, messageID string) error
 }
 
 // Options configure the adapter.
@@ -350,43 +323,27 @@ func (a *Adapter) begin() (Core, bool) {
 	return a.core, true
 }
 
-// record keeps the id of the message a Tracked reply became: a game's
-// board, a challenge. The change itself is saved either way; only the link
-// to the message (for removing its buttons later) is lost on failure.
+// record tells a Tracked reply's recorder (bot.Reply.Sent) the message it
+// became: a game's board, a challenge. The change itself is saved either
+// way; only the link to the message (for editing it later) is lost on
+// failure, which the recorder logs.
 func (a *Adapter) record(ctx context.Context, r bot.Reply, channelID, messageID string) {
-	a.recordVia(ctx, r, channelID, messageID, store.BoardHook{})
+	a.recordVia(ctx, r, channelID, messageID, bot.Hook{})
 }
 
-// recordPending records board reply r as about to be shown by hook's
-// @original (PendingBoardRecorder), before the answer is sent.
-func (a *Adapter) recordPending(ctx context.Context, r bot.Reply, hook store.BoardHook) {
-	pr, ok := a.st.(PendingBoardRecorder)
-	if !ok || !r.Tracked() || !r.Board || r.GameID == 0 {
-		return
-	}
-	if err := pr.RecordPendingBoard(ctx, r.GameID, r.BoardSeq(), hook); err != nil {
-		a.log.Warn("record pending board", "game", r.GameID, "err", err)
-	}
+// recordPending tells r's recorder that r is about to be shown by hook's
+// @original, before the answer is sent: a process killed between Discord
+// taking the answer and recording its id leaves a board the sweep can
+// still strip through the hook.
+func (a *Adapter) recordPending(ctx context.Context, r bot.Reply, hook bot.Hook) {
+	r.RecordPending(ctx, hook)
 }
 
 // recordVia is record for a message that interaction webhook hook made (or
 // answered with): a board keeps it, to be stripped through it later.
-func (a *Adapter) recordVia(ctx context.Context, r bot.Reply, channelID, messageID string, hook store.BoardHook) {
-	if !r.Tracked() || messageID == "" {
+func (a *Adapter) recordVia(ctx context.Context, r bot.Reply, channelID, messageID string, hook bot.Hook) {
+	if messageID == "" {
 		return
 	}
-	if r.Board && r.GameID != 0 {
-		var err error
-		if br, ok := a.st.(BoardRecorder); ok {
-			err = br.RecordBoard(ctx, r.GameID, r.BoardSeq(), channelID, messageID, hook)
-		}
-		if err != nil {
-			a.log.Warn("record board message", "game", r.GameID, "err", err)
-		}
-	}
-	if cr, ok := a.st.(ChallengeRecorder); ok && r.ChallengeID != 0 {
-		if err := cr.SetChallengeMessage(ctx, r.ChallengeID, messageID); err != nil {
-			a.log.Warn("record challenge message", "challenge", r.ChallengeID, "err", err)
-		}
-	}
+	r.RecordSent(ctx, channelID, messageID, hook)
 }

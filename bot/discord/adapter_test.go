@@ -79,9 +79,28 @@ func testPNG(t testing.TB) []byte {
 	return b.Bytes()
 }
 
-func boardReply(t testing.TB, game int64) bot.Reply {
+// boardRecorder records game's board message in its memStore, as the
+// core's recorder (bot.Reply.Sent) records it in the database.
+type boardRecorder struct {
+	m    *memStore
+	game int64
+}
+
+func (boardRecorder) Pending(context.Context, bot.Reply, bot.Hook) {}
+
+func (b boardRecorder) Sent(_ context.Context, _ bot.Reply, ch, msg string, _ bot.Hook) {
+	b.m.mu.Lock()
+	defer b.m.mu.Unlock()
+	b.m.boards[b.game] = ch + "/" + msg
+}
+
+// boardReply is game's board, recorded in st when sent (nil: nowhere).
+func boardReply(t testing.TB, st *memStore, game int64) bot.Reply {
+	if st == nil {
+		st = newMemStore()
+	}
 	return bot.Reply{
-		Content: "your move", GameID: game, Board: true,
+		Content: "your move", Sent: boardRecorder{st, game},
 		Embed:      &bot.Embed{Title: "Game", Image: "board.png"},
 		Files:      []bot.File{{Name: "board.png", ContentType: "image/png", Data: testPNG(t), Description: "Tank Chess, game #" + strconv.FormatInt(game, 10) + ", move 1. White to move."}},
 		Components: [][]bot.Component{{{Kind: bot.Button, CustomID: "g:1:3:resign", Label: "Resign", Style: bot.Danger}}},
@@ -209,7 +228,7 @@ func TestDirectReplyWithBoard(t *testing.T) {
 	f := newFakeDiscord(t)
 	st := newMemStore()
 	core := &scriptCore{handle: func(c bot.Command) []bot.Reply {
-		r := boardReply(t, 7)
+		r := boardReply(t, st, 7)
 		r.Mentions = []string{bob.id}
 		return []bot.Reply{r}
 	}}
@@ -245,7 +264,7 @@ func TestComponentUpdateReplacesAttachment(t *testing.T) {
 	f := newFakeDiscord(t)
 	st := newMemStore()
 	core := &scriptCore{handle: func(c bot.Command) []bot.Reply {
-		r := boardReply(t, 9)
+		r := boardReply(t, st, 9)
 		r.Update = true
 		return []bot.Reply{r}
 	}}
@@ -288,7 +307,7 @@ func TestSlowHandlersAreDeferred(t *testing.T) {
 	// A public answer: the deferral is private ("thinking…" only for the
 	// user), a private note fills it, and the answer is a follow-up: a
 	// new public message.
-	reply = boardReply(t, 3)
+	reply = boardReply(t, st, 3)
 	calls := slow(h.slash(alice, "300", "move", "move", "x"))
 	if cb := one(t, calls, "POST", "/callback"); cb.Payload["type"].(float64) != 5 || flags(cb) != 64 {
 		t.Errorf("defer %v, want type 5 with the ephemeral flag", cb.Payload)
@@ -316,7 +335,7 @@ func TestSlowHandlersAreDeferred(t *testing.T) {
 	}
 
 	// A slow component is deferred as an update and edits its message.
-	reply = boardReply(t, 4)
+	reply = boardReply(t, st, 4)
 	reply.Update = true
 	calls = slow(h.click(alice, "300", "999", "g:4:1:x"))
 	if cb := one(t, calls, "POST", "/callback"); cb.Payload["type"].(float64) != 6 {
@@ -444,7 +463,7 @@ func TestServerErrorIsRetriedOnce(t *testing.T) {
 	h := startHarness(t, f, core, st, nil, time.Second)
 	f.failNext("POST", "/channels/301/messages", 500, 0, 1)
 	from := f.count()
-	r := boardReply(t, 11)
+	r := boardReply(t, st, 11)
 	id, err := h.a.Post(context.Background(), "301", r)
 	if err != nil {
 		t.Fatal(err)
@@ -533,7 +552,7 @@ func TestLogsHoldNoTokens(t *testing.T) {
 	f := newFakeDiscord(t)
 	logs := &syncBuffer{}
 	core := &scriptCore{handle: func(c bot.Command) []bot.Reply {
-		return []bot.Reply{boardReply(t, 5), {ChannelID: "301", Content: "ping", Mentions: []string{bob.id}}}
+		return []bot.Reply{boardReply(t, nil, 5), {ChannelID: "301", Content: "ping", Mentions: []string{bob.id}}}
 	}}
 	h := startHarness(t, f, core, newMemStore(), logs, 5*time.Second)
 	h.interact(h.slash(alice, "300", "move", "move", "x"))
@@ -593,7 +612,7 @@ func TestInteractionInThreadKnowsItsParent(t *testing.T) {
 func TestResponseRetriedWithItsImage(t *testing.T) {
 	t.Parallel()
 	f := newFakeDiscord(t)
-	core := &scriptCore{handle: func(bot.Command) []bot.Reply { return []bot.Reply{boardReply(t, 2)} }}
+	core := &scriptCore{handle: func(bot.Command) []bot.Reply { return []bot.Reply{boardReply(t, nil, 2)} }}
 	h := startHarness(t, f, core, newMemStore(), nil, 5*time.Second)
 	f.failNext("POST", "/callback", 500, 0, 1)
 	calls := h.interact(h.slash(alice, "300", "board"))

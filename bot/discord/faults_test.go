@@ -107,8 +107,8 @@ func TestRateLimitsAreBounded(t *testing.T) {
 func TestServerErrorStormOnResponse(t *testing.T) {
 	t.Parallel()
 	f := newFakeDiscord(t)
-	core := &scriptCore{handle: func(bot.Command) []bot.Reply { return []bot.Reply{boardReply(t, 5)} }}
 	st := newMemStore()
+	core := &scriptCore{handle: func(bot.Command) []bot.Reply { return []bot.Reply{boardReply(t, st, 5)} }}
 	h := startHarness(t, f, core, st, nil, time.Second)
 	f.failNext("POST", "/callback", 500, 0, 2)
 	calls := h.interact(h.slash(alice, "300", "move", "move", "x"))
@@ -130,7 +130,7 @@ func TestDeferredPingIsAFollowUp(t *testing.T) {
 	f := newFakeDiscord(t)
 	hold := make(chan struct{})
 	core := &scriptCore{hold: hold, handle: func(bot.Command) []bot.Reply {
-		r := boardReply(t, 6)
+		r := boardReply(t, nil, 6)
 		r.Content = "<@202> your turn"
 		r.Mentions = []string{bob.id}
 		return []bot.Reply{r}
@@ -158,10 +158,10 @@ func TestDeferredPingIsAFollowUp(t *testing.T) {
 func TestRefusedUploadFallsBackToText(t *testing.T) {
 	t.Parallel()
 	f := newFakeDiscord(t)
-	r := boardReply(t, 7)
+	st := newMemStore()
+	r := boardReply(t, st, 7)
 	r.FallbackText = "(image refused)"
 	core := &scriptCore{handle: func(bot.Command) []bot.Reply { return []bot.Reply{r} }}
-	st := newMemStore()
 	h := startHarness(t, f, core, st, nil, time.Second)
 
 	// A channel post refused with 413 is sent again, once, without files.

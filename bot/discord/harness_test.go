@@ -11,8 +11,6 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
-
-	"github.com/tankbot/tankbot/store"
 )
 
 const (
@@ -59,13 +57,6 @@ func (m *memStore) SetMeta(_ context.Context, k, v string) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	m.meta[k] = v
-	return nil
-}
-
-func (m *memStore) RecordBoard(_ context.Context, game int64, _ int, ch, msg string, _ store.BoardHook) error {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	m.boards[game] = ch + "/" + msg
 	return nil
 }
 

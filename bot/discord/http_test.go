@@ -204,7 +204,7 @@ func TestHTTPEndpointAnswers(t *testing.T) {
 
 	// A board (with its PNG) goes through the callback endpoint, the
 	// POST answered 202: a body with files fails above ~150 KB.
-	set(boardReply(t, 9), nil)
+	set(boardReply(t, st, 9), nil)
 	out, calls = e.do(2, slash)
 	cb := one(t, calls, "POST", "/callback")
 	if out["type"].(float64) != 4 || cb.ViaBody || !cb.Created {
@@ -217,7 +217,7 @@ func TestHTTPEndpointAnswers(t *testing.T) {
 
 	// A component updating its message with the board: type 7 through
 	// the callback.
-	r := boardReply(t, 10)
+	r := boardReply(t, st, 10)
 	r.Update = true
 	set(r, nil)
 	out, calls = e.do(3, map[string]any{"custom_id": "g:10:1:x", "component_type": 2})

@@ -9,7 +9,6 @@ import (
 	"github.com/bwmarrin/discordgo"
 
 	"github.com/tankbot/tankbot/bot"
-	"github.com/tankbot/tankbot/store"
 )
 
 // Playing where the bot is not a member (docs/discord.md, "Playing
@@ -103,7 +102,7 @@ func (a *Adapter) PostVia(ctx context.Context, token string, issued time.Time, r
 	if err != nil {
 		return "", err
 	}
-	a.recordVia(ctx, r, m.ChannelID, m.ID, store.BoardHook{Token: token, Message: m.ID, Issued: issued})
+	a.recordVia(ctx, r, m.ChannelID, m.ID, bot.Hook{Token: token, Message: m.ID, Issued: issued})
 	return m.ID, nil
 }
 

@@ -29,7 +29,7 @@ func TestServeBoardPingsAndStays(t *testing.T) {
 			}()
 		}
 		core := &scriptCore{hold: hold, handle: func(bot.Command) []bot.Reply {
-			r := boardReply(t, 5)
+			r := boardReply(t, nil, 5)
 			r.Content, r.Mentions = "<@202> your move", []string{bob.id}
 			return []bot.Reply{r}
 		}}

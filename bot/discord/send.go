@@ -10,7 +10,6 @@ import (
 	"github.com/bwmarrin/discordgo"
 
 	"github.com/tankbot/tankbot/bot"
-	"github.com/tankbot/tankbot/store"
 )
 
 // readAttempts bounds the tries to read the id of a delivered answer: with
@@ -370,6 +369,6 @@ func (s *sender) followup(ctx context.Context, r bot.Reply) error {
 // hook is this interaction's webhook for message ("@original" or a
 // follow-up's id), stamped with the interaction's receipt on the adapter's
 // clock: its token edits the message for 15 minutes from then.
-func (s *sender) hook(message string) store.BoardHook {
-	return store.BoardHook{Token: s.i.Token, Message: message, Issued: s.a.now().Add(-time.Since(s.received))}
+func (s *sender) hook(message string) bot.Hook {
+	return bot.Hook{Token: s.i.Token, Message: message, Issued: s.a.now().Add(-time.Since(s.received))}
 }

@@ -8,13 +8,9 @@ import (
 )
 
 // FromStore gives the adapter its Store on the bot's database: the command
-// definitions hash in the store's meta table, each game's board message
-// (cancelling its move's fallback ping) and each challenge's message.
-func FromStore(st *store.Store) interface {
-	Store
-	BoardRecorder
-	ChallengeRecorder
-} {
+// definitions hash in the store's meta table. (The messages replies become
+// are recorded by the recorders the replies carry, bot.Reply.Sent.)
+func FromStore(st *store.Store) Store {
 	return storeMeta{st}
 }
 
@@ -45,22 +41,4 @@ func (s storeMeta) SwapMeta(ctx context.Context, key, old, new string) (bool, er
 
 func (s storeMeta) SetMeta(ctx context.Context, key, value string) error {
 	return s.st.SetMeta(ctx, key, value)
-}
-
-// SetChallengeMessage records the message carrying a challenge.
-func (s storeMeta) SetChallengeMessage(ctx context.Context, id int64, messageID string) error {
-	return s.st.SetChallengeMessage(ctx, id, messageID)
-}
-
-// RecordBoard records the board message (channelID aside: the game row
-// knows where it is played), keeps its webhook and cancels the fallback
-// pings it answers, in one transaction.
-func (s storeMeta) RecordBoard(ctx context.Context, gameID int64, seq int, _, messageID string, hook store.BoardHook) error {
-	return s.st.RecordBoardVia(ctx, gameID, seq, messageID, hook)
-}
-
-// RecordPendingBoard records a board about to be sent as an interaction's
-// answer (store.RecordPendingBoard).
-func (s storeMeta) RecordPendingBoard(ctx context.Context, gameID int64, seq int, hook store.BoardHook) error {
-	return s.st.RecordPendingBoard(ctx, gameID, seq, hook)
 }

@@ -29,6 +29,8 @@ type Kind interface {
 	// Final reports whether the post is a game's final board, which a
 	// game over does not make needless.
 	Final() bool
+	// Game is the game whose board the post shows (0: none).
+	Game() int64
 	// Name is the kind as stored (a key of kinds).
 	Name() string
 }
@@ -45,9 +47,10 @@ type Env interface {
 	// returns its id; Edit changes message msg.
 	Post(ctx context.Context, channel string, r view.Reply) (string, error)
 	Edit(ctx context.Context, channel, msg string, r view.Reply) error
-	// RedrawBoard draws the picture of game's board as it stands into r;
-	// FinalBoard adds a finished game's picture (when r shows one),
-	// rating lines, record and replay.
+	// RedrawBoard makes r game's board as it stands: its picture drawn
+	// anew (when r shows one) and the message it becomes recorded as the
+	// game's board (r.Sent); FinalBoard does the same for a finished game
+	// and adds its rating lines, record and replay.
 	RedrawBoard(ctx context.Context, game int64, r *view.Reply)
 	FinalBoard(ctx context.Context, game int64, r *view.Reply)
 	// DrawDaily draws a daily puzzle's board into r; DailyDelivered
@@ -82,13 +85,13 @@ type Post struct {
 // Text is a message that goes as worded.
 func Text(r view.Reply) Post { return Post{&textKind{}, r} }
 
-// Board is a game's board, its picture drawn at delivery from the
-// game as it stands.
-func Board(r view.Reply) Post { return Post{&boardKind{Game: r.GameID}, r} }
+// Board is game's board, its picture drawn at delivery from the game as
+// it stands.
+func Board(game int64, r view.Reply) Post { return Post{&boardKind{ID: game}, r} }
 
-// FinalBoard is a game's final board: picture, rating lines, record
-// and replay added at delivery from the committed game.
-func FinalBoard(r view.Reply) Post { return Post{&finalKind{Game: r.GameID}, r} }
+// FinalBoard is game's final board: picture, rating lines, record and
+// replay added at delivery from the committed game.
+func FinalBoard(game int64, r view.Reply) Post { return Post{&finalKind{ID: game}, r} }
 
 // Daily is a server's daily puzzle; its delivery is recorded.
 func Daily(r view.Reply, d DailyRef) Post { return Post{&dailyKind{d}, r} }
@@ -103,14 +106,6 @@ func Standings(r view.Reply, tournament int64) Post {
 // content when set) instead of posting anew; it notifies nobody.
 func Edit(r view.Reply, messageID string) Post {
 	return Post{&editKind{Message: messageID}, r}
-}
-
-// QueuedAs is r queued as what it shows: a game's board or a text.
-func QueuedAs(r view.Reply) Post {
-	if r.Board && r.GameID != 0 {
-		return Board(r)
-	}
-	return Text(r)
 }
 
 // storedPost is a post's stored form.
@@ -161,16 +156,38 @@ func Decode(payload string) (Post, error) {
 			return Post{}, fmt.Errorf("post kind %s: %w", *s.Kind, err)
 		}
 	}
-	if err := json.Unmarshal(s.Reply, &p.Reply); err != nil {
+	var r oldReply
+	if err := json.Unmarshal(s.Reply, &r); err != nil {
 		return Post{}, fmt.Errorf("post kind %s: %w", *s.Kind, err)
 	}
+	p.Reply = r.reply()
 	return p, nil
+}
+
+// oldReply reads a stored Reply with the fields it had before they became
+// generic: the board's position as Position and Game (now Shows); GameID,
+// Board, ChallengeID and Seq, which said what to record (now the kind's
+// ids and the row's), are read only by decodeLegacy.
+type oldReply struct {
+	view.Reply
+	GameID   int64
+	Board    bool
+	Position string
+	Game     string
+}
+
+func (o oldReply) reply() view.Reply {
+	r := o.Reply
+	if r.Shows == nil && o.Position != "" {
+		r.Shows = &view.Shown{Game: o.Game, Position: o.Position}
+	}
+	return r
 }
 
 // legacyReply is the outbox payload before post kinds: a Reply with the
 // markers that said how to draw it.
 type legacyReply struct {
-	view.Reply
+	oldReply
 	Edit       string    `json:",omitempty"`
 	Daily      *DailyRef `json:",omitempty"`
 	Tournament int64     `json:",omitempty"`
@@ -182,7 +199,7 @@ func decodeLegacy(payload string) (Post, error) {
 	if err := json.Unmarshal([]byte(payload), &l); err != nil {
 		return Post{}, err
 	}
-	r := l.Reply
+	r := l.reply()
 	switch {
 	case l.Edit != "":
 		return Edit(r, l.Edit), nil
@@ -190,10 +207,12 @@ func decodeLegacy(payload string) (Post, error) {
 		return Daily(r, *l.Daily), nil
 	case l.Tournament != 0:
 		return Standings(r, l.Tournament), nil
-	case l.Final && r.GameID != 0:
-		return FinalBoard(r), nil
+	case l.Final && l.GameID != 0:
+		return FinalBoard(l.GameID, r), nil
+	case l.Board && l.GameID != 0:
+		return Board(l.GameID, r), nil
 	}
-	return QueuedAs(r), nil
+	return Text(r), nil
 }
 
 // sendNew posts r as a new message with the row's nonce, so that Discord
@@ -207,31 +226,32 @@ type textKind struct{}
 
 func (textKind) Name() string { return "text" }
 func (textKind) Final() bool  { return false }
+func (textKind) Game() int64  { return 0 }
 func (textKind) Deliver(ctx context.Context, e Env, m Msg, r view.Reply) (string, error) {
 	return sendNew(ctx, e, m, r)
 }
 
 type boardKind struct {
-	Game int64 `json:"game"`
+	ID int64 `json:"game"`
 }
 
-func (boardKind) Name() string { return "board" }
-func (boardKind) Final() bool  { return false }
+func (boardKind) Name() string  { return "board" }
+func (boardKind) Final() bool   { return false }
+func (k boardKind) Game() int64 { return k.ID }
 func (k boardKind) Deliver(ctx context.Context, e Env, m Msg, r view.Reply) (string, error) {
-	if r.Embed != nil && r.Embed.Image != "" {
-		e.RedrawBoard(ctx, k.Game, &r)
-	}
+	e.RedrawBoard(ctx, k.ID, &r)
 	return sendNew(ctx, e, m, r)
 }
 
 type finalKind struct {
-	Game int64 `json:"game"`
+	ID int64 `json:"game"`
 }
 
-func (finalKind) Name() string { return "final" }
-func (finalKind) Final() bool  { return true }
+func (finalKind) Name() string  { return "final" }
+func (finalKind) Final() bool   { return true }
+func (k finalKind) Game() int64 { return k.ID }
 func (k finalKind) Deliver(ctx context.Context, e Env, m Msg, r view.Reply) (string, error) {
-	e.FinalBoard(ctx, k.Game, &r)
+	e.FinalBoard(ctx, k.ID, &r)
 	return sendNew(ctx, e, m, r)
 }
 
@@ -241,6 +261,7 @@ type dailyKind struct {
 
 func (dailyKind) Name() string { return "daily" }
 func (dailyKind) Final() bool  { return false }
+func (dailyKind) Game() int64  { return 0 }
 func (k dailyKind) Deliver(ctx context.Context, e Env, m Msg, r view.Reply) (string, error) {
 	e.DrawDaily(&r, k.DailyRef)
 	id, err := sendNew(ctx, e, m, r)
@@ -256,6 +277,7 @@ type standingsKind struct {
 
 func (standingsKind) Name() string { return "standings" }
 func (standingsKind) Final() bool  { return false }
+func (standingsKind) Game() int64  { return 0 }
 func (k standingsKind) Deliver(ctx context.Context, e Env, m Msg, r view.Reply) (string, error) {
 	e.RedrawStandings(ctx, &r, k.Tournament)
 	return sendNew(ctx, e, m, r)
@@ -267,6 +289,7 @@ type editKind struct {
 
 func (editKind) Name() string { return "edit" }
 func (editKind) Final() bool  { return false }
+func (editKind) Game() int64  { return 0 }
 
 // Deliver edits: an edit lands the same however often it is repeated, so
 // it needs no nonce.

@@ -69,26 +69,6 @@ func ParseCustomID(s string) (CustomID, bool) {
 	return CustomID{}, false
 }
 
-// BoardSeq is the game revision board reply r shows, which the store orders
-// the game's boards by: the move's Seq when set, else the seq its game
-// buttons carry (a new game's first board: 0; a final, taken-back or
-// re-shown board: the game's seq when drawn), else -1, "the game's seq
-// when recorded" (a board without buttons). Transports record boards with
-// it (SetBoardMessageAt, Bot.Delivered).
-func (r Reply) BoardSeq() int {
-	if r.Seq > 0 {
-		return r.Seq
-	}
-	for _, row := range r.Components {
-		for _, c := range row {
-			if id, ok := ParseCustomID(c.CustomID); ok && id.Kind == 'g' && id.ID == r.GameID {
-				return id.Seq
-			}
-		}
-	}
-	return -1
-}
-
 // WithText is r with text applied to what Discord renders as markdown
 // (content, embed title, description and fields) and label to the plain
 // strings (footer, buttons, menus, forms, the no-image note). Transports

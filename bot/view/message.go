@@ -1,5 +1,10 @@
 package view
 
+import (
+	"context"
+	"time"
+)
+
 // Reply is one message the transport sends back.
 type Reply struct {
 	// Ephemeral replies are seen only by the user who acted (errors and
@@ -27,34 +32,64 @@ type Reply struct {
 	ChannelID string
 	// Modal, when set, opens a form instead of sending a message.
 	Modal *Modal
-	// GameID and Board mark the reply that carries a game's board, and
-	// ChallengeID the one that carries a challenge's buttons: the
-	// transport records the id of the message each becomes
-	// (SetBoardMessage, SetChallengeMessage), so that it can be edited
-	// later (see Tracked).
-	GameID      int64
-	Board       bool
-	ChallengeID int64 `json:",omitempty"`
-	// Seq, on the board a move produced, is the game sequence the move
-	// reached. The move queued that board as a fallback ping (due a
-	// little later); recording the board (SetBoardMessage, Bot.Delivered)
-	// with its Seq cancels the ping, so it goes out only when the answer
-	// never reached Discord.
-	Seq int `json:",omitempty"`
-	// Position is the encoded position a Board reply shows and Game its
-	// game's name, for transports that draw text (the console).
-	Position string
-	Game     string
+	// Sent, when set, is told which message the reply became (and, for
+	// an interaction's answer, that it is about to be sent), so that the
+	// message can be edited later: a game's board, a challenge. Every
+	// transport calls it through RecordPending and RecordSent; it is not
+	// stored (a queued post's kind sets it again at delivery).
+	Sent Recorder `json:"-"`
+	// Shows is the position the reply's picture draws, for transports
+	// that draw text instead of pictures (the console).
+	Shows *Shown `json:",omitempty"`
 	// Nonce, when set (posts from the outbox), is sent as the message's
 	// nonce with enforce_nonce, so Discord creates it at most once however
 	// often it is resent after a crash.
 	Nonce string `json:",omitempty"`
 }
 
-// Tracked reports whether the transport must record the id of the message
-// r becomes: a public board of a game or a challenge.
+// Tracked reports whether the transport must tell r.Sent the message r
+// becomes: r is public and something wants to know.
 func (r Reply) Tracked() bool {
-	return !r.Ephemeral && (r.Board && r.GameID != 0 || r.ChallengeID != 0)
+	return r.Sent != nil && !r.Ephemeral
+}
+
+// RecordPending tells r's recorder that r is about to be sent as an
+// interaction's answer through webhook via (before its message id is known).
+func (r Reply) RecordPending(ctx context.Context, via Hook) {
+	if r.Tracked() {
+		r.Sent.Pending(ctx, r, via)
+	}
+}
+
+// RecordSent tells r's recorder that r became message messageID of
+// channelID ("" for a transport without message ids, like the console),
+// made through interaction webhook via (zero: the bot's token).
+func (r Reply) RecordSent(ctx context.Context, channelID, messageID string, via Hook) {
+	if r.Tracked() {
+		r.Sent.Sent(ctx, r, channelID, messageID, via)
+	}
+}
+
+// Recorder is what wants to know the message a reply became. Failures are
+// its own to log: the change the reply announces is saved either way; only
+// the link to its message is lost.
+type Recorder interface {
+	Pending(ctx context.Context, r Reply, via Hook)
+	Sent(ctx context.Context, r Reply, channelID, messageID string, via Hook)
+}
+
+// Hook is the interaction webhook a message was made through, which can
+// edit it while its token lives (15 minutes from Issued), off the bot
+// token's global rate limit.
+type Hook struct {
+	Token, Message string
+	Issued         time.Time
+}
+
+// Shown is a position as the reply's picture draws it: its game's name
+// and the position in that game's encoding (TFEN, CFEN, GFEN).
+type Shown struct {
+	Game, Position string
 }
 
 // Embed is a rich message block.

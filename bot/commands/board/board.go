@@ -60,7 +60,7 @@ func boardCommand(b *app.Bot, ctx context.Context, r *app.Req) ([]view.Reply, er
 		return nil, err
 	}
 	if g.Status != app.GmActive {
-		reply.Board = false // a finished game's board stays where it is
+		reply.Sent = nil // a finished game's board stays where it is
 	}
 	return []view.Reply{app.InGame(r, g, reply)}, nil
 }
@@ -111,7 +111,7 @@ func boardAtPly(b *app.Bot, ctx context.Context, r *app.Req, g *app.Game, text s
 	if err != nil {
 		return nil, err
 	}
-	reply.Components, reply.Board, reply.Ephemeral = nil, false, !public
+	reply.Components, reply.Sent, reply.Ephemeral = nil, nil, !public
 	if public {
 		reply = app.InGame(r, g, reply)
 	}

@@ -156,7 +156,7 @@ func postChallenge(b *app.Bot, ctx context.Context, r *app.Req, c *app.Challenge
 		reply.Mentions = []string{c.Opponent.ID}
 	}
 	// The transport records the message's id: the challenge's end edits it.
-	reply.ChallengeID = id
+	reply.Sent = b.ChallengeRecorder(id)
 	if c.ChannelID != r.ChannelID {
 		// A rematch asked from elsewhere goes to the game's place, where
 		// its message will be looked for.

@@ -196,7 +196,7 @@ func puzzleEnd(b *app.Bot, ctx context.Context, r *app.Req, st *app.PuzzleState,
 		head += "\n" + r.T("puzzle.rating", r.T("gamename."+st.Puzzle.Game), old.String(), now.String())
 	}
 	e := &view.Embed{Title: r.T("puzzle.title", st.Puzzle.ID, view.GameLabel(r.Loc, st.Puzzle.Game, "", pos)), Description: head + "\n" + r.T("puzzle.next")}
-	reply := view.Reply{Ephemeral: true, Embed: e, Game: st.Puzzle.Game, Position: pos.Encode()}
+	reply := view.Reply{Ephemeral: true, Embed: e, Shows: &view.Shown{Game: st.Puzzle.Game, Position: pos.Encode()}}
 	png, err := view.RenderPNG(pos, m, st.Pos.Turn() == engine.Black, r.Loc, nil)
 	if err != nil {
 		b.Log.Warn("render puzzle", "puzzle", st.Puzzle.ID, "err", err)
