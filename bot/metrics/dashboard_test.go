@@ -33,6 +33,7 @@ func TestDashboardNames(t *testing.T) {
 	defer SetGateway(nil)
 	Interaction("x", "", time.Now(), time.Now(), false, false)
 	Moves.WithLabelValues("x")
+	Routed("x", "ok", 0)
 	DiscordRequests.WithLabelValues("GET", "/x", "200")
 	DiscordLatency.WithLabelValues("GET", "/x")
 	Renders.WithLabelValues("x")

@@ -42,6 +42,15 @@ var (
 		Help:    "Time from receiving an interaction to its last reply sent (full handling).",
 		Buckets: latencyBuckets,
 	}, []string{"command"})
+	Routes = prometheus.NewCounterVec(prometheus.CounterOpts{
+		Name: "tankbot_route_requests_total",
+		Help: "Requests the router handled, by route (slash command, or component:<prefix>:<action>) and result (ok, refused, failed).",
+	}, []string{"route", "result"})
+	RouteTime = prometheus.NewHistogramVec(prometheus.HistogramOpts{
+		Name:    "tankbot_route_duration_seconds",
+		Help:    "Time the router took for a request, middleware and handler (the transport's sending not included), by route.",
+		Buckets: latencyBuckets,
+	}, []string{"route"})
 	Moves = prometheus.NewCounterVec(prometheus.CounterOpts{
 		Name: "tankbot_moves_total",
 		Help: "Moves committed, by game (tank, camelot, gungi).",
@@ -95,7 +104,7 @@ func init() {
 	Registry.MustRegister(
 		collectors.NewGoCollector(),
 		collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
-		Interactions, FirstAnswer, Handling, Moves, DiscordRequests, DiscordLatency,
+		Interactions, FirstAnswer, Handling, Routes, RouteTime, Moves, DiscordRequests, DiscordLatency,
 		SchedulerLag, Renders, RenderTime, AIThink, AIMove, DBErrors, DBRetries,
 	)
 }
@@ -139,6 +148,17 @@ func Interaction(name, customID string, received, firstAt time.Time, deferred, f
 		FirstAnswer.WithLabelValues(cmd).Observe(firstAt.Sub(received).Seconds())
 	}
 	Handling.WithLabelValues(cmd).Observe(time.Since(received).Seconds())
+}
+
+// RouteResults are the result label's values of
+// tankbot_route_requests_total.
+var RouteResults = []string{"ok", "refused", "failed"}
+
+// Routed records one request the router handled: its route
+// (CommandLabel), result (one of RouteResults) and time taken.
+func Routed(route, result string, took time.Duration) {
+	Routes.WithLabelValues(route, result).Inc()
+	RouteTime.WithLabelValues(route).Observe(took.Seconds())
 }
 
 // CommandLabel names an interaction for the labels with few values: the

@@ -6,9 +6,11 @@ import (
 	"runtime/debug"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/tankbot/tankbot/bot/app"
 	"github.com/tankbot/tankbot/bot/commands"
+	"github.com/tankbot/tankbot/bot/metrics"
 	"github.com/tankbot/tankbot/bot/view"
 
 	"github.com/tankbot/tankbot/bot/i18n"
@@ -88,6 +90,37 @@ func (rt *Router) refusals(next Handler) Handler {
 		rt.Log.Error("handler failed", "err", err, "command", r.Name, "custom_id", r.CustomID)
 		return []view.Reply{{Ephemeral: true, Content: r.T("refuse.internal")}}, nil
 	}
+}
+
+// measured counts every request by route and result (ok, refused,
+// failed: an error or a panic) and times it, middleware and handler
+// (bot/metrics). It stands behind recovery and refusals, where a
+// handler's error is still an error and a panic still a panic.
+func (rt *Router) measured(next Handler) Handler {
+	return func(ctx context.Context, r *app.Req) (out []view.Reply, err error) {
+		start := rt.now()
+		result := metrics.RouteResults[2] // unless next returns: a panic
+		defer func() {
+			metrics.Routed(metrics.CommandLabel(r.Name, r.CustomID), result, rt.now().Sub(start))
+		}()
+		out, err = next(ctx, r)
+		var rf *app.Refusal
+		switch {
+		case err == nil:
+			result = metrics.RouteResults[0]
+		case errors.As(err, &rf):
+			result = metrics.RouteResults[1]
+		}
+		return out, err
+	}
+}
+
+// now is the bot's clock (the real one when none is injected).
+func (rt *Router) now() time.Time {
+	if rt.Clk == nil {
+		return time.Now()
+	}
+	return rt.Clk.Now()
 }
 
 // escaping marks the user names the command brings in, so that every
@@ -204,8 +237,9 @@ type Router struct {
 }
 
 // New is the router of b over the command table (bot/commands), with the
-// middleware every handler has: recovery, refusals, escaping, the
-// caller's locale, the server's settings and the place's held posts. A name, action or prefix
+// middleware every handler has: recovery, refusals, metrics, escaping,
+// the caller's locale, the server's settings and the place's held posts.
+// A name, action or prefix
 // defined twice is a programming error found by the first test that
 // builds a Bot.
 func New(b *app.Bot) *Router {
@@ -238,7 +272,7 @@ func newRouter(b *app.Bot, cmds []app.CommandDef) *Router {
 		}
 	}
 	b.HelpNames = rt.names()
-	rt.Use(rt.recovery, rt.refusals, escaping, rt.locale, rt.serverSettings, rt.places)
+	rt.Use(rt.recovery, rt.refusals, rt.measured, escaping, rt.locale, rt.serverSettings, rt.places)
 	return rt
 }
 
