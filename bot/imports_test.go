@@ -37,6 +37,7 @@ var layers = map[string]int{
 	"bot/game":                8,
 	"bot/describe":            8,
 	"bot/i18n":                9,
+	"bot/names":               9,
 	"bot/rating":              9,
 	"bot/tournament":          9,
 	"imaging":                 10,

@@ -1,9 +1,9 @@
 package bot
 
-import "github.com/tankbot/tankbot/bot/app"
+import "github.com/tankbot/tankbot/bot/names"
 
 // PlainText is s with its names' marks removed: the names as typed.
-func PlainText(s string) string { return app.PlainText(s) }
+func PlainText(s string) string { return names.PlainText(s) }
 
 // MarkedText is s with each marked name replaced by f(name).
-func MarkedText(s string, f func(name string) string) string { return app.MarkedText(s, f) }
+func MarkedText(s string, f func(name string) string) string { return names.MarkedText(s, f) }

@@ -12,6 +12,7 @@ import (
 	"github.com/tankbot/tankbot/bot/game"
 	"github.com/tankbot/tankbot/bot/i18n"
 	"github.com/tankbot/tankbot/bot/metrics"
+	"github.com/tankbot/tankbot/bot/names"
 	"github.com/tankbot/tankbot/bot/view"
 	"github.com/tankbot/tankbot/engine"
 	"github.com/tankbot/tankbot/engine/ai"
@@ -262,11 +263,11 @@ func (b *Bot) WantsAI(r *Req) (level int, ok bool, err error) {
 
 // AiUser is the computer as a player: the bot's user, named with its level.
 func (b *Bot) AiUser(r *Req, level int) User {
-	name := PlainText(r.Users[b.selfID()].Name)
+	name := names.PlainText(r.Users[b.selfID()].Name)
 	if name == "" {
 		name = "tankbot"
 	}
-	return User{ID: b.selfID(), Name: MarkName(PlainText(r.Public().T("ai.name", PlainText(name), strconv.Itoa(level)))), Bot: true}
+	return User{ID: b.selfID(), Name: names.MarkName(names.PlainText(r.Public().T("ai.name", names.PlainText(name), strconv.Itoa(level)))), Bot: true}
 }
 
 // ChallengeAI starts a game against the computer (me) at once (there is
@@ -275,7 +276,7 @@ func (b *Bot) AiUser(r *Req, level int) User {
 // challenge whose game cannot start (an active game here already) is
 // cancelled at once.
 func (b *Bot) ChallengeAI(ctx context.Context, r *Req, c *ChallengeRec, me User, level int) ([]view.Reply, error) {
-	if r.Guild.NoAI { // the server turned the computer off (/server): no new game, rematches too
+	if r.Server().NoAI { // the server turned the computer off (/server): no new game, rematches too
 		return nil, Refuse("server.noai")
 	}
 	c.Opponent = me

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tankbot/tankbot/bot/names"
 	"github.com/tankbot/tankbot/bot/view"
 	"github.com/tankbot/tankbot/store"
 	"github.com/tankbot/tankbot/store/clock"
@@ -218,7 +219,7 @@ func TestAIChallenge(t *testing.T) {
 		}
 	}
 	g2 := h.game(id2)
-	if g2.AILevel != 3 || PlainText(g2.User(g2.AISide).Name) != "TankBot (level 3)" {
+	if g2.AILevel != 3 || names.PlainText(g2.User(g2.AISide).Name) != "TankBot (level 3)" {
 		t.Fatalf("challenge of the bot's user: %+v", g2)
 	}
 	if _, rated, _ := st.GameNumber(h.ctx, id2); rated {

@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/tankbot/tankbot/bot/metrics"
+	"github.com/tankbot/tankbot/bot/names"
 	"github.com/tankbot/tankbot/bot/renders"
 	"github.com/tankbot/tankbot/bot/view"
 	"github.com/tankbot/tankbot/engine"
@@ -62,7 +63,7 @@ func (b *Bot) GameRecord(ctx context.Context, g *Game) (*recfile.Record, error) 
 		return nil, Wrap("record", err)
 	}
 	rec := &recfile.Record{
-		Game: g.Game, Variant: g.Variant, Start: g.Start, White: PlainText(g.White.Name), Black: PlainText(g.Black.Name),
+		Game: g.Game, Variant: g.Variant, Start: g.Start, White: names.PlainText(g.White.Name), Black: names.PlainText(g.Black.Name),
 		Clock: g.Clock, Date: row.Created, Number: num, Rated: rated, Moves: log,
 	}
 	if cs, err := st.RatingChanges(ctx, g.ID); err == nil && len(cs) == 2 {

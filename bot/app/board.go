@@ -27,13 +27,13 @@ func (b *Bot) BoardReply(ctx context.Context, r *Req, g *Game, pos engine.Positi
 		turn := int(pos.Turn())
 		add(r.T("game.turn", g.User(turn).Name, r.T("game."+engine.Side(turn).String())))
 	} else {
-		add(view.ResultText(r.Loc, g))
+		add(view.ResultText(r.Locale(), g))
 	}
-	for _, f := range view.Facts(r.Loc, pos) {
+	for _, f := range view.Facts(r.Locale(), pos) {
 		add(f)
 	}
-	label := view.GameLabel(r.Loc, g.Game, g.Variant, pos)
-	if ph := view.Phase(r.Loc, pos); ph != "" && g.Status == GmActive {
+	label := view.GameLabel(r.Locale(), g.Game, g.Variant, pos)
+	if ph := view.Phase(r.Locale(), pos); ph != "" && g.Status == GmActive {
 		label += " · " + ph // the title changes when the draft ends
 	}
 	e := &view.Embed{Title: r.T("game.title", id, label), Description: desc, Color: view.BoardColor(g, pos)}
@@ -49,12 +49,12 @@ func (b *Bot) BoardReply(ctx context.Context, r *Req, g *Game, pos engine.Positi
 	e.Footer = r.T("game.ply", strconv.Itoa(engine.MoveNumber(g.Ply)))
 	reply := view.Reply{Embed: e, Sent: b.BoardRecorder(g.ID, 0), Shows: &view.Shown{Game: g.Game, Position: pos.Encode()}}
 	// flip asks for the other orientation from the public board's.
-	png, err := b.boardImage(ctx, g, pos, last, flip != b.PublicFlip(pos), r.Loc)
+	png, err := b.boardImage(ctx, g, pos, last, flip != b.PublicFlip(pos), r.Locale())
 	if err != nil {
 		b.Log.Warn("render board", "game", g.ID, "err", err)
 	} else if png != nil {
 		name := "board-" + id + "-" + strconv.Itoa(g.Ply) + ".png"
-		reply.Files = []view.File{{Name: name, ContentType: "image/png", Data: png, Description: b.boardAlt(ctx, r.Loc, g, pos, last)}}
+		reply.Files = []view.File{{Name: name, ContentType: "image/png", Data: png, Description: b.boardAlt(ctx, r.Locale(), g, pos, last)}}
 		e.Image = name
 		reply.FallbackText = r.T("game.noimage")
 	}
@@ -92,9 +92,9 @@ func (b *Bot) gameButtons(r *Req, g *Game, pos engine.Position) [][]view.Compone
 			}
 			args := make([]string, len(s.Args))
 			for i, a := range s.Args {
-				args[i] = view.Words(r.Loc, g.Game, a) // a formation's words, not its id
+				args[i] = view.Words(r.Locale(), g.Game, a) // a formation's words, not its id
 			}
-			extra = append(extra, view.Component{Kind: view.Button, CustomID: id, Label: i18n.T(r.Loc, key, args...), Style: view.Secondary})
+			extra = append(extra, view.Component{Kind: view.Button, CustomID: id, Label: i18n.T(r.Locale(), key, args...), Style: view.Secondary})
 		}
 		if len(extra) > 0 {
 			rows = append(rows, extra)

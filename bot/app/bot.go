@@ -154,19 +154,90 @@ func (r *Refusal) Error() string { return r.Key }
 func Refuse(key string, args ...string) error { return &Refusal{Key: key, Args: args} }
 
 // Req is one command being handled: the command and the caller's locale.
+// Read the locale, the public language and the server's settings through
+// Locale, PubLoc and Server: the router's middleware leaves them to be
+// looked up (Lookups) the first time they are asked for, on the way down
+// through bot/app, once for the request and its copies.
 type Req struct {
 	Command
 	Loc string
 	Pub string // the language of public messages (the server's)
 	// Guild is the server's settings (/server); zero outside a server.
 	Guild store.GuildSettings
+	// Lookups, when set, resolves Loc, or Pub and Guild, the first time
+	// they are asked for.
+	Lookups *Lookups
 	// outOfBand marks the scheduler acting for a player (the computer's
 	// move): its posts are queued in the change's own transaction and
 	// nothing is returned.
 	outOfBand bool
 }
 
-func (r *Req) T(key string, args ...string) string { return i18n.T(r.Loc, key, args...) }
+func (r *Req) T(key string, args ...string) string { return i18n.T(r.Locale(), key, args...) }
+
+// Lookups are a request's lookups left for when they are first needed:
+// the caller's locale (Bot.Locale: /settings, Discord's, the last seen,
+// the default, remembering the one Discord shows) and the server's
+// settings with the language of public messages (Bot.ServerSettings).
+// The first of them asked for runs all, in that order, once for the
+// request and its copies: a request that says anything reads one, so the
+// caller's Discord locale is remembered as before. The router's
+// middleware fills the exported fields; nothing runs then.
+type Lookups struct {
+	Bot     *Bot
+	Ctx     context.Context
+	Command Command
+	// Locale and Server say which lookups are left to do.
+	Locale, Server bool
+
+	once   sync.Once
+	locale string
+	guild  store.GuildSettings
+	pub    string
+}
+
+// run does the lookups asked for, once.
+func (l *Lookups) run() {
+	l.once.Do(func() {
+		if l.Locale {
+			l.locale = l.Bot.Locale(l.Ctx, l.Command)
+		}
+		if l.Server {
+			l.guild = l.Bot.ServerSettings(l.Ctx, l.Command.GuildID)
+			l.pub = l.Bot.PubLocale(l.Command, l.guild.Locale)
+		}
+	})
+}
+
+// Locale is the caller's language.
+func (r *Req) Locale() string {
+	if l := r.Lookups; r.Loc == "" && l != nil && l.Locale {
+		l.run()
+		r.Loc = l.locale
+	}
+	return r.Loc
+}
+
+// Server is the server's settings (/server); zero outside a server.
+func (r *Req) Server() store.GuildSettings {
+	r.lookServer()
+	return r.Guild
+}
+
+// PubLoc is the language of public messages: the server's.
+func (r *Req) PubLoc() string {
+	r.lookServer()
+	return r.Pub
+}
+
+func (r *Req) lookServer() {
+	l := r.Lookups
+	if l == nil || !l.Server || r.Pub != "" {
+		return
+	}
+	l.run()
+	r.Guild, r.Pub = l.guild, l.pub
+}
 
 // RunScheduler calls Tick every interval until ctx ends. Events that fell due
 // while the bot was down fire on the first pass.

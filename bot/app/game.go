@@ -141,7 +141,7 @@ func (b *Bot) ReplayLast(ctx context.Context, g *Game) (engine.Position, engine.
 // OverRefusal is the answer to acting on a finished game: which game, and
 // how it ended.
 func OverRefusal(r *Req, g *Game) error {
-	return Refuse("refuse.over", g.Num(), view.OutcomeWords(r.Loc, g))
+	return Refuse("refuse.over", g.Num(), view.OutcomeWords(r.Locale(), g))
 }
 
 // end saves g finished with o; its clock events are dropped and posts
@@ -172,12 +172,12 @@ func (b *Bot) Finish(ctx context.Context, r *Req, g *Game, o engine.Outcome, eve
 		return nil, err
 	}
 	pub := r.Public()
-	reply, err := b.BoardReply(ctx, pub, g, pos, nil, event(pub.Loc), false)
+	reply, err := b.BoardReply(ctx, pub, g, pos, nil, event(pub.Locale()), false)
 	if err != nil {
 		return nil, err
 	}
 	reply.Content, reply.Mentions = b.endContent(ctx, g, event)
-	b.finalExtras(ctx, pub.Loc, g, &reply)
+	b.finalExtras(ctx, pub.Locale(), g, &reply)
 	return []view.Reply{InGame(r, g, reply)}, nil
 }
 

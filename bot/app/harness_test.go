@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tankbot/tankbot/bot/names"
 	"github.com/tankbot/tankbot/bot/view"
 	"github.com/tankbot/tankbot/store/clock"
 )
@@ -106,7 +107,7 @@ func (h *harness) handle(c Command) []view.Reply {
 }
 
 // shown is a reply as a plain-text transport shows it: names plain.
-func shown(r view.Reply) view.Reply { return r.WithText(PlainText, PlainText) }
+func shown(r view.Reply) view.Reply { return r.WithText(names.PlainText, names.PlainText) }
 
 var t0 = time.Date(2026, 1, 2, 15, 4, 5, 0, time.UTC)
 

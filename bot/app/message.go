@@ -20,7 +20,7 @@ const MaxInput = 100
 // Public is r speaking to everybody: the server's language.
 func (r *Req) Public() *Req {
 	p := *r
-	p.Loc = r.Pub
+	p.Loc = r.PubLoc()
 	return &p
 }
 

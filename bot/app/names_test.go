@@ -3,6 +3,8 @@ package app
 import (
 	"strings"
 	"testing"
+
+	"github.com/tankbot/tankbot/bot/names"
 )
 
 // Names are stored as players typed them and the record shows them plain:
@@ -48,7 +50,7 @@ func TestNamesStoredAndRecordedPlain(t *testing.T) {
 	}
 	// The core's own output marks the names for the transports.
 	raw := h.b.Handle(h.ctx, Command{Kind: KindSlash, Name: "board", User: john, GuildID: "guild", ChannelID: "chan", Options: map[string]string{}})
-	if len(raw) == 0 || raw[0].Embed == nil || !strings.Contains(raw[0].Embed.Description+raw[0].Embed.Fields[0].Name+raw[0].Embed.Fields[1].Name, MarkName("john_doe")) {
+	if len(raw) == 0 || raw[0].Embed == nil || !strings.Contains(raw[0].Embed.Description+raw[0].Embed.Fields[0].Name+raw[0].Embed.Fields[1].Name, names.MarkName("john_doe")) {
 		t.Errorf("names not marked in the core's output: %+v", raw)
 	}
 }

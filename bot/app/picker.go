@@ -23,7 +23,7 @@ func PickState(r *Req, arg string) string {
 // player: a new message (the first menu) or an edit of the picker's own
 // message (update). One picker serves games and puzzles alike.
 func PickerMenu(r *Req, pos engine.Position, state string, update bool, ids pickIDs) (view.Reply, error) {
-	m, err := movepick.Open(pos, state, r.Loc)
+	m, err := movepick.Open(pos, state, r.Locale())
 	if err != nil {
 		return view.Reply{}, pickerErr(err)
 	}

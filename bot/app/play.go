@@ -80,7 +80,7 @@ func (b *Bot) Play(ctx context.Context, r *Req, g *Game, seq int, text string) (
 	if g.ClockState.Flagged(tc, now) {
 		// The flag fell before the move arrived: the scheduler may
 		// simply not have run yet. Time decides, not the move.
-		return b.flagFall(ctx, r.Pub, g, g.Ply, r.outOfBand)
+		return b.flagFall(ctx, r.PubLoc(), g, g.Ply, r.outOfBand)
 	}
 	var moved game.Effects
 	*g, moved = g.Play(tc, now, side, next, note, outcome)
@@ -94,9 +94,9 @@ func (b *Bot) Play(ctx context.Context, r *Req, g *Game, seq int, text string) (
 		}
 		return i18n.T(loc, "game.played", r.User.Name, note+view.Suffix(next))
 	}
-	head := played(pub.Loc)
+	head := played(pub.Locale())
 	for _, a := range next.Announcements() {
-		head += "\n" + view.AnnounceText(pub.Loc, g, next, a)
+		head += "\n" + view.AnnounceText(pub.Locale(), g, next, a)
 	}
 	reply, err := b.BoardReply(ctx, pub, g, next, m, head, false)
 	if err != nil {
@@ -139,7 +139,7 @@ func (b *Bot) Play(ctx context.Context, r *Req, g *Game, seq int, text string) (
 	}
 	if g.Status != GmActive {
 		// Ratings and the record read the saved result.
-		b.finalExtras(ctx, pub.Loc, g, &reply)
+		b.finalExtras(ctx, pub.Locale(), g, &reply)
 	}
 	return append([]view.Reply{reply}, b.moveInWords(ctx, r, g, pos, next, m)...), nil
 }
@@ -191,7 +191,7 @@ func (b *Bot) replayOutcome(ctx context.Context, g *Game, note string) (engine.O
 // Illegal turns an engine error into a translated refusal with the
 // engine's close alternatives.
 func Illegal(r *Req, err error) error {
-	rf := &Refusal{Key: "refuse.illegal", Args: []string{view.EngineError(r.Loc, err)}}
+	rf := &Refusal{Key: "refuse.illegal", Args: []string{view.EngineError(r.Locale(), err)}}
 	var ee *engine.Error
 	if errors.As(err, &ee) && len(ee.Alternatives) > 0 {
 		rf.Extra = append(rf.Extra, r.T("refuse.alternatives", strings.Join(ee.Alternatives, ", ")))

@@ -78,14 +78,14 @@ func (b *Bot) PuzzleBoard(r *Req, st *PuzzleState, last engine.Move, head string
 		desc = head + "\n" + desc
 	}
 	desc += "\n" + r.T("puzzle.howto")
-	e := &view.Embed{Title: r.T("puzzle.title", st.Puzzle.ID, view.GameLabel(r.Loc, st.Puzzle.Game, "", st.Pos)), Description: desc}
+	e := &view.Embed{Title: r.T("puzzle.title", st.Puzzle.ID, view.GameLabel(r.Locale(), st.Puzzle.Game, "", st.Pos)), Description: desc}
 	reply := view.Reply{Ephemeral: true, Embed: e, Components: puzzleButtons(r, st), Shows: &view.Shown{Game: st.Puzzle.Game, Position: st.Pos.Encode()}}
-	png, err := view.RenderPNG(st.Pos, last, side == engine.Black, r.Loc, nil)
+	png, err := view.RenderPNG(st.Pos, last, side == engine.Black, r.Locale(), nil)
 	if err != nil {
 		b.Log.Warn("render puzzle", "puzzle", st.Puzzle.ID, "err", err)
 	} else if png != nil {
 		name := "puzzle-" + st.Puzzle.ID + "-" + strconv.Itoa(st.Active.Step) + ".png"
-		reply.Files = []view.File{{Name: name, ContentType: "image/png", Data: png, Description: view.PositionAlt(r.Loc, st.Puzzle.Game, st.Pos, nil, nil)}}
+		reply.Files = []view.File{{Name: name, ContentType: "image/png", Data: png, Description: view.PositionAlt(r.Locale(), st.Puzzle.Game, st.Pos, nil, nil)}}
 		e.Image = name
 		reply.FallbackText = r.T("game.noimage")
 	}

@@ -117,8 +117,8 @@ func (b *Bot) TurningBoards(r *Req, g *Game, rec *recfile.Record, rv *review.Rev
 		m := rv.Moves[i]
 		flip := m.Side == engine.Black
 		name := base + "-turn" + strconv.Itoa(k+1)
-		if png, err := view.RenderPNG(ps[i+1], ms[i], flip, r.Loc, nil); err == nil {
-			out = append(out, view.File{Name: name + "-played.png", ContentType: "image/png", Data: png, Description: view.PositionAlt(r.Loc, g.Game, ps[i+1], ps[i], ms[i])})
+		if png, err := view.RenderPNG(ps[i+1], ms[i], flip, r.Locale(), nil); err == nil {
+			out = append(out, view.File{Name: name + "-played.png", ContentType: "image/png", Data: png, Description: view.PositionAlt(r.Locale(), g.Game, ps[i+1], ps[i], ms[i])})
 		}
 		bm, err := ps[i].ParseMove(m.Best)
 		if err != nil {
@@ -128,8 +128,8 @@ func (b *Bot) TurningBoards(r *Req, g *Game, rec *recfile.Record, rv *review.Rev
 		if err != nil {
 			continue
 		}
-		if png, err := view.RenderPNG(next, bm, flip, r.Loc, nil); err == nil {
-			out = append(out, view.File{Name: name + "-better.png", ContentType: "image/png", Data: png, Description: view.PositionAlt(r.Loc, g.Game, next, ps[i], bm)})
+		if png, err := view.RenderPNG(next, bm, flip, r.Locale(), nil); err == nil {
+			out = append(out, view.File{Name: name + "-better.png", ContentType: "image/png", Data: png, Description: view.PositionAlt(r.Locale(), g.Game, next, ps[i], bm)})
 		}
 	}
 	return out

@@ -49,7 +49,7 @@ func (b *Bot) ServerSummary(r *Req, gs store.GuildSettings, links bool) string {
 		var parts []string
 		for _, g := range GameNames() {
 			if v := gs.Variants[g]; v != "" {
-				parts = append(parts, view.GameLabel(r.Loc, g, "x", nil)+": "+v)
+				parts = append(parts, view.GameLabel(r.Locale(), g, "x", nil)+": "+v)
 			}
 		}
 		maps = strings.Join(parts, ", ")
@@ -58,7 +58,7 @@ func (b *Bot) ServerSummary(r *Req, gs store.GuildSettings, links bool) string {
 	if gs.DailyChannel != "" {
 		daily = r.T("server.dailyat", ChannelMention(gs.DailyChannel), strconv.Itoa(gs.DailyHour))
 	}
-	return r.T("server.summary", lang, view.GameLabel(r.Loc, game, "x", nil), clk, onOff(thread), onOff(links), onOff(!gs.NoAI)) + "\n" +
+	return r.T("server.summary", lang, view.GameLabel(r.Locale(), game, "x", nil), clk, onOff(thread), onOff(links), onOff(!gs.NoAI)) + "\n" +
 		r.T("server.summary2", games, who, maps, daily)
 }
 
@@ -67,7 +67,7 @@ func ChannelMention(id string) string { return "<#" + id + ">" }
 // serverMap is the server's default map of rules' game when it is still
 // one of the game's variants ("" otherwise: the game's own default).
 func serverMap(r *Req, rules engine.Rules) string {
-	v := r.Guild.Variants[rules.Name()]
+	v := r.Server().Variants[rules.Name()]
 	for _, x := range rules.Variants() {
 		if v != "" && x.Name == v {
 			return v
@@ -81,7 +81,7 @@ func serverMap(r *Req, rules engine.Rules) string {
 // member without the role it asks for (members with Manage Server always
 // may).
 func MayChallenge(r *Req) error {
-	gs := r.Guild
+	gs := r.Server()
 	if r.GuildID == "" {
 		return nil
 	}

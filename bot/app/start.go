@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/tankbot/tankbot/bot/i18n"
+	"github.com/tankbot/tankbot/bot/names"
 	"github.com/tankbot/tankbot/bot/outbox"
 	"github.com/tankbot/tankbot/bot/view"
 	"github.com/tankbot/tankbot/engine"
@@ -23,7 +24,7 @@ func (b *Bot) GameOptions(r *Req) (rules engine.Rules, variant, start string, tc
 	opt := r.Options
 	name := strings.ToLower(strings.TrimSpace(opt["game"]))
 	if name == "" {
-		name = r.Guild.Game // the server's default (/server)
+		name = r.Server().Game // the server's default (/server)
 	}
 	if name == "" {
 		name = DefaultGame()
@@ -35,19 +36,19 @@ func (b *Bot) GameOptions(r *Req) (rules engine.Rules, variant, start string, tc
 	if m, given := opt["map"]; given && strings.TrimSpace(m) == "" {
 		// A blank map is an empty position, not "the default map".
 		_, err := rules.Decode("")
-		return nil, "", "", tc, &Refusal{Key: "refuse.badmap", Args: []string{view.EngineError(r.Loc, err)}}
+		return nil, "", "", tc, &Refusal{Key: "refuse.badmap", Args: []string{view.EngineError(r.Locale(), err)}}
 	}
 	m, given := opt["map"]
 	if !given {
 		m = serverMap(r, rules) // the server's default map (/server)
 	}
-	variant, start, err = chooseStart(rules, m, r.Loc)
+	variant, start, err = chooseStart(rules, m, r.Locale())
 	if err != nil {
 		return nil, "", "", tc, err
 	}
 	preset := strings.TrimSpace(opt["clock"])
 	if preset == "" {
-		preset = r.Guild.Clock
+		preset = r.Server().Clock
 	}
 	if preset == "" {
 		preset = b.defaultClock(rules, variant, start)
@@ -173,7 +174,7 @@ func (b *Bot) StartGame(ctx context.Context, r *Req, c *ChallengeRec, taker User
 	}
 	g.ClockState.ToMove = g.Turn
 	if c.AILevel > 0 {
-		g.AILevel, g.AISide, g.Locale = c.AILevel, 1, r.Pub
+		g.AILevel, g.AISide, g.Locale = c.AILevel, 1, r.PubLoc()
 		if white.ID == taker.ID {
 			g.AISide = 0
 		}
@@ -192,7 +193,7 @@ func (b *Bot) StartGame(ctx context.Context, r *Req, c *ChallengeRec, taker User
 	threadNum := 0
 	if c.Thread && b.n != nil {
 		threadNum, _ = b.St.NextNumber(ctx, c.GuildID)
-		name := threadName(r.Pub, threadNum, c, white, black)
+		name := threadName(r.PubLoc(), threadNum, c, white, black)
 		// The thread hangs on the challenge's message, however accepted.
 		on := r.MessageID
 		if !own {
@@ -218,14 +219,14 @@ func (b *Bot) StartGame(ctx context.Context, r *Req, c *ChallengeRec, taker User
 		g.Parent = c.ChannelID
 	}
 	pub := r.Public()
-	label := view.GameLabel(pub.Loc, c.Game, c.Variant, start)
+	label := view.GameLabel(pub.Locale(), c.Game, c.Variant, start)
 	eff := turnEffects(g, tc)
 	eff.Cancel = []CancelSpec{{ref: c.ID, Kinds: []string{EvExpire}}}
 	var edit []outbox.Post
 	if !own {
 		// The game's number is not known before the insert: the edit says
 		// who accepted and where the game went.
-		text := pub.T("challenge.accepted", taker.Name, white.Name, black.Name, label, DescribeClock(pub.Loc, tc))
+		text := pub.T("challenge.accepted", taker.Name, white.Name, black.Name, label, DescribeClock(pub.Locale(), tc))
 		if g.ChannelID != c.ChannelID {
 			text += "\n" + pub.T("game.inthread", "<#"+g.ChannelID+">")
 		}
@@ -243,13 +244,13 @@ func (b *Bot) StartGame(ctx context.Context, r *Req, c *ChallengeRec, taker User
 	}
 	if g.Parent != "" && g.Number != threadNum {
 		if rn, ok := b.n.(ThreadRenamer); ok {
-			if err := rn.RenameThread(ctx, g.ChannelID, threadName(r.Pub, g.Number, c, white, black)); err != nil {
+			if err := rn.RenameThread(ctx, g.ChannelID, threadName(r.PubLoc(), g.Number, c, white, black)); err != nil {
 				b.Log.Warn("rename thread", "game", g.ID, "err", err)
 			}
 		}
 	}
 	id := g.Num()
-	head := pub.T("game.started", id, white.Name, black.Name, label, DescribeClock(pub.Loc, tc))
+	head := pub.T("game.started", id, white.Name, black.Name, label, DescribeClock(pub.Locale(), tc))
 	if !g.Rated {
 		head += "\n" + pub.T("challenge.casual")
 	}
@@ -294,7 +295,7 @@ func (b *Bot) StartGame(ctx context.Context, r *Req, c *ChallengeRec, taker User
 // threadName is a game's thread name, "#12 Tank Chess · alice vs bob":
 // raw text (names without escapes), clipped to Discord's 100.
 func threadName(loc string, number int, c *ChallengeRec, white, black User) string {
-	return view.ClipRunes(i18n.T(loc, "game.threadname", strconv.Itoa(number), view.GameLabel(loc, c.Game, c.Variant, nil), PlainText(white.Name), PlainText(black.Name)), 100)
+	return view.ClipRunes(i18n.T(loc, "game.threadname", strconv.Itoa(number), view.GameLabel(loc, c.Game, c.Variant, nil), names.PlainText(white.Name), names.PlainText(black.Name)), 100)
 }
 
 // person is a user whose games may be rated: not a bot account (the AI

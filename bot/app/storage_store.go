@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/tankbot/tankbot/bot/metrics"
+	"github.com/tankbot/tankbot/bot/names"
 	"github.com/tankbot/tankbot/bot/outbox"
 	"github.com/tankbot/tankbot/store"
 )
@@ -138,7 +139,7 @@ func (s *storeRepo) CreateChallenge(ctx context.Context, c *ChallengeRec, eff Ef
 	out, err := s.st.CreateChallenge(ctx, store.Challenge{
 		Challenger: c.Challenger.ID, Challenged: c.Opponent.ID, Kind: c.Game, Variant: c.Variant, Start: c.Start,
 		Clock: c.Clock, Side: c.Color, Guild: c.GuildID, Channel: c.ChannelID, Expires: c.Expires, Extra: string(x),
-		ChallengerName: PlainText(c.Challenger.Name), ChallengedName: PlainText(c.Opponent.Name), Locale: c.Locale,
+		ChallengerName: names.PlainText(c.Challenger.Name), ChallengedName: names.PlainText(c.Opponent.Name), Locale: c.Locale,
 	}, se)
 	if errors.Is(err, store.ErrDuplicateChallenge) {
 		return 0, fmt.Errorf("%w: %w", ErrDuplicate, err)
@@ -157,7 +158,7 @@ func fromChallenge(c *store.Challenge) (*ChallengeRec, error) {
 		}
 	}
 	return &ChallengeRec{
-		ID: c.ID, Challenger: User{ID: c.Challenger, Name: MarkName(c.ChallengerName)}, Opponent: User{ID: c.Challenged, Name: MarkName(c.ChallengedName)},
+		ID: c.ID, Challenger: User{ID: c.Challenger, Name: names.MarkName(c.ChallengerName)}, Opponent: User{ID: c.Challenged, Name: names.MarkName(c.ChallengedName)},
 		Game: c.Kind, Variant: c.Variant, Start: c.Start, Clock: c.Clock, Color: c.Side, Thread: x.Thread,
 		GuildID: c.Guild, ChannelID: c.Channel, Status: c.Status, Expires: c.Expires, Rematch: x.Rematch,
 		Locale: c.Locale, MessageID: c.MessageID, Rated: !x.Casual, NoPosts: x.NoPosts,
@@ -244,7 +245,7 @@ func toGame(g *Game) (store.Game, error) {
 	}
 	row := store.Game{
 		Kind: g.Game, Variant: g.Variant, Guild: g.GuildID, Channel: g.ChannelID,
-		Players: [2]string{g.White.ID, g.Black.ID}, Names: [2]string{PlainText(g.White.Name), PlainText(g.Black.Name)},
+		Players: [2]string{g.White.ID, g.Black.ID}, Names: [2]string{names.PlainText(g.White.Name), names.PlainText(g.Black.Name)},
 		Start: g.Start, Position: g.Pos, Ply: g.Ply,
 		Status: g.Status, Result: g.Result, Reason: g.Reason, Clock: g.Clock, ClockState: g.ClockState,
 		DrawOffer: g.DrawOffer, Takeback: g.Takeback, Extra: x, Casual: !g.Rated,
@@ -266,7 +267,7 @@ func fromGame(r *store.Game) (*Game, error) {
 	g := &Game{
 		ID: r.ID, Rev: int(r.Rev), Seq: int(r.Seq), Game: r.Kind, Variant: r.Variant, Start: r.Start, Pos: r.Position, Ply: r.Ply,
 		Turn: r.ClockState.ToMove, Last: x.Last,
-		White: User{ID: r.Players[0], Name: MarkName(r.Names[0])}, Black: User{ID: r.Players[1], Name: MarkName(r.Names[1])},
+		White: User{ID: r.Players[0], Name: names.MarkName(r.Names[0])}, Black: User{ID: r.Players[1], Name: names.MarkName(r.Names[1])},
 		GuildID: r.Guild, ChannelID: r.Channel, Clock: r.Clock, ClockState: r.ClockState,
 		Status: r.Status, Result: r.Result, Reason: r.Reason, DrawOffer: r.DrawOffer, Takeback: r.Takeback,
 		Moves: x.Moves, MessageID: r.MessageID, Number: r.Number, Rated: !r.Casual,

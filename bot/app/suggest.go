@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/tankbot/tankbot/bot/i18n"
+	"github.com/tankbot/tankbot/bot/names"
 	"github.com/tankbot/tankbot/bot/view"
 	"github.com/tankbot/tankbot/engine"
 )
@@ -50,7 +51,7 @@ func (b *Bot) suggestGames(ctx context.Context, r *Req, typed string, finished b
 		}
 		id := g.Num() // players type the server's number
 		if strings.HasPrefix(id, strings.TrimPrefix(typed, "#")) {
-			out = append(out, view.Choice{Name: view.ClipRunes("#"+id+" "+view.GameLabel(r.Loc, g.Game, g.Variant, nil)+" · "+PlainText(g.White.Name)+" – "+PlainText(g.Black.Name), 100), Value: id})
+			out = append(out, view.Choice{Name: view.ClipRunes("#"+id+" "+view.GameLabel(r.Locale(), g.Game, g.Variant, nil)+" · "+names.PlainText(g.White.Name)+" – "+names.PlainText(g.Black.Name), 100), Value: id})
 		}
 	}
 	return out
@@ -83,7 +84,7 @@ func SuggestChallenges(b *Bot, ctx context.Context, r *Req, typed string) (out [
 			continue
 		}
 		id := strconv.FormatInt(ch.ID, 10)
-		out = append(out, view.Choice{Name: "#" + id + " " + PlainText(ch.Challenger.Name) + " · " + view.LabelOf(r.Loc, ch.Game, ch.Variant, ch.Start), Value: id})
+		out = append(out, view.Choice{Name: "#" + id + " " + names.PlainText(ch.Challenger.Name) + " · " + view.LabelOf(r.Locale(), ch.Game, ch.Variant, ch.Start), Value: id})
 	}
 	return out
 }
@@ -132,7 +133,7 @@ func posMoves(r *Req, pos engine.Position, typed string) []view.Choice {
 		label := n
 		if namer != nil && len(steps) > 0 {
 			if p := namer.PieceName(steps[0]); p != "" {
-				label = stepsLabel(r.Loc, p, steps)
+				label = stepsLabel(r.Locale(), p, steps)
 			}
 		}
 		cands = append(cands, cand{view.Choice{Name: label, Value: n}, rank})

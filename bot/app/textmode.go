@@ -39,9 +39,9 @@ func (b *Bot) BoardInWords(ctx context.Context, r *Req, g *Game) (out []view.Rep
 	}
 	var words string
 	if ask != "" {
-		words, err = askBoard(r.Loc, pos, ask)
+		words, err = askBoard(r.Locale(), pos, ask)
 	} else {
-		words, err = b.textBoard(ctx, r.Loc, g, pos, ply)
+		words, err = b.textBoard(ctx, r.Locale(), g, pos, ply)
 	}
 	if err != nil {
 		return nil, true, err
@@ -144,7 +144,7 @@ func (b *Bot) moveInWords(ctx context.Context, r *Req, g *Game, prev, next engin
 	if s, err := b.St.Settings(ctx, r.User.ID); err != nil || !s.Text {
 		return nil
 	}
-	alt, err := a11y.Alt(r.Loc, a11y.Board{Game: g.Game, Number: int64(g.Number), Variant: g.Variant, Pos: next, Prev: prev, Last: m, Outcome: view.StoredOutcome(g)})
+	alt, err := a11y.Alt(r.Locale(), a11y.Board{Game: g.Game, Number: int64(g.Number), Variant: g.Variant, Pos: next, Prev: prev, Last: m, Outcome: view.StoredOutcome(g)})
 	if err != nil {
 		return nil
 	}

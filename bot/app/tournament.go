@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/tankbot/tankbot/bot/i18n"
+	"github.com/tankbot/tankbot/bot/names"
 	"github.com/tankbot/tankbot/bot/outbox"
 	"github.com/tankbot/tankbot/bot/rating"
 	"github.com/tankbot/tankbot/bot/tournament"
@@ -71,7 +72,7 @@ func (b *Bot) aiPlyCap(ctx context.Context, g *Game) error {
 // entrantUser is a tournament player as a game's user: their stored name
 // (marked, escaped at output), a computer entrant flagged as a bot.
 func entrantUser(ev *director.Event, id string) User {
-	return User{ID: id, Name: MarkName(ev.Name(id)), Bot: ev.AILevel(id) > 0}
+	return User{ID: id, Name: names.MarkName(ev.Name(id)), Bot: ev.AILevel(id) > 0}
 }
 
 // StartPairings starts the games of a paired round the way an accepted
@@ -486,7 +487,7 @@ func (b *Bot) finalPost(ev *director.Event, loc string) outbox.Post {
 		if s.Rank <= 3 && !s.Withdrawn {
 			who := view.Mention(s.Player)
 			if ev.AILevel(s.Player) > 0 {
-				who = MarkName(ev.Name(s.Player))
+				who = names.MarkName(ev.Name(s.Player))
 			} else {
 				podium = append(podium, s.Player)
 			}
@@ -539,7 +540,7 @@ func (b *Bot) StandingsFiles(ev *director.Event, loc string) []view.File {
 // (escaped at output).
 func (b *Bot) BoardLines(loc string, ev *director.Event) []string {
 	var lines []string
-	name := func(id string) string { return MarkName(ev.Name(id)) }
+	name := func(id string) string { return names.MarkName(ev.Name(id)) }
 	for _, p := range ev.T.Rounds[ev.T.Round-1] {
 		res := p.Result.String()
 		if res == "" {

@@ -11,6 +11,7 @@ import (
 	"github.com/tankbot/tankbot/bot/app"
 	"github.com/tankbot/tankbot/bot/commands"
 	"github.com/tankbot/tankbot/bot/metrics"
+	"github.com/tankbot/tankbot/bot/names"
 	"github.com/tankbot/tankbot/bot/view"
 
 	"github.com/tankbot/tankbot/bot/i18n"
@@ -127,28 +128,51 @@ func (rt *Router) now() time.Time {
 // message that quotes them shows them as typed, never as markup.
 func escaping(next Handler) Handler {
 	return func(ctx context.Context, r *app.Req) ([]view.Reply, error) {
-		app.MarkUsers(&r.Command)
+		markUsers(&r.Command)
 		return next(ctx, r)
 	}
 }
 
-// locale sets the caller's language (/settings, else the command's Discord
-// locale, else the last one seen, else the default).
+// markUsers marks the names a command brings in (names.UserName).
+func markUsers(c *app.Command) {
+	c.User.Name = names.UserName(c.User.Name)
+	if len(c.Users) == 0 {
+		return
+	}
+	users := make(map[string]app.User, len(c.Users))
+	for id, u := range c.Users {
+		u.Name = names.UserName(u.Name)
+		users[id] = u
+	}
+	c.Users = users
+}
+
+// locale gives the request the caller's language (/settings, else the
+// command's Discord locale, else the last one seen, else the default),
+// looked up when first asked for (app.Lookups): the router runs no code
+// of bot/app before the handler.
 func (rt *Router) locale(next Handler) Handler {
 	return func(ctx context.Context, r *app.Req) ([]view.Reply, error) {
-		r.Loc = rt.Bot.Locale(ctx, r.Command)
+		rt.lookups(ctx, r).Locale = true
 		return next(ctx, r)
 	}
 }
 
-// serverSettings reads the server's settings once for the handler, and
-// with them the language of public messages.
+// serverSettings gives the request the server's settings, read once when
+// first asked for, and with them the language of public messages.
 func (rt *Router) serverSettings(next Handler) Handler {
 	return func(ctx context.Context, r *app.Req) ([]view.Reply, error) {
-		r.Guild = rt.Bot.ServerSettings(ctx, r.GuildID)
-		r.Pub = rt.PubLocale(r.Command, r.Guild.Locale)
+		rt.lookups(ctx, r).Server = true
 		return next(ctx, r)
 	}
+}
+
+// lookups are r's lookups left for later, made on first use.
+func (rt *Router) lookups(ctx context.Context, r *app.Req) *app.Lookups {
+	if r.Lookups == nil {
+		r.Lookups = &app.Lookups{Bot: rt.Bot, Ctx: ctx, Command: r.Command}
+	}
+	return r.Lookups
 }
 
 // places: the caller's DM channel with the bot is remembered when they
@@ -156,9 +180,13 @@ func (rt *Router) serverSettings(next Handler) Handler {
 // conversation follow the answer (bot/app/places.go).
 func (rt *Router) places(next Handler) Handler {
 	return func(ctx context.Context, r *app.Req) ([]view.Reply, error) {
-		rt.Bot.RememberDM(ctx, r.Command)
+		// Only there is there anything to do: elsewhere (a server's
+		// channel with the bot) the request does not enter bot/app here.
+		if r.BotDM {
+			rt.Bot.RememberDM(ctx, r.Command)
+		}
 		out, err := next(ctx, r)
-		if err != nil {
+		if err != nil || !r.BotAbsent {
 			return out, err
 		}
 		return rt.Bot.WithHeld(ctx, r, out), nil

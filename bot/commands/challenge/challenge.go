@@ -76,8 +76,8 @@ func challenge(b *app.Bot, ctx context.Context, r *app.Req) ([]view.Reply, error
 		return nil, app.Refuse("refuse.badcolor")
 	}
 	thread := b.Cfg.ThreadPerGame
-	if r.Guild.Thread != nil {
-		thread = *r.Guild.Thread
+	if r.Server().Thread != nil {
+		thread = *r.Server().Thread
 	}
 	if v, ok := opt["thread"]; ok {
 		thread = v == "true"
@@ -113,7 +113,7 @@ func challenge(b *app.Bot, ctx context.Context, r *app.Req) ([]view.Reply, error
 }
 
 func postChallenge(b *app.Bot, ctx context.Context, r *app.Req, c *app.ChallengeRec, tc clock.Settings) ([]view.Reply, error) {
-	c.Locale = r.Pub
+	c.Locale = r.PubLoc()
 	id, err := b.St.CreateChallenge(ctx, c, app.Effects{Schedule: []app.Event{{Kind: app.EvExpire, Due: c.Expires}}})
 	if errors.Is(err, app.ErrDuplicate) {
 		return nil, app.Refuse("refuse.duplicate", c.Opponent.Name)
@@ -125,17 +125,17 @@ func postChallenge(b *app.Bot, ctx context.Context, r *app.Req, c *app.Challenge
 	// Public text in the server's language; the challenged user is pinged
 	// by the mention in the content (an open challenge pings nobody).
 	pub := r.Public()
-	what := view.LabelOf(pub.Loc, c.Game, c.Variant, c.Start)
+	what := view.LabelOf(pub.Locale(), c.Game, c.Variant, c.Start)
 	var text string
 	if c.Opponent.ID == "" {
-		text = pub.T("challenge.open", c.Challenger.Name, what, app.DescribeClock(pub.Loc, tc))
-	} else if loc, known := b.KnownLocale(ctx, c.Opponent.ID); known && loc != pub.Loc {
+		text = pub.T("challenge.open", c.Challenger.Name, what, app.DescribeClock(pub.Locale(), tc))
+	} else if loc, known := b.KnownLocale(ctx, c.Opponent.ID); known && loc != pub.Locale() {
 		// The challenged player reads another language: the server's
 		// line names them, and the line that pings them is in theirs.
-		text = pub.T("challenge.to", c.Challenger.Name, c.Opponent.Name, what, app.DescribeClock(pub.Loc, tc)) + "\n" +
+		text = pub.T("challenge.to", c.Challenger.Name, c.Opponent.Name, what, app.DescribeClock(pub.Locale(), tc)) + "\n" +
 			i18n.T(loc, "challenge.to", c.Challenger.Name, view.Mention(c.Opponent.ID), view.LabelOf(loc, c.Game, c.Variant, c.Start), app.DescribeClock(loc, tc))
 	} else {
-		text = pub.T("challenge.to", c.Challenger.Name, view.Mention(c.Opponent.ID), what, app.DescribeClock(pub.Loc, tc))
+		text = pub.T("challenge.to", c.Challenger.Name, view.Mention(c.Opponent.ID), what, app.DescribeClock(pub.Locale(), tc))
 	}
 	if c.Color != "random" {
 		text += "\n" + pub.T("challenge.colorpick", c.Challenger.Name, pub.T("color."+c.Color))

@@ -54,7 +54,7 @@ func gamesPage(b *app.Bot, ctx context.Context, r *app.Req, n int) ([]view.Reply
 		if p, err := g.Position(); err == nil {
 			turn = int(p.Turn())
 		}
-		line := r.T("games.line", g.Num(), view.LabelOf(r.Loc, g.Game, g.Variant, g.Start), g.White.Name, g.Black.Name,
+		line := r.T("games.line", g.Num(), view.LabelOf(r.Locale(), g.Game, g.Variant, g.Start), g.White.Name, g.Black.Name,
 			strconv.Itoa(engine.MoveNumber(g.Ply)), g.User(turn).Name)
 		if _, ok := g.Side(r.User.ID); ok {
 			mine = append(mine, line)

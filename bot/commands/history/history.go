@@ -49,11 +49,11 @@ func recordReply(b *app.Bot, ctx context.Context, r *app.Req, g *app.Game) ([]vi
 	if err != nil {
 		return nil, err
 	}
-	view.ReplayAlt(r.Loc, g, files)
+	view.ReplayAlt(r.Locale(), g, files)
 	num := strings.TrimSuffix(strings.TrimPrefix(files[0].Name, "game-"), ".txt")
 	lines := []string{r.T("history.file", num), r.T("history.players", "<@"+g.White.ID+">", "<@"+g.Black.ID+">")}
 	if g.Status != app.GmActive {
-		lines = append(lines, r.T("history.result", view.OutcomeWords(r.Loc, g)))
+		lines = append(lines, r.T("history.result", view.OutcomeWords(r.Locale(), g)))
 	}
 	// The game's page link (and, once it is over, Hide page) as on its
 	// final board.

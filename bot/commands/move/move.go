@@ -47,7 +47,7 @@ func moveAsk(b *app.Bot, ctx context.Context, r *app.Req, g *app.Game, id view.C
 	}
 	ask := r.T("confirm.move", id.Arg)
 	if m, err := pos.ParseMove(id.Arg); err == nil {
-		if w := view.MoveWords(r.Loc, pos, m); w != "" {
+		if w := view.MoveWords(r.Locale(), pos, m); w != "" {
 			ask = r.T("confirm.move.means", id.Arg, w)
 		}
 	}

@@ -195,14 +195,14 @@ func puzzleEnd(b *app.Bot, ctx context.Context, r *app.Req, st *app.PuzzleState,
 		now := rating.Rating{Rating: pr.Rating, RD: pr.RD, Volatility: pr.Vol}
 		head += "\n" + r.T("puzzle.rating", r.T("gamename."+st.Puzzle.Game), old.String(), now.String())
 	}
-	e := &view.Embed{Title: r.T("puzzle.title", st.Puzzle.ID, view.GameLabel(r.Loc, st.Puzzle.Game, "", pos)), Description: head + "\n" + r.T("puzzle.next")}
+	e := &view.Embed{Title: r.T("puzzle.title", st.Puzzle.ID, view.GameLabel(r.Locale(), st.Puzzle.Game, "", pos)), Description: head + "\n" + r.T("puzzle.next")}
 	reply := view.Reply{Ephemeral: true, Embed: e, Shows: &view.Shown{Game: st.Puzzle.Game, Position: pos.Encode()}}
-	png, err := view.RenderPNG(pos, m, st.Pos.Turn() == engine.Black, r.Loc, nil)
+	png, err := view.RenderPNG(pos, m, st.Pos.Turn() == engine.Black, r.Locale(), nil)
 	if err != nil {
 		b.Log.Warn("render puzzle", "puzzle", st.Puzzle.ID, "err", err)
 	} else if png != nil {
 		name := "puzzle-" + st.Puzzle.ID + "-end.png"
-		reply.Files = []view.File{{Name: name, ContentType: "image/png", Data: png, Description: view.PositionAlt(r.Loc, st.Puzzle.Game, pos, st.Pos, m)}}
+		reply.Files = []view.File{{Name: name, ContentType: "image/png", Data: png, Description: view.PositionAlt(r.Locale(), st.Puzzle.Game, pos, st.Pos, m)}}
 		e.Image = name
 		reply.FallbackText = r.T("game.noimage")
 	}

@@ -46,8 +46,8 @@ func rulesCommand(b *app.Bot, ctx context.Context, r *app.Req) ([]view.Reply, er
 			example = sc
 		}
 		if p, err := rules.Start(example); err == nil {
-			if png, err := view.RenderPNG(p, nil, false, r.Loc, nil); err == nil {
-				reply.Files = []view.File{{Name: "rules-" + rules.Name() + ".png", ContentType: "image/png", Data: png, Description: view.PositionAlt(r.Loc, rules.Name(), p, nil, nil)}}
+			if png, err := view.RenderPNG(p, nil, false, r.Locale(), nil); err == nil {
+				reply.Files = []view.File{{Name: "rules-" + rules.Name() + ".png", ContentType: "image/png", Data: png, Description: view.PositionAlt(r.Locale(), rules.Name(), p, nil, nil)}}
 			}
 		}
 	}

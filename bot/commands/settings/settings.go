@@ -48,7 +48,7 @@ func settingsCommand(b *app.Bot, ctx context.Context, r *app.Req) ([]view.Reply,
 	}
 	loc := s.Locale
 	if loc == "" {
-		loc = r.Loc
+		loc = r.Locale()
 	}
 	flip := i18n.T(loc, "settings.flip.off")
 	if s.Flip {

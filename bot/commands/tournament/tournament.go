@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/tankbot/tankbot/bot/app"
+	"github.com/tankbot/tankbot/bot/names"
 	"github.com/tankbot/tankbot/bot/view"
 
 	"github.com/tankbot/tankbot/bot/i18n"
@@ -96,7 +97,7 @@ func tournamentCommand(b *app.Bot, ctx context.Context, r *app.Req) ([]view.Repl
 		if r.Options["level"] != "" {
 			return joinComputer(b, ctx, r, ev, actor)
 		}
-		e := store.TournamentEntrant{Player: r.User.ID, Name: app.PlainText(r.User.Name), Rating: b.SeedRating(ctx, r.GuildID, ev.Row.Kind, r.User.ID)}
+		e := store.TournamentEntrant{Player: r.User.ID, Name: names.PlainText(r.User.Name), Rating: b.SeedRating(ctx, r.GuildID, ev.Row.Kind, r.User.ID)}
 		if err := d.JoinAs(ctx, id, e); err != nil {
 			return nil, tournamentRefusal(err)
 		}
@@ -116,7 +117,7 @@ func tournamentCommand(b *app.Bot, ctx context.Context, r *app.Req) ([]view.Repl
 			return nil, app.Wrap("load tournament", err)
 		}
 		out := []view.Reply{{Content: pub.T("tournament.started", num, strconv.Itoa(len(ev.T.Entrants)))}}
-		return append(out, b.StartPairings(ctx, ev, ps, r.Pub)...), nil
+		return append(out, b.StartPairings(ctx, ev, ps, r.PubLoc())...), nil
 	case "cancel":
 		if err := d.Cancel(ctx, id, actor); err != nil {
 			return nil, tournamentRefusal(err)
@@ -149,7 +150,7 @@ func tournamentCommand(b *app.Bot, ctx context.Context, r *app.Req) ([]view.Repl
 	case "standings":
 		return standingsReply(b, ctx, r, ev)
 	case "pairings":
-		return []view.Reply{{Content: pairingsText(b, ctx, r.Loc, ev)}}, nil
+		return []view.Reply{{Content: pairingsText(b, ctx, r.Locale(), ev)}}, nil
 	case "export":
 		var buf bytes.Buffer
 		if err := ev.TRF(&buf); err != nil {
@@ -210,8 +211,8 @@ func tournamentCreate(b *app.Bot, ctx context.Context, r *app.Req) ([]view.Reply
 		return nil, tournamentRefusal(err)
 	}
 	pub := r.Public()
-	text := pub.T("tournament.created", r.User.Name, strconv.FormatInt(ev.Row.ID, 10), app.FormatName(pub.Loc, s.Format),
-		view.LabelOf(pub.Loc, rules.Name(), variant, start), app.DescribeClock(pub.Loc, tc))
+	text := pub.T("tournament.created", r.User.Name, strconv.FormatInt(ev.Row.ID, 10), app.FormatName(pub.Locale(), s.Format),
+		view.LabelOf(pub.Locale(), rules.Name(), variant, start), app.DescribeClock(pub.Locale(), tc))
 	if !s.SignUpDeadline.IsZero() {
 		text += "\n" + pub.T("tournament.signupuntil", app.DiscordTime(s.SignUpDeadline))
 	}
@@ -286,7 +287,7 @@ func joinComputer(b *app.Bot, ctx context.Context, r *app.Req, ev *director.Even
 	if !ev.T.IsOrganiser(a) {
 		return nil, app.Refuse("tournament.err.organiser")
 	}
-	if r.Guild.NoAI {
+	if r.Server().NoAI {
 		return nil, app.Refuse("server.noai")
 	}
 	v := r.Options["level"]
@@ -307,14 +308,14 @@ func joinComputer(b *app.Bot, ctx context.Context, r *app.Req, ev *director.Even
 	if err := b.Director().JoinAs(ctx, ev.Row.ID, e); err != nil {
 		return nil, tournamentRefusal(err)
 	}
-	return []view.Reply{{Content: pub.T("tournament.joined", app.MarkName(e.Name), num)}}, nil
+	return []view.Reply{{Content: pub.T("tournament.joined", names.MarkName(e.Name), num)}}, nil
 }
 
 func standingsReply(b *app.Bot, _ context.Context, r *app.Req, ev *director.Event) ([]view.Reply, error) {
 	if len(ev.T.Entrants) == 0 {
 		return nil, app.Refuse("tournament.err.empty")
 	}
-	return []view.Reply{{Ephemeral: true, Content: r.T("tournament.standings", strconv.FormatInt(ev.Row.ID, 10)), Files: b.StandingsFiles(ev, r.Loc),
+	return []view.Reply{{Ephemeral: true, Content: r.T("tournament.standings", strconv.FormatInt(ev.Row.ID, 10)), Files: b.StandingsFiles(ev, r.Locale()),
 		FallbackText: r.T("tournament.noimage")}}, nil
 }
 

@@ -1,10 +1,12 @@
-package app
+// Package names holds how player names travel through the bot's output:
+// marked, so that each transport shows them its way at output, and only
+// there.
+package names
 
 import (
 	"strings"
 	"unicode"
-
-	"github.com/tankbot/tankbot/bot/view"
+	"unicode/utf8"
 )
 
 // Player names are text players chose. They are kept and stored as typed
@@ -32,8 +34,12 @@ func MarkName(s string) string {
 // cleanName is a name as it arrives, made fit to show: control characters
 // become spaces, marks a player typed are dropped, and it is clipped to
 // Discord's 32 runes. It is not escaped.
+// UserName is a name a command brings in, as the output carries it:
+// cleaned (cleanName) and marked.
+func UserName(s string) string { return MarkName(cleanName(s)) }
+
 func cleanName(s string) string {
-	return view.ClipRunes(strings.Map(func(r rune) rune {
+	return clip(strings.Map(func(r rune) rune {
 		switch {
 		case r == nameStart || r == nameEnd:
 			return -1
@@ -42,20 +48,6 @@ func cleanName(s string) string {
 		}
 		return r
 	}, s), maxName)
-}
-
-// MarkUsers marks the names a command brings in.
-func MarkUsers(c *Command) {
-	c.User.Name = MarkName(cleanName(c.User.Name))
-	if len(c.Users) == 0 {
-		return
-	}
-	users := make(map[string]User, len(c.Users))
-	for id, u := range c.Users {
-		u.Name = MarkName(cleanName(u.Name))
-		users[id] = u
-	}
-	c.Users = users
 }
 
 // PlainText is s with its names' marks removed: the names as typed.
@@ -93,4 +85,13 @@ func MarkedText(s string, f func(name string) string) string {
 		sb.WriteString(f(PlainText(s[:j])))
 		s = s[min(len(s), j+len(string(nameEnd))):]
 	}
+}
+
+// clip keeps at most n runes of s, the last an ellipsis when cut (as
+// bot/view's ClipRunes, which this leaf package cannot import).
+func clip(s string, n int) string {
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	return string([]rune(s)[:n-1]) + "…"
 }
