@@ -87,7 +87,7 @@ type harness struct {
 	ctx context.Context
 	loc string // Command.Locale of every command
 	// lose makes the answers of the next commands go missing, as when
-	// Discord never got them: they are not reported Delivered.
+	// Discord never got them: they are not reported sent (RecordSent).
 	lose bool
 }
 

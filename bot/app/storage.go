@@ -231,9 +231,9 @@ type Effects struct {
 	Schedule []Event       // Ref 0: the row being written
 	Posts    []outbox.Post // each with ChannelID set; Files are not kept (boards are re-drawn at delivery)
 	// ping, when set, is a move's answer queued as its fallback ping (a
-	// board: its recorder names the game and the move's sequence, and with
-	// GameID, Seq and ChannelID set), first tried at pingDue unless the
-	// answer's board is recorded first (see pingFallbackDelay).
+	// board whose recorder names the game and the move's sequence, with
+	// ChannelID set), first tried at pingDue unless the answer's board is
+	// recorded first (see pingFallbackDelay).
 	ping    *outbox.Post
 	pingDue time.Time
 }
