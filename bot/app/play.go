@@ -33,14 +33,28 @@ func (b *Bot) MustMove(r *Req, g *Game) (side int, pos engine.Position, err erro
 	return side, pos, nil
 }
 
-// NoMove refuses an empty move with an example legal in g's position for
+// noMove refuses an empty move with an example legal in g's position for
 // its player to move (the mover's refusal when it is not their turn).
-func (b *Bot) NoMove(r *Req, g *Game) error {
+func (b *Bot) noMove(r *Req, g *Game) error {
 	_, pos, err := b.MustMove(r, g)
 	if err != nil {
 		return err
 	}
 	return Refuse("refuse.nomove", engine.ExampleMove(pos))
+}
+
+// PlayTyped is /move typed: the game the caller means (FindGame), then
+// the move played in it (Play), or an example when text is empty; one
+// call of the command into the application.
+func (b *Bot) PlayTyped(ctx context.Context, r *Req, text string) ([]view.Reply, error) {
+	g, err := b.FindGame(ctx, r)
+	if err != nil {
+		return nil, err
+	}
+	if text == "" {
+		return nil, b.noMove(r, g)
+	}
+	return b.Play(ctx, r, g, g.Seq, text)
 }
 
 // Play is the path of one move: checks, engine, compare-and-set save,

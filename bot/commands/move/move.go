@@ -27,15 +27,7 @@ var Command = app.CommandDef{
 }
 
 func moveCommand(b *app.Bot, ctx context.Context, r *app.Req) ([]view.Reply, error) {
-	text := strings.TrimSpace(r.Options["move"])
-	g, err := b.FindGame(ctx, r)
-	if err != nil {
-		return nil, err
-	}
-	if text == "" {
-		return nil, b.NoMove(r, g)
-	}
-	return b.Play(ctx, r, g, g.Seq, text)
+	return b.PlayTyped(ctx, r, strings.TrimSpace(r.Options["move"]))
 }
 
 func moveAsk(b *app.Bot, ctx context.Context, r *app.Req, g *app.Game, id view.CustomID) ([]view.Reply, error) {
