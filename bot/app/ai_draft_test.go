@@ -23,6 +23,9 @@ func TestAIGungiDraftAnyReadyOrder(t *testing.T) {
 			if testing.Short() && tc.name != "ready after the Marshal, computer Black" {
 				t.Skip("long tier: every ready order")
 			}
+			if longOnly() && tc.name == "ready after the Marshal, computer Black" {
+				t.Skip("run by the fast tier")
+			}
 			h := newHarness(t, aiConfig())
 			id := h.aiGame("level=1", "game=gungi", "color="+tc.color)
 			next := 0

@@ -22,7 +22,12 @@ import (
 // one must point to the text board.
 func TestE2EAltTextWholeGames(t *testing.T) {
 	if testing.Short() {
-		t.Skip("long tier: a whole game of each game in both modes")
+		// What it checks is the words of each picture: the bot's
+		// concurrency in both modes is raced by the fast tier's e2e
+		// tests, and under the race detector the last board of a long
+		// random Gungi game (its replay drawn frame by frame) alone takes
+		// minutes.
+		t.Skip("long tier (no -race): a whole game of each game in both modes")
 	}
 	plies := 5000 // random play ends each game well within this
 	mapRx := regexp.MustCompile(`Map ([^ .]+)\.`)
