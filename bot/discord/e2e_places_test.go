@@ -105,8 +105,12 @@ func TestE2EPlaces(t *testing.T) {
 	for mi, m := range all {
 		for pi, pl := range places {
 			t.Run(m.name+"/"+pl.name, func(t *testing.T) {
-				if testing.Short() && (m.slow || (mi/2+pi)%2 == 1) {
+				sampled := !m.slow && (mi/2+pi)%2 == 0
+				if testing.Short() && !sampled {
 					t.Skip("long tier: every place in both transports, deferred too")
+				}
+				if longOnly() && sampled {
+					t.Skip("run by the fast tier")
 				}
 				t.Parallel()
 				w := newWorld(t, m)
