@@ -533,3 +533,29 @@ func TestDeviationsWithoutCommanderBlunders(t *testing.T) {
 		t.Fatalf("%d commander blunders, %d others: the game shows neither kind", commander, others)
 	}
 }
+
+// A Gungi win in two (self-play seed 95, game 416, ply 84) where the
+// defender's first reply in the generator's order leaves the solver a
+// unique mate but also a slower one (Ca1-a2 mates within two), which
+// Verify's deeper test refuses; a later, equally long reply does not.
+// Strict picks that one, and its line verifies.
+func TestFindStrictPicksAVerifiableLine(t *testing.T) {
+	pos := decode(t, gungi.Rules, "(fl)s....lsf/.k(gg).bg.../(pl)n....(pGm)n./c.p.(gNp).(wSk).(tp)/.T......./......K../(PSp)(FP)P.PFP.(PL)/..SGB...W/C.LGMGLS. w wb P3/P2 135")
+	plain, err := Find(pos, Options{MinDepth: 2, MaxDepth: 2, Budget: 200_000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := Verify(plain, 1, 800_000); err == nil || !strings.Contains(err.Error(), "move 3: second solution") {
+		t.Fatalf("plain line %v: verify %v, want a second solution at move 3", plain.Solution, err)
+	}
+	strict, err := Find(pos, Options{MinDepth: 2, MaxDepth: 2, Budget: 200_000, Strict: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"Kg4-h4", "Pi6-i5", "Kh4^i6"}; !slices.Equal(strict.Solution, want) {
+		t.Fatalf("strict line %v, want %v", strict.Solution, want)
+	}
+	if err := Verify(strict, 1, 800_000); err != nil {
+		t.Fatalf("strict line: %v", err)
+	}
+}
