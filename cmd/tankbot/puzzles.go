@@ -99,11 +99,13 @@ type genRun struct {
 	screen      int64
 	screenDepth int
 	tries       int
-	cutLine     bool            // --resume: the file's last line has no newline
-	noCommander bool            // quick runs: no blunder that moves the commander
-	screenOwn   bool            // --screen-own: the games' own positions are screened too
-	dedup       map[string]bool // DedupKey of kept puzzles
-	fromGame    map[string]int  // puzzles kept per game of origin
+	cutLine     bool // --resume: the file's last line has no newline
+	noCommander bool // quick runs: no blunder that moves the commander
+	screenOwn   bool // --screen-own: the games' own positions are screened too
+	// commanderTries: commander moves screened per position besides tries
+	commanderTries int
+	dedup          map[string]bool // DedupKey of kept puzzles
+	fromGame       map[string]int  // puzzles kept per game of origin
 }
 
 // depthCounts is "1: 12, 2: 3", the puzzles found per depth.
@@ -147,6 +149,7 @@ func runPuzzlesGenerate(args []string, stdout, stderr io.Writer) error {
 	screen := fs.Int64("screen", 0, "screen deviations with the prover's own search within this many moves and move lists each instead of the ai look (0: the ai look, --peek)")
 	screenDepth := fs.Int("screen-depth", 2, "with --screen: the deepest win the screen looks for")
 	tries := fs.Int("tries", 8, "with --screen: moves tried per position")
+	commanderTries := fs.Int("commander-tries", 0, "with --screen and --selfplay: also try this many moves of the mover's commander per position (Tank Chess: its CLT), besides --tries moves of other pieces")
 	noCommander := fs.Bool("no-commander-blunders", false, "quick runs: leave out blunders that move the commander (Tank Chess: a CLT driving into fire)")
 	resume := fs.Bool("resume", false, "with --ai or --selfplay: continue the run in --out (games it finished are skipped, its puzzles count for the duplicate and per-game rules) instead of starting the file again")
 	screenOwn := fs.Bool("screen-own", false, "with --screen and --selfplay: screen the games' own positions too before their proof (a proof of a position without a win costs its whole budget)")
@@ -168,8 +171,8 @@ func runPuzzlesGenerate(args []string, stdout, stderr io.Writer) error {
 	if *archive != "" && *guilds == "" {
 		return errors.New("--from-archive needs --guild (the archive is kept per server)")
 	}
-	if *aiGames < 0 || *minPly < 0 || *perGame < 0 || *peek < 1 || *screen < 0 || *tries < 0 || *screenDepth < 2 || *screenDepth > puzzle.MaxDepth {
-		return fmt.Errorf("--ai, --min-ply, --per-game, --screen and --tries must be >= 0, --peek >= 1, --screen-depth 2..%d", puzzle.MaxDepth)
+	if *aiGames < 0 || *minPly < 0 || *perGame < 0 || *peek < 1 || *screen < 0 || *tries < 0 || *commanderTries < 0 || *screenDepth < 2 || *screenDepth > puzzle.MaxDepth {
+		return fmt.Errorf("--ai, --min-ply, --per-game, --screen, --tries and --commander-tries must be >= 0, --peek >= 1, --screen-depth 2..%d", puzzle.MaxDepth)
 	}
 	if *resume && *aiGames <= 0 && *selfplay <= 0 {
 		return errors.New("--resume goes with --ai or --selfplay")
@@ -209,7 +212,7 @@ func runPuzzlesGenerate(args []string, stdout, stderr io.Writer) error {
 		set.Forcing = *forcing
 	}
 	g := &genRun{game: r.Name(), set: set, stderr: stderr, seen: map[string]bool{}, limit: *limit, deviations: *devs, forced: *forced, start: puzzleClock(),
-		keepTrivial: *keepTrivial, perGame: *perGame, minPly: *minPly, peek: *peek, screen: *screen, screenDepth: *screenDepth, tries: *tries, noCommander: *noCommander, screenOwn: *screenOwn}
+		keepTrivial: *keepTrivial, perGame: *perGame, minPly: *minPly, peek: *peek, screen: *screen, screenDepth: *screenDepth, tries: *tries, noCommander: *noCommander, screenOwn: *screenOwn, commanderTries: *commanderTries}
 	g.lastShow = g.start
 	var done map[int]bool
 	if *resume {
@@ -268,6 +271,9 @@ func runPuzzlesGenerate(args []string, stdout, stderr io.Writer) error {
 		}
 		if *screenOwn {
 			tailFlag += " --screen-own"
+		}
+		if *commanderTries > 0 {
+			tailFlag += fmt.Sprintf(" --commander-tries %d", *commanderTries)
 		}
 		fmt.Fprintf(g.out, "# tankbot puzzles generate --game %s --seed %d --first %d --selfplay %d --max-plies %d --from-ply %d%s --keep-trivial=%t --no-commander-blunders=%t --screen %d --screen-depth %d --tries %d --min-depth %d --depth %d --budget %d --verify-budget %d --forcing %d --forced-blunders=%t --deviations %d\n%s\n",
 			r.Name(), *seed, *first, *selfplay, *plies, *fromPly, tailFlag, *keepTrivial, *noCommander, *screen, *screenDepth, *tries, set.MinDepth, set.MaxDepth, set.Budget, set.VerifyBudget, set.Forcing, *forced, *devs, puzzle.Header)
@@ -486,7 +492,7 @@ func (g *genRun) mine(ps []engine.Position, source string, from int) {
 			// The prover's screen picks the deviations with a win of two
 			// moves or more (see mineAI); each is proven with the bound it
 			// found, and at most one is kept a position.
-			sc, err := puzzle.ScreenDeviations(pos, hashString(where), g.tries, max(2, g.set.MinDepth), min(g.screenDepth, g.set.MaxDepth), g.screen)
+			sc, err := puzzle.ScreenDeviationsCommander(pos, hashString(where), g.tries, g.commanderTries, max(2, g.set.MinDepth), min(g.screenDepth, g.set.MaxDepth), g.screen)
 			if err != nil {
 				continue
 			}

@@ -559,3 +559,49 @@ func TestFindStrictPicksAVerifiableLine(t *testing.T) {
 		t.Fatalf("strict line: %v", err)
 	}
 }
+
+// With commander tries the screen draws that many CLT moves besides the
+// other tries; with none it is ScreenDeviations, draw for draw.
+func TestScreenDeviationsCommander(t *testing.T) {
+	ps, err := SelfPlay(tank.Rules, 5, 0, 40)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pos := ps[20]
+	// With no least depth and no depth searched, the screen keeps every
+	// move it draws that does not end the game (none does here): count
+	// the CLT moves among them.
+	countCLT := func(sc []Screened) int {
+		n := 0
+		for _, d := range sc {
+			m, err := pos.ParseMove(d.Move)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if MovesCommander(pos, m) {
+				n++
+			}
+		}
+		return n
+	}
+	plain, err := ScreenDeviations(pos, 7, 3, 0, 0, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	same, err := ScreenDeviationsCommander(pos, 7, 3, 0, 0, 0, 1)
+	if err != nil || len(same) != len(plain) {
+		t.Fatalf("commander 0: %d deviations, ScreenDeviations %d (%v)", len(same), len(plain), err)
+	}
+	for i := range plain {
+		if plain[i].Move != same[i].Move {
+			t.Fatalf("commander 0 drew %s, ScreenDeviations %s", same[i].Move, plain[i].Move)
+		}
+	}
+	with, err := ScreenDeviationsCommander(pos, 7, 3, 4, 0, 0, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := countCLT(with); got != 4 || len(with) != 7 {
+		t.Fatalf("%d deviations, %d of them CLT moves; want 7 and 4", len(with), got)
+	}
+}
