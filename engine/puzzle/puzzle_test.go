@@ -221,7 +221,7 @@ var deepShipped = map[string]struct {
 	depth3 bool    // at least one of depth 3
 	bands  int     // least number of 200-point rating bands
 }{
-	"tank":    {share: 0.02, bands: 4},
+	"tank":    {share: 0.07, bands: 4},
 	"camelot": {share: 0.30, depth3: true, bands: 4},
 	"gungi":   {share: 0.30, depth3: true, bands: 4},
 }
