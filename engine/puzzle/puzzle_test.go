@@ -313,11 +313,23 @@ func checkCollection(t *testing.T, g string) {
 		}()
 	}
 	step := 1
-	if raceEnabled || testing.Short() {
+	sample := raceEnabled || testing.Short()
+	if sample {
 		step = sampleStride[g]
 		t.Logf("long tier: every one of the %d shipped %s puzzles, without -race", len(ps), g)
 	}
 	for i := 0; i < len(ps); i += step {
+		if sample && g == "tank" && ps[i].Depth > 1 {
+			// A Tank Chess win in two costs up to 800 000 moves and
+			// move lists to verify, about five minutes under the race
+			// detector: the sample takes the next win in one instead.
+			for i < len(ps) && ps[i].Depth > 1 {
+				i++
+			}
+			if i == len(ps) {
+				break
+			}
+		}
 		work <- ps[i]
 	}
 	close(work)
