@@ -11,6 +11,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strings"
 	"time"
@@ -98,10 +99,13 @@ type genRun struct {
 	screen      int64
 	screenDepth int
 	tries       int
-	cutLine     bool            // --resume: the file's last line has no newline
-	noCommander bool            // quick runs: no blunder that moves the commander
-	dedup       map[string]bool // DedupKey of kept puzzles
-	fromGame    map[string]int  // puzzles kept per game of origin
+	cutLine     bool // --resume: the file's last line has no newline
+	noCommander bool // quick runs: no blunder that moves the commander
+	screenOwn   bool // --screen-own: the games' own positions are screened too
+	// commanderTries: commander moves screened per position besides tries
+	commanderTries int
+	dedup          map[string]bool // DedupKey of kept puzzles
+	fromGame       map[string]int  // puzzles kept per game of origin
 }
 
 // depthCounts is "1: 12, 2: 3", the puzzles found per depth.
@@ -145,8 +149,11 @@ func runPuzzlesGenerate(args []string, stdout, stderr io.Writer) error {
 	screen := fs.Int64("screen", 0, "screen deviations with the prover's own search within this many moves and move lists each instead of the ai look (0: the ai look, --peek)")
 	screenDepth := fs.Int("screen-depth", 2, "with --screen: the deepest win the screen looks for")
 	tries := fs.Int("tries", 8, "with --screen: moves tried per position")
+	commanderTries := fs.Int("commander-tries", 0, "with --screen and --selfplay: also try this many moves of the mover's commander per position (Tank Chess: its CLT), besides --tries moves of other pieces")
 	noCommander := fs.Bool("no-commander-blunders", false, "quick runs: leave out blunders that move the commander (Tank Chess: a CLT driving into fire)")
-	resume := fs.Bool("resume", false, "with --ai: continue the run in --out (games it finished are skipped, its puzzles count for the duplicate and per-game rules) instead of starting the file again")
+	resume := fs.Bool("resume", false, "with --ai or --selfplay: continue the run in --out (games it finished are skipped, its puzzles count for the duplicate and per-game rules) instead of starting the file again")
+	screenOwn := fs.Bool("screen-own", false, "with --screen and --selfplay: screen the games' own positions too before their proof (a proof of a position without a win costs its whole budget)")
+	tail := fs.Int("tail", 0, "with --selfplay: mine only each game's last N positions, where its decisive tactics are (0: every position from --from-ply)")
 	devs := fs.Int("deviations", 3, "other moves tried per position without a puzzle of its own: blunders, or in runs for deeper puzzles moves drawn at random (0: only the games' positions)")
 	if err := parseFlags(fs, args); err != nil {
 		return err
@@ -164,11 +171,14 @@ func runPuzzlesGenerate(args []string, stdout, stderr io.Writer) error {
 	if *archive != "" && *guilds == "" {
 		return errors.New("--from-archive needs --guild (the archive is kept per server)")
 	}
-	if *aiGames < 0 || *minPly < 0 || *perGame < 0 || *peek < 1 || *screen < 0 || *tries < 0 || *screenDepth < 2 || *screenDepth > puzzle.MaxDepth {
-		return fmt.Errorf("--ai, --min-ply, --per-game, --screen and --tries must be >= 0, --peek >= 1, --screen-depth 2..%d", puzzle.MaxDepth)
+	if *aiGames < 0 || *minPly < 0 || *perGame < 0 || *peek < 1 || *screen < 0 || *tries < 0 || *commanderTries < 0 || *screenDepth < 2 || *screenDepth > puzzle.MaxDepth {
+		return fmt.Errorf("--ai, --min-ply, --per-game, --screen, --tries and --commander-tries must be >= 0, --peek >= 1, --screen-depth 2..%d", puzzle.MaxDepth)
 	}
-	if *resume && *aiGames <= 0 {
-		return errors.New("--resume goes with --ai")
+	if *resume && *aiGames <= 0 && *selfplay <= 0 {
+		return errors.New("--resume goes with --ai or --selfplay")
+	}
+	if *tail < 0 {
+		return errors.New("--tail must be >= 0")
 	}
 	if *selfplay < 0 || *first < 0 || *plies < 1 || *limit < 0 || *devs < 0 || *fromPly < 0 || *depth < 0 || *depth > puzzle.MaxDepth || *budget < 0 || *verifyBudget < 0 {
 		return fmt.Errorf("--selfplay, --first, --limit, --from-ply, --budget, --verify-budget must be >= 0, --max-plies >= 1, --depth 0..%d", puzzle.MaxDepth)
@@ -202,7 +212,7 @@ func runPuzzlesGenerate(args []string, stdout, stderr io.Writer) error {
 		set.Forcing = *forcing
 	}
 	g := &genRun{game: r.Name(), set: set, stderr: stderr, seen: map[string]bool{}, limit: *limit, deviations: *devs, forced: *forced, start: puzzleClock(),
-		keepTrivial: *keepTrivial, perGame: *perGame, minPly: *minPly, peek: *peek, screen: *screen, screenDepth: *screenDepth, tries: *tries, noCommander: *noCommander}
+		keepTrivial: *keepTrivial, perGame: *perGame, minPly: *minPly, peek: *peek, screen: *screen, screenDepth: *screenDepth, tries: *tries, noCommander: *noCommander, screenOwn: *screenOwn, commanderTries: *commanderTries}
 	g.lastShow = g.start
 	var done map[int]bool
 	if *resume {
@@ -253,19 +263,46 @@ func runPuzzlesGenerate(args []string, stdout, stderr io.Writer) error {
 		}
 		return g.finish(f, *out, stdout)
 	}
-	fmt.Fprintf(g.out, "# tankbot puzzles generate --game %s --seed %d --first %d --selfplay %d --max-plies %d --from-ply %d --keep-trivial=%t --no-commander-blunders=%t --screen %d --screen-depth %d --tries %d --min-depth %d --depth %d --budget %d --verify-budget %d --forcing %d --forced-blunders=%t --deviations %d\n%s\n",
-		r.Name(), *seed, *first, *selfplay, *plies, *fromPly, *keepTrivial, *noCommander, *screen, *screenDepth, *tries, set.MinDepth, set.MaxDepth, set.Budget, set.VerifyBudget, set.Forcing, *forced, *devs, puzzle.Header)
+	if done == nil {
+		tailFlag := ""
+		if *tail > 0 {
+			// only runs that use it print it: older runs' lines stay as they were
+			tailFlag = fmt.Sprintf(" --tail %d", *tail)
+		}
+		if *screenOwn {
+			tailFlag += " --screen-own"
+		}
+		if *commanderTries > 0 {
+			tailFlag += fmt.Sprintf(" --commander-tries %d", *commanderTries)
+		}
+		fmt.Fprintf(g.out, "# tankbot puzzles generate --game %s --seed %d --first %d --selfplay %d --max-plies %d --from-ply %d%s --keep-trivial=%t --no-commander-blunders=%t --screen %d --screen-depth %d --tries %d --min-depth %d --depth %d --budget %d --verify-budget %d --forcing %d --forced-blunders=%t --deviations %d\n%s\n",
+			r.Name(), *seed, *first, *selfplay, *plies, *fromPly, tailFlag, *keepTrivial, *noCommander, *screen, *screenDepth, *tries, set.MinDepth, set.MaxDepth, set.Budget, set.VerifyBudget, set.Forcing, *forced, *devs, puzzle.Header)
+	}
 	if *archive != "" {
 		if err := g.mineArchive(r, *archive, strings.Split(*guilds, ",")); err != nil {
 			return err
 		}
 	}
 	for k := *first; k < *first+*selfplay && !g.full(); k++ {
+		if done[k] {
+			continue
+		}
 		ps, err := puzzle.SelfPlay(r, *seed, k, *plies)
 		if err != nil {
 			return fmt.Errorf("self-play game %d: %w", k, err)
 		}
-		g.mine(ps, fmt.Sprintf("selfplay:%d:%d", *seed, k), *fromPly)
+		from := *fromPly
+		if *tail > 0 {
+			from = max(from, len(ps)-*tail)
+		}
+		g.mine(ps, fmt.Sprintf("selfplay:%d:%d", *seed, k), from)
+		if *resume {
+			// The marker makes the run resumable: --resume skips this game.
+			fmt.Fprintf(g.out, "%s%d\n", gameDoneMarker, k)
+			if err := g.out.Flush(); err != nil {
+				return err
+			}
+		}
 		g.progress(fmt.Sprintf("self-play game %d/%d", k-*first+1, *selfplay), false)
 	}
 	return g.finish(f, *out, stdout)
@@ -430,18 +467,32 @@ func (g *genRun) full() bool { return g.limit > 0 && g.found >= g.limit }
 func (g *genRun) mine(ps []engine.Position, source string, from int) {
 	for ply := from; ply < len(ps); ply++ {
 		pos := ps[ply]
-		if g.full() {
+		if g.full() || (g.dedup != nil && g.gameFull(source)) {
 			return
 		}
 		where := fmt.Sprintf("%s:%d", source, ply)
-		if g.try(pos, where) || g.deviations == 0 {
+		if g.screen > 0 && g.screenOwn {
+			// The game's own position goes through the same screen as
+			// the deviations: a proof of a position without a win costs
+			// its whole budget, the screen a fraction of it.
+			if w := puzzle.ShortestWin(pos, min(g.screenDepth, g.set.MaxDepth), g.screen); w >= max(1, g.set.MinDepth) {
+				set := g.set
+				set.MaxDepth = w
+				if g.tryWith(pos, where, set) {
+					continue
+				}
+			}
+			if g.deviations == 0 {
+				continue
+			}
+		} else if g.try(pos, where) || g.deviations == 0 {
 			continue
 		}
 		if g.screen > 0 {
 			// The prover's screen picks the deviations with a win of two
 			// moves or more (see mineAI); each is proven with the bound it
 			// found, and at most one is kept a position.
-			sc, err := puzzle.ScreenDeviations(pos, hashString(where), g.tries, max(2, g.set.MinDepth), min(g.screenDepth, g.set.MaxDepth), g.screen)
+			sc, err := puzzle.ScreenDeviationsCommander(pos, hashString(where), g.tries, g.commanderTries, max(2, g.set.MinDepth), min(g.screenDepth, g.set.MaxDepth), g.screen)
 			if err != nil {
 				continue
 			}
@@ -506,13 +557,24 @@ func (g *genRun) tryWith(pos engine.Position, source string, set puzzle.Settings
 	case errors.Is(err, puzzle.ErrBudget):
 		g.budget++
 	case errors.Is(err, puzzle.ErrSecond):
-		g.refuse("second solution")
+		why := "second solution"
+		if m := secondMove.FindStringSubmatch(err.Error()); m != nil && m[1] != "1" {
+			why += " at move " + m[1]
+		}
+		g.refuse(why)
 	case errors.Is(err, puzzle.ErrShallow):
 		g.refuse("faster win")
 	case errors.Is(err, puzzle.ErrForced):
 		g.refuse("trivial: only move")
 	case err != nil && !errors.Is(err, puzzle.ErrNoWin) && !errors.Is(err, puzzle.ErrDraft):
-		g.refuse("verification")
+		// which solver move failed the deeper check tells where the
+		// rate is lost (the first move's slower second solutions, or a
+		// later step's)
+		why := "verification"
+		if m := verifyMove.FindStringSubmatch(err.Error()); m != nil {
+			why += " at move " + m[1]
+		}
+		g.refuse(why)
 	}
 	if errors.Is(err, errTrivial) {
 		return false
@@ -539,6 +601,12 @@ func (g *genRun) tryWith(pos engine.Position, source string, set puzzle.Settings
 	return true
 }
 
+// verifyMove finds the solution move a Verify error names.
+var verifyMove = regexp.MustCompile(` move (\d+): `)
+
+// secondMove finds the solution move a second solution was found at.
+var secondMove = regexp.MustCompile(`solution at move (\d+):`)
+
 // errTrivial marks a candidate the triviality filter refused (counted
 // by reason).
 var errTrivial = errors.New("trivial")
@@ -548,7 +616,7 @@ var errTrivial = errors.New("trivial")
 // the filter is cheap, and in Tank Chess most wins in one are the only
 // shot on the board, whose verification would be wasted.
 func (g *genRun) accept(pos engine.Position, set puzzle.Settings) (*puzzle.Puzzle, error) {
-	pz, err := puzzle.Find(pos, puzzle.Options{MinDepth: set.MinDepth, MaxDepth: set.MaxDepth, Budget: set.Budget, Forcing: set.Forcing})
+	pz, err := puzzle.Find(pos, puzzle.Options{MinDepth: set.MinDepth, MaxDepth: set.MaxDepth, Budget: set.Budget, Forcing: set.Forcing, Strict: 1})
 	if err != nil {
 		return nil, err
 	}

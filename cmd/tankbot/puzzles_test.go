@@ -98,6 +98,7 @@ func TestPuzzlesBadInput(t *testing.T) {
 		{"puzzles", "generate", "--game", "camelot", "--selfplay", "1", "--verify-budget", "-5", "--out", out},
 		{"puzzles", "generate", "--game", "camelot", "--ai", "-1", "--out", out},
 		{"puzzles", "generate", "--game", "camelot", "--ai", "1", "--per-game", "-1", "--out", out},
+		{"puzzles", "generate", "--game", "gungi", "--selfplay", "1", "--tail", "-1", "--out", out},
 		{"puzzles", "build", "--game", "camelot", "--out", out},
 		{"puzzles", "build", "--game", "camelot", "--from", filepath.Join(dir, "none.tsv"), "--out", out},
 		{"puzzles", "rates", "--game", "camelot", "--every", "0"},
@@ -405,8 +406,37 @@ func TestPuzzlesGenerateResume(t *testing.T) {
 	if err != nil || string(b) != head+"c0bad\t2\n" {
 		t.Fatalf("the run's file was not kept: %q, %v", b, err)
 	}
-	if _, _, code := runCmd(t, "puzzles", "generate", "--game", "camelot", "--selfplay", "1", "--resume", "--out", out); code == 0 {
-		t.Fatal("--resume without --ai accepted")
+	if _, _, code := runCmd(t, "puzzles", "generate", "--game", "camelot", "--from-archive", filepath.Join(t.TempDir(), "a.db"), "--guild", "1", "--resume", "--out", out); code == 0 {
+		t.Fatal("--resume without --ai or --selfplay accepted")
+	}
+}
+
+// A quick self-play run with --resume marks each game it finished and,
+// resumed, skips them: the second run of the same range mines nothing and
+// leaves the file as it was.
+func TestPuzzlesGenerateSelfPlayResume(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "g.tsv")
+	args := []string{"puzzles", "generate", "--game", "gungi", "--seed", "3", "--first", "0", "--selfplay", "2", "--max-plies", "120", "--tail", "6", "--depth", "1", "--resume", "--out", out}
+	if _, errs, code := runCmd(t, args...); code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	b, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(b), "# done game 0\n") || !strings.Contains(string(b), "# done game 1\n") || !strings.Contains(string(b), " --tail 6 ") {
+		t.Fatalf("no game markers or --tail in the run's file:\n%s", b)
+	}
+	stdout, errs, code := runCmd(t, args...)
+	if code != 0 {
+		t.Fatalf("resumed: exit %d: %s", code, errs)
+	}
+	if !strings.Contains(stdout, "gungi: 0 puzzles from 0 positions") {
+		t.Fatalf("resumed run mined again: %q", stdout)
+	}
+	again, err := os.ReadFile(out)
+	if err != nil || string(again) != string(b) {
+		t.Fatalf("the resumed run changed the file: %q, %v", again, err)
 	}
 }
 

@@ -23,6 +23,15 @@ type Options struct {
 	// AllowDraft accepts Gungi positions still in the draft (the puzzle is
 	// then tagged "draft"). Off, they are skipped.
 	AllowDraft bool
+	// Strict, above 0, holds the solver's later steps (after a defender
+	// reply) to Verify's deeper test already while the line is chosen:
+	// the move must be the only one winning within the moves left plus
+	// Strict. Among the defender's equally long replies the first whose
+	// continuation passes is taken, so a line Verify(pz, Strict, …)
+	// would refuse at a later step is not picked while another one passes.
+	// The first step keeps the plain test (its deeper check is Verify's,
+	// and by far its most expensive part).
+	Strict int
 }
 
 // Reasons a position is not a puzzle (Find returns them wrapped).
@@ -106,7 +115,7 @@ func Find(pos engine.Position, opt Options) (*Puzzle, error) {
 		return nil, ErrForced
 	}
 	var line []string
-	if err := p.build(pos, n, &line); err != nil {
+	if err := p.build(pos, n, 0, opt.Strict, &line); err != nil {
 		return nil, err
 	}
 	pz := &Puzzle{Game: pos.Rules().Name(), Depth: n, Position: pos.Encode(), Solution: line}
@@ -119,14 +128,22 @@ func Find(pos engine.Position, opt Options) (*Puzzle, error) {
 // build appends the solution from the current node (solver to move, a win
 // within n and none faster) to line: the unique winning move, then the
 // defender's longest resistance (among equally long ones, the first in the
-// generator's order whose continuation is itself unique).
-func (p *prover) build(pos engine.Position, n int, line *[]string) error {
+// generator's order whose continuation is itself unique). extra is how
+// much slower another move may not win at this step (0 at the first
+// step; Options.Strict at the later ones, strict).
+func (p *prover) build(pos engine.Position, n, extra, strict int, line *[]string) error {
 	cnt := p.s.Generate()
 	win := -1
 	for i := range cnt {
-		if p.moveWins(i, n) {
+		if p.moveWins(i, n+extra) {
+			if extra > 0 && !p.moveWins(i, n) {
+				if p.aborted {
+					return ErrBudget
+				}
+				return fmt.Errorf("%w at move %d: %s wins within %d", ErrSecond, len(*line)+1, pos.FormatMove(p.s.Move(i)), n+extra)
+			}
 			if win >= 0 {
-				return fmt.Errorf("%w: %s and %s", ErrSecond, pos.FormatMove(p.s.Move(win)), pos.FormatMove(p.s.Move(i)))
+				return fmt.Errorf("%w at move %d: %s and %s", ErrSecond, len(*line)+1, pos.FormatMove(p.s.Move(win)), pos.FormatMove(p.s.Move(i)))
 			}
 			win = i
 		}
@@ -178,7 +195,7 @@ func (p *prover) build(pos engine.Position, n int, line *[]string) error {
 			return nil
 		}
 		p.make(j)
-		err = p.build(after, longest, &sub)
+		err = p.build(after, longest, strict, strict, &sub)
 		p.unmake()
 		if err == nil {
 			*line = sub

@@ -90,7 +90,7 @@ func VerifyBound(game string, depth int) int64 {
 // Accept runs Find on pos and, when it yields a puzzle, the deeper Verify:
 // the generator keeps only what passes both.
 func Accept(pos engine.Position, set Settings) (*Puzzle, error) {
-	pz, err := Find(pos, Options{MinDepth: set.MinDepth, MaxDepth: set.MaxDepth, Budget: set.Budget, Forcing: set.Forcing})
+	pz, err := Find(pos, Options{MinDepth: set.MinDepth, MaxDepth: set.MaxDepth, Budget: set.Budget, Forcing: set.Forcing, Strict: 1})
 	if err != nil {
 		return nil, err
 	}

@@ -40,6 +40,16 @@ type Screened struct {
 // moves, as ShortestWin sees it within budget: positions one plausible
 // mistake away from the game's, where deep puzzles hide.
 func ScreenDeviations(pos engine.Position, seed uint64, tries, minDepth, maxDepth int, budget int64) ([]Screened, error) {
+	return ScreenDeviationsCommander(pos, seed, tries, 0, minDepth, maxDepth, budget)
+}
+
+// ScreenDeviationsCommander is ScreenDeviations that also tries up to
+// commander moves of the mover's commander (MovesCommander: Tank Chess's
+// CLT), drawn from the same shuffle, besides the tries moves of other
+// pieces. A random move rarely hands over a win in two; a commander
+// stepping next to a second line of fire often does (measured in
+// docs/puzzles.md). With commander 0 the draw is ScreenDeviations'.
+func ScreenDeviationsCommander(pos engine.Position, seed uint64, tries, commander, minDepth, maxDepth int, budget int64) ([]Screened, error) {
 	p, err := newSearch(pos, 0)
 	if err != nil {
 		return nil, err
@@ -52,8 +62,24 @@ func ScreenDeviations(pos engine.Position, seed uint64, tries, minDepth, maxDept
 	}
 	rng := rand.New(rand.NewPCG(seed, 0x2545f4914f6cdd1d))
 	rng.Shuffle(n, func(a, b int) { idx[a], idx[b] = idx[b], idx[a] })
+	pick := idx[:min(n, tries)]
+	if commander > 0 {
+		pick = nil
+		others := 0
+		for _, i := range idx {
+			if MovesCommander(pos, s.Move(i)) {
+				if commander > 0 {
+					pick = append(pick, i)
+					commander--
+				}
+			} else if others < tries {
+				pick = append(pick, i)
+				others++
+			}
+		}
+	}
 	var out []Screened
-	for _, i := range idx[:min(n, tries)] {
+	for _, i := range pick {
 		m := s.Move(i)
 		next, err := pos.Play(m)
 		if err != nil {

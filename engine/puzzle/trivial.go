@@ -118,12 +118,20 @@ func checks(pos engine.Position, m engine.Move, me engine.Side) bool {
 	return false
 }
 
-// DedupKey is what makes two puzzles the same exercise: the same solution
-// (which names the key square, where the final move strikes) played in the
-// same game. Positions that differ elsewhere on the board but share it are
-// one puzzle (the same blunder reached after different earlier moves).
+// DedupKey is what makes two puzzles the same exercise: the same solver
+// moves (which name the key square, where the final move strikes) played
+// in the same game. Positions that differ elsewhere on the board but share
+// them are one puzzle (the same blunder reached after different earlier
+// moves), whatever the defender's replies in between: what the player
+// must find is the same.
 func DedupKey(pz *Puzzle) string {
-	return pz.Game + "\n" + strings.Join(pz.Solution, MoveSep)
+	var b strings.Builder
+	b.WriteString(pz.Game)
+	for i := 0; i < len(pz.Solution); i += 2 {
+		b.WriteString("\n")
+		b.WriteString(pz.Solution[i])
+	}
+	return b.String()
 }
 
 // OriginGame is the game a puzzle's source names, without its ply and any
