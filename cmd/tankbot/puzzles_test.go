@@ -176,6 +176,12 @@ func withFlags(args []string, set map[string]string) []string {
 // (--min-depth 2 or more) on the self-play game of that run's first
 // puzzle, from that puzzle's ply, and gets the puzzle back line for line.
 func TestPuzzlesGenerateReproduces(t *testing.T) {
+	if testing.Short() {
+		// Mining is search on one goroutine per game (the generator's
+		// own concurrency is raced by the other generate tests): under
+		// the race detector it took a quarter of a minute of the fast tier.
+		t.Skip("long tier (no -race): mines recorded self-play runs again")
+	}
 	for _, g := range puzzle.Games {
 		rs := shippedRanges(t, g)
 		// The quick self-play runs (--selfplay) are reproduced; the

@@ -94,6 +94,11 @@ func readmeDrawsGIF(readme, g string) bool {
 // The README's replay commands work as written, from the repository root
 // (a copy of its testdata, so written images land in a temporary folder).
 func TestReadmeReplayCommand(t *testing.T) {
+	if testing.Short() {
+		// Drawing is work on one goroutine: under the race detector the
+		// Gungi sample's GIF alone took half a minute of the fast tier.
+		t.Skip("long tier (no -race): draws every frame of the README's sample replays")
+	}
 	readme, err := os.ReadFile("../../README.md")
 	if err != nil {
 		t.Fatal(err)
