@@ -138,7 +138,7 @@ func (p *extPlayer) Choose(ctx context.Context, pos engine.Position, history []e
 	if err != nil {
 		return nil, fmt.Errorf("%s: move %q: %w", p.name, rep.Move, err)
 	}
-	if rep.Depth > 0 { // 0: a book or planned move, or a build that does not say
+	if rep.Nodes > 0 { // 0: a book or planned move (no search), or a build that does not say
 		p.stats.Add(rep.Depth, rep.Nodes)
 	}
 	return m, nil
