@@ -142,6 +142,14 @@ func runArena(ctx context.Context, args []string, stdout, stderr io.Writer) (err
 	if *noCap {
 		fmt.Fprintln(stdout, "time cap lifted (--nocap): every AI move searched its level's full node budget")
 	}
+	for _, p := range []ai.Player{a, b} {
+		if sp, ok := p.(ai.Searcher); ok {
+			if st := sp.Stats(); st.Moves > 0 {
+				fmt.Fprintf(stdout, "search %-7s mean depth %.2f (shallowest %d), mean nodes %.0f, over %d searched moves\n",
+					p.Name(), float64(st.Depth)/float64(st.Moves), st.MinDepth, float64(st.Nodes)/float64(st.Moves), st.Moves)
+			}
+		}
+	}
 	for _, p := range []struct {
 		name string
 		st   ai.ThinkStats

@@ -27,9 +27,10 @@ type extPlayer struct {
 	nodes    int64
 	moveTime time.Duration
 
-	mu   sync.Mutex
-	idle []*extProc
-	all  []*extProc
+	mu    sync.Mutex
+	idle  []*extProc
+	all   []*extProc
+	stats ai.SearchStats
 }
 
 type extProc struct {
@@ -137,5 +138,11 @@ func (p *extPlayer) Choose(ctx context.Context, pos engine.Position, history []e
 	if err != nil {
 		return nil, fmt.Errorf("%s: move %q: %w", p.name, rep.Move, err)
 	}
+	if rep.Nodes > 0 { // 0: a book or planned move (no search), or a build that does not say
+		p.stats.Add(rep.Depth, rep.Nodes)
+	}
 	return m, nil
 }
+
+// Stats implements ai.Searcher: the depths and nodes the engine reported.
+func (p *extPlayer) Stats() ai.SearchStats { return p.stats.Snapshot() }

@@ -15,7 +15,7 @@ func TestArenaCommand(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errb.String())
 	}
-	for _, want := range []string{"camelot: ai:1 vs random, 2 games", "W/D/L ", "score ", "Elo ", "think ai:1", "think random"} {
+	for _, want := range []string{"camelot: ai:1 vs random, 2 games", "W/D/L ", "score ", "Elo ", "think ai:1", "think random", "search ai:1    mean depth 1.00 (shallowest 1), mean nodes "} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("output lacks %q:\n%s", want, out.String())
 		}

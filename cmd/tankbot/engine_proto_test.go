@@ -71,7 +71,9 @@ func TestArenaExtPlayer(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errb.String())
 	}
-	if !strings.Contains(out.String(), "gungi: ai:1 vs ext:1, 2 games") {
+	// Both sides' searches are summed: the external one from its replies.
+	if !strings.Contains(out.String(), "gungi: ai:1 vs ext:1, 2 games") || !strings.Contains(out.String(), "search ai:1    mean depth 1.00") ||
+		!strings.Contains(out.String(), "search ext:1   mean depth 1.00") {
 		t.Errorf("output:\n%s", out.String())
 	}
 	rec, err := os.ReadFile(filepath.Join(dir, "gungi-seed3-2.rec"))

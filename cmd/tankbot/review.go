@@ -33,14 +33,21 @@ func runReview(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	outDir := fs.String("out", "", "directory for the graph, the boards and the annotated record (default: the record's)")
 	nodes := fs.Int64("nodes", review.DefaultNodes, "search budget per position, before the game's scaling")
 	quiet := fs.Bool("quiet", false, "no progress on stderr")
+	table := fs.String("table", "", "instead of --record: review every record (*.rec) of these directories (comma-separated; one match each, as tankbot arena --records writes them) and print each player's accuracy per match")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
-	if *file == "" {
-		return usageErrorf(fs, "--record is required")
-	}
 	if *nodes < 1 {
 		return fmt.Errorf("--nodes must be at least 1")
+	}
+	if *table != "" {
+		if *file != "" || *outDir != "" {
+			return usageErrorf(fs, "--table excludes --record and --out")
+		}
+		return runReviewTable(ctx, strings.Split(*table, ","), *nodes, *quiet, stdout, stderr)
+	}
+	if *file == "" {
+		return usageErrorf(fs, "--record or --table is required")
 	}
 	rec, ps, ms, err := readRecord(*file)
 	if err != nil {

@@ -131,3 +131,68 @@ func weakVsStrong(t *testing.T, game string, plies int) ([]string, engine.Outcom
 	}
 	return g.Moves(), g.Outcome()
 }
+
+// tankbot review --table over an arena match's records: one row per
+// directory naming both players and the games reviewed, the same
+// accuracies as tankbot review --record prints for each game; an empty
+// directory and a directory mixing games are refused.
+func TestReviewTable(t *testing.T) {
+	dir := t.TempDir()
+	recs := filepath.Join(dir, "tank-r1")
+	var so, se bytes.Buffer
+	if code := runMain([]string{"arena", "--game", "tank", "--white", "random", "--black", "ai:1", "--games", "2",
+		"--maxply", "30", "--nocap", "--opening", "0", "--quiet", "--records", recs}, &so, &se); code != 0 {
+		t.Fatalf("arena: exit %d: %s", code, se.String())
+	}
+	so.Reset()
+	se.Reset()
+	if code := runMain([]string{"review", "--table", recs, "--nodes", "300"}, &so, &se); code != 0 {
+		t.Fatalf("review --table: exit %d: %s", code, se.String())
+	}
+	if !strings.Contains(so.String(), "| tank | random vs ai:1 | 2 | random ") {
+		t.Errorf("no row for the match:\n%s", so.String())
+	}
+	// Each game's line on stderr carries the accuracies review --record prints.
+	files, _ := filepath.Glob(filepath.Join(recs, "*.rec"))
+	if len(files) != 2 {
+		t.Fatalf("%d records, want 2", len(files))
+	}
+	var one bytes.Buffer
+	if code := runMain([]string{"review", "--record", files[0], "--out", filepath.Join(dir, "out"), "--nodes", "300", "--quiet"}, &one, &se); code != 0 {
+		t.Fatalf("review --record: exit %d: %s", code, se.String())
+	}
+	for _, line := range strings.Split(one.String(), "\n") {
+		f := strings.Fields(line)
+		if len(f) >= 4 && (f[0] == "white" || f[0] == "black") && f[2] == "accuracy" {
+			want := fmt.Sprintf("%s %s %%", f[1], f[3])
+			if !strings.Contains(se.String(), filepath.Base(files[0])) || !strings.Contains(se.String(), want) {
+				t.Errorf("table's progress lacks %q:\n%s", want, se.String())
+			}
+		}
+	}
+
+	empty := filepath.Join(dir, "empty")
+	if err := os.MkdirAll(empty, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	se.Reset()
+	if code := runMain([]string{"review", "--table", empty}, &so, &se); code == 0 || !strings.Contains(se.String(), "no record") {
+		t.Errorf("empty directory: exit %d, %q", code, se.String())
+	}
+	mixed := filepath.Join(dir, "mixed")
+	if code := runMain([]string{"arena", "--game", "camelot", "--white", "random", "--black", "greedy", "--games", "1",
+		"--maxply", "10", "--opening", "0", "--quiet", "--records", mixed}, &so, &se); code != 0 {
+		t.Fatalf("arena: exit %d: %s", code, se.String())
+	}
+	data, err := os.ReadFile(files[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(mixed, "tank.rec"), data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	se.Reset()
+	if code := runMain([]string{"review", "--table", mixed, "--nodes", "100"}, &so, &se); code == 0 || !strings.Contains(se.String(), "one match per directory") {
+		t.Errorf("mixed directory: exit %d, %q", code, se.String())
+	}
+}

@@ -39,15 +39,55 @@ func ParsePlayer(spec string, nodes int64, moveTime time.Duration) (Player, erro
 		if err != nil || n < 1 || n > Levels {
 			return nil, fmt.Errorf("player %q: the level must be 1 to %d", spec, Levels)
 		}
-		return aiPlayer{name: s, lim: Limits{Level: n, Nodes: nodes, MoveTime: moveTime}}, nil
+		return aiPlayer{name: s, lim: Limits{Level: n, Nodes: nodes, MoveTime: moveTime}, stats: new(SearchStats)}, nil
 	}
 	return nil, fmt.Errorf("unknown player %q (want ai:1 .. ai:%d, random or greedy)", spec, Levels)
 }
 
 type aiPlayer struct {
-	name string
-	lim  Limits
+	name  string
+	lim   Limits
+	stats *SearchStats
 }
+
+// SearchStats sums what an AI player's searches reached over a match
+// (searched moves only: not book or planned ones): at the time cap, how
+// deep each side got is what decides a match between two builds.
+type SearchStats struct {
+	mu       sync.Mutex
+	Moves    int   // searched moves
+	Depth    int64 // sum of the completed depths
+	Nodes    int64 // sum of the nodes visited
+	MinDepth int   // shallowest completed depth (0 before any move)
+}
+
+// Add counts one searched move.
+func (s *SearchStats) Add(depth int, nodes int64) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.Moves == 0 || depth < s.MinDepth {
+		s.MinDepth = depth
+	}
+	s.Moves++
+	s.Depth += int64(depth)
+	s.Nodes += nodes
+}
+
+// Snapshot returns a copy of the counts, safe to read.
+func (s *SearchStats) Snapshot() SearchStats {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return SearchStats{Moves: s.Moves, Depth: s.Depth, Nodes: s.Nodes, MinDepth: s.MinDepth}
+}
+
+// Searcher is implemented by arena players that search (the AI levels,
+// and another build's over the engine protocol): their SearchStats.
+type Searcher interface {
+	Stats() SearchStats
+}
+
+// Stats implements Searcher.
+func (p aiPlayer) Stats() SearchStats { return p.stats.Snapshot() }
 
 func (p aiPlayer) Name() string { return p.name }
 
@@ -58,6 +98,9 @@ func (p aiPlayer) Choose(ctx context.Context, pos engine.Position, history []eng
 	r, err := Think(ctx, pos, lim)
 	if err != nil {
 		return nil, err
+	}
+	if !r.Book && !r.Planned && p.stats != nil {
+		p.stats.Add(r.Depth, r.Nodes)
 	}
 	return r.Move, nil
 }
