@@ -150,12 +150,16 @@ func Interaction(name, customID string, received, firstAt time.Time, deferred, f
 	Handling.WithLabelValues(cmd).Observe(time.Since(received).Seconds())
 }
 
-// RouteResults are the result label's values of
-// tankbot_route_requests_total.
-var RouteResults = []string{"ok", "refused", "failed"}
+// The result label's values of tankbot_route_requests_total.
+const (
+	RouteOK      = "ok"
+	RouteRefused = "refused"
+	RouteFailed  = "failed" // an error or a panic
+)
 
 // Routed records one request the router handled: its route
-// (CommandLabel), result (one of RouteResults) and time taken.
+// (CommandLabel), result (RouteOK, RouteRefused or RouteFailed) and
+// time taken.
 func Routed(route, result string, took time.Duration) {
 	Routes.WithLabelValues(route, result).Inc()
 	RouteTime.WithLabelValues(route).Observe(took.Seconds())

@@ -100,7 +100,7 @@ func (rt *Router) refusals(next Handler) Handler {
 func (rt *Router) measured(next Handler) Handler {
 	return func(ctx context.Context, r *app.Req) (out []view.Reply, err error) {
 		start := rt.now()
-		result := metrics.RouteResults[2] // unless next returns: a panic
+		result := metrics.RouteFailed // unless next returns: a panic
 		defer func() {
 			metrics.Routed(metrics.CommandLabel(r.Name, r.CustomID), result, rt.now().Sub(start))
 		}()
@@ -108,9 +108,9 @@ func (rt *Router) measured(next Handler) Handler {
 		var rf *app.Refusal
 		switch {
 		case err == nil:
-			result = metrics.RouteResults[0]
+			result = metrics.RouteOK
 		case errors.As(err, &rf):
-			result = metrics.RouteResults[1]
+			result = metrics.RouteRefused
 		}
 		return out, err
 	}
