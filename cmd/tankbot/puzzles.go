@@ -104,8 +104,11 @@ type genRun struct {
 	screenOwn   bool // --screen-own: the games' own positions are screened too
 	// commanderTries: commander moves screened per position besides tries
 	commanderTries int
-	dedup          map[string]bool // DedupKey of kept puzzles
-	fromGame       map[string]int  // puzzles kept per game of origin
+	// screenFn is the screen's search: puzzle.ShortestWin, or with
+	// --screen-forcing puzzle.ShortestForcingWin
+	screenFn puzzle.Screener
+	dedup    map[string]bool // DedupKey of kept puzzles
+	fromGame map[string]int  // puzzles kept per game of origin
 }
 
 // depthCounts is "1: 12, 2: 3", the puzzles found per depth.
@@ -153,6 +156,7 @@ func runPuzzlesGenerate(args []string, stdout, stderr io.Writer) error {
 	noCommander := fs.Bool("no-commander-blunders", false, "quick runs: leave out blunders that move the commander (Tank Chess: a CLT driving into fire)")
 	resume := fs.Bool("resume", false, "with --ai or --selfplay: continue the run in --out (games it finished are skipped, its puzzles count for the duplicate and per-game rules) instead of starting the file again")
 	screenOwn := fs.Bool("screen-own", false, "with --screen and --selfplay: screen the games' own positions too before their proof (a proof of a position without a win costs its whole budget)")
+	screenForcing := fs.Bool("screen-forcing", false, "with --screen: at the screen's deepest win try only first moves that announce a check or an escape (wins in three: a full screen spends its budget on quiet moves)")
 	tail := fs.Int("tail", 0, "with --selfplay: mine only each game's last N positions, where its decisive tactics are (0: every position from --from-ply)")
 	devs := fs.Int("deviations", 3, "other moves tried per position without a puzzle of its own: blunders, or in runs for deeper puzzles moves drawn at random (0: only the games' positions)")
 	if err := parseFlags(fs, args); err != nil {
@@ -212,7 +216,10 @@ func runPuzzlesGenerate(args []string, stdout, stderr io.Writer) error {
 		set.Forcing = *forcing
 	}
 	g := &genRun{game: r.Name(), set: set, stderr: stderr, seen: map[string]bool{}, limit: *limit, deviations: *devs, forced: *forced, start: puzzleClock(),
-		keepTrivial: *keepTrivial, perGame: *perGame, minPly: *minPly, peek: *peek, screen: *screen, screenDepth: *screenDepth, tries: *tries, noCommander: *noCommander, screenOwn: *screenOwn, commanderTries: *commanderTries}
+		keepTrivial: *keepTrivial, perGame: *perGame, minPly: *minPly, peek: *peek, screen: *screen, screenDepth: *screenDepth, tries: *tries, noCommander: *noCommander, screenOwn: *screenOwn, commanderTries: *commanderTries, screenFn: puzzle.ShortestWin}
+	if *screenForcing {
+		g.screenFn = puzzle.ShortestForcingWin
+	}
 	g.lastShow = g.start
 	var done map[int]bool
 	if *resume {
@@ -239,8 +246,8 @@ func runPuzzlesGenerate(args []string, stdout, stderr io.Writer) error {
 			g.dedup, g.fromGame = map[string]bool{}, map[string]int{}
 		}
 		if done == nil {
-			fmt.Fprintf(g.out, "# tankbot puzzles generate --game %s --seed %d --first %d --ai %d --max-plies %d --min-ply %d --per-game %d --keep-trivial=%t --peek %d --screen %d --screen-depth %d --tries %d --min-depth %d --depth %d --budget %d --verify-budget %d --deviations %d\n%s\n",
-				r.Name(), *seed, *first, *aiGames, *plies, *minPly, *perGame, *keepTrivial, *peek, *screen, *screenDepth, *tries, set.MinDepth, set.MaxDepth, set.Budget, set.VerifyBudget, *devs, puzzle.Header)
+			fmt.Fprintf(g.out, "# tankbot puzzles generate --game %s --seed %d --first %d --ai %d --max-plies %d --min-ply %d --per-game %d --keep-trivial=%t --peek %d --screen %d%s --screen-depth %d --tries %d --min-depth %d --depth %d --budget %d --verify-budget %d --deviations %d\n%s\n",
+				r.Name(), *seed, *first, *aiGames, *plies, *minPly, *perGame, *keepTrivial, *peek, *screen, forcingFlag(*screenForcing), *screenDepth, *tries, set.MinDepth, set.MaxDepth, set.Budget, set.VerifyBudget, *devs, puzzle.Header)
 		}
 		for k := *first; k < *first+*aiGames && !g.full(); k++ {
 			if done[k] {
@@ -275,6 +282,7 @@ func runPuzzlesGenerate(args []string, stdout, stderr io.Writer) error {
 		if *commanderTries > 0 {
 			tailFlag += fmt.Sprintf(" --commander-tries %d", *commanderTries)
 		}
+		tailFlag += forcingFlag(*screenForcing)
 		fmt.Fprintf(g.out, "# tankbot puzzles generate --game %s --seed %d --first %d --selfplay %d --max-plies %d --from-ply %d%s --keep-trivial=%t --no-commander-blunders=%t --screen %d --screen-depth %d --tries %d --min-depth %d --depth %d --budget %d --verify-budget %d --forcing %d --forced-blunders=%t --deviations %d\n%s\n",
 			r.Name(), *seed, *first, *selfplay, *plies, *fromPly, tailFlag, *keepTrivial, *noCommander, *screen, *screenDepth, *tries, set.MinDepth, set.MaxDepth, set.Budget, set.VerifyBudget, set.Forcing, *forced, *devs, puzzle.Header)
 	}
@@ -392,7 +400,7 @@ func (g *genRun) mineAI(pos engine.Position, ply, score int, source string) {
 		// The prover's own bounded search picks the candidates: cheaper
 		// than an ai look, and it answers exactly the question the proof
 		// asks (a win of two moves or more, none in one).
-		sc, err := puzzle.ScreenDeviations(pos, hashString(where), g.tries, 2, min(g.screenDepth, g.set.MaxDepth), g.screen)
+		sc, err := puzzle.ScreenDeviationsWith(g.screenFn, pos, hashString(where), g.tries, 0, 2, min(g.screenDepth, g.set.MaxDepth), g.screen)
 		if err != nil {
 			return
 		}
@@ -475,7 +483,7 @@ func (g *genRun) mine(ps []engine.Position, source string, from int) {
 			// The game's own position goes through the same screen as
 			// the deviations: a proof of a position without a win costs
 			// its whole budget, the screen a fraction of it.
-			if w := puzzle.ShortestWin(pos, min(g.screenDepth, g.set.MaxDepth), g.screen); w >= max(1, g.set.MinDepth) {
+			if w := g.screenFn(pos, min(g.screenDepth, g.set.MaxDepth), g.screen); w >= max(1, g.set.MinDepth) {
 				set := g.set
 				set.MaxDepth = w
 				if g.tryWith(pos, where, set) {
@@ -492,7 +500,7 @@ func (g *genRun) mine(ps []engine.Position, source string, from int) {
 			// The prover's screen picks the deviations with a win of two
 			// moves or more (see mineAI); each is proven with the bound it
 			// found, and at most one is kept a position.
-			sc, err := puzzle.ScreenDeviationsCommander(pos, hashString(where), g.tries, g.commanderTries, max(2, g.set.MinDepth), min(g.screenDepth, g.set.MaxDepth), g.screen)
+			sc, err := puzzle.ScreenDeviationsWith(g.screenFn, pos, hashString(where), g.tries, g.commanderTries, max(2, g.set.MinDepth), min(g.screenDepth, g.set.MaxDepth), g.screen)
 			if err != nil {
 				continue
 			}
@@ -643,6 +651,15 @@ func (g *genRun) refuse(why string) {
 		g.refused = map[string]int{}
 	}
 	g.refused[why]++
+}
+
+// forcingFlag is --screen-forcing as a run's recorded command line
+// writes it: only runs that use it print it.
+func forcingFlag(on bool) string {
+	if on {
+		return " --screen-forcing"
+	}
+	return ""
 }
 
 // hashString is FNV-1a: a stable seed from a source name.

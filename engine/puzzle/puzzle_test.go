@@ -652,3 +652,42 @@ func TestScreenDeviationsCommander(t *testing.T) {
 		t.Fatalf("%d deviations, %d of them CLT moves; want 7 and 4", len(with), got)
 	}
 }
+
+// A Tank Chess win in three (self-play seed 4494, game 28, ply 106, a
+// deviation): Black's CLT drives off the edge, announcing ESCAPE on the
+// way. ShortestForcingWin finds it and the full search agrees; a faster
+// win is answered in full, and a budget too small proves nothing.
+func TestShortestForcingWin(t *testing.T) {
+	pos := decode(t, tank.Rules, "................/.#..##.ms.....hsw../.#.hs##.....##.../.#..#xlw...mw...xLn../....xlsw..##......xle/.....xLnw#####ms.##./..##.xLne.......xlse#./..###.........../..........csw###../.#..........##../.##..#####xLne....Hn/.......##......./...........#..#./...##MwMs...##..#./......Cw...##..#./.Hn..Mw........... b 54")
+	if got := ShortestForcingWin(pos, 3, 2_000_000); got != 3 {
+		t.Fatalf("ShortestForcingWin = %d, want 3", got)
+	}
+	if got := ShortestWin(pos, 3, 0); got != 3 {
+		t.Fatalf("ShortestWin = %d, the forcing screen 3", got)
+	}
+	q, _ := newSearch(pos, 0)
+	if q.win(2) {
+		t.Fatal("a win in two: the forcing screen's 3 is not the shortest")
+	}
+	if got := ShortestForcingWin(pos, 3, 3); got != 0 {
+		t.Fatalf("within 3 moves and move lists: %d, want 0", got)
+	}
+	// A win in two is answered by the full search below the deepest step.
+	ps, err := Shipped("tank")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, pz := range ps {
+		if pz.Depth != 2 {
+			continue
+		}
+		p2, err := pz.Decode()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := ShortestForcingWin(p2, 3, 2_000_000); got != 2 {
+			t.Fatalf("puzzle %s (a win in two): ShortestForcingWin = %d", pz.ID, got)
+		}
+		break
+	}
+}

@@ -27,6 +27,70 @@ func ShortestWin(pos engine.Position, max int, budget int64) int {
 	return n
 }
 
+// ShortestForcingWin is ShortestWin whose deepest step tries only
+// forcing first moves: wins within max-1 are looked for in full, a win in
+// exactly max only through a first move after which the mover announces
+// a check or an escape (engine.Announcement). A win in three almost
+// always starts with such a move, and proving that a position has none
+// costs a full screen its budget on the quiet moves (docs/puzzles.md):
+// this screen spends it on the few moves that can start one. Like
+// ShortestWin it may miss a win, never invent one.
+func ShortestForcingWin(pos engine.Position, max int, budget int64) int {
+	if pos.Status().Over() || max < 1 {
+		return 0
+	}
+	if max == 1 {
+		return ShortestWin(pos, 1, budget)
+	}
+	p, err := newSearch(pos, budget)
+	if err != nil {
+		return 0
+	}
+	if n := p.minWin(max - 1); n > 0 || p.aborted {
+		if p.aborted {
+			return 0
+		}
+		return n
+	}
+	me := p.s.Turn()
+	cnt := p.generate()
+	for i := range cnt {
+		next, err := pos.Play(p.s.Move(i))
+		if err != nil || next.Status().Over() || !announcesThreat(next, me) {
+			continue
+		}
+		p.make(i)
+		ok := p.defend(me, max-1)
+		p.unmake()
+		if p.aborted {
+			return 0
+		}
+		if ok {
+			return max
+		}
+		// the defence generated the children's lists; this node's is
+		// generated again (the same moves in the same order)
+		p.generate()
+	}
+	return 0
+}
+
+// announcesThreat reports whether pos, just reached by a move of me,
+// announces a check or an escape by me.
+func announcesThreat(pos engine.Position, me engine.Side) bool {
+	for _, a := range pos.Announcements() {
+		if a.Side == me && (a.Kind == engine.AnnounceCheck || a.Kind == engine.AnnounceEscape) {
+			return true
+		}
+	}
+	return false
+}
+
+// Screener is a screen's search: the shortest win of the side to move
+// within max moves it sees within budget (ShortestWin or
+// ShortestForcingWin).
+type Screener func(pos engine.Position, max int, budget int64) int
+
 // Screened is a deviation that passed the screen, with the shortest win
 // the screen saw for the opponent.
 type Screened struct {
@@ -50,6 +114,12 @@ func ScreenDeviations(pos engine.Position, seed uint64, tries, minDepth, maxDept
 // stepping next to a second line of fire often does (measured in
 // docs/puzzles.md). With commander 0 the draw is ScreenDeviations'.
 func ScreenDeviationsCommander(pos engine.Position, seed uint64, tries, commander, minDepth, maxDepth int, budget int64) ([]Screened, error) {
+	return ScreenDeviationsWith(ShortestWin, pos, seed, tries, commander, minDepth, maxDepth, budget)
+}
+
+// ScreenDeviationsWith is ScreenDeviationsCommander with the screen's
+// search given.
+func ScreenDeviationsWith(screen Screener, pos engine.Position, seed uint64, tries, commander, minDepth, maxDepth int, budget int64) ([]Screened, error) {
 	p, err := newSearch(pos, 0)
 	if err != nil {
 		return nil, err
@@ -88,7 +158,7 @@ func ScreenDeviationsCommander(pos engine.Position, seed uint64, tries, commande
 		if next.Status().Over() {
 			continue
 		}
-		if w := ShortestWin(next, maxDepth, budget); w >= minDepth {
+		if w := screen(next, maxDepth, budget); w >= minDepth {
 			out = append(out, Screened{Deviation{Move: pos.FormatMove(m), Position: next}, w})
 		}
 	}
