@@ -349,7 +349,7 @@ func checkShipped(pz *Puzzle, budget int64) (int64, error) {
 	if pz.ID != MakeID(pz.Game, pz.Position) {
 		return 0, errors.New(pz.ID + ": id does not match the position")
 	}
-	cost, err := VerifyCost(pz, 1, budget)
+	cost, err := VerifyShipped(pz, budget)
 	if err != nil {
 		return cost, err
 	}
@@ -689,5 +689,33 @@ func TestShortestForcingWin(t *testing.T) {
 			t.Fatalf("puzzle %s (a win in two): ShortestForcingWin = %d", pz.ID, got)
 		}
 		break
+	}
+}
+
+// VerifySteps holds the first solver step and the later ones to their
+// own deeper tests: a Tank Chess win in one (K14 > J14NW) where another
+// move, J8 > L11N, wins in two passes within its depth and fails one
+// move deeper. ShippedExtra checks one move deeper everywhere but the
+// first step of a Tank Chess win in three or more.
+func TestVerifySteps(t *testing.T) {
+	pos := decode(t, tank.Rules, "....xrs.mslw......rw...../.#.he....##.mn......../.#......#.xme.lse......./.#..dw#.....##......./.....#..lscs.....#hs.../..#....##......#..../.lse#.......Mn.###xLn..#./...##............##./...#..##............/.........##........Cne/.........##.....xde.../............##..#.../.##......Le.....##.../.#...###.........#.xMn/....#......##....#../..Hnw.#.........#...../.xLsw.....##.....#Dnw..#./....xMw......#....Hw.#./....xDn..Re.Lne##....Re.#./.................... w 43")
+	pz, err := Find(pos, Options{MaxDepth: 1, Budget: 100_000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := VerifySteps(pz, 0, 1, 1_000_000); err != nil {
+		t.Fatalf("first step within its depth: %v", err)
+	}
+	if _, err := VerifySteps(pz, 1, 0, 1_000_000); err == nil || !strings.Contains(err.Error(), "move 1: second solution J8 > L11N wins within 2") {
+		t.Fatalf("first step one move deeper: %v, want J8 > L11N's win in two", err)
+	}
+	for _, c := range []struct {
+		game         string
+		depth        int
+		first, later int
+	}{{"tank", 1, 1, 1}, {"tank", 2, 1, 1}, {"tank", 3, 0, 1}, {"tank", 4, 0, 1}, {"gungi", 3, 1, 1}, {"camelot", 3, 1, 1}} {
+		if f, l := ShippedExtra(c.game, c.depth); f != c.first || l != c.later {
+			t.Errorf("ShippedExtra(%s, %d) = %d, %d; want %d, %d", c.game, c.depth, f, l, c.first, c.later)
+		}
 	}
 }
