@@ -30,11 +30,11 @@ func ShortestWin(pos engine.Position, max int, budget int64) int {
 // ShortestForcingWin is ShortestWin whose deepest step tries only
 // forcing first moves: wins within max-1 are looked for in full, a win in
 // exactly max only through a first move after which the mover announces
-// a check or an escape (engine.Announcement). A win in three almost
-// always starts with such a move, and proving that a position has none
-// costs a full screen its budget on the quiet moves (docs/puzzles.md):
-// this screen spends it on the few moves that can start one. Like
-// ShortestWin it may miss a win, never invent one.
+// a check or an escape (engine.Announcement). A full screen spends its
+// budget proving that hundreds of quiet first moves do not win
+// (docs/puzzles.md); this one spends it on the few forcing ones, and
+// misses a win that starts with a quiet move. Like ShortestWin it may
+// miss a win, never invent one.
 func ShortestForcingWin(pos engine.Position, max int, budget int64) int {
 	if pos.Status().Over() || max < 1 {
 		return 0

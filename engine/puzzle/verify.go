@@ -37,7 +37,7 @@ func VerifyCost(pz *Puzzle, extra int, budget int64) (cost int64, err error) {
 // deeper, except at the first step of a Tank Chess win in three or
 // more: showing that none of its 300–700 other first moves wins within
 // four costs tens of millions of move lists (40 million, two and a half
-// minutes, for the first one mined), so the test checks that step within
+// minutes, for the first one measured), so the test checks that step within
 // its own depth — no other first move wins within three — while the
 // generator, which runs once, checks it one move deeper like every
 // other step (docs/puzzles.md).
