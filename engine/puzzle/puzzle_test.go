@@ -673,22 +673,16 @@ func TestShortestForcingWin(t *testing.T) {
 		t.Fatalf("within 3 moves and move lists: %d, want 0", got)
 	}
 	// A win in two is answered by the full search below the deepest step.
-	ps, err := Shipped("tank")
+	pz := firstDeep(t, "tank", 2)
+	if pz.Depth != 2 {
+		t.Fatalf("the first deep Tank Chess puzzle %s is of depth %d, not a win in two", pz.ID, pz.Depth)
+	}
+	p2, err := pz.Decode()
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, pz := range ps {
-		if pz.Depth != 2 {
-			continue
-		}
-		p2, err := pz.Decode()
-		if err != nil {
-			t.Fatal(err)
-		}
-		if got := ShortestForcingWin(p2, 3, 2_000_000); got != 2 {
-			t.Fatalf("puzzle %s (a win in two): ShortestForcingWin = %d", pz.ID, got)
-		}
-		break
+	if got := ShortestForcingWin(p2, 3, 2_000_000); got != 2 {
+		t.Fatalf("puzzle %s (a win in two): ShortestForcingWin = %d", pz.ID, got)
 	}
 }
 
